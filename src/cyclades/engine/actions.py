@@ -1,0 +1,93 @@
+"""Actions: small immutable values, one per decision (R26).
+
+Every action has a `kind` and up to three arguments: `what` (a god, unit,
+building, card or hero), `where` (an area id) and `n` (an amount). The same
+four fields serialize to JSON, so bots, the browser and tests all speak the
+same language.
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    what: str = ""
+    where: str = ""
+    n: int = 0
+
+    def to_json(self) -> dict:
+        d = {"kind": self.kind}
+        if self.what:
+            d["what"] = self.what
+        if self.where:
+            d["where"] = self.where
+        if self.n:
+            d["n"] = self.n
+        return d
+
+    @classmethod
+    def from_json(cls, d) -> "Action":
+        if not isinstance(d, dict) or not isinstance(d.get("kind"), str):
+            raise ValueError("an action is an object with a string 'kind'")
+        what, where, n = d.get("what", ""), d.get("where", ""), d.get("n", 0)
+        if not isinstance(what, str) or not isinstance(where, str) or not isinstance(n, int) \
+                or isinstance(n, bool) or set(d) - {"kind", "what", "where", "n"}:
+            raise ValueError(f"malformed action: {d!r}")
+        return cls(d["kind"], what, where, n)
+
+    def __str__(self) -> str:
+        template = DESCRIPTIONS.get(self.kind)
+        if template is None:
+            return f"{self.kind} {self.what} {self.where} {self.n}".strip()
+        return template.format(what=_title(self.what), where=self.where, n=self.n)
+
+    def __repr__(self) -> str:
+        return f"Action({self.to_json()})"
+
+
+def _title(s: str) -> str:
+    return s.replace("-", " ").title() if s else s
+
+
+# One-line English for each kind, in the rulebook's words.
+DESCRIPTIONS = {
+    "claim": "Place a Control token on {where}",
+    "place_fleet": "Place a Fleet in {where}",
+    "place_troop": "Place a Troop on {where}",
+    "place_merc": "Place a mercenary Troop on {where}",
+    "place_hero": "Place {what} on {where}",
+    "bid": "Offer {n} GP to {what}",
+    "apollo": "Make an Offering to Apollo",
+    "build": "Build a {what} on {where}",
+    "replace": "Build in place of your {what} on {where}",
+    "forgo": "Forgo this building",
+    "choose_building": "Choose a {what}",
+    "recruit": "Recruit a {what} for {n} GP",
+    "recruit_hero": "Recruit {what} for {n} GP",
+    "sea_move": "Sea Move for {n} GP",
+    "land_move": "Land Move for {n} GP",
+    "heroic_move": "Heroic Move with {what} for {n} GP",
+    "origin": "Move from {where}",
+    "take": "Take {n} {what}",
+    "take_hero": "Take {what} along",
+    "destination": "Move to {where}",
+    "lose": "Lose a {what}",
+    "lose_hero": "Lose {what}",
+    "retreat": "Retreat to {where}",
+    "hold": "Do not retreat",
+    "prosperity": "Place a Prosperity token on {where}",
+    "metropolis": "Build the Metropolis on {where}",
+    "remove": "Give up the {what} on {where}",
+    "reserve": "Reserve {what}",
+    "peek": "Look at the top Creature card",
+    "play_peeked": "Play the peeked {what} for {n} GP",
+    "return_peeked": "Put the Creature card back",
+    "buy_creature": "Buy {what} for {n} GP",
+    "keep": "Keep {what} by discarding a Priestess",
+    "release": "Release {what}",
+    "move_creature": "Move {what} to {where}",
+    "stay": "Leave {what} where it is",
+    "end_turn": "End your turn",
+    "done": "Done choosing",
+    "cancel": "Cancel",
+}

@@ -1,0 +1,632 @@
+"""The board: land and sea areas, their adjacency and their drawing (R5, R6, R7).
+
+A ``Board`` is built once per game and shared, never mutated, between copies of
+the game state, so every rule can read its plain tuples on the hot path.
+
+Areas are numbered 0..A-1. Per area (tuples indexed by area):
+
+- ``ids``, ``names``, ``index`` (id -> area), ``is_land``
+- ``sites`` (construction sites; 0 for seas), ``site_start`` (offset of the
+  area's first site in the flat list of all sites), ``n_sites``, ``site_area``
+  (area of each flat site)
+- ``cornucopias`` (printed icons), ``priestess``, ``volcano``
+- ``adj`` every neighbour; ``land_adj`` land neighbours of a land area (the
+  volcano link of R5 included); ``sea_adj`` sea neighbours of a sea area;
+  ``coast`` the seas of a land area / the lands of a sea area
+- ``island`` island of a land area (-1 for seas); ``islands`` land areas of
+  each island (connected components of ``land_adj``)
+- ``lands``, ``seas``; ``tile`` (tile number of the area; 0 on a map board)
+- ``cells`` the hex cells of each area in the global axial grid (tile boards)
+- ``links`` adjacencies that are not a shared border: the volcano link (R5)
+- ``spec``: JSON-able; ``Board.from_spec(spec)`` rebuilds an equal board.
+
+Geometry (R7). Tile boards live on a hex grid: every archipelago tile face is a
+"flower" of 7 hex cells (see ``content/make_tiles.py`` and ``tiles.json``).
+Adjacency is never stored: it is derived from the cells (two areas are adjacent
+iff a cell of one shares an edge with a cell of the other), which is exactly
+what ``geometry()`` draws. The one exception is the volcano rule (R5): when
+tiles 2 and 11 are both in play their volcano areas are adjacent, and
+``geometry()`` draws that adjacency as a "link".
+
+Flowers tile the plane: their centres form the lattice a*(2, 1) + b*(-1, 3) in
+axial coordinates (determinant 7 = cells per flower), so slot positions are
+lattice points and tiles never overlap.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+# Axial neighbour directions in ring order: each one touches the next (R7).
+HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+FLOWER = ((0, 0),) + HEX_DIRS
+
+HEX_SIZE = 40.0  # pixels from a cell's centre to a corner (pointy-top)
+MARGIN = 20.0
+
+TILE_COUNT = 12
+FACES = ("A", "B")
+VOLCANO_TILES = (2, 11)
+
+
+def lattice(a: int, b: int) -> tuple[int, int]:
+    """Axial centre of the flower at lattice coordinates (a, b)."""
+    return (2 * a - b, a + 3 * b)
+
+
+def rotate(cell: tuple[int, int], rot: int) -> tuple[int, int]:
+    """Rotate an axial cell about (0, 0) by rot * 60 degrees (clockwise on screen)."""
+    q, r = cell
+    for _ in range(rot % 6):
+        q, r = -r, q + r
+    return (q, r)
+
+
+# Slot layouts (flower centres, axial), in reading order. In lattice
+# coordinates the six neighbours of a flower are (+-1, 0), (0, +-1), (1, -1),
+# (-1, 1). The layouts are compact, wider than tall, and every slot touches at
+# least two others (checked by the tests).
+def _layout(points):
+    cells = [lattice(a, b) for a, b in points]
+    # reading order: by pixel row then column
+    return tuple(sorted(cells, key=lambda c: (round(1.5 * c[1], 3), math.sqrt(3) * (c[0] + c[1] / 2))))
+
+
+SLOTS = {
+    # a flower of flowers minus one
+    6: _layout([(0, 0), (1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1)]),
+    # the full flower plus one on each side... of the long axis
+    8: _layout([(0, 0), (1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1), (0, 1), (2, -1)]),
+    10: _layout([(0, 0), (1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1), (0, 1),
+                 (2, -1), (-2, 1), (2, 0)]),
+}
+
+
+def slots_for(n: int) -> tuple[tuple[int, int], ...]:
+    """Slot centres for n tiles: a hand layout, or the n lattice points nearest
+    the middle of a 4:3 ellipse for other counts."""
+    if n in SLOTS:
+        return SLOTS[n]
+    pts = []
+    for a in range(-4, 5):
+        for b in range(-4, 5):
+            q, r = lattice(a, b)
+            x, y = math.sqrt(3) * (q + r / 2), 1.5 * r
+            pts.append(((x / 1.35) ** 2 + y * y, a, b))
+    pts.sort()
+    return _layout([(a, b) for _, a, b in pts[:n]])
+
+
+# Recommended tile lists of the rulebook's last pages (R6), in slot order.
+RECOMMENDED = {
+    3: (10, 9, 1, 3, 7, 4),
+    4: (5, 9, 1, 10, 7, 8, 3, 4),
+    2: (5, 9, 1, 10, 7, 8, 3, 4),
+    5: (5, 9, 1, 2, 10, 7, 8, 6, 3, 4),
+    6: (5, 9, 1, 2, 10, 7, 8, 6, 3, 4),
+}
+
+
+def tiles_for_players(players: int) -> int:
+    """R6: 2 tiles per player for 3 and 5 players, 8 for 2 and 4, 10 for 6."""
+    if players in (3, 5):
+        return 2 * players
+    if players in (2, 4):
+        return 8
+    if players == 6:
+        return 10
+    raise ValueError(f"Cyclades takes 2 to 6 players, not {players}")
+
+
+_TILES = None
+
+
+def load_tiles() -> dict:
+    """tiles.json as {number: {face: [area dicts]}}, read once."""
+    global _TILES
+    if _TILES is None:
+        path = Path(__file__).resolve().parent.parent / "content" / "tiles.json"
+        data = json.loads(path.read_text())
+        _TILES = {t["number"]: {f: body["areas"] for f, body in t["faces"].items()}
+                  for t in data["tiles"]}
+    return _TILES
+
+
+class Board:
+    __slots__ = (
+        "ids", "names", "index", "is_land", "sites", "site_start", "n_sites",
+        "site_area", "cornucopias", "priestess", "volcano", "adj", "land_adj",
+        "sea_adj", "coast", "island", "islands", "lands", "seas", "tile",
+        "cells", "links", "overlaps", "spec", "_geometry",
+    )
+
+    # ---- construction -------------------------------------------------
+
+    def __init__(self, areas: list[dict], adjacency: list[set], *, spec,
+                 cells=None, links=(), overlaps=()):
+        """Low level: ``areas`` are dicts with id, name, kind, sites,
+        cornucopias, priestess, volcano, tile; ``adjacency`` the neighbour sets.
+        Use the from_* constructors."""
+        s = object.__setattr__
+        n = len(areas)
+        ids = tuple(a["id"] for a in areas)
+        if len(set(ids)) != n:
+            dup = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"duplicate area ids: {dup}")
+        is_land = tuple(a["kind"] == "land" for a in areas)
+        s(self, "ids", ids)
+        s(self, "names", tuple(a.get("name") or a["id"] for a in areas))
+        s(self, "index", {a: i for i, a in enumerate(ids)})
+        s(self, "is_land", is_land)
+        sites = tuple(int(a.get("sites", 0)) if is_land[i] else 0 for i, a in enumerate(areas))
+        start, site_area, k = [], [], 0
+        for i, c in enumerate(sites):
+            start.append(k)
+            site_area.extend([i] * c)
+            k += c
+        s(self, "sites", sites)
+        s(self, "site_start", tuple(start))
+        s(self, "n_sites", k)
+        s(self, "site_area", tuple(site_area))
+        s(self, "cornucopias", tuple(int(a.get("cornucopias", 0)) for a in areas))
+        s(self, "priestess", tuple(bool(a.get("priestess", False)) and is_land[i]
+                                   for i, a in enumerate(areas)))
+        s(self, "volcano", tuple(bool(a.get("volcano", False)) for a in areas))
+        s(self, "tile", tuple(int(a.get("tile", 0)) for a in areas))
+        adj = tuple(tuple(sorted(x)) for x in adjacency)
+        s(self, "adj", adj)
+        s(self, "land_adj", tuple(tuple(j for j in adj[i] if is_land[j]) if is_land[i] else ()
+                                  for i in range(n)))
+        s(self, "sea_adj", tuple(() if is_land[i] else tuple(j for j in adj[i] if not is_land[j])
+                                 for i in range(n)))
+        s(self, "coast", tuple(tuple(j for j in adj[i] if is_land[j] != is_land[i])
+                               for i in range(n)))
+        s(self, "lands", tuple(i for i in range(n) if is_land[i]))
+        s(self, "seas", tuple(i for i in range(n) if not is_land[i]))
+        # Islands: connected components of land under land_adj, numbered in
+        # order of their lowest area.
+        island = [-1] * n
+        islands = []
+        for i in self.lands:
+            if island[i] >= 0:
+                continue
+            k = len(islands)
+            comp, stack = [], [i]
+            island[i] = k
+            while stack:
+                x = stack.pop()
+                comp.append(x)
+                for y in self.land_adj[x]:
+                    if island[y] < 0:
+                        island[y] = k
+                        stack.append(y)
+            islands.append(tuple(sorted(comp)))
+        s(self, "island", tuple(island))
+        s(self, "islands", tuple(islands))
+        s(self, "cells", cells)
+        s(self, "links", tuple(links))
+        s(self, "overlaps", tuple(overlaps))
+        s(self, "spec", spec)
+        s(self, "_geometry", None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Board is immutable")
+
+    def __eq__(self, other):
+        return isinstance(other, Board) and self.spec == other.spec
+
+    def __hash__(self):
+        return hash(json.dumps(self.spec, sort_keys=True))
+
+    def __repr__(self):
+        return (f"<Board {len(self.ids)} areas: {len(self.lands)} land, "
+                f"{len(self.seas)} sea, {len(self.islands)} islands>")
+
+    @classmethod
+    def from_tiles(cls, placements) -> "Board":
+        """Assemble tiles: placements are (tile_number, face, (q, r) flower
+        centre in the global axial grid, rotation 0..5)."""
+        tiles = load_tiles()
+        areas, cells_of, cell_area, overlaps = [], [], {}, []
+        spec_pl = []
+        volcanoes = {}
+        for number, face, (cq, cr), rot in placements:
+            number, face, rot = int(number), str(face), int(rot) % 6
+            if number not in tiles or face not in tiles[number]:
+                raise ValueError(f"no tile {number}{face}")
+            spec_pl.append([number, face, [int(cq), int(cr)], rot])
+            for a in tiles[number][face]:
+                i = len(areas)
+                areas.append({**a, "tile": number})
+                if a.get("volcano"):
+                    volcanoes[number] = i
+                mine = []
+                for c in a["cells"]:
+                    q, r = rotate(c, rot)
+                    g = (q + cq, r + cr)
+                    if g in cell_area:
+                        overlaps.append(g)
+                        continue
+                    cell_area[g] = i
+                    mine.append(g)
+                cells_of.append(tuple(mine))
+        # R7: adjacency is derived from the cells that are drawn.
+        adjacency = [set() for _ in areas]
+        for (q, r), i in cell_area.items():
+            for dq, dr in HEX_DIRS:
+                j = cell_area.get((q + dq, r + dr))
+                if j is not None and j != i:
+                    adjacency[i].add(j)
+        # R5: the two volcanoes are adjacent when tiles 2 and 11 are in play.
+        links = []
+        if all(t in volcanoes for t in VOLCANO_TILES):
+            a, b = (volcanoes[t] for t in VOLCANO_TILES)
+            adjacency[a].add(b)
+            adjacency[b].add(a)
+            links.append((min(a, b), max(a, b), "volcano"))
+        spec = {"kind": "tiles", "placements": spec_pl}
+        return cls(areas, adjacency, spec=spec, cells=tuple(cells_of),
+                   links=links, overlaps=overlaps)
+
+    @classmethod
+    def from_map(cls, areas) -> "Board":
+        """A small hand-written map without tiles (test scenarios): dicts with
+        id, name (optional), kind "land"|"sea", sites, cornucopias, priestess,
+        volcano (optional), adj (ids; made symmetric)."""
+        norm = []
+        for a in areas:
+            kind = a.get("kind", "land")
+            if kind not in ("land", "sea"):
+                raise ValueError(f"area {a.get('id')}: kind must be land or sea")
+            d = {"id": str(a["id"]), "name": a.get("name") or str(a["id"]), "kind": kind,
+                 "sites": int(a.get("sites", 0)) if kind == "land" else 0,
+                 "cornucopias": int(a.get("cornucopias", 0)),
+                 "priestess": bool(a.get("priestess", False)) and kind == "land",
+                 "adj": sorted(str(x) for x in a.get("adj", ()))}
+            if a.get("volcano"):
+                d["volcano"] = True
+            norm.append(d)
+        index = {a["id"]: i for i, a in enumerate(norm)}
+        adjacency = [set() for _ in norm]
+        for i, a in enumerate(norm):
+            for other in a["adj"]:
+                if other not in index:
+                    raise ValueError(f"area {a['id']}: unknown neighbour {other!r}")
+                j = index[other]
+                if j != i:
+                    adjacency[i].add(j)
+                    adjacency[j].add(i)
+        return cls(norm, adjacency, spec={"kind": "map", "areas": norm})
+
+    @classmethod
+    def from_spec(cls, spec) -> "Board":
+        if spec["kind"] == "tiles":
+            return cls.from_tiles([(n, f, tuple(c), r) for n, f, c, r in spec["placements"]])
+        if spec["kind"] == "map":
+            return cls.from_map(spec["areas"])
+        raise ValueError(f"unknown board spec kind {spec.get('kind')!r}")
+
+    @classmethod
+    def random(cls, n_tiles: int, rng, face=None, players=None,
+               max_tries: int = 1000) -> "Board":
+        """R6: a random board of n_tiles distinct tiles, one face for all (R5),
+        random slots and rotations, redrawn (same rng) until valid for
+        ``players`` (default: the largest player count that uses n_tiles)."""
+        if not 1 <= n_tiles <= TILE_COUNT:
+            raise ValueError(f"n_tiles must be 1..{TILE_COUNT}")
+        if players is None:
+            players = {6: 3, 8: 4, 10: 6}.get(n_tiles, max(2, min(6, n_tiles // 2)))
+        slots = slots_for(n_tiles)
+        problems = []
+        for _ in range(max_tries):
+            f = face if face is not None else rng.choice(FACES)
+            pool = list(range(1, TILE_COUNT + 1))
+            rng.shuffle(pool)
+            chosen = pool[:n_tiles]
+            board = cls.from_tiles([(t, f, slot, rng.randrange(6))
+                                    for t, slot in zip(chosen, slots)])
+            problems = validate(board, players)
+            if not problems:
+                return board
+        raise RuntimeError(f"no valid {n_tiles}-tile board in {max_tries} tries: {problems}")
+
+    @classmethod
+    def recommended(cls, players: int, face: str = "A") -> "Board":
+        """The rulebook's recommended tiles for a player count (R6), in slot
+        order, rotation 0."""
+        if players not in RECOMMENDED:
+            raise ValueError(f"Cyclades takes 2 to 6 players, not {players}")
+        tiles = RECOMMENDED[players]
+        return cls.from_tiles([(t, face, slot, 0)
+                               for t, slot in zip(tiles, slots_for(len(tiles)))])
+
+    @classmethod
+    def for_players(cls, players: int, rng, kind: str = "random", face=None) -> "Board":
+        """The board of a new game (R6). face None: random for a random board,
+        "A" for the recommended one."""
+        if kind == "random":
+            return cls.random(tiles_for_players(players), rng, face=face, players=players)
+        if kind == "recommended":
+            return cls.recommended(players, face or "A")
+        raise ValueError(f"unknown board kind {kind!r}")
+
+    # ---- queries ------------------------------------------------------
+
+    def area(self, area_id: str) -> int:
+        return self.index[area_id]
+
+    def sites_of(self, area: int) -> range:
+        """Flat site indexes of an area."""
+        k = self.site_start[area]
+        return range(k, k + self.sites[area])
+
+    # ---- drawing (R7) -------------------------------------------------
+
+    def geometry(self) -> dict:
+        """Drawing data, pixel coordinates, pointy-top hexes of HEX_SIZE px.
+
+        {"width", "height", "viewBox": "0 0 w h", "hex_size",
+         "areas": [{"id", "name", "kind", "tile", "cells": [[q, r]...],
+                    "polygons": [one hexagon per cell], "outline": boundary of
+                    the area (one closed ring), "centre": [x, y] for pieces,
+                    "label": [x, y], "sites": [[x, y]...], "cornucopias",
+                    "priestess", "volcano", "island"}],
+         "islands": [{"areas": [ids], "outlines": [closed rings]}],
+         "links": [{"a": id, "b": id, "kind": "volcano"|"map", "points": [[x,y],[x,y]]}],
+         "tiles": [{"number", "face", "outline": ring}]}
+
+        On a tile board two areas are adjacent iff their polygons share an
+        edge, except the listed links (R7). A map board has no cells: each
+        area is a small hexagon on a circle and all adjacencies are links.
+        """
+        if self._geometry is None:
+            object.__setattr__(self, "_geometry",
+                               _tile_geometry(self) if self.cells is not None else _map_geometry(self))
+        return self._geometry
+
+
+# ---- geometry helpers --------------------------------------------------
+
+_SQ3 = math.sqrt(3)
+
+
+def _cell_centre(q, r, s=HEX_SIZE):
+    return (s * _SQ3 * (q + r / 2), s * 1.5 * r)
+
+
+def _corner_points(x, y, s=HEX_SIZE):
+    """The six corners of a pointy-top hexagon, clockwise on screen from the
+    upper-right corner."""
+    return [(x + s * math.cos(math.radians(60 * k - 30)),
+             y + s * math.sin(math.radians(60 * k - 30))) for k in range(6)]
+
+
+def _key(p):
+    return (round(p[0], 3), round(p[1], 3))
+
+
+def _outlines(polygons) -> list[list[list[float]]]:
+    """Boundary rings of a union of hexagons: edges shared by two of them
+    cancel, the rest are chained into closed rings."""
+    count = {}
+    directed = []
+    for poly in polygons:
+        pts = [_key(p) for p in poly]
+        for k in range(len(pts)):
+            a, b = pts[k], pts[(k + 1) % len(pts)]
+            e = frozenset((a, b))
+            count[e] = count.get(e, 0) + 1
+            directed.append((a, b))
+    nxt = {}
+    for a, b in directed:
+        if count[frozenset((a, b))] == 1:
+            nxt[a] = b
+    rings = []
+    while nxt:
+        start, cur = next(iter(nxt.items()))
+        ring = [start]
+        del nxt[start]
+        while cur != start:
+            ring.append(cur)
+            cur = nxt.pop(cur)
+        rings.append([list(p) for p in ring])
+    return rings
+
+
+def _site_points(x, y, n, s=HEX_SIZE):
+    """n site squares in a row below a point."""
+    step = 0.28 * s
+    return [[round(x + (k - (n - 1) / 2) * step, 2), round(y + 0.42 * s, 2)] for k in range(n)]
+
+
+def _tile_geometry(board: Board) -> dict:
+    raw = [[_cell_centre(q, r) for q, r in cells] for cells in board.cells]
+    xs = [x for cs in raw for x, _ in cs] or [0.0]
+    ys = [y for cs in raw for _, y in cs] or [0.0]
+    ox = -min(xs) + HEX_SIZE * _SQ3 / 2 + MARGIN
+    oy = -min(ys) + HEX_SIZE + MARGIN
+    width = max(xs) - min(xs) + HEX_SIZE * _SQ3 + 2 * MARGIN
+    height = max(ys) - min(ys) + 2 * HEX_SIZE + 2 * MARGIN
+    rnd = lambda p: [round(p[0], 2), round(p[1], 2)]  # noqa: E731
+
+    areas = []
+    polys_of = []
+    for i, cells in enumerate(board.cells):
+        centres = [(x + ox, y + oy) for x, y in raw[i]]
+        polys = [[rnd(p) for p in _corner_points(x, y)] for x, y in centres]
+        polys_of.append(polys)
+        outline = _outlines(polys)
+        cx = sum(x for x, _ in centres) / len(centres)
+        cy = sum(y for _, y in centres) / len(centres)
+        # Label and sites sit in the first cell; pieces go to the middle of
+        # the area (for two cells: on their shared border, still inside).
+        lx, ly = centres[0]
+        if len(centres) == 2:
+            sx, sy = centres[1]
+            site_pts = _site_points(sx, sy - 0.3 * HEX_SIZE, board.sites[i])
+        else:
+            site_pts = _site_points(lx, ly, board.sites[i])
+        areas.append({
+            "id": board.ids[i], "name": board.names[i],
+            "kind": "land" if board.is_land[i] else "sea",
+            "tile": board.tile[i],
+            "cells": [list(c) for c in cells],
+            "polygons": polys,
+            "outline": outline[0] if outline else [],
+            "centre": rnd((cx, cy)),
+            "label": rnd((lx, ly - 0.45 * HEX_SIZE)),
+            "sites": site_pts,
+            "cornucopias": board.cornucopias[i],
+            "priestess": board.priestess[i],
+            "volcano": board.volcano[i],
+            "island": board.island[i],
+        })
+    islands = [{"areas": [board.ids[i] for i in isl],
+                "outlines": _outlines([p for i in isl for p in polys_of[i]])}
+               for isl in board.islands]
+    links = [{"a": board.ids[a], "b": board.ids[b], "kind": kind,
+              "points": [areas[a]["centre"], areas[b]["centre"]]}
+             for a, b, kind in board.links]
+    tiles = []
+    for number, face, (cq, cr), _rot in board.spec["placements"]:
+        x, y = _cell_centre(cq, cr)
+        polys = [_corner_points(px + x + ox, py + y + oy)
+                 for px, py in (_cell_centre(q, r) for q, r in FLOWER)]
+        ring = _outlines([[rnd(p) for p in poly] for poly in polys])
+        tiles.append({"number": number, "face": face, "centre": rnd((x + ox, y + oy)),
+                      "outline": ring[0]})
+    return {"width": round(width, 2), "height": round(height, 2),
+            "viewBox": f"0 0 {round(width, 2)} {round(height, 2)}",
+            "hex_size": HEX_SIZE, "areas": areas, "islands": islands,
+            "links": links, "tiles": tiles}
+
+
+def _map_geometry(board: Board) -> dict:
+    """Map boards have no cells: areas sit on a circle (lands outside, seas
+    inside) and every adjacency is drawn as a link."""
+    n = len(board.ids)
+    s = HEX_SIZE * 0.8
+    radius = max(2.5 * HEX_SIZE, n * HEX_SIZE * 2.2 / (2 * math.pi))
+    c = radius + HEX_SIZE + MARGIN
+    areas = []
+    for i in range(n):
+        ang = 2 * math.pi * i / max(n, 1) - math.pi / 2
+        rad = radius if board.is_land[i] else radius * 0.62
+        x, y = c + rad * math.cos(ang), c + rad * math.sin(ang)
+        poly = [[round(px, 2), round(py, 2)] for px, py in _corner_points(x, y, s)]
+        areas.append({
+            "id": board.ids[i], "name": board.names[i],
+            "kind": "land" if board.is_land[i] else "sea", "tile": 0, "cells": [],
+            "polygons": [poly], "outline": poly, "centre": [round(x, 2), round(y, 2)],
+            "label": [round(x, 2), round(y - 0.45 * s, 2)],
+            "sites": _site_points(x, y, board.sites[i], s),
+            "cornucopias": board.cornucopias[i], "priestess": board.priestess[i],
+            "volcano": board.volcano[i], "island": board.island[i],
+        })
+    links = [{"a": board.ids[i], "b": board.ids[j], "kind": "map",
+              "points": [areas[i]["centre"], areas[j]["centre"]]}
+             for i in range(n) for j in board.adj[i] if i < j]
+    islands = [{"areas": [board.ids[i] for i in isl], "outlines": []} for isl in board.islands]
+    size = round(2 * c, 2)
+    return {"width": size, "height": size, "viewBox": f"0 0 {size} {size}",
+            "hex_size": s, "areas": areas, "islands": islands, "links": links, "tiles": []}
+
+
+# ---- validation (R6) ---------------------------------------------------
+
+SPARE_LANDS = 3  # land areas beyond the 3 starting areas of every faction
+# An archipelago, not a continent: land cells of neighbouring tiles that touch
+# join their islands, so a random board can grow one big land mass; such
+# boards are redrawn. Recommended boards stay well below this.
+MAX_ISLAND_LANDS = 6
+
+
+def factions(players: int) -> int:
+    """Factions on the board: with 2 players each runs two (R22)."""
+    return 4 if players == 2 else players
+
+
+def _max_matching(left, options) -> int:
+    """Size of a maximum bipartite matching (augmenting paths; tiny graphs)."""
+    match = {}
+
+    def augment(u, seen):
+        for v in options[u]:
+            if v in seen:
+                continue
+            seen.add(v)
+            if v not in match or augment(match[v], seen):
+                match[v] = u
+                return True
+        return False
+
+    return sum(1 for u in left if augment(u, set()))
+
+
+def validate(board: Board, players: int) -> list[str]:
+    """Problems that make a board unfit for ``players`` (R6); [] if valid.
+
+    Checks: no overlapping tile cells; the board is connected; every island
+    has a sea neighbour and at most MAX_ISLAND_LANDS land areas; the seas form
+    one network (fleets can reach every sea); enough starting land: a starting area needs an adjacent sea for its
+    fleet (setup), each faction takes 3 (2 on different islands in the first
+    round) plus SPARE_LANDS in all; distinct seas for all starting fleets; and
+    for team play (2, 4, 6 players, R22) teammates on different islands in the
+    first round, i.e. each team needs 4 distinct islands.
+    """
+    problems = []
+    if board.overlaps:
+        problems.append(f"overlapping cells: {sorted(set(board.overlaps))[:5]}")
+    n = len(board.ids)
+    if n == 0:
+        return problems + ["empty board"]
+
+    def connected(nodes, nbrs):
+        nodes = list(nodes)
+        if not nodes:
+            return True
+        seen, stack = {nodes[0]}, [nodes[0]]
+        while stack:
+            for y in nbrs[stack.pop()]:
+                if y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+        return len(seen) == len(nodes)
+
+    if not connected(range(n), board.adj):
+        problems.append("board is not connected")
+    if not connected(board.seas, board.sea_adj):
+        problems.append("sea areas are not one connected network")
+    for k, isl in enumerate(board.islands):
+        if not any(board.coast[i] for i in isl):
+            problems.append(f"island {k} ({board.ids[isl[0]]}) has no adjacent sea")
+        if len(isl) > MAX_ISLAND_LANDS:
+            problems.append(f"island {k} ({board.ids[isl[0]]}) has {len(isl)} land areas, "
+                            f"more than {MAX_ISLAND_LANDS}")
+
+    f = factions(players)
+    starts = [i for i in board.lands if board.coast[i]]
+    need = 3 * f + SPARE_LANDS
+    if len(starts) < need:
+        problems.append(f"{len(starts)} coastal land areas, need {need} for {players} players")
+    # Capacity of each island for starting areas.
+    cap = [sum(1 for i in isl if board.coast[i]) for isl in board.islands]
+    cap = [c for c in cap if c]
+    if len(cap) < 2:
+        problems.append("fewer than 2 islands with a coast")
+
+    # First round: every faction picks 2 areas on 2 different islands. Such a
+    # choice exists iff sum(min(cap, k)) >= 2k for k = 1..f (Gale-Ryser).
+    def fits(demand, groups):
+        return all(sum(min(c, k) for c in cap) >= demand * k for k in range(1, groups + 1))
+
+    if not fits(2, f):
+        problems.append(f"islands cannot host {f} factions on 2 islands each")
+    if players in (2, 4, 6) and not fits(4, f // 2):
+        problems.append(f"islands cannot keep teammates apart ({f // 2} teams need 4 islands each)")
+    # Every starting area gets a fleet on its own empty adjacent sea.
+    if _max_matching(starts, {i: board.coast[i] for i in starts}) < 3 * f:
+        problems.append(f"not enough distinct seas for {3 * f} starting fleets")
+    return problems

@@ -1,0 +1,128 @@
+"""The Cycle: its six phases run one after another whenever the stack is empty.
+
+1 Cycle Preparation, 2 Income, 3 Offerings, 4 Maintenance Costs, 5 Actions,
+6 End of Cycle (rulebook, "Overview" and the sections that follow).
+"""
+from ..content.gods import APOLLO
+from . import ops
+from .frames import push
+from .maintenance import start_maintenance
+from .offerings import pay_offerings, start_offerings
+from .queries import area_income, income_receiver, metropolises_of
+
+
+def advance(g):
+    """Called when no decision is pending: move the cycle on to the next decision."""
+    s = g.s
+    if s.phase == "setup":
+        begin_cycle(g, first=True)
+    elif s.phase == "offerings":
+        pay_offerings(g)
+        s.phase = "maintenance"
+        start_maintenance(g)
+    elif s.phase == "maintenance":
+        s.phase = "actions"
+        s.action_order = [[p, god] for god in s.gods[:s.faceup] if god in s.bids
+                          for p in (s.bids[god][0],)] + [[p, APOLLO] for p in s.apollo]
+        s.next_action = 0
+    elif s.phase == "actions":
+        while s.next_action < len(s.action_order):
+            p, god = s.action_order[s.next_action]
+            s.next_action += 1
+            if not s.eliminated[p]:
+                push(g, "turn", p, god=god, stage="start", bought=0, moves=0, once=())
+                return
+        end_cycle(g)
+
+
+def begin_cycle(g, first=False):
+    s = g.s
+    s.cycle += 1
+    g.emit("cycle", cycle=s.cycle)
+    s.bids = {}
+    s.apollo = []
+    s.turn_flags = {}
+    if not first:
+        prepare(g)
+    income(g)
+    s.phase = "offerings"
+    start_offerings(g)
+
+
+def prepare(g):
+    """1- Cycle Preparation: heroes, creatures, gods."""
+    s = g.s
+    for i, h in enumerate(s.hero_track):
+        if h is None:
+            s.hero_track[i] = draw(g, s.hero_deck, s.hero_discard)
+    # The creature on the 2 GP slot is discarded; the others slide down; refill.
+    track = s.creature_track
+    if track[0] is not None:
+        discard_creature_card(g, track[0])
+        track[0] = None
+    cards = [c for c in track if c is not None]
+    for i in range(len(track)):
+        track[i] = cards[i] if i < len(cards) else draw(g, s.creature_deck, s.creature_discard)
+    s.reserved = {c: p for c, p in s.reserved.items() if c in track}
+    # The top god leaves, the others slide up, it returns at the bottom (face down if <6).
+    s.gods.append(s.gods.pop(0))
+    g.emit("gods", order=list(s.gods), faceup=s.faceup)
+
+
+def draw(g, deck, discard):
+    """The top card of a deck; an empty deck is remade from its shuffled discard pile."""
+    if not deck and discard:
+        deck.extend(discard)
+        discard.clear()
+        ops.shuffle(g, deck)
+    return deck.pop() if deck else None
+
+
+def discard_creature_card(g, card):
+    """Into the discard pile; the Chimera shuffles deck and discards together (Chimera)."""
+    s = g.s
+    s.creature_discard.append(card)
+    if card == "chimera":
+        s.creature_deck.extend(s.creature_discard)
+        s.creature_discard.clear()
+        ops.shuffle(g, s.creature_deck)
+        g.emit("reshuffle", deck="creatures")
+
+
+def income(g):
+    """2- Income: 1 GP per Cornucopia in the areas a player controls."""
+    s, b = g.s, g.b
+    gains = [0] * s.n
+    for a in range(len(b.ids)):
+        p = income_receiver(g, a)
+        if p >= 0 and not s.eliminated[p]:
+            gains[p] += area_income(g, a)
+    for p, n in enumerate(gains):
+        if n:
+            g.gain(p, n)
+    g.emit("income", gains=gains)
+
+
+def end_cycle(g):
+    """6- End of Cycle: the new turn order, then the end of the game (R21)."""
+    s = g.s
+    acted = [p for p, _ in s.action_order]
+    rest = [p for p in s.turn_order if p not in acted]
+    # Each player takes the last free slot after acting: first to act, last to bid.
+    s.turn_order = list(reversed(acted)) + rest
+    metros = [metropolises_of(g, p) for p in range(s.n)]
+    target = g.r.metropolises_to_win
+    if s.end_flag or any(m >= target for i, m in enumerate(metros) if not s.eliminated[i]):
+        finish(g)
+    elif g.max_cycles and s.cycle >= g.max_cycles:
+        s.cycle_limit_hit = True
+        finish(g)
+    else:
+        begin_cycle(g)
+
+
+def finish(g):
+    s = g.s
+    s.over = True
+    s.phase = "over"
+    g.emit("game_over", winners=g.result()["winners"])

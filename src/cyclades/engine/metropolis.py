@@ -1,0 +1,198 @@
+"""Metropolises and their bonuses (rulebook, "Metropolises"; R20).
+
+Economic development (the four basic buildings), cultural development (four
+Philosophers) and heroic action all build a Metropolis through `push_metropolis`;
+its bonus token comes from one shuffled face-down stack and is applied at once.
+A conquered Metropolis gives its bonus to the player who lost it.
+"""
+from ..content.gods import BUILDINGS, METROPOLIS
+from . import ops
+from .actions import Action
+from .frames import Handler, handler, pop, push
+from .queries import buildings_of, controlled_lands, controlled_seas, empty_sites, lands_with_free_site
+from .turns import push_build, push_place_unit
+
+
+def check_economic(g, p):
+    """As soon as p has a Port, a Fortress, a Temple and a University, they become a Metropolis."""
+    have = {k for _, k in buildings_of(g, p, for_metropolis=True)}
+    if len(have) == 4 and not any(f["k"] == "metro" and f["p"] == p for f in g.s.stack):
+        push_metropolis(g, p, "economic", remove=BUILDINGS)
+
+
+def gain_philosopher(g, p):
+    s = g.s
+    if sum(s.philosophers) >= g.r.philosophers:
+        return  # R28
+    s.philosophers[p] += 1
+    g.emit("philosopher", player=p)
+    if s.philosophers[p] >= g.r.philosophers_for_metropolis:
+        s.philosophers[p] -= g.r.philosophers_for_metropolis
+        push_metropolis(g, p, "cultural")
+
+
+def push_metropolis(g, p, how, remove=()):
+    push(g, "metro", p, how=how, remove=tuple(remove), stage="remove" if remove else "site")
+
+
+def _remove_choices(g, f):
+    """For the next building type to give up: the (site, area) candidates."""
+    kind = f["remove"][0]
+    return [(site, g.b.site_area[site]) for site, k in buildings_of(g, f["p"], (kind,), for_metropolis=True)]
+
+
+@handler("metro")
+class BuildMetropolis(Handler):
+    """Frame: how, remove (types still to give up), stage remove|site."""
+
+    @staticmethod
+    def auto(g, f):
+        if f["stage"] == "remove":
+            while f["remove"]:
+                cands = _remove_choices(g, f)
+                if not cands:  # lost meanwhile: no metropolis after all
+                    pop(g, f)
+                    return True
+                if len({a for _, a in cands}) > 1:
+                    return False  # the player chooses which one
+                _give_up(g, f, cands[0][0])
+            f["stage"] = "site"
+            return True
+        if not BuildMetropolis.legal(g, f):  # no land, or no site and no building to replace
+            g.emit("metropolis_impossible", player=f["p"])
+            pop(g, f)
+            return True
+        return False
+
+    @staticmethod
+    def legal(g, f):
+        b = g.b
+        if f["stage"] == "remove":
+            return [Action("remove", what=f["remove"][0], where=b.ids[a])
+                    for a in sorted({a for _, a in _remove_choices(g, f)})]
+        free = lands_with_free_site(g, f["p"])
+        if free:
+            return [Action("metropolis", where=b.ids[a]) for a in free]
+        # No free site: one of the player's basic buildings must make way.
+        seen = sorted({(k, b.site_area[site]) for site, k in buildings_of(g, f["p"])})
+        return [Action("replace", what=k, where=b.ids[a]) for k, a in seen]
+
+    @staticmethod
+    def apply(g, f, act):
+        area = g.b.index[act.where]
+        if act.kind == "remove":
+            site = next(site for site, a in _remove_choices(g, f) if a == area)
+            _give_up(g, f, site)
+            return
+        if act.kind == "replace":
+            site = next(i for i in _area_sites(g, area) if g.s.sites[i] == act.what)
+            g.emit("demolished", player=f["p"], building=act.what, area=area)
+        else:
+            site = empty_sites(g, area)[0]
+        pop(g, f)
+        build_metropolis(g, f["p"], site, f["how"])
+
+
+def _area_sites(g, a):
+    return range(g.b.site_start[a], g.b.site_start[a] + g.b.sites[a])
+
+
+def _give_up(g, f, site):
+    g.s.sites[site] = ""
+    f["remove"] = f["remove"][1:]
+
+
+def build_metropolis(g, p, site, how):
+    s = g.s
+    s.sites[site] = METROPOLIS
+    bonus = s.bonus_stack.pop() if s.bonus_stack else ""  # R28: an empty stack gives no bonus
+    if bonus:
+        s.metro_bonus[site] = bonus
+    g.emit("metropolis", player=p, area=g.b.site_area[site], how=how, bonus=bonus)
+    if bonus:
+        apply_bonus(g, p, bonus)
+
+
+def metropolis_conquered(g, area, loser):
+    """The player who lost a metropolis benefits from its bonus at once (R20)."""
+    s = g.s
+    if s.eliminated[loser]:
+        return
+    for site in _area_sites(g, area):
+        if s.sites[site] == METROPOLIS and site in s.metro_bonus:
+            g.emit("metropolis_lost", player=loser, area=area, bonus=s.metro_bonus[site])
+            apply_bonus(g, loser, s.metro_bonus[site])
+
+
+# --- the eight bonuses (rulebook, "Metropolis Bonuses") -------------------------------
+
+def apply_bonus(g, p, bonus):
+    if bonus == "three-gp":
+        g.gain(p, 3)
+    elif bonus == "priestess":
+        ops.gain_priestess(g, p)
+    elif bonus == "two-troops":
+        push_place_unit(g, p, "troop", 2)
+    elif bonus == "two-fleets":
+        push(g, "bonus_fleet", p, left=2)
+    elif bonus == "troop-and-fleet":
+        # Pushed last is decided first: the troop, then the fleet.
+        push(g, "bonus_fleet", p, left=1)
+        push_place_unit(g, p, "troop", 1)
+    elif bonus == "prosperity":
+        push(g, "prosper", p, left=("own",))
+    elif bonus == "basic-building":
+        push_build(g, p, "", may_replace=False)
+        g.s.stack[-1]["any"] = True
+    elif bonus == "reserve-creature":
+        push(g, "reserve", p)
+    else:
+        raise ValueError(f"unknown metropolis bonus {bonus!r}")
+
+
+@handler("bonus_fleet")
+class BonusFleet(Handler):
+    """Fleets go to sea areas the player already controls (Gain two Fleets)."""
+
+    @staticmethod
+    def legal(g, f):
+        if not g.s.fleets_left[f["p"]]:
+            return []
+        return [Action("place_fleet", where=g.b.ids[a]) for a in controlled_seas(g, f["p"])]
+
+    @staticmethod
+    def auto(g, f):
+        if not BonusFleet.legal(g, f):
+            pop(g, f)
+            return True
+        return False
+
+    @staticmethod
+    def apply(g, f, a):
+        ops.place_fleets(g, g.b.index[a.where], f["p"])
+        f["left"] -= 1
+        if not f["left"]:
+            pop(g, f)
+
+
+@handler("reserve")
+class ReserveCreature(Handler):
+    """A control token on a creature of the track: only its owner may buy it."""
+
+    @staticmethod
+    def legal(g, f):
+        s = g.s
+        return [Action("reserve", what=c) for c in s.creature_track if c and c not in s.reserved]
+
+    @staticmethod
+    def auto(g, f):
+        if not ReserveCreature.legal(g, f):
+            pop(g, f)
+            return True
+        return False
+
+    @staticmethod
+    def apply(g, f, a):
+        g.s.reserved[a.what] = f["p"]
+        g.emit("reserved", player=f["p"], card=a.what)
+        pop(g, f)

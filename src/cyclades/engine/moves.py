@@ -1,0 +1,279 @@
+"""Sea Moves, Land Moves and Heroic Moves (rulebook; R14, R17, R19, R26).
+
+A move is a short sequence of decisions (origin, units, destination) that the
+player may cancel before its last step; nothing changes and nothing is paid
+until the destination is chosen.
+"""
+from ..content.gods import APOLLO, GODS
+from .actions import Action
+from .battle import start_battle
+from .frames import Handler, handler, pop, push
+from .queries import (accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
+                      heroes_at, metropolises_of, sea_neighbours)
+from .state import NOBODY
+from .turns import menu_item
+from . import ops
+
+CANCEL = Action("cancel")
+DONE = Action("done")
+
+
+# --- where units may go ---------------------------------------------------------
+
+def land_destinations(g, p, frm) -> list:
+    if not can_leave_land(g, p, frm):
+        return []
+    s = g.s
+    out = []
+    for a in accessible_lands(g, p, frm):
+        q = s.ctrl[a]
+        if q != p and q != NOBODY:
+            if not g.may_attack(p, q, a):
+                continue
+            if not last_area_attack_allowed(g, p, q, a):
+                continue
+        out.append(a)
+    return sorted(out)
+
+
+def last_area_attack_allowed(g, p, q, a) -> bool:
+    """R19: a player's last land area may be attacked only if winning it gives the
+    attacker the metropolises needed to end the game."""
+    if any(x != a for x in controlled_lands(g, q)):
+        return True
+    in_area = sum(1 for i in range(g.b.site_start[a], g.b.site_start[a] + g.b.sites[a])
+                  if g.s.sites[i] == "metropolis")
+    return metropolises_of(g, p) + in_area >= g.r.metropolises_to_win
+
+
+def sea_destinations(g, p, frm) -> list:
+    s = g.s
+    out = []
+    for x in sea_neighbours(g, p, frm):
+        q = s.ctrl[x]
+        if not can_enter_sea(g, p, x):
+            continue
+        if q != p and q != NOBODY and s.fleets[x] and not g.may_attack(p, q, x):
+            continue
+        out.append(x)
+    return out
+
+
+# --- arriving -----------------------------------------------------------------
+
+def arrive_land(g, p, dest, troops, mercs, heroes, frm):
+    """Units of p enter a land area: join, take an undefended area, or fight (rulebook, Land Move)."""
+    s = g.s
+    q = s.ctrl[dest]
+    defended = q not in (NOBODY, p) and (s.troops[dest] or s.mercs[dest] or heroes_at(g, dest, count=True))
+    if defended:
+        start_battle(g, p, q, dest, frm, troops=troops, mercs=mercs, heroes=tuple(heroes))
+        return
+    if q not in (NOBODY, p):
+        g.emit("token_returned", player=q, area=dest)
+    s.troops[dest] += troops
+    s.mercs[dest] += mercs
+    for h in heroes:
+        s.hero_at[h] = dest
+    g.emit("moved", player=p, to=dest, troops=troops, mercs=mercs, heroes=list(heroes), frm=frm)
+    ops.take_control(g, dest, p)
+
+
+def arrive_sea(g, p, dest, fleets, frm):
+    s = g.s
+    q = s.ctrl[dest]
+    if q not in (NOBODY, p) and s.fleets[dest]:
+        start_battle(g, p, q, dest, frm, fleets=fleets)
+        return
+    s.fleets[dest] += fleets
+    g.emit("moved", player=p, to=dest, fleets=fleets, frm=frm)
+    ops.take_control(g, dest, p)
+
+
+def leave_land(g, frm, troops, mercs, heroes):
+    """Units leave; an emptied area keeps its controller's token (R16)."""
+    s = g.s
+    s.troops[frm] -= troops
+    s.mercs[frm] -= mercs
+    for h in heroes:
+        del s.hero_at[h]
+
+
+# --- Land Move (Ares) and Heroic Move ------------------------------------------------
+
+def _turn_frame(g):
+    for f in reversed(g.s.stack):
+        if f["k"] == "turn":
+            return f
+    return None
+
+
+def movable_origins(g, p) -> list:
+    s = g.s
+    return [a for a in controlled_lands(g, p)
+            if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True)) and land_destinations(g, p, a)]
+
+
+def _land_move_legal(g, f):
+    if f["god"] != "ares" or g.purse(f["p"]) < 1 or not movable_origins(g, f["p"]):
+        return []
+    return [Action("land_move", n=1)]
+
+
+def _land_move_apply(g, f, a):
+    push(g, "lmove", f["p"], stage="origin", frm=-1, t=0, m=0, h=(), cost=1, hero="")
+
+
+def heroic_cost(g, f, hero) -> int:
+    """R14: the n-th Heroic Move of the turn costs n GP, over all the player's heroes."""
+    return f["moves"] + 1
+
+
+def _heroic_allowed(g, f) -> bool:
+    return f["god"] != APOLLO and GODS[f["god"]].heroic_moves
+
+
+def _heroic_legal(g, f):
+    s, p = g.s, f["p"]
+    if not _heroic_allowed(g, f):
+        return []
+    out = []
+    for h, at in sorted(s.hero_at.items()):
+        if s.hero_owner.get(h) == p:
+            cost = heroic_cost(g, f, h)
+            if g.purse(p) >= cost and land_destinations(g, p, at):
+                out.append(Action("heroic_move", what=h, n=cost))
+    return out
+
+
+def _heroic_apply(g, f, a):
+    frm = g.s.hero_at[a.what]
+    push(g, "lmove", f["p"], stage="troops", frm=frm, t=0, m=0, h=(a.what,), cost=a.n, hero=a.what)
+    _skip_empty_stages(g, g.s.stack[-1])
+
+
+menu_item("land_move", ("land_move",))((_land_move_legal, _land_move_apply))
+menu_item("heroic_move", ("heroic_move",))((_heroic_legal, _heroic_apply))
+
+
+def _skip_empty_stages(g, f):
+    s, frm = g.s, f["frm"]
+    if f["stage"] == "troops" and not s.troops[frm]:
+        f["stage"] = "mercs"
+    if f["stage"] == "mercs" and not s.mercs[frm]:
+        f["stage"] = "heroes" if not f["hero"] else "dest"
+    if f["stage"] == "heroes":
+        left = [h for h in heroes_at(g, frm) if h not in f["h"]]
+        if not left:
+            f["stage"] = "dest"
+
+
+@handler("lmove")
+class LandMove(Handler):
+    """Frame: stage origin|troops|mercs|heroes|dest, frm, t, m, h, cost, hero (heroic move)."""
+
+    @staticmethod
+    def legal(g, f):
+        s, b, p, stage, frm = g.s, g.b, f["p"], f["stage"], f["frm"]
+        if stage == "origin":
+            return [Action("origin", where=b.ids[a]) for a in movable_origins(g, p)] + [CANCEL]
+        others = len(f["h"]) + f["t"] + f["m"]
+        if stage == "troops":
+            more = s.mercs[frm] or heroes_at(g, frm, count=True)
+            low = 0 if (more or others) else 1
+            return [Action("take", what="troop", n=k) for k in range(low, s.troops[frm] + 1)] + [CANCEL]
+        if stage == "mercs":
+            more = heroes_at(g, frm, count=True) and not f["hero"]
+            low = 0 if (more or others) else 1
+            return [Action("take", what="merc", n=k) for k in range(low, s.mercs[frm] + 1)] + [CANCEL]
+        if stage == "heroes":
+            out = [Action("take_hero", what=h) for h in heroes_at(g, frm) if h not in f["h"]]
+            if others:
+                out.append(DONE)
+            return out + [CANCEL]
+        return [Action("destination", where=b.ids[a]) for a in land_destinations(g, p, frm)] + [CANCEL]
+
+    @staticmethod
+    def apply(g, f, a):
+        if a.kind == "cancel":
+            pop(g, f)
+            return
+        stage = f["stage"]
+        if a.kind == "origin":
+            f["frm"], f["stage"] = g.b.index[a.where], "troops"
+        elif a.kind == "take" and stage == "troops":
+            f["t"], f["stage"] = a.n, "mercs"
+        elif a.kind == "take":
+            f["m"], f["stage"] = a.n, ("dest" if f["hero"] else "heroes")
+        elif a.kind == "take_hero":
+            f["h"] = f["h"] + (a.what,)
+        elif a.kind == "done":
+            f["stage"] = "dest"
+        else:  # destination: the move happens now, and is paid now
+            _finish_land_move(g, f, g.b.index[a.where])
+            return
+        _skip_empty_stages(g, f)
+
+
+def _finish_land_move(g, f, dest):
+    p, frm = f["p"], f["frm"]
+    pop(g, f)
+    g.pay(p, f["cost"])
+    if f["hero"]:
+        turn = _turn_frame(g)
+        if turn is not None:
+            turn["moves"] += 1
+    g.emit("land_move", player=p, frm=frm, to=dest, cost=f["cost"], heroic=f["hero"])
+    leave_land(g, frm, f["t"], f["m"], f["h"])
+    arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
+
+
+# --- Sea Move (Poseidon) --------------------------------------------------------------
+
+def sea_origins(g, p) -> list:
+    s = g.s
+    return [a for a in g.b.seas if s.ctrl[a] == p and s.fleets[a] and sea_destinations(g, p, a)]
+
+
+def _sea_move_legal(g, f):
+    if f["god"] != "poseidon" or g.purse(f["p"]) < 1 or not sea_origins(g, f["p"]):
+        return []
+    return [Action("sea_move", n=1)]
+
+
+def _sea_move_apply(g, f, a):
+    push(g, "smove", f["p"], stage="origin", frm=-1, n=0)
+
+
+menu_item("sea_move", ("sea_move",))((_sea_move_legal, _sea_move_apply))
+
+
+@handler("smove")
+class SeaMove(Handler):
+    @staticmethod
+    def legal(g, f):
+        s, b, p = g.s, g.b, f["p"]
+        if f["stage"] == "origin":
+            return [Action("origin", where=b.ids[a]) for a in sea_origins(g, p)] + [CANCEL]
+        if f["stage"] == "count":
+            return [Action("take", what="fleet", n=k) for k in range(1, s.fleets[f["frm"]] + 1)] + [CANCEL]
+        return [Action("destination", where=b.ids[a]) for a in sea_destinations(g, p, f["frm"])] + [CANCEL]
+
+    @staticmethod
+    def apply(g, f, a):
+        if a.kind == "cancel":
+            pop(g, f)
+        elif a.kind == "origin":
+            f["frm"], f["stage"] = g.b.index[a.where], "count"
+        elif a.kind == "take":
+            f["n"], f["stage"] = a.n, "dest"
+        else:
+            s, p, frm, n = g.s, f["p"], f["frm"], f["n"]
+            dest = g.b.index[a.where]
+            pop(g, f)
+            g.pay(p, 1)
+            g.emit("sea_move", player=p, frm=frm, to=dest, fleets=n, cost=1)
+            s.fleets[frm] -= n
+            if not s.fleets[frm]:
+                s.ctrl[frm] = NOBODY  # an empty sea area is controlled by no one (R16)
+            arrive_sea(g, p, dest, n, frm)

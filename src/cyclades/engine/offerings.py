@@ -1,0 +1,79 @@
+"""3- Offerings (rulebook; R9-R12).
+
+In turn order each player offers GP to a face-up god or goes to Apollo. An
+outbid player must bid again at once on another god (R10), and the chain of
+kick-outs resolves fully before the next player in turn order. A bid must be
+payable after the Priestess discount (R11), so no fine ever arises.
+"""
+from ..content.gods import APOLLO
+from .actions import Action
+from .frames import Handler, handler, pop, push
+
+
+def start_offerings(g):
+    order = [p for p in g.s.turn_order if not g.s.eliminated[p]]
+    push(g, "offer", order[0], queue=tuple(order[1:]), banned="")
+
+
+def cost_of(g, p, amount) -> int:
+    """What a bid of `amount` costs p: the bid less one GP per Priestess (R12)."""
+    return max(g.r.min_payment if amount else 0, amount - g.s.priestesses[p])
+
+
+def max_affordable(g, p) -> int:
+    """The highest bid p can pay (R11); team play pools the purse."""
+    return g.purse(p) + g.s.priestesses[p] - g.committed(p)
+
+
+@handler("offer")
+class Offering(Handler):
+    @staticmethod
+    def legal(g, f):
+        s, p = g.s, f["p"]
+        top = max_affordable(g, p)
+        if g.r.bid_cap is not None:
+            top = min(top, g.r.bid_cap)
+        out = []
+        for god in s.gods[:s.faceup]:
+            if god == f["banned"]:
+                continue
+            held = s.bids.get(god)
+            low = held[1] + 1 if held else 1
+            for amount in range(low, top + 1):
+                out.append(Action("bid", what=god, n=amount))
+        out.append(Action("apollo"))
+        return out
+
+    @staticmethod
+    def apply(g, f, a):
+        s, p = g.s, f["p"]
+        if a.kind == "apollo":
+            s.apollo.append(p)
+            g.emit("offering", player=p, god=APOLLO, amount=0)
+            _next_bidder(g, f)
+            return
+        held = s.bids.get(a.what)
+        s.bids[a.what] = (p, a.n)
+        g.emit("offering", player=p, god=a.what, amount=a.n)
+        if held:
+            # The outbid player must bid IMMEDIATELY on another god (R10).
+            g.emit("outbid", player=held[0], god=a.what)
+            f["p"], f["banned"] = held[0], a.what
+        else:
+            _next_bidder(g, f)
+
+
+def _next_bidder(g, f):
+    if f["queue"]:
+        f["p"], f["queue"], f["banned"] = f["queue"][0], f["queue"][1:], ""
+    else:
+        pop(g, f)
+
+
+def pay_offerings(g):
+    """Each player pays their offering less their Priestess discount (R12)."""
+    s = g.s
+    for god, (p, amount) in s.bids.items():
+        cost = cost_of(g, p, amount)
+        g.pay(p, cost)
+        g.emit("paid", player=p, god=god, amount=cost)

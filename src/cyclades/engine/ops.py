@@ -1,0 +1,164 @@
+"""Primitive changes to the state, each with its event and its rule side effects.
+
+Everything that changes who controls an area goes through `take_control`, so
+the Priestess icon (rulebook, Land Move) and elimination (R27) are never missed;
+everything that destroys a unit goes through `destroyed`, which creatures such
+as Geryon listen to.
+"""
+from .state import NOBODY
+
+# Hooks called when units are destroyed: f(g, area, kind, count).
+ON_DESTROY = []
+
+DIE_FACES = (0, 1, 1, 2, 2, 3)  # R3
+
+
+def rand(g, n: int) -> int:
+    """A uniform integer in [0, n) from the state's own generator (R4): splitmix64."""
+    s = g.s
+    x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    s.rng = x
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return (x ^ (x >> 31)) % n
+
+
+def shuffle(g, items: list) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rand(g, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def roll_die(g) -> int:
+    """One battle die (R3); a scenario may force the next results."""
+    s = g.s
+    if s.dice:
+        return s.dice.pop(0)
+    return DIE_FACES[rand(g, 6)]
+
+
+def emit(g, kind: str, **data) -> None:
+    if g.ev is not None:
+        data["type"] = kind
+        g.ev.append(data)
+
+
+def gain_gp(g, p, n):
+    if n:
+        g.s.gp[p] += n
+        emit(g, "gp", player=p, amount=n)
+
+
+def gain_priestess(g, p, n=1):
+    s = g.s
+    n = min(n, g.r.priestesses - sum(s.priestesses))  # R28
+    if n > 0:
+        s.priestesses[p] += n
+        emit(g, "priestess", player=p, amount=n)
+
+
+def take_control(g, a, p):
+    """p now controls area a (their units are there, or their control token)."""
+    s = g.s
+    old = s.ctrl[a]
+    if old == p:
+        return
+    s.ctrl[a] = p
+    if g.b.is_land[a] and p != NOBODY:
+        emit(g, "control", player=p, area=a, previous=old)
+        if g.b.priestess[a]:
+            gain_priestess(g, p)  # the Priestess icon (rulebook, Land Move)
+    if old != NOBODY and g.b.is_land[a]:
+        check_elimination(g, old)
+
+
+def check_elimination(g, p):
+    """R27: a player who controls no land area is eliminated; their units leave the board."""
+    s, b = g.s, g.b
+    if s.eliminated[p] or any(s.ctrl[a] == p for a in b.lands):
+        return
+    s.eliminated[p] = True
+    s.end_flag = True
+    for a in b.seas:
+        if s.ctrl[a] == p:
+            s.fleets_left[p] += s.fleets[a]
+            s.fleets[a] = 0
+            s.ctrl[a] = NOBODY
+    for h, at in list(s.hero_at.items()):
+        if s.hero_owner.get(h) == p:
+            discard_hero(g, h)
+    for c, owner in list(s.creature_owner.items()):
+        if owner == p:
+            release_creature(g, c)
+    emit(g, "eliminated", player=p)
+
+
+def discard_hero(g, h):
+    s = g.s
+    s.hero_at.pop(h, None)
+    p = s.hero_owner.pop(h, None)
+    s.hero_since.pop(h, None)
+    s.hero_discard.append(h)
+    emit(g, "hero_lost", hero=h, player=p)
+
+
+def release_creature(g, c):
+    s = g.s
+    s.creature_at.pop(c, None)
+    s.creature_owner.pop(c, None)
+    s.creature_discard.append(c)
+    emit(g, "creature_leaves", card=c)
+
+
+def destroyed(g, a, kind, n=1):
+    """Units destroyed (not merely moved or exchanged): returned to their reserve."""
+    emit(g, "destroyed", area=a, unit=kind, count=n)
+    for f in ON_DESTROY:
+        f(g, a, kind, n)
+
+
+def remove_land_units(g, a, p, troops, mercs, destroy):
+    s = g.s
+    s.troops[a] -= troops
+    s.mercs[a] -= mercs
+    s.troops_left[p] += troops
+    s.mercs_left += mercs
+    if destroy:
+        if troops:
+            destroyed(g, a, "troop", troops)
+        if mercs:
+            destroyed(g, a, "merc", mercs)
+
+
+def place_troops(g, a, p, n=1):
+    s = g.s
+    n = min(n, s.troops_left[p])
+    if n > 0:
+        s.troops_left[p] -= n
+        s.troops[a] += n
+        take_control(g, a, p)
+        emit(g, "troop", player=p, area=a, count=n)
+
+
+def place_mercs(g, a, p, n=1):
+    s = g.s
+    n = min(n, s.mercs_left)
+    if n > 0:
+        s.mercs_left -= n
+        s.mercs[a] += n
+        take_control(g, a, p)
+        emit(g, "merc", player=p, area=a, count=n)
+
+
+def place_fleets(g, a, p, n=1):
+    s = g.s
+    n = min(n, s.fleets_left[p])
+    if n > 0:
+        s.fleets_left[p] -= n
+        s.fleets[a] += n
+        take_control(g, a, p)
+        emit(g, "fleet", player=p, area=a, count=n)
+
+
+def buildings_left(g, kind) -> int:
+    return g.r.buildings_per_type - g.s.sites.count(kind)

@@ -1,0 +1,174 @@
+"""Scenarios: any position written by hand, in YAML or JSON (docs/scenarios.md).
+
+A scenario names the board, the players' purses and cards, the units and
+buildings on each area, the tracks, what the engine waits on, and optionally
+the next die results. The rules tests are written with it.
+"""
+import json
+from pathlib import Path
+
+from ..content.gods import GOD_NAMES
+from ..content.rulesets import RULESETS
+from . import cycle
+from .board import Board
+from .frames import push
+from .maintenance import start_maintenance
+from .offerings import start_offerings
+from .setup import new_state, start_placement
+
+_TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "phase", "gods", "faceup",
+             "turn_order", "player", "areas", "creature_track", "hero_track", "creature_deck",
+             "creature_discard", "hero_deck", "hero_discard", "bonus_stack", "bids", "apollo",
+             "decision", "dice", "max_cycles", "heroes", "creatures", "reserved", "description"}
+_PLAYER_KEYS = {"gp", "priestesses", "philosophers", "heroes"}
+_AREA_KEYS = {"owner", "troops", "mercs", "fleets", "heroes", "buildings", "prosperity", "bonuses"}
+
+
+class ScenarioError(ValueError):
+    pass
+
+
+def load_scenario(data_or_path):
+    from .game import Game
+    data = _read(data_or_path)
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys: {sorted(unknown)}")
+    players = data.get("players", 3)
+    board = data.get("board", "recommended")
+    g = Game.__new__(Game)
+    g.r = RULESETS[data.get("ruleset", "legendary")]
+    g.ev = []
+    g._legal = None
+    g._hist = None
+    g.max_cycles = data.get("max_cycles")
+    from .rng import Rng
+    rng = Rng(data.get("seed", 0))
+    if isinstance(board, str):
+        g.b = Board.for_players(players, rng, kind=board)
+    elif "map" in board:
+        g.b = Board.from_map(board["map"])
+    else:
+        g.b = Board.from_spec(board)
+    maelstrom = data.get("maelstrom", True)
+    g.options = {"players": players, "ruleset": data.get("ruleset", "legendary"),
+                 "seed": data.get("seed", 0), "maelstrom": maelstrom,
+                 "max_cycles": g.max_cycles, "board": g.b.spec}
+    s = new_state(g, players, rng.s, maelstrom)
+    s.cycle = data.get("cycle", 1)
+    if "gods" in data:
+        gods = list(data["gods"])
+        if sorted(gods) != sorted(GOD_NAMES):
+            raise ScenarioError(f"gods must list each of {GOD_NAMES} once")
+        s.gods = gods
+    s.faceup = data.get("faceup", s.faceup)
+    if "turn_order" in data:
+        s.turn_order = list(data["turn_order"])
+    for key in ("creature_track", "hero_track"):
+        if key in data:
+            setattr(s, key, list(data[key]))
+    for key in ("creature_deck", "hero_deck", "bonus_stack"):
+        if key in data:  # written top first; stored top last
+            setattr(s, key, list(reversed(data[key])))
+    for key in ("creature_discard", "hero_discard"):
+        if key in data:
+            setattr(s, key, list(data[key]))
+    for god, (p, amount) in (data.get("bids") or {}).items():
+        s.bids[god] = (p, amount)
+    s.apollo = list(data.get("apollo", []))
+    s.reserved = dict(data.get("reserved", {}))
+    s.dice = list(data.get("dice", []))
+    for p, pd in enumerate(data.get("player", [])):
+        unknown = set(pd) - _PLAYER_KEYS
+        if unknown:
+            raise ScenarioError(f"unknown keys for player {p}: {sorted(unknown)}")
+        s.gp[p] = pd.get("gp", s.gp[p])
+        s.priestesses[p] = pd.get("priestesses", 0)
+        s.philosophers[p] = pd.get("philosophers", 0)
+        for h in pd.get("heroes", []):  # a hero card without its miniature on the board
+            s.hero_owner[h] = p
+    for area_id, ad in (data.get("areas") or {}).items():
+        _place_area(g, area_id, ad)
+    _start(g, data.get("decision", {"offerings": {}}))
+    g._settle()
+    g.ev = []
+    return g
+
+
+def _read(data_or_path):
+    if isinstance(data_or_path, dict):
+        return data_or_path
+    path = Path(data_or_path)
+    text = path.read_text()
+    if path.suffix in (".yaml", ".yml"):
+        import yaml
+        return yaml.safe_load(text)
+    return json.loads(text)
+
+
+def _place_area(g, area_id, ad):
+    b, s = g.b, g.s
+    if area_id not in b.index:
+        raise ScenarioError(f"no area {area_id!r} on this board")
+    unknown = set(ad) - _AREA_KEYS
+    if unknown:
+        raise ScenarioError(f"unknown keys for area {area_id}: {sorted(unknown)}")
+    a = b.index[area_id]
+    p = ad.get("owner", -1)
+    s.ctrl[a] = p
+    if b.is_land[a]:
+        s.troops[a] = ad.get("troops", 0)
+        s.mercs[a] = ad.get("mercs", 0)
+        if p >= 0:
+            s.troops_left[p] -= s.troops[a]
+        s.mercs_left -= s.mercs[a]
+        for h in ad.get("heroes", []):
+            s.hero_at[h] = a
+            s.hero_owner[h] = p
+            s.hero_since[h] = 0
+        buildings = list(ad.get("buildings", []))
+        if len(buildings) > b.sites[a]:
+            raise ScenarioError(f"{area_id} has only {b.sites[a]} construction sites")
+        bonuses = list(ad.get("bonuses", []))
+        for i, kind in zip(b.sites_of(a), buildings):
+            s.sites[i] = kind
+            if kind == "metropolis" and bonuses:
+                s.metro_bonus[i] = bonuses.pop(0)
+    else:
+        s.fleets[a] = ad.get("fleets", 0)
+        if p >= 0:
+            s.fleets_left[p] -= s.fleets[a]
+        if p >= 0 and not s.fleets[a]:
+            raise ScenarioError(f"sea area {area_id} has an owner but no fleet (R16)")
+    s.prosperity[a] = ad.get("prosperity", 0)
+
+
+def _start(g, decision):
+    """Put the engine where the scenario says it waits."""
+    s = g.s
+    if len(decision) != 1:
+        raise ScenarioError("decision names exactly one of: placement, offerings, maintenance, "
+                            "turn, new_cycle")
+    (kind, d), = decision.items()
+    d = d or {}
+    if kind == "placement":
+        s.phase = "setup"
+        start_placement(g)
+    elif kind == "offerings":
+        s.phase = "offerings"
+        start_offerings(g)
+    elif kind == "maintenance":
+        s.phase = "maintenance"
+        start_maintenance(g)
+    elif kind == "turn":
+        s.phase = "actions"
+        order = d.get("action_order") or [[d["player"], d["god"]]]
+        s.action_order = [list(x) for x in order]
+        s.next_action = 1
+        push(g, "turn", d["player"], god=d["god"], stage=d.get("stage", "start"),
+             bought=d.get("bought", 0), moves=d.get("moves", 0), once=())
+    elif kind == "new_cycle":
+        s.cycle -= 1
+        cycle.begin_cycle(g)
+    else:
+        raise ScenarioError(f"unknown decision {kind!r}")

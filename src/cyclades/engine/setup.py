@@ -1,0 +1,134 @@
+"""Setup (rulebook, "Setup" and "Placement for 3 to 5 players")."""
+from ..content import cards
+from ..content.gods import GOD_NAMES, face_up_count
+from . import ops
+from .actions import Action
+from .frames import Handler, handler, pop, push
+from .state import NOBODY, State
+
+
+def new_state(g, players: int, seed: int, maelstrom: bool) -> State:
+    """A fresh state before placement: decks shuffled, tracks revealed, turn order drawn."""
+    b, r = g.b, g.r
+    s = State()
+    g.s = s
+    s.n = players
+    s.rng = seed & 0xFFFFFFFFFFFFFFFF
+    s.cycle = 0
+    s.phase = "setup"
+    s.version = 0
+    s.over = False
+    s.end_flag = False
+    s.cycle_limit_hit = False
+    s.next_action = 0
+    A = len(b.ids)
+    s.ctrl = [NOBODY] * A
+    s.troops = [0] * A
+    s.mercs = [0] * A
+    s.fleets = [0] * A
+    s.prosperity = [0] * A
+    s.geryon_gp = [0] * A
+    s.sites = [""] * b.n_sites
+    s.gp = [r.start_gp] * players
+    s.priestesses = [0] * players
+    s.philosophers = [0] * players
+    s.troops_left = [r.troops] * players
+    s.fleets_left = [r.fleets] * players
+    s.mercs_left = r.mercenaries
+    s.eliminated = [False] * players
+    s.metros_lost = []
+    s.dice = []
+    s.bids, s.metro_bonus = {}, {}
+    s.hero_at, s.hero_owner, s.hero_since = {}, {}, {}
+    s.creature_at, s.creature_owner, s.creature_cards, s.reserved = {}, {}, {}, {}
+    s.turn_flags = {}
+    s.apollo, s.action_order = [], []
+    s.stack = []
+    # The gods in random order, the last ones face down (Setup).
+    s.gods = list(GOD_NAMES)
+    ops.shuffle(g, s.gods)
+    s.faceup = face_up_count(players)
+    s.creature_deck = cards.creature_deck(maelstrom)
+    ops.shuffle(g, s.creature_deck)
+    s.creature_discard = []
+    s.creature_track = [s.creature_deck.pop() for _ in r.creature_costs]
+    s.hero_deck = cards.hero_deck(maelstrom)
+    ops.shuffle(g, s.hero_deck)
+    s.hero_discard = []
+    s.hero_track = [s.hero_deck.pop() for _ in range(r.hero_track)]
+    s.bonus_stack = cards.bonus_stack(maelstrom)
+    ops.shuffle(g, s.bonus_stack)
+    s.turn_order = list(range(players))
+    ops.shuffle(g, s.turn_order)
+    return s
+
+
+def start_placement(g):
+    """1st Placement Round in turn order; the 2nd follows in reverse order."""
+    order = tuple(g.s.turn_order)
+    push(g, "place", order[0], round=1, queue=order[1:], step="land", picks=(), troops=3)
+
+
+def _empty_seas_next_to(g, a):
+    s = g.s
+    return [x for x in g.b.coast[a] if s.fleets[x] == 0 and s.ctrl[x] == NOBODY]
+
+
+@handler("place")
+class Placement(Handler):
+    """Frame: round, queue (players after p), step land|fleet|troop, picks (areas this round)."""
+
+    @staticmethod
+    def legal(g, f):
+        b, s, p = g.b, g.s, f["p"]
+        step = f["step"]
+        if step == "land":
+            free = [a for a in b.lands if s.ctrl[a] == NOBODY and _empty_seas_next_to(g, a)]
+            if f["round"] == 1 and f["picks"]:
+                # Two different islands in the first round; if the board leaves no
+                # such area, any free area will do rather than a dead end.
+                taken = {b.island[x] for x in f["picks"]}
+                other = [a for a in free if b.island[a] not in taken]
+                free = other or free
+            free = [a for a in free if g.allowed_start(p, a, f)]
+            return [Action("claim", where=b.ids[a]) for a in free]
+        if step == "fleet":
+            return [Action("place_fleet", where=b.ids[x])
+                    for x in _empty_seas_next_to(g, f["picks"][-1])]
+        # step == "troop": 3 basic troops over the player's land areas
+        return [Action("place_troop", where=b.ids[a]) for a in b.lands if s.ctrl[a] == p]
+
+    @staticmethod
+    def apply(g, f, act):
+        s, p = g.s, f["p"]
+        a = g.b.index[act.where]
+        step = f["step"]
+        if step == "land":
+            ops.take_control(g, a, p)
+            f["picks"] = f["picks"] + (a,)
+            f["step"] = "fleet"
+            return
+        if step == "fleet":
+            ops.place_fleets(g, a, p)
+            if f["round"] == 1 and len(f["picks"]) < 2:
+                f["step"] = "land"
+            elif f["round"] == 2:
+                f["step"] = "troop"
+            else:
+                _next_player(g, f)
+            return
+        ops.place_troops(g, a, p)
+        f["troops"] -= 1
+        if f["troops"] == 0:
+            _next_player(g, f)
+
+
+def _next_player(g, f):
+    if f["queue"]:
+        f["p"], f["queue"] = f["queue"][0], f["queue"][1:]
+        f["picks"], f["step"], f["troops"] = (), "land", 3
+    elif f["round"] == 1:
+        order = tuple(reversed(g.s.turn_order))
+        f.update(p=order[0], queue=order[1:], round=2, picks=(), step="land", troops=3)
+    else:
+        pop(g, f)

@@ -1,0 +1,106 @@
+"""What one player may know (R24): everything public, their own purse, nothing more.
+
+Hidden from others: a player's GP, the order of the creature, hero and
+metropolis-bonus piles, what Zeus' peek showed, and the generator (which would
+foretell dice and shuffles). The view is a fresh JSON-able dict.
+"""
+from .frames import HANDLERS
+from .queries import metropolises_of
+
+# Frame keys that are bookkeeping, not news: never shown.
+_PRIVATE_FRAME_KEYS = {"queue"}
+
+
+def view(g, player=None) -> dict:
+    s, b = g.s, g.b
+    ids = b.ids
+    areas = []
+    heroes_by_area, creatures_by_area = {}, {}
+    for h, a in s.hero_at.items():
+        heroes_by_area.setdefault(a, []).append(h)
+    for c, a in s.creature_at.items():
+        creatures_by_area.setdefault(a, []).append(c)
+    for a in range(len(ids)):
+        d = {"id": ids[a], "owner": s.ctrl[a]}
+        if b.is_land[a]:
+            d["troops"], d["mercs"] = s.troops[a], s.mercs[a]
+            d["heroes"] = sorted(heroes_by_area.get(a, ()))
+            sites = [s.sites[i] for i in b.sites_of(a)]
+            d["buildings"] = sites
+            d["metropolis_bonuses"] = [s.metro_bonus[i] for i in b.sites_of(a) if i in s.metro_bonus]
+        else:
+            d["fleets"] = s.fleets[a]
+        d["prosperity"] = s.prosperity[a]
+        d["creatures"] = sorted(creatures_by_area.get(a, ()))
+        if s.geryon_gp[a]:
+            d["geryon_gp"] = s.geryon_gp[a]
+        areas.append(d)
+    players = []
+    for p in range(s.n):
+        players.append({
+            "index": p,
+            "gp": s.gp[p] if player == p or g.sees_purse(player, p) else None,
+            "priestesses": s.priestesses[p],
+            "philosophers": s.philosophers[p],
+            "troops_in_reserve": s.troops_left[p],
+            "fleets_in_reserve": s.fleets_left[p],
+            "heroes": sorted(h for h, o in s.hero_owner.items() if o == p),
+            "creatures": sorted(c for c, o in s.creature_owner.items() if o == p),
+            "metropolises": metropolises_of(g, p),
+            "eliminated": s.eliminated[p],
+        })
+    gods = []
+    for i, god in enumerate(s.gods):
+        bid = s.bids.get(god)
+        gods.append({"god": god, "face_up": i < s.faceup,
+                     "bid": {"player": bid[0], "amount": bid[1]} if bid else None})
+    v = {
+        "viewer": player,
+        "version": s.version,
+        "ruleset": g.options["ruleset"],
+        "cycle": s.cycle,
+        "phase": s.phase,
+        "to_move": g.to_move,
+        "over": s.over,
+        "turn_order": list(s.turn_order),
+        "gods": gods,
+        "apollo": list(s.apollo),
+        "action_order": [[p, god] for p, god in s.action_order] if s.phase == "actions" else [],
+        "creature_track": [{"card": c, "cost": cost, "reserved_by": s.reserved.get(c)}
+                           for c, cost in zip(s.creature_track, g.r.creature_costs)],
+        "creature_deck": len(s.creature_deck),
+        "creature_discard": list(s.creature_discard),
+        "hero_track": list(s.hero_track),
+        "hero_deck": len(s.hero_deck),
+        "hero_discard": list(s.hero_discard),
+        "bonus_stack": len(s.bonus_stack),
+        "mercenaries_in_reserve": s.mercs_left,
+        "players": players,
+        "areas": areas,
+        "decision": _decision(g, player),
+    }
+    if s.over:
+        v["result"] = g.result()
+    if player is not None and player == g.to_move:
+        v["legal_actions"] = [a.to_json() for a in g.legal_actions()]
+    return v
+
+
+def _decision(g, player):
+    s = g.s
+    if s.over or not s.stack:
+        return None
+    f = s.stack[-1]
+    hidden = set(HANDLERS[f["k"]].hidden(f))
+    out = {}
+    for k, v in f.items():
+        if k in _PRIVATE_FRAME_KEYS or (k in hidden and player != f["p"]):
+            continue
+        out[k] = list(v) if isinstance(v, tuple) else v
+    ids = g.b.ids
+    for k in ("area", "frm"):
+        if isinstance(out.get(k), int):
+            out[k] = ids[out[k]] if out[k] >= 0 else None
+    if "picks" in out:
+        out["picks"] = [ids[a] for a in out["picks"]]
+    return out
