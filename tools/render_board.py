@@ -24,10 +24,9 @@ from cyclades.engine.rng import Rng
 LAND = "#e3cf9a"
 LAND_VOLCANO = "#c98f6b"
 SEA = "#8ec5e3"
-SEA_EDGE = "#5f9fc4"
-LAND_EDGE = "#a8905a"
+AREA_EDGE = "#ffffff"  # the rulebook's "white line" between two areas
 ISLAND_EDGE = "#5b4520"
-TILE_EDGE = "#ffffff"
+TILE_EDGE = "#3d6f8c"
 
 
 def _path(ring) -> str:
@@ -47,13 +46,12 @@ def render_svg(board: Board, title: str = "") -> str:
     # the rulebook that makes them adjacent.
     for a in g["areas"]:
         fill = (LAND_VOLCANO if a["volcano"] else LAND) if a["kind"] == "land" else SEA
-        edge = LAND_EDGE if a["kind"] == "land" else SEA_EDGE
-        out.append(f'<path d="{_path(a["outline"])}" fill="{fill}" stroke="{edge}" '
-                   f'stroke-width="1.2"/>')
+        out.append(f'<path d="{_path(a["outline"])}" fill="{fill}" stroke="{AREA_EDGE}" '
+                   f'stroke-width="1.6"/>')
     # Tile outlines, faint, to show how the board was assembled.
     for t in g["tiles"]:
         out.append(f'<path d="{_path(t["outline"])}" fill="none" stroke="{TILE_EDGE}" '
-                   f'stroke-width="1" stroke-dasharray="3,3" opacity="0.7"/>')
+                   f'stroke-width="0.8" stroke-dasharray="2,4" opacity="0.5"/>')
     # Island coasts, thick.
     for isl in g["islands"]:
         for ring in isl["outlines"]:

@@ -44,6 +44,7 @@ FAMILIES = {
     "pair4": "aBcdDef",   # 2 one-cell isles opposite            2 / 2 / 4
     "peni": "ABcdeff",    # centre land and a cape: one isle     2 / 1 / 4
     "peni3": "ABCddef",   # centre land and two capes: one isle  3 / 1 / 3
+    "big": "AABcdef",     # a 2-cell area and a cape: one isle   2 / 1 / 4
     "duo": "aBCdEfg",     # 2 areas on one isle + one-cell isle  3 / 2 / 4
     "tri": "aBaDeFg",     # three one-cell isles                 3 / 3 / 3
 }
@@ -57,19 +58,19 @@ FACES = {
     (1, "B"): ("peni3", 1, None),
     (2, "A"): ("tri", 0, "D"),
     (2, "B"): ("peni", 2, "A"),
-    (3, "A"): ("duo", 3, None),
+    (3, "A"): ("duo", 2, None),
     (3, "B"): ("pair4", 3, None),
     (4, "A"): ("peni", 4, None),
-    (4, "B"): ("duo", 1, None),
+    (4, "B"): ("duo", 2, None),
     (5, "A"): ("pair4", 3, None),
-    (5, "B"): ("peni3", 0, None),
-    (6, "A"): ("peni", 5, None),
+    (5, "B"): ("peni3", 1, None),
+    (6, "A"): ("big", 5, None),
     (6, "B"): ("pair", 1, None),
-    (7, "A"): ("duo", 4, None),
+    (7, "A"): ("duo", 3, None),
     (7, "B"): ("peni", 0, None),
     (8, "A"): ("duo", 2, None),
     (8, "B"): ("pair4", 3, None),
-    (9, "A"): ("pair", 1, None),
+    (9, "A"): ("pair", 0, None),
     (9, "B"): ("duo", 0, None),
     (10, "A"): ("peni", 3, None),
     (10, "B"): ("tri", 0, None),

@@ -214,6 +214,17 @@ class Board:
     def __setattr__(self, name, value):
         raise AttributeError("Board is immutable")
 
+    # Immutable and shared: copying a game state keeps the same board, and a
+    # pickle stores only the spec.
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (Board.from_spec, (self.spec,))
+
     def __eq__(self, other):
         return isinstance(other, Board) and self.spec == other.spec
 
@@ -460,12 +471,14 @@ def _tile_geometry(board: Board) -> dict:
         outline = _outlines(polys)
         cx = sum(x for x, _ in centres) / len(centres)
         cy = sum(y for _, y in centres) / len(centres)
-        # Label and sites sit in the first cell; pieces go to the middle of
-        # the area (for two cells: on their shared border, still inside).
-        lx, ly = centres[0]
+        # Pieces go to the middle of the area (for two cells: on their shared
+        # border, still inside). The label sits at the top of the upper cell,
+        # clear of that middle; the sites of a two-cell area in the other cell.
+        top = min(centres, key=lambda c: (round(c[1], 3), c[0]))
+        lx, ly = top
         if len(centres) == 2:
-            sx, sy = centres[1]
-            site_pts = _site_points(sx, sy - 0.3 * HEX_SIZE, board.sites[i])
+            sx, sy = centres[1] if top == centres[0] else centres[0]
+            site_pts = _site_points(sx, sy - 0.2 * HEX_SIZE, board.sites[i])
         else:
             site_pts = _site_points(lx, ly, board.sites[i])
         areas.append({

@@ -54,8 +54,11 @@ class Game:
             g.b = Board.for_players(players, rng, kind=board)
         else:
             g.b = Board.from_spec(board)
+        # `board` keeps the caller's argument so that a replay assembles the same
+        # board from the same generator; `board_spec` rebuilds it directly.
         g.options = {"players": players, "ruleset": ruleset, "seed": seed,
-                     "maelstrom": maelstrom, "max_cycles": max_cycles, "board": g.b.spec}
+                     "maelstrom": maelstrom, "max_cycles": max_cycles,
+                     "board": board if isinstance(board, str) else g.b.spec, "board_spec": g.b.spec}
         new_state(g, players, rng.s, maelstrom)
         start_placement(g)
         g._settle()
@@ -176,7 +179,7 @@ class Game:
         o = d["options"]
         g = cls.__new__(cls)
         g.r = RULESETS[o["ruleset"]]
-        g.b = Board.from_spec(o["board"])
+        g.b = Board.from_spec(o["board_spec"])
         g.options = o
         g.max_cycles = o.get("max_cycles")
         g.ev = []
@@ -185,6 +188,30 @@ class Game:
         g._hist = None
         for a in d.get("history", ()):
             g._hist = (Action.from_json(a), g._hist)
+        return g
+
+    def record(self) -> dict:
+        """What replays this game exactly: its options and the decisions made (R4)."""
+        return {"format": FORMAT, "options": self.options,
+                "actions": [a.to_json() for a in self.history]}
+
+    @classmethod
+    def from_record(cls, record, upto=None, on_events=None) -> "Game":
+        """Replay a record; `on_events(action, events)` sees what each decision caused."""
+        o = record["options"]
+        if "scenario" in o:
+            g = cls.from_scenario(o["scenario"])
+        else:
+            g = cls.new(players=o["players"], ruleset=o["ruleset"], seed=o["seed"],
+                        board=o["board"] if isinstance(o["board"], str) else Board.from_spec(o["board"]),
+                        maelstrom=o["maelstrom"], max_cycles=o["max_cycles"])
+        for i, a in enumerate(record["actions"]):
+            if upto is not None and i >= upto:
+                break
+            action = Action.from_json(a)
+            events = g.apply(action)
+            if on_events:
+                on_events(action, events)
         return g
 
     def view(self, player=None) -> dict:

@@ -53,7 +53,8 @@ def load_scenario(data_or_path):
     maelstrom = data.get("maelstrom", True)
     g.options = {"players": players, "ruleset": data.get("ruleset", "legendary"),
                  "seed": data.get("seed", 0), "maelstrom": maelstrom,
-                 "max_cycles": g.max_cycles, "board": g.b.spec}
+                 "max_cycles": g.max_cycles, "board": g.b.spec, "board_spec": g.b.spec,
+                 "scenario": data}
     s = new_state(g, players, rng.s, maelstrom)
     s.cycle = data.get("cycle", 1)
     if "gods" in data:
