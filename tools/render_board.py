@@ -18,7 +18,7 @@ import subprocess
 from html import escape
 from pathlib import Path
 
-from cyclades.engine.board import Board, FLOWER, validate
+from cyclades.engine.board import Board, validate
 from cyclades.engine.rng import Rng
 
 LAND = "#e3cf9a"
@@ -42,6 +42,12 @@ def render_svg(board: Board, title: str = "") -> str:
            f'<rect x="0" y="{-top}" width="{w:.1f}" height="{h + top:.1f}" fill="#f4f1ea"/>']
     if title:
         out.append(f'<text x="8" y="-7" font-size="14">{escape(title)}</text>')
+    # Map boards: adjacency links under the areas, so the areas stay readable.
+    for link in g["links"]:
+        if link["kind"] == "map":
+            (x1, y1), (x2, y2) = link["points"]
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#777" '
+                       f'stroke-width="2"/>')
     # Area fills; the thin border between two areas is the "white line" of
     # the rulebook that makes them adjacent.
     for a in g["areas"]:
@@ -57,11 +63,12 @@ def render_svg(board: Board, title: str = "") -> str:
         for ring in isl["outlines"]:
             out.append(f'<path d="{_path(ring)}" fill="none" stroke="{ISLAND_EDGE}" '
                        f'stroke-width="2.6" stroke-linejoin="round"/>')
-    # Map areas without cells: a simple fill around the centre already drawn;
-    # links (volcano rule, or map adjacency) as dashed lines.
+    # The volcano rule (R5): an adjacency that is not a shared border.
     for link in g["links"]:
+        if link["kind"] == "map":
+            continue
         (x1, y1), (x2, y2) = link["points"]
-        colour = "#b03a2e" if link["kind"] == "volcano" else "#555"
+        colour = "#b03a2e"
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" '
                    f'stroke-width="2.5" stroke-dasharray="7,5" opacity="0.8"/>')
     for a in g["areas"]:

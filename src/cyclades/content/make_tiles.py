@@ -23,6 +23,24 @@ east, a two-cell sea north, an island west and a two-cell sea south-west.
 Most layouts keep the centre at sea so that the face carries land on two or
 three separate islands; a few put land at the centre, making one bigger island.
 
+JSON format (``tiles.json``)::
+
+    {"comment": "...",
+     "tiles": [{"number": 1..12,
+                "faces": {"A": FACE, "B": FACE}}]}      # A = front, B = back
+    FACE = {"layout": "aBccDee",                        # informative only
+            "areas": [AREA, ...]}                        # land areas first
+    land AREA = {"id": "naxos", "name": "Naxos", "kind": "land",
+                 "cells": [[q, r], ...],                 # 1 or 2 adjacent cells
+                 "sites": 1..4, "cornucopias": 0..2,
+                 "priestess": bool, "volcano": bool}     # volcano: tiles 2, 11
+    sea AREA  = {"id": "gulf-of-eos", "name": "Gulf of Eos", "kind": "sea",
+                 "cells": [[q, r], ...], "cornucopias": 0..1}
+
+The cells of a face are exactly the 7 cells of the flower; every area id is
+unique over all 24 faces. Adjacency is not stored: the engine derives it from
+the cells once the tiles are placed (R7).
+
 Numbers (construction sites, cornucopias, priestess icons) and names are drawn
 with a fixed seed under the hand constraints of R5 (see ``_numbers``), so the
 output is deterministic.
@@ -41,7 +59,7 @@ CELLS = ((0, 0),) + RING  # index 0 = centre, 1..6 = ring 0..5
 # Layout families. Comments: land areas / islands inside the face / sea areas.
 FAMILIES = {
     "pair": "aBccDee",    # 2 one-cell isles opposite            2 / 2 / 3
-    "pair4": "aBcdDef",   # 2 one-cell isles opposite            2 / 2 / 4
+    "pair4": "aBcdDee",   # 2 one-cell isles opposite            2 / 2 / 4
     "peni": "ABcdeff",    # centre land and a cape: one isle     2 / 1 / 4
     "peni3": "ABCddef",   # centre land and two capes: one isle  3 / 1 / 3
     "big": "AABcdef",     # a 2-cell area and a cape: one isle   2 / 1 / 4

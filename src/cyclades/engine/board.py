@@ -75,10 +75,11 @@ def _layout(points):
 
 
 SLOTS = {
-    # a flower of flowers minus one
+    # a flower of seven tiles minus its bottom one
     6: _layout([(0, 0), (1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1)]),
-    # the full flower plus one on each side... of the long axis
+    # the full flower of seven tiles plus one on the right
     8: _layout([(0, 0), (1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1), (0, 1), (2, -1)]),
+    # the full flower plus two on the right and one on the left
     10: _layout([(0, 0), (1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1), (0, 1),
                  (2, -1), (-2, 1), (2, 0)]),
 }
@@ -86,7 +87,7 @@ SLOTS = {
 
 def slots_for(n: int) -> tuple[tuple[int, int], ...]:
     """Slot centres for n tiles: a hand layout, or the n lattice points nearest
-    the middle of a 4:3 ellipse for other counts."""
+    the middle of a wide ellipse for other counts."""
     if n in SLOTS:
         return SLOTS[n]
     pts = []

@@ -15,7 +15,7 @@ def advance(g):
     """Called when no decision is pending: move the cycle on to the next decision."""
     s = g.s
     if s.phase == "setup":
-        begin_cycle(g, first=True)
+        begin_cycle(g)
     elif s.phase == "offerings":
         pay_offerings(g)
         s.phase = "maintenance"
@@ -35,14 +35,14 @@ def advance(g):
         end_cycle(g)
 
 
-def begin_cycle(g, first=False):
+def begin_cycle(g):
     s = g.s
     s.cycle += 1
     g.emit("cycle", cycle=s.cycle)
     s.bids = {}
     s.apollo = []
     s.turn_flags = {}
-    if not first:
+    if s.cycle > 1:  # the first Cycle uses the gods and tracks as set up
         prepare(g)
     income(g)
     s.phase = "offerings"

@@ -13,7 +13,7 @@ from .board import Board
 from .frames import HANDLERS
 from .queries import metropolises_of
 from .setup import new_state, start_placement
-from . import battle, maintenance, metropolis, moves, offerings, turns  # noqa: F401  (register frames)
+from . import battle, creatures, heroes, maintenance, metropolis, moves, offerings, turns  # noqa: F401  (register frames)
 
 FORMAT = 1
 

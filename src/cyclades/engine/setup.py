@@ -65,6 +65,7 @@ def new_state(g, players: int, seed: int, maelstrom: bool) -> State:
 
 def start_placement(g):
     """1st Placement Round in turn order; the 2nd follows in reverse order."""
+    g.s.cycle = 0  # placement comes before the first Cycle (a scenario may say otherwise)
     order = tuple(g.s.turn_order)
     push(g, "place", order[0], round=1, queue=order[1:], step="land", picks=(), troops=3)
 

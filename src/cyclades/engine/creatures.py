@@ -1,0 +1,128 @@
+"""Buying Mythological Creatures (rulebook, "Mythological Creatures"; Zeus).
+
+With any god but Apollo a player may buy any creature of the track for its
+slot's cost less one GP per Temple (each Temple once per Cycle), apply its
+effect at once, and discard it; Zeus may also look at the top card of the deck
+once per Cycle and play it for 1 GP. A card's behaviour is a small function in
+`EFFECTS`; a card without one is not offered. A reserved creature (Metropolis
+bonus) may be bought only by the player who reserved it.
+"""
+from ..content.gods import APOLLO
+from .actions import Action
+from .cycle import discard_creature_card, draw
+from .frames import Handler, handler, pop, push
+from .queries import controlled_lands, count_in_area
+from .turns import menu_item
+
+
+class Effect:
+    """A creature's behaviour: `applicable(g, p)` says whether it can act now (else the
+    card is discarded without effect); `play(g, p, card)` applies it, pushing frames
+    for the buyer's choices."""
+
+    def applicable(self, g, p) -> bool:
+        return True
+
+    def play(self, g, p, card) -> None:
+        raise NotImplementedError
+
+
+EFFECTS: dict = {}
+
+
+def temples(g, p) -> int:
+    """Temples (a Metropolis counts as one) whose discount p has not used this Cycle."""
+    n = sum(count_in_area(g, a, "temple") for a in controlled_lands(g, p))
+    return max(0, n - g.s.turn_flags.get(f"temples_used:{p}", 0))
+
+
+def creature_cost(g, p, slot) -> tuple:
+    """(price, temples used) for the creature on a track slot."""
+    base = g.r.creature_costs[slot]
+    used = min(base, temples(g, p))
+    return base - used, used
+
+
+def _buy_legal(g, f):
+    s, p = g.s, f["p"]
+    if f["god"] == APOLLO:
+        return []
+    out = []
+    for slot, c in enumerate(s.creature_track):
+        if c is None or c not in EFFECTS or s.reserved.get(c, p) != p:
+            continue
+        cost, _ = creature_cost(g, p, slot)
+        if g.purse(p) >= cost:
+            out.append(Action("buy_creature", what=c, n=cost))
+    return out
+
+
+def _buy_apply(g, f, a):
+    s, p = g.s, f["p"]
+    slot = s.creature_track.index(a.what)
+    cost, used = creature_cost(g, p, slot)
+    g.pay(p, cost)
+    key = f"temples_used:{p}"
+    s.turn_flags[key] = s.turn_flags.get(key, 0) + used
+    s.creature_track[slot] = None
+    s.reserved.pop(a.what, None)
+    g.emit("creature_bought", player=p, card=a.what, cost=cost)
+    play_creature(g, p, a.what)
+
+
+def play_creature(g, p, card):
+    effect = EFFECTS[card]
+    if not effect.applicable(g, p):
+        g.emit("creature_wasted", player=p, card=card)
+        discard_creature_card(g, card)
+        return
+    effect.play(g, p, card)
+
+
+# --- Zeus: a look at the top of the creature deck --------------------------------------
+
+def _peek_legal(g, f):
+    s = g.s
+    if f["god"] != "zeus" or s.turn_flags.get("peeked") or not (s.creature_deck or s.creature_discard):
+        return []
+    return [Action("peek")]
+
+
+def _peek_apply(g, f, a):
+    s, p = g.s, f["p"]
+    s.turn_flags["peeked"] = 1
+    card = draw(g, s.creature_deck, s.creature_discard)
+    s.creature_deck.append(card)  # it stays on top unless played
+    g.emit("peek", player=p)
+    push(g, "peek", p, card=card)
+
+
+menu_item("buy_creature", ("buy_creature",))((_buy_legal, _buy_apply))
+menu_item("peek", ("peek",))((_peek_legal, _peek_apply))
+
+
+@handler("peek")
+class Peek(Handler):
+    @staticmethod
+    def hidden(f):
+        return ("card",)  # R24: what Zeus' peek showed is the peeker's secret
+
+    @staticmethod
+    def legal(g, f):
+        out = [Action("return_peeked")]
+        c = f["card"]
+        if c in EFFECTS and g.purse(f["p"]) >= 1:  # the Temple discount does not apply
+            out.insert(0, Action("play_peeked", what=c, n=1))
+        return out
+
+    @staticmethod
+    def apply(g, f, a):
+        s, p = g.s, f["p"]
+        pop(g, f)
+        if a.kind == "return_peeked":
+            g.emit("peek_returned", player=p)
+            return
+        s.creature_deck.pop()
+        g.pay(p, 1)
+        g.emit("creature_bought", player=p, card=f["card"], cost=1)
+        play_creature(g, p, f["card"])

@@ -1,0 +1,74 @@
+"""Checks that hold after every decision of every game; the fuzzer's oracle.
+
+`check(game)` returns a list of broken invariants (empty when all hold).
+"""
+from ..content.gods import BUILDINGS
+
+
+def _battle_units(s):
+    """Units of attackers standing in battle frames, by player: (troops, mercs, fleets)."""
+    out = {}
+    for f in s.stack:
+        if f["k"] == "battle":
+            t, m, fl = out.get(f["att"], (0, 0, 0))
+            out[f["att"]] = (t + f["at"], m + f["am"], fl + f["af"])
+    return out
+
+
+def check(game) -> list:
+    s, b, r = game.s, game.b, game.r
+    errors = []
+    in_battle = _battle_units(s)
+    battle_heroes = {h for f in s.stack if f["k"] == "battle" for h in f["ah"]}
+    for p in range(s.n):
+        bt, bm, bf = in_battle.get(p, (0, 0, 0))
+        troops = sum(s.troops[a] for a in b.lands if s.ctrl[a] == p) + bt
+        fleets = sum(s.fleets[a] for a in b.seas if s.ctrl[a] == p) + bf
+        if troops + s.troops_left[p] != r.troops:
+            errors.append(f"player {p}: {troops} troops on board + {s.troops_left[p]} in reserve")
+        if fleets + s.fleets_left[p] != r.fleets:
+            errors.append(f"player {p}: {fleets} fleets on board + {s.fleets_left[p]} in reserve")
+        if s.gp[p] < 0:
+            errors.append(f"player {p} has {s.gp[p]} GP")
+        if s.troops_left[p] < 0 or s.fleets_left[p] < 0:
+            errors.append(f"player {p} has a negative reserve")
+    mercs = sum(s.mercs) + sum(v[1] for v in in_battle.values())
+    if mercs + s.mercs_left != r.mercenaries or s.mercs_left < 0:
+        errors.append(f"{mercs} mercenaries on board + {s.mercs_left} in reserve")
+    if sum(s.priestesses) > r.priestesses or sum(s.philosophers) > r.philosophers:
+        errors.append("more priestesses or philosophers than the supply")
+    for kind in BUILDINGS:
+        if s.sites.count(kind) > r.buildings_per_type:
+            errors.append(f"more than {r.buildings_per_type} {kind}s")
+    for a in range(len(b.ids)):
+        units = s.troops[a] + s.mercs[a] + s.fleets[a]
+        if min(s.troops[a], s.mercs[a], s.fleets[a]) < 0:
+            errors.append(f"negative units in {b.ids[a]}")
+        if b.is_land[a] and s.fleets[a] or not b.is_land[a] and (s.troops[a] or s.mercs[a]):
+            errors.append(f"units of the wrong kind in {b.ids[a]}")
+        if units and s.ctrl[a] < 0:
+            errors.append(f"{b.ids[a]} holds units but no one controls it (R16)")
+        if not b.is_land[a] and not s.fleets[a] and s.ctrl[a] >= 0 and not _battle_area(s, a):
+            errors.append(f"empty sea {b.ids[a]} is controlled (R16)")
+        if s.ctrl[a] >= 0 and s.eliminated[s.ctrl[a]]:
+            errors.append(f"{b.ids[a]} controlled by an eliminated player")
+    for h, a in s.hero_at.items():
+        if h in battle_heroes:
+            errors.append(f"hero {h} both in a battle frame and on the board")
+        if s.hero_owner.get(h) != s.ctrl[a]:
+            errors.append(f"hero {h} in {b.ids[a]} not its owner's area (one player's units per area)")
+    for site, kind in enumerate(s.sites):
+        if kind and s.ctrl[b.site_area[site]] < 0:
+            errors.append(f"building on uncontrolled {b.ids[b.site_area[site]]}")
+    if not s.over:
+        if not s.stack:
+            errors.append("no decision pending and the game is not over")
+        elif not game.legal_actions():
+            errors.append(f"no legal action in frame {s.stack[-1]}")
+        elif s.eliminated[game.to_move]:
+            errors.append("an eliminated player is to decide")
+    return errors
+
+
+def _battle_area(s, a):
+    return any(f["k"] == "battle" and f["area"] == a for f in s.stack)

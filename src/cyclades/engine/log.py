@@ -1,0 +1,520 @@
+"""The game log in the rulebook's words: one English sentence per engine event.
+
+    from cyclades.engine.log import describe, Narrator
+    describe({"type": "offering", "player": 1, "god": "zeus", "amount": 5}, game)
+    # -> "Player 2 offers 5 GP to Zeus."
+
+Events are the dicts `Game.apply` returns (each has a "type"); area fields are
+area indices, player fields are player indices (shown as "Player 1".."Player N"
+unless a `names` list is given). `describe` never raises: an event type it does
+not know still becomes a sentence built from its fields.
+
+A battle round's event names no players; `describe` finds them on the decision
+stack while the battle goes on, and a `Narrator` (which reads a whole game's
+events in order) remembers them from the battle's first event, so that replays
+name the two sides even after the battle is over.
+"""
+from ..content.cards import BONUS_TEXT
+
+UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
+         "fleet": ("Fleet", "Fleets"), "hero": ("Hero", "Heroes"),
+         "philosopher": ("Philosopher", "Philosophers"), "priestess": ("Priestess", "Priestesses")}
+BUILDING_NAMES = {"port": "Port", "fortress": "Fortress", "temple": "Temple",
+                  "university": "University", "metropolis": "Metropolis"}
+# Cards whose name is not simply the id in title case.
+CARD_NAMES = {"scylla-charybdis": "Scylla and Charybdis", "calydonian-boar": "the Calydonian Boar"}
+# Creatures named with an article ("the Kraken"); the others are proper names ("Pegasus").
+WITH_ARTICLE = {"chimera", "cyclops", "dryad", "giant", "griffin", "harpy", "satyr", "sphinx", "sylph",
+                "graeae", "hydra", "kraken", "minotaur", "hippalectryon", "hippocampus", "manticore",
+                "empusa", "erinyes", "nereid"}
+METROPOLIS_WAYS = {"economic": "by Economic development", "cultural": "by Cultural development",
+                   "heroic": "by a Heroic Action"}
+
+
+# --- names -----------------------------------------------------------------------
+
+def player_name(p, names=None) -> str:
+    if p is None or not isinstance(p, int) or p < 0:
+        return "nobody"
+    if names and p < len(names):
+        return names[p]
+    return f"Player {p + 1}"
+
+
+def card_name(c) -> str:
+    if not c:
+        return "nothing"
+    c = str(c)
+    return CARD_NAMES.get(c) or c.replace("-", " ").title()
+
+
+def creature_name(c) -> str:
+    """A creature as a sentence names it: "the Kraken", "Pegasus"."""
+    return ("the " if c in WITH_ARTICLE else "") + card_name(c)
+
+
+def god_name(god) -> str:
+    return str(god).title() if god else "no god"
+
+
+def unit_name(kind, count=1) -> str:
+    if kind in UNITS:
+        one, many = UNITS[kind]
+        return f"a {one}" if count == 1 else f"{count} {many}"
+    return card_name(kind)  # a hero lost in battle is named by its card
+
+
+def building_name(kind) -> str:
+    return BUILDING_NAMES.get(kind) or card_name(kind)
+
+
+def area_name(game, a) -> str:
+    """The area's printed name; a sea area reads with "the" ("the Sea of Io")."""
+    b = game.board
+    if not isinstance(a, int) or not 0 <= a < len(b.names):
+        return f"area {a}" if a is not None else "an unknown area"
+    name = b.names[a]
+    if not b.is_land[a] and not name.lower().startswith("the "):
+        return "the " + name
+    return name
+
+
+def at_area(game, a) -> str:
+    """'on Naxos' for a land area, 'in the Sea of Io' for a sea area."""
+    b = game.board
+    if isinstance(a, int) and 0 <= a < len(b.names) and b.is_land[a]:
+        return "on " + area_name(game, a)
+    return "in " + area_name(game, a)
+
+
+def listing(items) -> str:
+    items = [str(x) for x in items if x]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def gp(n) -> str:
+    return f"{n} GP"
+
+
+# --- the sentences ------------------------------------------------------------------
+# Each writer takes (event, game, P) where P(p) names a player, and returns a sentence
+# without its final full stop.
+
+def _cycle(e, g, P):
+    return f"Cycle {e.get('cycle')} begins"
+
+
+def _gods(e, g, P):
+    order, k = list(e.get("order") or ()), e.get("faceup", 0)
+    up = ", ".join(god_name(x) for x in order[:k])
+    down = ", ".join(god_name(x) for x in order[k:])
+    out = f"The Gods of this Cycle, in order: {up + ', ' if up else ''}then Apollo"
+    return out + (f" (face down: {down})" if down else "")
+
+
+def _reshuffle(e, g, P):
+    deck = e.get("deck") or "creatures"
+    what = "Creature" if deck.startswith("creature") else "Hero" if deck.startswith("hero") else str(deck)
+    return f"The {what} deck is shuffled together with its discard pile"
+
+
+def _income(e, g, P):
+    gains = e.get("gains") or []
+    parts = [f"{P(p)} receives {gp(n)}" for p, n in enumerate(gains) if n]
+    return "Income: " + (listing(parts) if parts else "no one receives any GP")
+
+
+def _game_over(e, g, P):
+    winners = e.get("winners") or []
+    if not winners:
+        return "The game is over, with no winner"
+    if len(winners) == 1:
+        return f"The game is over: {P(winners[0])} wins"
+    return f"The game is over: {listing(P(p) for p in winners)} share the victory"
+
+
+def _philosopher(e, g, P):
+    return f"{P(e.get('player'))} takes a Philosopher card"
+
+
+def _priestess(e, g, P):
+    n = e.get("amount", 1)
+    return f"{P(e.get('player'))} takes {'a Priestess card' if n == 1 else f'{n} Priestess cards'}"
+
+
+def _metropolis_impossible(e, g, P):
+    return f"{P(e.get('player'))} has nowhere to build a Metropolis and builds none"
+
+
+def _demolished(e, g, P):
+    return (f"{P(e.get('player'))} removes their {building_name(e.get('building'))} "
+            f"{at_area(g, e.get('area'))} to make room")
+
+
+def _metropolis(e, g, P):
+    how = METROPOLIS_WAYS.get(e.get("how"), f"({e.get('how')})" if e.get("how") else "")
+    out = f"{P(e.get('player'))} builds a Metropolis {at_area(g, e.get('area'))}"
+    if how:
+        out += " " + how
+    bonus = e.get("bonus")
+    return out + (f"; bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}" if bonus
+                  else "; no bonus token is left")
+
+
+def _metropolis_lost(e, g, P):
+    bonus = e.get("bonus")
+    return (f"{P(e.get('player'))} loses the Metropolis {at_area(g, e.get('area'))} and receives "
+            f"its bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}")
+
+
+def _reserved(e, g, P):
+    return f"{P(e.get('player'))} reserves {creature_name(e.get('card'))} on the Creature track"
+
+
+def _kept(e, g, P):
+    return f"{P(e.get('player'))} discards a Priestess to keep {creature_name(e.get('card'))}"
+
+
+def _creature_moved(e, g, P):
+    return f"{creature_name(e.get('card'))} moves to {area_name(g, e.get('area'))}"
+
+
+def _creature_leaves(e, g, P):
+    return f"{creature_name(e.get('card'))} leaves the board"
+
+
+def _creature_bought(e, g, P):
+    return f"{P(e.get('player'))} buys {creature_name(e.get('card'))} for {gp(e.get('cost', 0))}"
+
+
+def _creature_wasted(e, g, P):
+    return f"{creature_name(e.get('card'))} cannot act and is discarded without effect"
+
+
+def _peek(e, g, P):
+    return f"{P(e.get('player'))} secretly looks at the top card of the Creature deck"
+
+
+def _peek_returned(e, g, P):
+    return f"{P(e.get('player'))} puts the Creature card back on top of the deck"
+
+
+def _hero_recruited(e, g, P):
+    return f"{P(e.get('player'))} recruits the Hero {card_name(e.get('hero'))} for {gp(e.get('cost', 0))}"
+
+
+def _hero_placed(e, g, P):
+    return f"{P(e.get('player'))} places {card_name(e.get('hero'))} {at_area(g, e.get('area'))}"
+
+
+def _battle_kind(g, a) -> str:
+    b = g.board
+    land = isinstance(a, int) and 0 <= a < len(b.names) and b.is_land[a]
+    return "Land Battle" if land else "Sea Battle"
+
+
+def _battle(e, g, P):
+    a = e.get("area")
+    return (f"{P(e.get('attacker'))} attacks {P(e.get('defender'))}: "
+            f"a {_battle_kind(g, a)} {at_area(g, a)}")
+
+
+def _round(e, g, P, sides=None):
+    a = e.get("area")
+    att, dfd = sides or _battle_sides(g, a)
+    dice = list(e.get("dice") or (0, 0))
+    st = list(e.get("strength") or (0, 0))
+    an = P(att) if att is not None else "the attacker"
+    dn = P(dfd) if dfd is not None else "the defender"
+    if st[0] == st[1]:
+        outcome = "a tie: both lose the round"
+    else:
+        outcome = f"{dn if st[0] > st[1] else an} loses the round"
+    return (f"{_battle_kind(g, a)} {at_area(g, a)}, round {e.get('round')}: "
+            f"{an} rolls {dice[0]} (strength {st[0]}), {dn} rolls {dice[1]} (strength {st[1]}); "
+            f"{outcome}")
+
+
+def _battle_sides(g, a):
+    """The attacker and defender of the battle in area a, if it is still being fought."""
+    for f in reversed(getattr(g.s, "stack", ()) or ()):
+        if f.get("k") == "battle" and f.get("area") == a:
+            return f.get("att"), f.get("dfd")
+    return None, None
+
+
+def _casualty(e, g, P):
+    return f"{P(e.get('player'))} loses {unit_name(e.get('unit'))} {at_area(g, e.get('area'))}"
+
+
+def _retreat(e, g, P):
+    return (f"{P(e.get('player'))} retreats from {area_name(g, e.get('frm'))} "
+            f"to {area_name(g, e.get('to'))}")
+
+
+def _battle_won(e, g, P):
+    return f"{P(e.get('player'))} wins the battle and takes control of {area_name(g, e.get('area'))}"
+
+
+def _battle_held(e, g, P):
+    return f"{P(e.get('player'))} repels the attack on {area_name(g, e.get('area'))}"
+
+
+def _token_returned(e, g, P):
+    return (f"{P(e.get('player'))}'s Control token on {area_name(g, e.get('area'))} "
+            f"is returned to them")
+
+
+def _moved(e, g, P):
+    parts = []
+    for kind in ("troops", "mercs", "fleets"):
+        n = e.get(kind) or 0
+        if n:
+            parts.append(unit_name(kind[:-1], n))
+    parts.extend(card_name(h) for h in e.get("heroes") or ())
+    what = listing(parts) or "nothing"
+    return (f"{P(e.get('player'))} moves {what} from {area_name(g, e.get('frm'))} "
+            f"to {area_name(g, e.get('to'))}")
+
+
+def _land_move(e, g, P):
+    hero = e.get("heroic")
+    kind = f"a Heroic Move with {card_name(hero)}" if hero else "a Land Move"
+    return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for {kind} "
+            f"from {area_name(g, e.get('frm'))} to {area_name(g, e.get('to'))}")
+
+
+def _sea_move(e, g, P):
+    return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for a Sea Move of "
+            f"{unit_name('fleet', e.get('fleets', 1))} from {area_name(g, e.get('frm'))} "
+            f"to {area_name(g, e.get('to'))}")
+
+
+def _offering(e, g, P):
+    god = e.get("god")
+    if god == "apollo":
+        return f"{P(e.get('player'))} makes an Offering to Apollo"
+    return f"{P(e.get('player'))} offers {gp(e.get('amount'))} to {god_name(god)}"
+
+
+def _outbid(e, g, P):
+    return f"{P(e.get('player'))} is outbid on {god_name(e.get('god'))} and must bid again"
+
+
+def _paid(e, g, P):
+    n = e.get("amount", 0)
+    if not n:
+        return f"{P(e.get('player'))} pays nothing to {god_name(e.get('god'))}, thanks to their Priestesses"
+    return f"{P(e.get('player'))} pays {gp(n)} to {god_name(e.get('god'))}"
+
+
+def _forgo(e, g, P):
+    return f"{P(e.get('player'))} forgoes building the {building_name(e.get('building'))}"
+
+
+def _built(e, g, P):
+    return f"{P(e.get('player'))} builds a {building_name(e.get('building'))} {at_area(g, e.get('area'))}"
+
+
+def _turn(e, g, P):
+    god = e.get("god")
+    if god == "apollo":
+        return f"Apollo: {P(e.get('player'))} receives Apollo's favour"
+    return f"{god_name(god)}: {P(e.get('player'))} performs the Actions of {god_name(god)}"
+
+
+def _turn_end(e, g, P):
+    return f"{P(e.get('player'))} ends their turn"
+
+
+def _recruited(e, g, P):
+    unit = e.get("unit")
+    kind = unit_name(unit) if unit in UNITS else card_name(unit)
+    return f"{P(e.get('player'))} recruits {kind} for {gp(e.get('cost', 0))}"
+
+
+def _prosperity(e, g, P):
+    return f"{P(e.get('player'))} places a Prosperity token {at_area(g, e.get('area'))}"
+
+
+def _gp(e, g, P):
+    n = e.get("amount", 0)
+    if isinstance(n, int) and n < 0:
+        return f"{P(e.get('player'))} loses {gp(-n)}"
+    return f"{P(e.get('player'))} receives {gp(n)}"
+
+
+def _control(e, g, P):
+    prev = e.get("previous")
+    out = f"{P(e.get('player'))} takes control of {area_name(g, e.get('area'))}"
+    if isinstance(prev, int) and prev >= 0:
+        out += f" from {P(prev)}"
+    return out
+
+
+def _eliminated(e, g, P):
+    return f"{P(e.get('player'))} controls no Land Area and is eliminated"
+
+
+def _hero_lost(e, g, P):
+    owner = e.get("player")
+    whose = f"{P(owner)}'s Hero " if isinstance(owner, int) and owner >= 0 else "The Hero "
+    return f"{whose}{card_name(e.get('hero'))} is discarded"
+
+
+def _destroyed(e, g, P):
+    n = e.get("count", 1)
+    verb = "is" if n == 1 else "are"
+    what = unit_name(e.get("unit"), n)
+    return f"{what[0].upper()}{what[1:]} {verb} destroyed {at_area(g, e.get('area'))}"
+
+
+def _placed(kind):
+    def write(e, g, P):
+        return (f"{P(e.get('player'))} places {unit_name(kind, e.get('count', 1))} "
+                f"{at_area(g, e.get('area'))}")
+    return write
+
+
+WRITERS = {
+    "cycle": _cycle, "gods": _gods, "reshuffle": _reshuffle, "income": _income,
+    "game_over": _game_over, "philosopher": _philosopher, "priestess": _priestess,
+    "metropolis_impossible": _metropolis_impossible, "demolished": _demolished,
+    "metropolis": _metropolis, "metropolis_lost": _metropolis_lost, "reserved": _reserved,
+    "kept": _kept, "creature_moved": _creature_moved, "creature_leaves": _creature_leaves,
+    "battle": _battle, "round": _round, "casualty": _casualty, "retreat": _retreat,
+    "battle_won": _battle_won, "battle_held": _battle_held, "token_returned": _token_returned,
+    "moved": _moved, "land_move": _land_move, "sea_move": _sea_move, "offering": _offering,
+    "outbid": _outbid, "paid": _paid, "forgo": _forgo, "built": _built, "turn": _turn,
+    "turn_end": _turn_end, "recruited": _recruited, "prosperity": _prosperity, "gp": _gp,
+    "control": _control, "eliminated": _eliminated, "hero_lost": _hero_lost,
+    "destroyed": _destroyed, "troop": _placed("troop"), "merc": _placed("merc"),
+    "fleet": _placed("fleet"), "creature_bought": _creature_bought,
+    "creature_wasted": _creature_wasted, "peek": _peek, "peek_returned": _peek_returned,
+    "hero_recruited": _hero_recruited, "hero_placed": _hero_placed,
+}
+
+
+# --- the fallback for events this module does not know --------------------------------
+
+_PLAYER_KEYS = {"player", "attacker", "defender", "owner", "buyer", "target", "previous", "loser", "winner"}
+_AREA_KEYS = {"area", "to", "frm", "dest", "origin"}
+_CARD_KEYS = {"card", "hero", "creature", "god", "building", "unit", "bonus"}
+
+
+def _generic(e, g, P):
+    """An unknown event: its type and fields in plain words, never a crash."""
+    kind = str(e.get("type") or "event").replace("_", " ")
+    player = e.get("player")
+    parts = []
+    for k, v in e.items():
+        if k in ("type", "player") or v is None or v == "" or v == [] or v == ():
+            continue
+        parts.append(f"{k.replace('_', ' ')} {_plain(k, v, g, P)}")
+    head = f"{P(player)}: {kind}" if isinstance(player, int) else kind[:1].upper() + kind[1:]
+    return head + (f" ({', '.join(parts)})" if parts else "")
+
+
+def _plain(k, v, g, P):
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if k in _PLAYER_KEYS and isinstance(v, int):
+        return P(v)
+    if k in _AREA_KEYS and isinstance(v, int):
+        return area_name(g, v)
+    if k in ("winners", "players") and isinstance(v, (list, tuple)):
+        return listing(P(p) for p in v if isinstance(p, int)) or "none"
+    if isinstance(v, (list, tuple)):
+        return listing(_plain(k, x, g, P) for x in v) or "none"
+    if isinstance(v, dict):
+        return listing(f"{a} {_plain(a, b, g, P)}" for a, b in v.items()) or "none"
+    if k in _CARD_KEYS or (isinstance(v, str) and "-" in v):
+        return card_name(v)
+    return str(v)
+
+
+# --- the public functions -----------------------------------------------------------------
+
+def describe(event: dict, game, names=None, sides=None) -> str:
+    """One sentence, in the rulebook's words, for one event. `names` replaces
+    "Player 1".."Player N"; `sides` (attacker, defender) names a battle round's sides
+    when the battle is no longer on the stack (see Narrator)."""
+    def P(p):
+        return player_name(p, names)
+    try:
+        if not isinstance(event, dict):
+            return f"Event: {event!s}."
+        writer = WRITERS.get(event.get("type"))
+        if writer is _round:
+            text = _round(event, game, P, sides)
+        elif writer is not None:
+            text = writer(event, game, P)
+        else:
+            text = _generic(event, game, P)
+    except Exception:  # a malformed event: say what we can rather than crash
+        try:
+            text = _generic(event, game, P)
+        except Exception:
+            text = f"Event {event.get('type', '?') if isinstance(event, dict) else '?'}"
+    text = text.strip()
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    return text[:1].upper() + text[1:]
+
+
+class Narrator:
+    """Reads a game's events in order and tells them as sentences. It remembers who
+    fights each battle, and (unless `full`) leaves out the events that only repeat
+    what the sentence before them said: the GP of an income, a destroyed unit just
+    lost in battle, the placement that a control change implies."""
+
+    def __init__(self, game, names=None, full=False):
+        self.game = game
+        self.names = names
+        self.full = full
+        self.battles = {}  # area -> (attacker, defender)
+
+    def lines(self, events) -> list:
+        out = []
+        events = list(events or ())
+        for i, e in enumerate(events):
+            if not isinstance(e, dict):
+                continue
+            kind = e.get("type")
+            if kind == "battle":
+                self.battles[e.get("area")] = (e.get("attacker"), e.get("defender"))
+            if not self.full and self._redundant(events, i):
+                continue
+            sides = self.battles.get(e.get("area")) if kind == "round" else None
+            if sides is None and kind == "round":
+                found = _battle_sides(self.game, e.get("area"))
+                sides = found if found[0] is not None else None
+            out.append(describe(e, self.game, self.names, sides))
+        return out
+
+    @staticmethod
+    def _redundant(events, i) -> bool:
+        e, kind = events[i], events[i].get("type")
+        if kind == "gp":
+            # Income and Apollo's reward: the following sentence names the GP.
+            for later in events[i + 1:]:
+                if later.get("type") == "income":
+                    gains, p = later.get("gains") or [], e.get("player")
+                    return isinstance(p, int) and 0 <= p < len(gains) and gains[p] == e.get("amount")
+                if later.get("type") != "gp":
+                    break
+            return False
+        if kind == "destroyed" and i > 0:
+            prev = events[i - 1]
+            return (prev.get("type") == "casualty" and prev.get("area") == e.get("area")
+                    and prev.get("unit") == e.get("unit") and e.get("count", 1) == 1)
+        if kind == "control" and i + 1 < len(events):
+            # Placing or moving units into an area says who holds it now... unless
+            # it was taken from someone, which deserves its own sentence.
+            nxt = events[i + 1]
+            prev = e.get("previous")
+            return (nxt.get("type") in ("troop", "merc", "fleet") and nxt.get("area") == e.get("area")
+                    and not (isinstance(prev, int) and prev >= 0))
+        return False

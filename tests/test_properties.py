@@ -1,0 +1,126 @@
+"""Property tests over random full games (issue: rules engine).
+
+CI runs a sample; the full count (1,000 games across 3, 4 and 5 players) runs
+with `pytest -m slow tests/test_properties.py`.
+"""
+import json
+import random
+
+import pytest
+
+import cyclades
+from cyclades.engine.invariants import check
+from randomgames import random_game
+
+SAMPLE = [(seed, 3 + seed % 3) for seed in range(30)]
+FULL = [(seed, 3 + seed % 3) for seed in range(1000)]
+
+
+def _invariants(game, step):
+    errors = check(game)
+    assert not errors, f"step {step}: {errors}"
+
+
+def _all_properties(seed, players):
+    rng = random.Random(seed * 7919)
+    checkpoints = set(rng.sample(range(1, 300), 6))
+
+    def on_step(game, step):
+        _invariants(game, step)
+        if step in checkpoints:
+            _copy_is_independent(game, rng)
+            _json_round_trip(game, rng)
+            _views_hide_secrets(game)
+
+    game = random_game(seed, players, on_step=on_step)
+    assert game.is_over and game.to_move is None and game.legal_actions() == []
+    _replay_is_identical(game)
+    return game
+
+
+def _copy_is_independent(game, rng):
+    """copy() is fully independent: playing on the copy leaves the original untouched."""
+    before = game.to_json()
+    twin = game.copy()
+    for _ in range(20):
+        if twin.is_over:
+            break
+        twin.apply(rng.choice(twin.legal_actions()))
+    assert game.to_json() == before
+
+
+def _json_round_trip(game, rng):
+    """from_json(to_json()) is exact, RNG included: both continue identically."""
+    text = game.to_json()
+    clone = cyclades.Game.from_json(text)
+    assert clone.to_json() == text
+    a, b = game.copy(), clone
+    moves = random.Random(rng.random())
+    for _ in range(30):
+        if a.is_over:
+            break
+        action = moves.choice(a.legal_actions())
+        assert a.legal_actions() == b.legal_actions()
+        assert a.apply(action) == b.apply(action)
+    assert a.to_json() == b.to_json()
+
+
+def _views_hide_secrets(game):
+    """R24: a view holds no other player's GP, no pile order and no generator."""
+    for p in range(game.s.n):
+        v = game.view(p)
+        json.dumps(v)
+        for q, pv in enumerate(v["players"]):
+            assert (pv["gp"] is None) == (q != p) or game.is_over
+        for pile in ("creature_deck", "hero_deck", "bonus_stack"):
+            assert isinstance(v[pile], int)
+        if game.is_over:
+            continue  # screens are lifted at the end: GP decide ties (R21)
+        # Changing only hidden facts (others' GP, pile order, the generator) changes nothing.
+        other = game.copy()
+        s = other.s
+        for q in range(s.n):
+            if q != p:
+                s.gp[q] += 17
+        s.creature_deck.reverse()
+        s.hero_deck.reverse()
+        s.bonus_stack.reverse()
+        s.rng ^= 0x5DEECE66D
+        assert other.view(p) == v
+
+
+def _replay_is_identical(game):
+    """Seed + decisions replay the game exactly (R4)."""
+    record = json.loads(json.dumps(game.record()))
+    again = cyclades.Game.from_record(record)
+    assert again.to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("seed,players", SAMPLE)
+def test_random_games_keep_every_property(seed, players):
+    _all_properties(seed, players)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,players", FULL)
+def test_random_games_keep_every_property_full(seed, players):
+    _all_properties(seed, players)
+
+
+def test_illegal_action_is_refused_and_changes_nothing():
+    game = cyclades.new_game(players=3, seed=5)
+    before = game.to_json()
+    with pytest.raises(cyclades.IllegalAction) as err:
+        game.apply(cyclades.Action("bid", what="zeus", n=99))
+    assert "not legal" in err.value.reason
+    assert game.to_json() == before
+    with pytest.raises(ValueError):
+        game.apply({"kind": 3})
+    assert game.to_json() == before
+
+
+def test_actions_round_trip_through_json():
+    game = random_game(11, 4, max_cycles=3)
+    for action in game.history[:200]:
+        assert cyclades.Action.from_json(json.loads(json.dumps(action.to_json()))) == action
+        assert str(action) and "\n" not in str(action)
