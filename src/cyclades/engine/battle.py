@@ -6,8 +6,8 @@ defender, and failing that the attacker, may retreat; otherwise another round.
 """
 from .actions import Action
 from .frames import Handler, handler, pop, push
-from .queries import (MODIFIERS, accessible_lands, can_enter_sea, count_in_area, heroes_at,
-                      sea_neighbours, unit_strength)
+from .queries import (MODIFIERS, accessible_lands, can_enter_sea, controlled_lands, count_in_area,
+                      heroes_at, sea_neighbours, unit_strength)
 from .state import NOBODY
 from . import ops
 
@@ -17,9 +17,13 @@ HOLD = Action("hold")
 def start_battle(g, att, dfd, area, frm, troops=0, mercs=0, heroes=(), fleets=0):
     """The attacker's units stand in the frame until the battle ends; the defender's stay on the board."""
     sea = not g.b.is_land[area]
+    # R19: an attack on the defender's last land area (allowed only when it gives the attacker
+    # the metropolises needed) ends the game at the end of the cycle if it is won.
+    last = not sea and controlled_lands(g, dfd) == [area]
     g.emit("battle", attacker=att, defender=dfd, area=area, sea=sea)
     push(g, "battle", att, sea=sea, area=area, att=att, dfd=dfd, frm=frm,
-         at=troops, am=mercs, ah=tuple(heroes), af=fleets, stage="roll", pend=(), round=0)
+         at=troops, am=mercs, ah=tuple(heroes), af=fleets, stage="roll", pend=(), round=0,
+         last=last)
 
 
 # --- the two sides ----------------------------------------------------------------
@@ -233,6 +237,8 @@ def _end(g, f, attacker_holds):
                 s.hero_at[h] = area
         s.ctrl[area] = NOBODY if f["sea"] else dfd
         ops.take_control(g, area, att)
+        if f.get("last"):
+            s.end_flag = True  # R19: even if the defender retreated, or the area is lost again
         if not f["sea"]:
             from .metropolis import metropolis_conquered
             metropolis_conquered(g, area, dfd)

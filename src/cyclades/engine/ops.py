@@ -70,6 +70,10 @@ def take_control(g, a, p):
             gain_priestess(g, p)  # the Priestess icon (rulebook, Land Move)
     if old != NOBODY and g.b.is_land[a]:
         check_elimination(g, old)
+    if p != NOBODY and g.b.is_land[a] and any(g.s.sites[i] for i in g.b.sites_of(a)):
+        # Conquered buildings may complete the four types: "as soon as" (Metropolises).
+        from .metropolis import check_economic
+        check_economic(g, p)
 
 
 def check_elimination(g, p):
