@@ -16,18 +16,64 @@ from .turns import menu_item
 
 
 class Effect:
-    """A creature's behaviour: `applicable(g, p)` says whether it can act now (else the
-    card is discarded without effect); `play(g, p, card)` applies it, pushing frames
-    for the buyer's choices."""
+    """A creature's behaviour.
+
+    `applicable(g, p)` says whether it can act now (else the card is discarded
+    without effect). `play(g, p, card)` starts it: by default it pushes a
+    "creature" frame (stage "start") whose decisions the effect answers with
+    `legal(g, f)` / `apply(g, f, action)` / `auto(g, f)`, like any frame
+    handler; the effect calls `finish(g, f)` when done, which discards the card
+    (a creature with a miniature stays with its buyer instead)."""
 
     def applicable(self, g, p) -> bool:
         return True
 
     def play(self, g, p, card) -> None:
+        push(g, "creature", p, card=card, stage="start")
+
+    def legal(self, g, f) -> list:
+        return []
+
+    def apply(self, g, f, a) -> None:
         raise NotImplementedError
+
+    def auto(self, g, f) -> bool:
+        return False
 
 
 EFFECTS: dict = {}
+
+
+def effect(name):
+    """Register a creature's Effect class: @effect("harpy")."""
+    def register(cls):
+        EFFECTS[name] = cls()
+        return cls
+    return register
+
+
+def finish(g, f, discard=True):
+    """The creature's effect is over: its frame leaves the stack and its card is discarded."""
+    pop(g, f)
+    if discard:
+        discard_creature_card(g, f["card"])
+
+
+@handler("creature")
+class CreatureFrame(Handler):
+    """Frame: card, stage, and whatever the card's effect keeps there."""
+
+    @staticmethod
+    def legal(g, f):
+        return EFFECTS[f["card"]].legal(g, f)
+
+    @staticmethod
+    def apply(g, f, a):
+        EFFECTS[f["card"]].apply(g, f, a)
+
+    @staticmethod
+    def auto(g, f):
+        return EFFECTS[f["card"]].auto(g, f)
 
 
 def temples(g, p) -> int:
@@ -126,3 +172,10 @@ class Peek(Handler):
         g.pay(p, 1)
         g.emit("creature_bought", player=p, card=f["card"], cost=1)
         play_creature(g, p, f["card"])
+
+
+def shielded(g, p, area) -> bool:
+    """Chiron (Maelström text): other players cannot choose its area, or anything in it,
+    as a target for Creature abilities, nor move Creatures into it."""
+    s = g.s
+    return s.creature_at.get("chiron") == area and s.creature_owner.get("chiron") != p

@@ -197,7 +197,9 @@ class Turn(Handler):
             if f["bought"] < len(info.paid_costs) and not s.eliminated[p]:
                 cost = info.paid_costs[f["bought"]]
                 unit = info.paid_recruit
-                if g.purse(p) >= cost and (unit in FREE_CARD and _card_left(g, unit) or unit_sites(g, p, unit)):
+                # R28: a card needs one left in the supply, a unit a place and a reserve
+                available = _card_left(g, unit) if unit in FREE_CARD else unit_sites(g, p, unit)
+                if g.purse(p) >= cost and available:
                     out.append(Action("recruit", what=unit, n=cost))
         for legal, _ in MENU.values():
             out.extend(legal(g, f))

@@ -1,0 +1,392 @@
+"""Sea Battles, Land Battles and elimination (rulebook: Sea Battle, Land Battle, Heroes,
+End of Game; rulings R3, R15, R16, R18, R19, R27).
+
+Positions are on the small test map (tests/scenarios/small_map.yaml):
+
+            north (sea)
+   corinth ---------- naxos
+     |   \\              |
+   argos   west (sea)  east (sea)
+     |      |           |
+            south (sea)
+        melos -- ios
+
+Scenario key `dice` forces the next die results, attacker's roll first in each round (R3:
+faces 0, 1, 1, 2, 2, 3).
+"""
+import pytest
+
+from conftest import act, kinds, scenario
+
+NOBODY = -1
+
+
+def turn(god, areas, dice=(), gp=(9, 5, 5), **kw):
+    """Player 0's turn of `god`, at its optional actions."""
+    kw.setdefault("player", [{"gp": x} for x in gp])
+    return scenario(areas=areas, dice=list(dice),
+                    decision={"turn": {"player": 0, "god": god, "stage": "main"}}, **kw)
+
+
+def idx(g, area):
+    return g.board.index[area]
+
+
+def ctrl(g, area):
+    return g.s.ctrl[idx(g, area)]
+
+
+def units(g, area):
+    """(troops, mercenaries, heroes) on a land area, or the fleets on a sea area."""
+    a = idx(g, area)
+    if g.board.is_land[a]:
+        return g.s.troops[a], g.s.mercs[a], sorted(h for h, at in g.s.hero_at.items() if at == a)
+    return g.s.fleets[a]
+
+
+def rounds(events):
+    return [e for e in events if e["type"] == "round"]
+
+
+def attack(g, frm, to, t=0, m=0, heroes=()):
+    """An Ares Land Move into an enemy area; returns the events (the battle's first round)."""
+    ev = act(g, "land_move", n=1) + act(g, "origin", where=frm)
+    st = g.s.stack[-1]
+    if st["stage"] == "troops":
+        ev += act(g, "take", "troop", n=t)
+    if st["stage"] == "mercs":
+        ev += act(g, "take", "merc", n=m)
+    if st["stage"] == "heroes":
+        for h in heroes:
+            ev += act(g, "take_hero", h)
+        if st["stage"] == "heroes":
+            ev += act(g, "done")
+    return ev + act(g, "destination", where=to)
+
+
+def sail(g, frm, to, n):
+    """A Poseidon Sea Move; returns the events."""
+    return act(g, "sea_move", n=1) + act(g, "origin", where=frm) + act(g, "take", "fleet", n=n) \
+        + act(g, "destination", where=to)
+
+
+def where(g, kind):
+    return {a.where for a in g.legal_actions() if a.kind == kind}
+
+
+# --- Battle Strength --------------------------------------------------------------------
+
+def test_land_strength_is_die_plus_units_plus_defenders_fortress():
+    """Rulebook, Land Battle / R18, R15: die + 1 per troop, mercenary and hero; the defender
+    adds 1 per fortress in the area (the attacker's fortress at home does not count)."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3, "mercs": 1, "heroes": ["ajax"],
+                                "buildings": ["fortress"]},
+                      "corinth": {"owner": 1, "troops": 1, "mercs": 1, "buildings": ["fortress"]},
+                      "naxos": {"owner": 1}}, dice=[1, 0])
+    ev = attack(g, "argos", "corinth", t=2, m=1, heroes=["ajax"])
+    assert rounds(ev)[0]["dice"] == [1, 0]
+    assert rounds(ev)[0]["strength"] == [1 + 2 + 1 + 1, 0 + 1 + 1 + 1]
+
+
+def test_land_strength_metropolis_counts_as_a_fortress_for_the_defender():
+    """R15 (rulebook, Metropolises): a metropolis has the effect of every basic building: +1
+    to its controller when defending, on top of a fortress in the same area."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 2},
+                      "corinth": {"owner": 1, "troops": 1, "buildings": ["metropolis", "fortress"]},
+                      "naxos": {"owner": 1}}, dice=[0, 0])
+    ev = attack(g, "argos", "corinth", t=2)
+    assert rounds(ev)[0]["strength"] == [2, 1 + 2]
+
+
+def test_rulebook_sea_battle_example():
+    """Rulebook, "Example - Battle": Yellow (player 0) attacks Black's sea area with 2 fleets;
+    Yellow has 1 port by the battle area and rolls 2: 5. Black, 1 fleet and 1 port, rolls 2:
+    4. Yellow wins the round and Black must destroy her fleet."""
+    g = turn("poseidon", {"argos": {"owner": 0, "buildings": ["port"]},
+                          "corinth": {"owner": 1, "buildings": ["port"]},
+                          "north": {"owner": 0, "fleets": 2},
+                          "west": {"owner": 1, "fleets": 1}}, dice=[2, 2])
+    ev = sail(g, "north", "west", 2)
+    assert rounds(ev) == [{"type": "round", "area": idx(g, "west"), "round": 1, "dice": [2, 2],
+                           "strength": [5, 4]}]
+    assert units(g, "west") == 2 and ctrl(g, "west") == 0
+    assert g.s.fleets_left[1] == 8  # back in Black's reserve
+    assert g.s.gp[0] == 8
+
+
+@pytest.mark.parametrize("buildings, expected", [
+    ({"argos": ["port"]}, [0 + 1 + 1, 0 + 1]),                  # the attacker's port by the sea
+    ({"argos": ["port", "port"]}, [0 + 1 + 2, 0 + 1]),          # one per port
+    ({"argos": ["metropolis"]}, [0 + 1 + 1, 0 + 1]),            # a metropolis counts as a port
+    ({"corinth": ["metropolis", "port"]}, [0 + 1, 0 + 1 + 2]),  # the defender's too
+    ({"melos": ["port"]}, [0 + 1, 0 + 1]),                      # not by this sea area
+    ({"naxos": ["port"]}, [0 + 1, 0 + 1]),                      # player 2's port: neither side
+    ({"argos": ["fortress"]}, [0 + 1, 0 + 1]),                  # no fortress at sea
+])
+def test_sea_strength_counts_ports_of_each_side_by_the_battle_area(buildings, expected):
+    """Rulebook, Sea Battle / R15: die + 1 per fleet + 1 per port (or metropolis) that the
+    side controls on a land area adjacent to the battle's sea area, for both sides."""
+    areas = {"argos": {"owner": 0}, "corinth": {"owner": 1}, "melos": {"owner": 0},
+             "naxos": {"owner": 2}, "south": {"owner": 0, "fleets": 1}, "west": {"owner": 1, "fleets": 1}}
+    for land, bs in buildings.items():
+        areas[land]["buildings"] = bs
+    g = turn("poseidon", areas, dice=[0, 0, 3, 0])
+    ev = sail(g, "south", "west", 1)
+    assert rounds(ev)[0]["strength"] == expected
+
+
+# --- losing a round ---------------------------------------------------------------------
+
+def test_lowest_strength_loses_a_unit_no_choice_when_one_kind():
+    """Rulebook, Land Battle / R18: the lower total loses a unit; a basic troop goes back to
+    its owner's reserve. With one kind of unit there is nothing to decide."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 2},
+                      "naxos": {"owner": 1}}, dice=[3, 0])
+    left = g.s.troops_left[1]
+    ev = attack(g, "argos", "corinth", t=3)  # 6 against 2
+    assert [e["player"] for e in ev if e["type"] == "casualty"] == [1]
+    assert units(g, "corinth") == (1, 0, []) and g.s.troops_left[1] == left + 1
+    assert {a.kind for a in g.legal_actions()} == {"retreat", "hold"}  # no loss to choose
+
+
+def test_loser_chooses_which_kind_of_unit_to_lose():
+    """R18 (rulebook, Land Battle): the loser removes a unit of their choice: a troop, a
+    mercenary or a hero; the choice is the loser's decision."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 1, "mercs": 1,
+                                                                       "heroes": ["ajax"]},
+                      "naxos": {"owner": 1}}, dice=[3, 0])
+    attack(g, "argos", "corinth", t=3)  # 6 against 3
+    assert g.to_move == 1
+    assert {(a.kind, a.what) for a in g.legal_actions()} == {
+        ("lose", "troop"), ("lose", "merc"), ("lose_hero", "ajax")}
+
+
+def test_lost_mercenary_returns_to_the_general_reserve():
+    """Rulebook, Land Battle: a mercenary troop lost goes to the general reserve."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 1, "mercs": 1},
+                      "naxos": {"owner": 1}}, dice=[3, 0])
+    mercs, troops = g.s.mercs_left, g.s.troops_left[1]
+    attack(g, "argos", "corinth", t=3)
+    act(g, "lose", "merc")
+    assert units(g, "corinth") == (1, 0, [])
+    assert (g.s.mercs_left, g.s.troops_left[1]) == (mercs + 1, troops)
+
+
+def test_hero_chosen_as_a_loss_is_discarded():
+    """Rulebook, Land Battle / R18: the player may remove one of their heroes: its card is
+    discarded and the miniature leaves the board."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 1,
+                                                                       "heroes": ["ajax"]},
+                      "naxos": {"owner": 1}}, dice=[3, 0])
+    attack(g, "argos", "corinth", t=3)
+    act(g, "lose_hero", "ajax")
+    assert "ajax" not in g.s.hero_at and "ajax" not in g.s.hero_owner
+    assert g.s.hero_discard[-1] == "ajax"
+    assert units(g, "corinth") == (1, 0, [])
+
+
+def test_attacking_hero_chosen_as_a_loss_is_discarded():
+    """Rulebook, Heroic Move: a player whose hero, accompanied by troops, loses a round decides
+    whether they lose a troop or the hero."""
+    g = turn("zeus", {"argos": {"owner": 0, "troops": 1, "heroes": ["ajax"]},
+                      "corinth": {"owner": 1, "troops": 2}, "naxos": {"owner": 1}}, dice=[0, 3, 0, 0])
+    act(g, "heroic_move", "ajax", n=1)
+    act(g, "take", "troop", n=1)
+    act(g, "destination", where="corinth")  # 0 + 2 against 3 + 2
+    assert g.to_move == 0
+    assert {(a.kind, a.what) for a in g.legal_actions()} == {("lose", "troop"), ("lose_hero", "ajax")}
+    act(g, "lose_hero", "ajax")
+    assert "ajax" not in g.s.hero_owner and "ajax" in g.s.hero_discard
+
+
+def test_tie_both_sides_lose_a_unit():
+    """Rulebook, Land Battle / R18: in case of a tie, both lose a unit."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 2},
+                      "naxos": {"owner": 1}}, dice=[1, 2])
+    ev = attack(g, "argos", "corinth", t=3)  # 4 against 4
+    assert rounds(ev)[0]["strength"] == [4, 4]
+    casualties = [e["player"] for e in ev if e["type"] == "casualty"]
+    assert sorted(casualties) == [0, 1]
+    battle = g.s.stack[-1]
+    assert (battle["at"], units(g, "corinth")) == (2, (1, 0, []))
+
+
+def test_sea_battle_tie_both_lose_a_fleet():
+    """Rulebook, Sea Battle: in case of a tie, each removes one fleet to its reserve."""
+    g = turn("poseidon", {"argos": {"owner": 0}, "south": {"owner": 0, "fleets": 2},
+                          "west": {"owner": 1, "fleets": 2}, "naxos": {"owner": 1}}, dice=[2, 2])
+    ev = sail(g, "south", "west", 2)
+    assert sorted(e["player"] for e in ev if e["type"] == "casualty") == [0, 1]
+    assert (g.s.fleets_left[0], g.s.fleets_left[1]) == (7, 7)
+
+
+# --- retreats ---------------------------------------------------------------------------
+
+RETREAT_AREAS = {
+    "argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 2},
+    "naxos": {"owner": 1}, "north": {"owner": 1, "fleets": 1},
+}
+
+
+def test_defender_may_retreat_first_to_an_empty_or_own_accessible_area():
+    """Rulebook, Land Battle / R18: when both sides have units left, the defender may retreat
+    to an accessible land area that is empty or its own (here naxos, by its fleet; argos is the
+    attacker's), or stay."""
+    g = turn("ares", RETREAT_AREAS, dice=[2, 0])
+    attack(g, "argos", "corinth", t=3)  # 5 against 2
+    assert g.to_move == 1
+    assert where(g, "retreat") == {"naxos"} and "hold" in kinds(g)
+
+
+def test_defender_retreat_gives_the_area_to_the_attacker():
+    """Rulebook, Land Battle: the defender retreats; the attacker is the only one left and
+    takes control of the area (and of its Priestess icon)."""
+    g = turn("ares", RETREAT_AREAS, dice=[2, 0])
+    attack(g, "argos", "corinth", t=3)
+    act(g, "retreat", where="naxos")
+    assert units(g, "naxos") == (1, 0, []) and ctrl(g, "naxos") == 1
+    assert units(g, "corinth") == (3, 0, []) and ctrl(g, "corinth") == 0
+    assert g.s.priestesses[0] == 1
+    assert "end_turn" in kinds(g)  # the battle is over
+
+
+def test_attacker_may_retreat_when_the_defender_stays():
+    """Rulebook, Land Battle / R18: if the defender does not retreat, the attacker may; the
+    defender keeps the area."""
+    g = turn("ares", RETREAT_AREAS, dice=[2, 0])
+    attack(g, "argos", "corinth", t=3)
+    act(g, "hold")
+    assert g.to_move == 0 and where(g, "retreat") == {"argos"}
+    act(g, "retreat", where="argos")
+    assert units(g, "argos") == (3, 0, []) and units(g, "corinth") == (1, 0, [])
+    assert ctrl(g, "corinth") == 1
+
+
+def test_no_retreat_means_another_round():
+    """Rulebook, Land Battle / R18: if neither retreats, a new round begins at once."""
+    g = turn("ares", RETREAT_AREAS, dice=[2, 0, 2, 0])
+    attack(g, "argos", "corinth", t=3)
+    act(g, "hold")
+    ev = act(g, "hold")
+    assert [r["round"] for r in rounds(ev)] == [2]
+    assert ctrl(g, "corinth") == 0 and units(g, "corinth") == (3, 0, [])
+
+
+def test_defender_unable_to_retreat_leaves_the_choice_to_the_attacker():
+    """Rulebook, Land Battle: "If the defender is unwilling or unable to retreat, the attacker
+    may in turn choose to retreat": without a place to go, the defender is not asked."""
+    areas = dict(RETREAT_AREAS)
+    del areas["north"]
+    g = turn("ares", areas, dice=[2, 0])
+    attack(g, "argos", "corinth", t=3)
+    assert g.to_move == 0 and where(g, "retreat") == {"argos"}
+
+
+def test_sea_retreat_to_an_adjacent_free_or_own_sea_area():
+    """Rulebook, Sea Battle: the defender may retreat to an adjacent sea area that is free or
+    its own (not the enemy's); then the attacker, likewise."""
+    g = turn("poseidon", {"naxos": {"owner": 0}, "ios": {"owner": 1}, "melos": {"owner": 1},
+                          "north": {"owner": 0, "fleets": 3}, "east": {"owner": 1, "fleets": 2},
+                          "south": {"owner": 2, "fleets": 1}}, dice=[2, 0])
+    sail(g, "north", "east", 2)  # 4 against 2: the defender loses one fleet
+    # Defender: north is player 0's, south player 2's: no retreat, the attacker is asked.
+    assert g.to_move == 0 and where(g, "retreat") == {"north"}
+    g = turn("poseidon", {"naxos": {"owner": 0}, "ios": {"owner": 1}, "melos": {"owner": 1},
+                          "north": {"owner": 0, "fleets": 3}, "east": {"owner": 1, "fleets": 2}},
+             dice=[2, 0])
+    sail(g, "north", "east", 2)
+    assert g.to_move == 1 and where(g, "retreat") == {"south"}
+    act(g, "hold")
+    assert g.to_move == 0 and where(g, "retreat") == {"north", "south"}
+
+
+def test_sea_defender_retreat_moves_its_fleets_and_gives_up_the_area():
+    """Rulebook, Sea Battle: the retreating defender's fleets go to the chosen area; the
+    attacker, alone, takes control of the battle area."""
+    g = turn("poseidon", {"naxos": {"owner": 0}, "ios": {"owner": 1},
+                          "north": {"owner": 0, "fleets": 3}, "east": {"owner": 1, "fleets": 3}},
+             dice=[2, 0])
+    sail(g, "north", "east", 2)
+    act(g, "retreat", where="south")
+    assert (units(g, "south"), ctrl(g, "south")) == (2, 1)
+    assert (units(g, "east"), ctrl(g, "east")) == (2, 0)
+
+
+# --- the end of a battle ----------------------------------------------------------------
+
+def test_land_battle_both_sides_destroyed_defender_keeps_control():
+    """Rulebook, Land Battle: if no troops or heroes are left in the area, the defender keeps
+    control of it (a control token)."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 2}, "corinth": {"owner": 1, "troops": 1},
+                      "naxos": {"owner": 1}}, dice=[0, 0])
+    attack(g, "argos", "corinth", t=1)  # 1 against 1: both lose their only unit
+    assert units(g, "corinth") == (0, 0, []) and ctrl(g, "corinth") == 1
+    assert units(g, "argos") == (1, 0, []) and "end_turn" in kinds(g)
+    assert g.s.priestesses[0] == 0
+
+
+def test_sea_battle_both_sides_destroyed_no_one_controls_it():
+    """Rulebook, Sea Battle / R16: if both eliminate each other, the area is controlled by no one."""
+    g = turn("poseidon", {"argos": {"owner": 0}, "south": {"owner": 0, "fleets": 1},
+                          "west": {"owner": 1, "fleets": 1}, "naxos": {"owner": 1}}, dice=[1, 1])
+    sail(g, "south", "west", 1)
+    assert units(g, "west") == 0 and ctrl(g, "west") == NOBODY
+    assert ctrl(g, "south") == NOBODY  # the attacker's emptied origin too
+
+
+def test_attacker_destroyed_defender_holds():
+    """Rulebook, Land Battle: the battle goes on until one side is left; a destroyed attacker's
+    troops return to its reserve and the defender keeps the area."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 2}, "corinth": {"owner": 1, "troops": 3},
+                      "naxos": {"owner": 1}}, dice=[0, 3, 0, 3])
+    left = g.s.troops_left[0]
+    attack(g, "argos", "corinth", t=2)
+    act(g, "hold")  # the attacker stays after losing its first troop
+    assert units(g, "corinth") == (3, 0, []) and ctrl(g, "corinth") == 1
+    assert g.s.troops_left[0] == left + 2 and "end_turn" in kinds(g)
+
+
+def test_attacker_winning_takes_the_area_and_its_priestess():
+    """Rulebook, Land Battle / Land Move: the one player left takes control of the area; the
+    Priestess icon gives a Priestess card."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 2}, "corinth": {"owner": 1, "troops": 1},
+                      "naxos": {"owner": 1}}, dice=[3, 0])
+    attack(g, "argos", "corinth", t=2)
+    assert units(g, "corinth") == (2, 0, []) and ctrl(g, "corinth") == 0
+    assert g.s.priestesses == [1, 0, 0]
+
+
+# --- elimination ------------------------------------------------------------------------
+
+ELIMINATION = {
+    "argos": {"owner": 0, "buildings": ["metropolis"]},
+    "corinth": {"owner": 0, "buildings": ["metropolis"]},
+    "melos": {"owner": 0, "troops": 3},
+    "ios": {"owner": 1, "troops": 1, "buildings": ["metropolis"]},
+    "east": {"owner": 1, "fleets": 2},
+}
+
+
+def test_player_losing_their_last_land_area_is_eliminated():
+    """R27: a player who controls no land area is eliminated; their units leave the board
+    (fleets back to the reserve, the sea areas controlled by no one)."""
+    g = turn("ares", ELIMINATION, dice=[3, 0],
+             player=[{"gp": 5}, {"gp": 5, "heroes": ["helen"]}])
+    ev = attack(g, "melos", "ios", t=2)
+    assert {"type": "eliminated", "player": 1} in ev
+    assert g.s.eliminated == [False, True, False]
+    assert units(g, "east") == 0 and ctrl(g, "east") == NOBODY
+    assert g.s.fleets_left[1] == 8
+    assert not any(p == 1 for p in g.s.ctrl)
+
+
+def test_eliminated_player_takes_no_further_decision_and_the_game_ends_that_cycle():
+    """R27 / R21: the eliminated player's later turn is skipped and the game ends at the end of
+    the cycle."""
+    g = scenario(areas=ELIMINATION, dice=[3, 0], decision={"turn": {
+        "player": 0, "god": "ares", "stage": "main", "action_order": [[0, "ares"], [1, "zeus"]]}})
+    attack(g, "melos", "ios", t=2)
+    assert not g.is_over
+    act(g, "end_turn")
+    assert g.is_over and g.result()["eliminated"] == [False, True, False]
+    assert g.result()["winners"] == [0]
