@@ -74,6 +74,19 @@ def where(g, kind):
     return {a.where for a in g.legal_actions() if a.kind == kind}
 
 
+def test_battle_die_faces():
+    """R3: the battle die has six faces 0, 1, 1, 2, 2, 3; forced results (scenario `dice`)
+    come first."""
+    from collections import Counter
+    from cyclades.engine.ops import roll_die
+    g = scenario(dice=[3, 3], seed=7)
+    assert [roll_die(g), roll_die(g)] == [3, 3]
+    counts = Counter(roll_die(g) for _ in range(6000))
+    assert set(counts) == {0, 1, 2, 3}
+    for face, share in ((0, 1), (1, 2), (2, 2), (3, 1)):
+        assert abs(counts[face] / 1000 - share) < 0.15
+
+
 # --- Battle Strength --------------------------------------------------------------------
 
 def test_land_strength_is_die_plus_units_plus_defenders_fortress():
@@ -114,24 +127,26 @@ def test_rulebook_sea_battle_example():
     assert g.s.gp[0] == 8
 
 
-@pytest.mark.parametrize("buildings, expected", [
-    ({"argos": ["port"]}, [0 + 1 + 1, 0 + 1]),                  # the attacker's port by the sea
-    ({"argos": ["port", "port"]}, [0 + 1 + 2, 0 + 1]),          # one per port
-    ({"argos": ["metropolis"]}, [0 + 1 + 1, 0 + 1]),            # a metropolis counts as a port
-    ({"corinth": ["metropolis", "port"]}, [0 + 1, 0 + 1 + 2]),  # the defender's too
-    ({"melos": ["port"]}, [0 + 1, 0 + 1]),                      # not by this sea area
-    ({"naxos": ["port"]}, [0 + 1, 0 + 1]),                      # player 2's port: neither side
-    ({"argos": ["fortress"]}, [0 + 1, 0 + 1]),                  # no fortress at sea
+@pytest.mark.parametrize("lands, expected", [
+    ({"argos": (0, ["port"])}, [0 + 1 + 1, 0 + 1]),                    # the attacker's port
+    ({"argos": (0, ["port", "port"])}, [0 + 1 + 2, 0 + 1]),            # one per port
+    ({"argos": (0, ["metropolis"])}, [0 + 1 + 1, 0 + 1]),              # a metropolis is a port
+    ({"ios": (1, ["metropolis", "port"])}, [0 + 1, 0 + 1 + 2]),        # the defender's too
+    ({"melos": (1, ["port"]), "ios": (1, ["port"])}, [0 + 1, 0 + 1 + 2]),  # over several areas
+    ({"corinth": (0, ["port"])}, [0 + 1, 0 + 1]),                      # not by this sea area
+    ({"ios": (2, ["port"])}, [0 + 1, 0 + 1]),                          # player 2's: neither side
+    ({"argos": (0, ["fortress"])}, [0 + 1, 0 + 1]),                    # no fortress at sea
 ])
-def test_sea_strength_counts_ports_of_each_side_by_the_battle_area(buildings, expected):
+def test_sea_strength_counts_ports_of_each_side_by_the_battle_area(lands, expected):
     """Rulebook, Sea Battle / R15: die + 1 per fleet + 1 per port (or metropolis) that the
-    side controls on a land area adjacent to the battle's sea area, for both sides."""
-    areas = {"argos": {"owner": 0}, "corinth": {"owner": 1}, "melos": {"owner": 0},
-             "naxos": {"owner": 2}, "south": {"owner": 0, "fleets": 1}, "west": {"owner": 1, "fleets": 1}}
-    for land, bs in buildings.items():
-        areas[land]["buildings"] = bs
-    g = turn("poseidon", areas, dice=[0, 0, 3, 0])
-    ev = sail(g, "south", "west", 1)
+    side controls on a land area adjacent to the battle's sea area, for both sides. The
+    battle is in south, whose coast is argos, melos and ios."""
+    areas = {"argos": {"owner": 0}, "corinth": {"owner": 0}, "melos": {"owner": 1}, "ios": {"owner": 1},
+             "west": {"owner": 0, "fleets": 1}, "south": {"owner": 1, "fleets": 1}}
+    for land, (owner, buildings) in lands.items():
+        areas[land] = {"owner": owner, "buildings": buildings}
+    g = turn("poseidon", areas, dice=[0, 0, 0, 0])
+    ev = sail(g, "west", "south", 1)
     assert rounds(ev)[0]["strength"] == expected
 
 
@@ -209,6 +224,20 @@ def test_tie_both_sides_lose_a_unit():
     assert sorted(casualties) == [0, 1]
     battle = g.s.stack[-1]
     assert (battle["at"], units(g, "corinth")) == (2, (1, 0, []))
+
+
+def test_tie_with_choices_each_loser_decides_attacker_first():
+    """R18: in a tie each side removes a unit of its own choice; both are decisions, the
+    attacker's first (as its die is rolled first)."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 2, "mercs": 1},
+                      "corinth": {"owner": 1, "troops": 1, "mercs": 2}, "naxos": {"owner": 1}}, dice=[1, 1])
+    attack(g, "argos", "corinth", t=2, m=1)  # 4 against 4
+    assert g.to_move == 0 and {a.what for a in g.legal_actions()} == {"troop", "merc"}
+    act(g, "lose", "merc")
+    assert g.to_move == 1 and {a.what for a in g.legal_actions()} == {"troop", "merc"}
+    act(g, "lose", "troop")
+    assert g.s.stack[-1]["k"] == "battle" and g.s.stack[-1]["am"] == 0
+    assert units(g, "corinth") == (0, 2, [])
 
 
 def test_sea_battle_tie_both_lose_a_fleet():
@@ -312,6 +341,20 @@ def test_sea_defender_retreat_moves_its_fleets_and_gives_up_the_area():
     assert (units(g, "east"), ctrl(g, "east")) == (2, 0)
 
 
+def test_battle_decision_survives_json_and_copy():
+    """R18/R26: a battle waiting on a retreat decision is plain data: a copy or a JSON round
+    trip goes on exactly like the original."""
+    import cyclades
+    g = turn("ares", RETREAT_AREAS, dice=[2, 0, 2, 0])
+    attack(g, "argos", "corinth", t=3)
+    h = cyclades.Game.from_json(g.to_json())
+    c = g.copy()
+    for game in (g, h, c):
+        act(game, "hold")
+        act(game, "hold")
+    assert g.to_json() == h.to_json() == c.to_json()
+
+
 # --- the end of a battle ----------------------------------------------------------------
 
 def test_land_battle_both_sides_destroyed_defender_keeps_control():
@@ -370,8 +413,7 @@ ELIMINATION = {
 def test_player_losing_their_last_land_area_is_eliminated():
     """R27: a player who controls no land area is eliminated; their units leave the board
     (fleets back to the reserve, the sea areas controlled by no one)."""
-    g = turn("ares", ELIMINATION, dice=[3, 0],
-             player=[{"gp": 5}, {"gp": 5, "heroes": ["helen"]}])
+    g = turn("ares", ELIMINATION, dice=[3, 0])
     ev = attack(g, "melos", "ios", t=2)
     assert {"type": "eliminated", "player": 1} in ev
     assert g.s.eliminated == [False, True, False]

@@ -1,5 +1,7 @@
 """The Cycle: preparation, income, the next turn order and the end of the game
 (rulebook, "1- Cycle Preparation", "2- Income", "5- Actions", "6- End of Cycle", "End of Game"; R21)."""
+import pytest
+
 import cyclades
 from cyclades.engine import ops
 
@@ -264,3 +266,61 @@ def test_cycle_limit_not_reached_goes_on():
     g = _end_scenario([1, 1, 0], [3, 8, 50], cycle=3, max_cycles=4)
     act(g, "end_turn")
     assert not g.is_over and g.s.cycle == 4 and g.result()["cycle_limit"] is False
+
+
+# --- 4- Maintenance Costs ---------------------------------------------------------------
+
+def _maintenance(priestesses):
+    """All three players go to Apollo; player 0 owns the Kraken on `west`, player 1 the Typhon
+    on `north` (set by hand: the scenario format has no key for creature miniatures)."""
+    g = scenario(turn_order=[0, 1, 2], areas={"argos": {"owner": 0}, "naxos": {"owner": 1},
+                                              "melos": {"owner": 2}},
+                 player=[{"gp": 5, "priestesses": n} for n in priestesses],
+                 decision={"offerings": {}})
+    s, b = g.s, g.board
+    s.creature_at.update({"kraken": b.index["west"], "typhon": b.index["north"]})
+    s.creature_owner.update({"kraken": 0, "typhon": 1})
+    for _ in range(3):
+        act(g, "apollo")
+    assert g.phase == "maintenance"
+    return g
+
+
+def test_maintenance_keep_by_discarding_a_priestess_then_move_to_adjacent_free_area():
+    """Rulebook, 4- Maintenance Costs: discard one Priestess per creature kept; a kept creature
+    may move to an adjacent area of its card's type that holds no other creature."""
+    g = _maintenance([2, 0, 0])
+    assert g.to_move == 0
+    assert set(g.legal_actions()) == {cyclades.Action("keep", "kraken"),
+                                      cyclades.Action("release", "kraken")}
+    act(g, "keep", "kraken")
+    assert g.s.priestesses[0] == 1
+    # west touches argos, corinth (land), north (the Typhon) and south
+    assert set(g.legal_actions()) == {cyclades.Action("stay", "kraken"),
+                                      cyclades.Action("move_creature", "kraken", "south")}
+    act(g, "move_creature", "kraken", "south")
+    assert g.s.creature_at["kraken"] == g.board.index["south"]
+
+
+def test_maintenance_without_priestess_the_creature_leaves():
+    """Rulebook, 4- Maintenance Costs: an unpaid creature leaves the board; its card is
+    discarded."""
+    g = _maintenance([1, 0, 0])
+    act(g, "keep", "kraken")
+    act(g, "stay", "kraken")
+    assert g.to_move == 1
+    assert g.legal_actions() == [cyclades.Action("release", "typhon")]
+    act(g, "release", "typhon")
+    assert "typhon" not in g.s.creature_at and "typhon" in g.s.creature_discard
+    assert g.phase == "actions"
+
+
+def test_scenario_creature_key_is_not_silently_ignored():
+    """docs/scenarios.md: unknown keys are refused; a key the loader accepts must take effect
+    (the maintenance tests above have to place their creatures by hand)."""
+    g = scenario(areas={"argos": {"owner": 0}},
+                 creatures={"kraken": {"owner": 0, "area": "west"}})
+    assert g.s.creature_at.get("kraken") == g.board.index["west"]
+    assert g.s.creature_owner["kraken"] == 0 and "kraken" not in g.s.creature_deck
+    with pytest.raises(cyclades.ScenarioError):
+        scenario(heroes=["ajax"])

@@ -1,6 +1,4 @@
 """5- Actions: the gods' turns (rulebook, "Athena" to "Apollo", "Heroes"; R9, R13, R14, R28)."""
-import pytest
-
 import cyclades
 from cyclades.engine import creatures
 

@@ -188,3 +188,38 @@ def test_placement_complete_rounds_then_first_cycle_income_and_offerings():
     assert g.to_move == 2
     # income of cycle 1: z has 2 cornucopias (player 1)
     assert s.gp == [5, 7, 5]
+
+
+@pytest.mark.parametrize("players, seed", [(3, 1), (4, 2), (5, 3)])
+def test_placement_on_real_boards(players, seed):
+    """Rulebook, Placement for 3 to 5 players, on a random board: round 1 in turn order (two areas
+    each, two islands), round 2 in reverse order (one area and 3 troops each); every area has its
+    fleet on an adjacent sea; Priestess icons give Priestesses."""
+    g = cyclades.new_game(players=players, seed=seed)
+    b, s = g.board, g.s
+    order = list(s.turn_order)
+    claims = []
+    while g.phase == "setup":
+        legal = g.legal_actions()
+        a = legal[(len(claims) * 7) % len(legal)]  # vary the choices a little
+        if a.kind == "claim":
+            claims.append(g.to_move)
+        elif a.kind == "place_fleet":
+            land = b.index[_last_claim(g)]
+            assert b.index[a.where] in b.coast[land]
+            assert s.fleets[b.index[a.where]] == 0
+        g.apply(a)
+    assert claims == [p for p in order for _ in (0, 1)] + list(reversed(order))
+    for p in range(players):
+        lands = [x for x in b.lands if s.ctrl[x] == p]
+        assert len(lands) == 3
+        assert len({b.island[x] for x in lands}) >= 2
+        assert sum(s.troops[x] for x in lands) == 3 and s.troops_left[p] == 5
+        assert sum(s.fleets[x] for x in b.seas if s.ctrl[x] == p) == 3 and s.fleets_left[p] == 5
+        assert all(s.fleets[x] == 1 for x in b.seas if s.ctrl[x] == p)
+        assert s.priestesses[p] == sum(1 for x in lands if b.priestess[x])
+    assert g.phase == "offerings" and s.cycle == 1 and g.to_move == order[0]
+
+
+def _last_claim(g):
+    return g.board.ids[g.s.stack[-1]["picks"][-1]]

@@ -19,7 +19,7 @@ from rich.table import Table
 
 import cyclades
 from cyclades.agents import agent_names, make_agent
-from cyclades.engine.log import Narrator, area_name, card_name, god_name, player_name
+from cyclades.engine.log import Narrator, area_name, card_name, decision_sentence, god_name, player_name
 
 BOARDS = ("random", "recommended")
 MAX_DECISIONS = 200_000  # a guard for simulate: no real game comes near it
@@ -121,7 +121,7 @@ def play(players, seed, seat, board, bots, save, max_cycles, full_log):
     while not game.is_over:
         p = game.to_move
         if p != me:
-            pending.extend(narrator.lines(game.apply(bots_by_seat[p].act(game, p))))
+            pending.extend(_narrate(narrator, game, bots_by_seat[p].act(game, p), names))
             continue
         show_position(con, game, me, names)
         _show_log(con, pending)
@@ -131,7 +131,7 @@ def play(players, seed, seat, board, bots, save, max_cycles, full_log):
         if choice in ("quit", "eof"):
             quit_reason = choice
             break
-        pending.extend(narrator.lines(game.apply(legal[choice])))
+        pending.extend(_narrate(narrator, game, legal[choice], names))
     _show_log(con, pending)
     if save:
         _save(save, game)
@@ -143,6 +143,16 @@ def play(players, seed, seat, board, bots, save, max_cycles, full_log):
         con.print("Input ended before the game did: the game is abandoned.")
         sys.exit(1)
     show_result(con, game, names)
+
+
+def _narrate(narrator, game, action, names) -> list:
+    """Apply a decision; the log lines it gives (a line of its own if it emits no event)."""
+    p = game.to_move
+    lines = narrator.lines(game.apply(action))
+    if not lines:
+        silent = decision_sentence(action, p, names)
+        lines = [silent] if silent else []
+    return lines
 
 
 def _save(path, game):
@@ -229,31 +239,29 @@ def show_position(con, game, me, names):
         if pl["eliminated"]:
             line += " (eliminated)"
         con.print(line, markup=False)
-    # Land areas by island, then the seas worth mentioning.
+    # Land areas by island, then the seas worth mentioning. Plain columns: this is
+    # printed before every decision, and rich tables are slow to lay out.
     areas = v["areas"]
-    t = Table(box=None, pad_edge=False, show_edge=False)
-    for col in ("Island", "Area", "Owner", "Units", "Buildings", "Income"):
-        t.add_column(col)
+    rows = []
     for k, island in enumerate(b.islands):
         for j, a in enumerate(island):
             d = areas[a]
             units = _units(d["troops"], "Troop") + _units(d["mercs"], "merc")
             units += [card_name(h) for h in d["heroes"]] + [card_name(c) for c in d["creatures"]]
             sites = [card_name(x) if x else "·" for x in d["buildings"]]
-            t.add_row(str(k + 1) if j == 0 else "", _label(b, a), _short(names, d["owner"]),
-                      ", ".join(units) or "-", " ".join(sites) or "-", _income(b, d, a))
-    con.print(t)
+            label = _label(b, a) + (" (Priestess icon)" if b.priestess[a] else "")
+            rows.append((str(k + 1) if j == 0 else "", label, _short(names, d["owner"]),
+                         ", ".join(units) or "-", " ".join(sites) or "-", _income(b, d, a)))
+    _columns(con, ("Island", "Land area", "Owner", "Units", "Buildings", "Income"), rows)
     seas = [a for a in b.seas if areas[a]["fleets"] or areas[a]["prosperity"] or b.cornucopias[a]
             or areas[a]["creatures"]]
     if seas:
-        t = Table(box=None, pad_edge=False, show_edge=False)
-        for col in ("Sea", "Owner", "Fleets", "Income"):
-            t.add_column(col)
+        rows = []
         for a in seas:
             d = areas[a]
             fleets = str(d["fleets"] or "-") + "".join(f", {card_name(c)}" for c in d["creatures"])
-            t.add_row(_label(b, a), _short(names, d["owner"]), fleets, _income(b, d, a))
-        con.print(t)
+            rows.append((_label(b, a), _short(names, d["owner"]), fleets, _income(b, d, a)))
+        _columns(con, ("Sea area", "Owner", "Fleets", "Income"), rows)
     others = len(b.seas) - len(seas)
     if others:
         con.print(f"[dim]{others} other sea areas are empty.[/dim]")
@@ -267,6 +275,15 @@ def show_position(con, game, me, names):
             creatures.append(text)
     con.print("Creature track: " + (", ".join(creatures) or "empty"))
     con.print("Hero track: " + (", ".join(card_name(h) for h in v["hero_track"] if h) or "empty"))
+
+
+def _columns(con, headers, rows):
+    widths = [max(len(str(r[i])) for r in list(rows) + [headers]) for i in range(len(headers))]
+
+    def line(r):
+        return "  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip()
+    con.print(line(headers), style="bold", markup=False)
+    con.print("\n".join(line(r) for r in rows), markup=False)
 
 
 def _units(n, word):
@@ -507,9 +524,12 @@ def replay(file, upto, full_log):
     for i in range(stop):
         try:
             action = cyclades.Action.from_json(actions[i])
+            p = game.to_move
             events = game.apply(action)
         except (cyclades.IllegalAction, ValueError, TypeError) as e:
             raise click.ClickException(f"{file}: decision {i + 1} cannot be replayed: {e}")
+        if not events and decision_sentence(action, p, names):
+            con.print("  " + decision_sentence(action, p, names), markup=False)
         for e, line in _lines_with_cycles(narrator, events):
             if e is not None:
                 con.print(f"\n[bold]Cycle {e}[/bold]")
@@ -557,7 +577,7 @@ def board(players, seed, board):
         t.add_column(col, overflow="fold")
     for a in range(len(b.ids)):
         land = b.is_land[a]
-        t.add_row(str(a), b.ids[a], b.names[a], "land" if land else "sea",
+        t.add_row(str(a), b.ids[a], b.names[a], ("land" + (" (volcano)" if b.volcano[a] else "")) if land else "sea",
                   str(b.island[a] + 1) if land else "-", str(b.sites[a]) if land else "-",
                   str(b.cornucopias[a]), ("yes" if b.priestess[a] else "") if land else "-",
                   ", ".join(b.ids[x] for x in b.adj[a]))

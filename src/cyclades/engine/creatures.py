@@ -40,6 +40,10 @@ class Effect:
     def auto(self, g, f) -> bool:
         return False
 
+    def hidden(self, f) -> tuple:
+        """Frame keys only the buyer may see (R24), e.g. the Sphinx's drawn cards."""
+        return ()
+
 
 EFFECTS: dict = {}
 
@@ -74,6 +78,10 @@ class CreatureFrame(Handler):
     @staticmethod
     def auto(g, f):
         return EFFECTS[f["card"]].auto(g, f)
+
+    @staticmethod
+    def hidden(f):
+        return EFFECTS[f["card"]].hidden(f)
 
 
 def temples(g, p) -> int:

@@ -95,7 +95,7 @@ def listing(items) -> str:
 
 
 def gp(n) -> str:
-    return f"{n} GP"
+    return f"{n} GP" if isinstance(n, int) else "some GP"
 
 
 # --- the sentences ------------------------------------------------------------------
@@ -103,7 +103,7 @@ def gp(n) -> str:
 # without its final full stop.
 
 def _cycle(e, g, P):
-    return f"Cycle {e.get('cycle')} begins"
+    return f"Cycle {e.get('cycle', '?')} begins"
 
 
 def _gods(e, g, P):
@@ -190,7 +190,8 @@ def _creature_bought(e, g, P):
 
 
 def _creature_wasted(e, g, P):
-    return f"{creature_name(e.get('card'))} cannot act and is discarded without effect"
+    return (f"{P(e.get('player'))} cannot use {creature_name(e.get('card'))}: "
+            f"it is discarded without effect")
 
 
 def _peek(e, g, P):
@@ -232,7 +233,7 @@ def _round(e, g, P, sides=None):
         outcome = "a tie: both lose the round"
     else:
         outcome = f"{dn if st[0] > st[1] else an} loses the round"
-    return (f"{_battle_kind(g, a)} {at_area(g, a)}, round {e.get('round')}: "
+    return (f"{_battle_kind(g, a)} {at_area(g, a)}, round {e.get('round', '?')}: "
             f"{an} rolls {dice[0]} (strength {st[0]}), {dn} rolls {dice[1]} (strength {st[1]}); "
             f"{outcome}")
 
@@ -462,6 +463,22 @@ def describe(event: dict, game, names=None, sides=None) -> str:
     if not text.endswith((".", "!", "?")):
         text += "."
     return text[:1].upper() + text[1:]
+
+
+# Decisions that change nothing the events show, but that a reader of the log wants to know.
+_SILENT_DECISIONS = {
+    "hold": "{p} does not retreat",
+    "cancel": "{p} changes their mind and cancels",
+    "choose_building": "{p} chooses to build a {what}",
+}
+
+
+def decision_sentence(action, player, names=None) -> str:
+    """A sentence for a decision that emits no event (a battle's "do not retreat"), or ""."""
+    template = _SILENT_DECISIONS.get(getattr(action, "kind", None))
+    if not template:
+        return ""
+    return template.format(p=player_name(player, names), what=building_name(action.what)) + "."
 
 
 class Narrator:

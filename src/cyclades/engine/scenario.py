@@ -16,10 +16,10 @@ from .maintenance import start_maintenance
 from .offerings import start_offerings
 from .setup import new_state, start_placement
 
-_TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "phase", "gods", "faceup",
+_TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods", "faceup",
              "turn_order", "player", "areas", "creature_track", "hero_track", "creature_deck",
              "creature_discard", "hero_deck", "hero_discard", "bonus_stack", "bids", "apollo",
-             "decision", "dice", "max_cycles", "heroes", "creatures", "reserved", "description"}
+             "decision", "dice", "max_cycles", "creatures", "reserved", "description"}
 _PLAYER_KEYS = {"gp", "priestesses", "philosophers", "heroes"}
 _AREA_KEYS = {"owner", "troops", "mercs", "fleets", "heroes", "buildings", "prosperity", "bonuses"}
 
@@ -90,6 +90,8 @@ def load_scenario(data_or_path):
             s.hero_owner[h] = p
     for area_id, ad in (data.get("areas") or {}).items():
         _place_area(g, area_id, ad)
+    for card, cd in (data.get("creatures") or {}).items():
+        _place_creature(g, card, cd)
     _start(g, data.get("decision", {"offerings": {}}))
     g._settle()
     g.ev = []
@@ -142,6 +144,25 @@ def _place_area(g, area_id, ad):
         if p >= 0 and not s.fleets[a]:
             raise ScenarioError(f"sea area {area_id} has an owner but no fleet (R16)")
     s.prosperity[a] = ad.get("prosperity", 0)
+
+
+def _place_creature(g, card, cd):
+    """A creature card held by a player, its miniature on an area if it has one."""
+    from ..content.cards import CREATURES
+    s, b = g.s, g.b
+    if card not in CREATURES:
+        raise ScenarioError(f"unknown creature {card!r}")
+    if set(cd) - {"owner", "area"}:
+        raise ScenarioError(f"creature {card}: keys are owner and area")
+    s.creature_owner[card] = cd["owner"]
+    if "area" in cd:
+        if cd["area"] not in b.index:
+            raise ScenarioError(f"no area {cd['area']!r} on this board")
+        s.creature_at[card] = b.index[cd["area"]]
+    if card in s.creature_deck:  # the card is in play: not in the deck nor on the track
+        s.creature_deck.remove(card)
+    if card in s.creature_track:
+        s.creature_track[s.creature_track.index(card)] = None
 
 
 def _start(g, decision):

@@ -1,0 +1,151 @@
+"""Storage of games: one interface over SQLAlchemy Core (SQLite by default,
+PostgreSQL by URL).
+
+A game is its setup (the engine options of `game.record()` and the seats) and
+the decisions applied to it, one row each with its index. The primary key
+(game_id, idx) means a decision is never stored twice; `add_decision` commits
+before it returns, so the server acknowledges only what is on disk. The
+`games` row also keeps a summary (status, version, cycle, to_move) for the
+lobby, updated in the same transaction as the decision.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),   # JSON: game.record()["options"]
+    sa.Column("seats", sa.Text, nullable=False),     # JSON: [{"kind", "name", "token", "joined"}]
+    sa.Column("status", sa.String(16), nullable=False),  # waiting | playing | over
+    sa.Column("version", sa.Integer, nullable=False, default=0),
+    sa.Column("cycle", sa.Integer, nullable=False, default=0),
+    sa.Column("to_move", sa.Integer, nullable=True),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+decisions = sa.Table(
+    "decisions", metadata,
+    sa.Column("game_id", sa.String(64), sa.ForeignKey("games.game_id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("action", sa.Text, nullable=False),    # JSON: Action.to_json()
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+class DuplicateDecision(Exception):
+    """A decision with this index is already stored for this game."""
+
+
+def default_db_url() -> str:
+    """A SQLite file in the user's data directory."""
+    from platformdirs import user_data_dir
+    folder = user_data_dir("cyclades", appauthor=False)
+    os.makedirs(folder, exist_ok=True)
+    return "sqlite:///" + os.path.join(folder, "cyclades.db")
+
+
+class Store:
+    """Games and their decisions. Methods are synchronous and thread-safe; the
+    server calls them from one writer thread so that writes never contend."""
+
+    def __init__(self, url: str | None = None):
+        self.url = url or default_db_url()
+        kwargs = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        self.engine = sa.create_engine(self.url, future=True, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self):
+        self.engine.dispose()
+
+    # --- writing ------------------------------------------------------------------
+
+    def create_game(self, game_id: str, options: dict, seats: list, status: str, to_move) -> None:
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(games.insert().values(
+                game_id=game_id, created=now, options=json.dumps(options), seats=json.dumps(seats),
+                status=status, version=0, cycle=0, to_move=to_move, updated=now))
+
+    def add_decision(self, game_id: str, idx: int, action: dict, summary: dict) -> None:
+        """Store decision number `idx` (0-based) and the game's new summary, in one
+        committed transaction. Raises DuplicateDecision if `idx` is already stored."""
+        now = time.time()
+        try:
+            with self.engine.begin() as c:
+                c.execute(decisions.insert().values(game_id=game_id, idx=idx,
+                                                    action=json.dumps(action), at=now))
+                c.execute(games.update().where(games.c.game_id == game_id)
+                          .values(updated=now, **summary))
+        except IntegrityError as e:
+            raise DuplicateDecision(f"decision {idx} of game {game_id} is already stored") from e
+
+    def update_game(self, game_id: str, **values) -> None:
+        if "seats" in values:
+            values["seats"] = json.dumps(values["seats"])
+        with self.engine.begin() as c:
+            c.execute(games.update().where(games.c.game_id == game_id)
+                      .values(updated=time.time(), **values))
+
+    # --- reading ------------------------------------------------------------------
+
+    def game_ids(self, unfinished_only=False) -> list:
+        q = sa.select(games.c.game_id).order_by(games.c.created)
+        if unfinished_only:
+            q = q.where(games.c.status != "over")
+        with self.engine.connect() as c:
+            return [r[0] for r in c.execute(q)]
+
+    def load(self, game_id: str) -> dict | None:
+        """{"game_id", "created", "options", "seats", "status", "actions": [...]} or None."""
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(games).where(games.c.game_id == game_id)).mappings().first()
+            if row is None:
+                return None
+            acts = c.execute(sa.select(decisions.c.idx, decisions.c.action)
+                             .where(decisions.c.game_id == game_id)
+                             .order_by(decisions.c.idx)).all()
+        actions = []
+        for i, (idx, text) in enumerate(acts):
+            if idx != i:
+                raise ValueError(f"game {game_id}: decision {i} is missing")
+            actions.append(json.loads(text))
+        return {"game_id": row["game_id"], "created": row["created"],
+                "options": json.loads(row["options"]), "seats": json.loads(row["seats"]),
+                "status": row["status"], "actions": actions}
+
+    def summaries(self, limit=100, status=None) -> list:
+        q = sa.select(games).order_by(games.c.created.desc()).limit(limit)
+        if status:
+            q = q.where(games.c.status == status)
+        with self.engine.connect() as c:
+            rows = c.execute(q).mappings().all()
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["options"] = json.loads(d["options"])
+            d["seats"] = json.loads(d["seats"])
+            out.append(d)
+        return out
+
+
+def _sqlite_pragmas(dbapi_conn, _record):
+    # WAL with synchronous=NORMAL survives a killed process (not a power cut)
+    # and commits without an fsync per decision.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

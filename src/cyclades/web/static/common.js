@@ -1,0 +1,195 @@
+// Shared helpers for the lobby and the game page: names, colours, labels, HTTP.
+// Plain ES module, no dependencies.
+
+// Player colours, chosen to stand out on a blue sea (no blue player).
+export const PLAYER_COLOURS = ["#d63a2f", "#e9b824", "#2f9e4f", "#33333d", "#9346b5"];
+export const PLAYER_COLOUR_NAMES = ["red", "yellow", "green", "black", "purple"];
+export const PLAYER_INK = ["#fff", "#2a2000", "#fff", "#fff", "#fff"]; // text on the colour
+
+export const GODS = {
+  poseidon: { name: "Poseidon", colour: "#2f7fc1", gift: "Port · Fleet · Sea Moves" },
+  ares: { name: "Ares", colour: "#b83227", gift: "Fortress · Troop · Land Moves" },
+  zeus: { name: "Zeus", colour: "#c99a1e", gift: "Temple · Priestess" },
+  athena: { name: "Athena", colour: "#6f7f8f", gift: "University · Philosopher" },
+  hera: { name: "Hera", colour: "#9c4f96", gift: "Any building · Mercenary" },
+  apollo: { name: "Apollo", colour: "#e49b1a", gift: "2 GP · Prosperity" },
+};
+
+export const BUILDINGS = {
+  port: { letter: "P", name: "Port", colour: "#2f7fc1" },
+  fortress: { letter: "F", name: "Fortress", colour: "#b83227" },
+  temple: { letter: "T", name: "Temple", colour: "#c99a1e" },
+  university: { letter: "U", name: "University", colour: "#6f7f8f" },
+  metropolis: { letter: "M", name: "Metropolis", colour: "#7b3fa0" },
+};
+
+// Cards whose printed name is not the id in title case.
+const CARD_NAMES = { "scylla-charybdis": "Scylla & Charybdis", "calydonian-boar": "Calydonian Boar" };
+
+export function cardName(id) {
+  if (!id) return "";
+  return CARD_NAMES[id] || id.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+}
+
+export function godName(id) {
+  return (GODS[id] && GODS[id].name) || cardName(id);
+}
+
+export function colour(p) {
+  return p >= 0 ? PLAYER_COLOURS[p % PLAYER_COLOURS.length] : "#999";
+}
+
+export function ink(p) {
+  return p >= 0 ? PLAYER_INK[p % PLAYER_INK.length] : "#000";
+}
+
+// A seat's display name: its chosen name, else "Player N" (as the server's log says).
+export function seatName(seats, p) {
+  const s = seats && seats[p];
+  if (s && s.name) return s.name;
+  return `Player ${p + 1}`;
+}
+
+export function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+// Create an element: h("div", {class: "x", onclick: f}, child, "text", ...).
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// A small coloured disc naming a player.
+export function chip(p, seats, text) {
+  return h("span", { class: "chip", style: { background: colour(p), color: ink(p) }, title: seatName(seats, p) },
+    text ?? seatName(seats, p));
+}
+
+export async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (e) {
+    throw new ApiError(0, "The server cannot be reached. Is it running?");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (e) {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = data && (data.detail ?? data.message);
+    const msg = typeof detail === "string" ? detail : detail ? JSON.stringify(detail) : `HTTP ${res.status}`;
+    throw new ApiError(res.status, msg);
+  }
+  return data;
+}
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+// The action as the engine's JSON has it: only kind, what, where, n (the server may
+// add a "text" to each legal action; that is not part of the action).
+export function bareAction(a) {
+  const out = { kind: a.kind };
+  if (a.what) out.what = a.what;
+  if (a.where) out.where = a.where;
+  if (a.n) out.n = a.n;
+  return out;
+}
+
+export function sameAction(a, b) {
+  return a.kind === b.kind && (a.what || "") === (b.what || "") && (a.where || "") === (b.where || "") && (a.n || 0) === (b.n || 0);
+}
+
+// English for an action when the server gave none, in the rulebook's words
+// (the same sentences as cyclades.engine.actions.DESCRIPTIONS).
+const DESCRIPTIONS = {
+  claim: "Place a Control token on {where}",
+  place_fleet: "Place a Fleet in {where}",
+  place_troop: "Place a Troop on {where}",
+  place_merc: "Place a mercenary Troop on {where}",
+  place_hero: "Place {what} on {where}",
+  bid: "Offer {n} GP to {what}",
+  apollo: "Make an Offering to Apollo",
+  build: "Build a {what} on {where}",
+  replace: "Build in place of your {what} on {where}",
+  forgo: "Forgo this building",
+  choose_building: "Choose a {what}",
+  recruit: "Recruit a {what} for {n} GP",
+  recruit_hero: "Recruit {what} for {n} GP",
+  sea_move: "Sea Move for {n} GP",
+  land_move: "Land Move for {n} GP",
+  heroic_move: "Heroic Move with {what} for {n} GP",
+  origin: "Move from {where}",
+  take: "Take {n} {what}",
+  take_hero: "Take {what} along",
+  destination: "Move to {where}",
+  lose: "Lose a {what}",
+  lose_hero: "Lose {what}",
+  retreat: "Retreat to {where}",
+  hold: "Do not retreat",
+  prosperity: "Place a Prosperity token on {where}",
+  metropolis: "Build the Metropolis on {where}",
+  remove: "Give up the {what} on {where}",
+  reserve: "Reserve {what}",
+  peek: "Look at the top Creature card",
+  play_peeked: "Play the peeked {what} for {n} GP",
+  return_peeked: "Put the Creature card back",
+  buy_creature: "Buy {what} for {n} GP",
+  keep: "Keep {what} by discarding a Priestess",
+  release: "Release {what}",
+  move_creature: "Move {what} to {where}",
+  stay: "Leave {what} where it is",
+  end_turn: "End your turn",
+  done: "Done choosing",
+  cancel: "Cancel",
+};
+
+// areaName(id) -> printed name; used to replace area ids in the server's text.
+export function actionLabel(a, areaName = (x) => x) {
+  const where = a.where ? areaName(a.where) : "";
+  if (a.kind === "take") return takeLabel(a);
+  if (a.text) {
+    let t = a.text;
+    if (a.where && where !== a.where) t = t.split(a.where).join(where);
+    return t;
+  }
+  const tpl = DESCRIPTIONS[a.kind];
+  if (!tpl) return [a.kind.replace(/_/g, " "), cardName(a.what), where, a.n || ""].filter(Boolean).join(" ");
+  return tpl.replace("{what}", cardName(a.what)).replace("{where}", where).replace("{n}", String(a.n || 0));
+}
+
+const UNIT_WORDS = { troop: ["Troop", "Troops"], merc: ["mercenary Troop", "mercenary Troops"], fleet: ["Fleet", "Fleets"] };
+
+function takeLabel(a) {
+  const [one, many] = UNIT_WORDS[a.what] || [cardName(a.what), cardName(a.what)];
+  const n = a.n || 0;
+  return n === 0 ? `Take no ${many}` : `Take ${n} ${n === 1 ? one : many}`;
+}
+
+export function unitWords(kind) {
+  return UNIT_WORDS[kind] || [cardName(kind), cardName(kind)];
+}

@@ -1,0 +1,50 @@
+"""Issue "Engine speed", Guard: a short run of benchmarks/engine_speed.py must keep
+our decisions/s over catanatron's actions/s within 30% of the ratio recorded in
+benchmarks/baseline.json, so that speed does not quietly rot.
+
+catanatron is a benchmark-only dependency (the `bench` extra): without it this
+test is skipped, never failed.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "benchmarks", "engine_speed.py")
+BASELINE = os.path.join(ROOT, "benchmarks", "baseline.json")
+ALLOWED_DROP = 0.30  # the issue: fail if the ratio falls more than 30% below the baseline
+TRIES = 2  # a shared machine is noisy: a second quick run before declaring a regression
+
+
+def quick_ratio(tmp_path, i):
+    out = tmp_path / f"quick{i}.json"
+    res = subprocess.run([sys.executable, BENCH, "--quick", "--no-memory", "--json", str(out)],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert res.returncode == 0, f"benchmark failed:\n{res.stdout}\n{res.stderr}"
+    result = json.loads(out.read_text())
+    return result["ratios"]["decisions_ratio"], res.stdout
+
+
+@pytest.mark.skipif(importlib.util.find_spec("catanatron") is None,
+                    reason="catanatron is not installed (benchmark-only dependency: "
+                           "pip install -e '.[bench]', i.e. catanatron==3.2.1)")
+def test_decisions_ratio_within_30_percent_of_baseline(tmp_path):
+    """Issue "Engine speed", Guard: quick benchmark ratio >= 70% of the recorded one."""
+    with open(BASELINE) as fh:
+        baseline = json.load(fh)["decisions_ratio"]
+    floor = (1 - ALLOWED_DROP) * baseline
+    best, output = 0.0, ""
+    for i in range(TRIES):
+        ratio, output = quick_ratio(tmp_path, i)
+        best = max(best, ratio)
+        if best >= floor:
+            break
+    assert best >= floor, (
+        f"engine speed regression: decisions/s ratio to catanatron is {best:.2f}, more than "
+        f"{ALLOWED_DROP:.0%} below the baseline {baseline:.2f} (floor {floor:.2f}); "
+        f"if the slowdown is intended, run `python benchmarks/engine_speed.py --update-baseline`.\n"
+        f"{output}")

@@ -1,0 +1,252 @@
+"""The command line (cli.py) and the agents it plays with (agents/)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import cyclades
+from cyclades.agents import RandomAgent, agent_names, make_agent
+from cyclades.cli import main
+
+SRC = str(Path(cyclades.__file__).resolve().parent.parent)
+ENOUGH_ONES = "1\n" * 4000  # more than the decisions of any one seat in a whole game
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def run_process(*args, input=None, command=None):
+    """The real program in a subprocess: exit code, stdout, stderr."""
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = command or [sys.executable, "-m", "cyclades.cli"]
+    p = subprocess.run(cmd + [str(a) for a in args], input=input, capture_output=True, text=True,
+                       env=env, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+# --- agents -------------------------------------------------------------------------------------
+
+def play_random(players, seed, agent_seed):
+    g = cyclades.new_game(players=players, seed=seed, max_cycles=40)
+    agents = [RandomAgent(agent_seed + p) for p in range(players)]
+    chosen = []
+    while not g.is_over:
+        p = g.to_move
+        a = agents[p].act(g, p)
+        assert a in g.legal_actions()
+        chosen.append(a)
+        g.apply(a)
+    return chosen, g.result()
+
+
+def test_random_agent_is_reproducible_and_legal():
+    """R4: a seed and the list of decisions replay a game exactly; a seeded random agent
+    makes the same decisions again, always legal ones."""
+    a, ra = play_random(3, 11, 5)
+    b, rb = play_random(3, 11, 5)
+    c, _ = play_random(3, 11, 6)
+    assert a == b and ra == rb
+    assert a != c
+    assert ra["over"]
+
+
+def test_agent_registry():
+    assert "random" in agent_names()
+    agent = make_agent("random", seed=3)
+    assert isinstance(agent, RandomAgent) and agent.name == "random"
+    with pytest.raises(ValueError, match="unknown agent 'nope'.*random"):
+        make_agent("nope")
+
+
+# --- simulate -------------------------------------------------------------------------------
+
+def test_simulate_prints_figures_and_writes_json(tmp_path):
+    """simulate: N games per player count, game i with seed S+i; the table and the JSON
+    give speed, lengths and how the games ended (R21)."""
+    out = tmp_path / "sim.json"
+    r = run("simulate", "--games", 3, "--players", "3,4", "--seed", 5, "--json", out)
+    assert r.exit_code == 0, r.output
+    for label in ("Games/s", "Decisions/s", "Decisions per game, median", "Cycles per game, max",
+                  "3 Metropolises", "elimination", "cycle limit", "Shared wins", "Ties broken on GP",
+                  "3 players", "4 players"):
+        assert label in r.output
+    data = json.loads(out.read_text())
+    assert [run_["players"] for run_ in data["runs"]] == [3, 4]
+    for run_ in data["runs"]:
+        s = run_["summary"]
+        assert s["games"] == 3 and s["errors"] == 0
+        assert [g["seed"] for g in run_["games"]] == [5, 6, 7]
+        endings = s["ended_by_metropolises"] + s["ended_by_elimination"] + s["ended_by_cycle_limit"] \
+            + s["ended_otherwise"]
+        assert endings == 3
+        for g in run_["games"]:
+            assert g["decisions"] > 0 and g["winners"] and g["cycles"] >= 1
+            assert g["players"] == run_["players"]
+
+
+def test_simulate_same_seed_same_games(tmp_path):
+    """R4: the same seed gives the same games (decisions, cycles, winners)."""
+    rows = []
+    for name in ("a.json", "b.json"):
+        assert run("simulate", "--games", 2, "--seed", 9, "--json", tmp_path / name).exit_code == 0
+        data = json.loads((tmp_path / name).read_text())
+        rows.append([{k: v for k, v in g.items() if k != "seconds"} for g in data["runs"][0]["games"]])
+    assert rows[0] == rows[1]
+
+
+def test_simulate_cycle_limit_guard_is_counted(tmp_path):
+    """R21 with the cycle-limit guard: a game cut at 2 cycles ends on it, and is counted."""
+    out = tmp_path / "sim.json"
+    r = run("simulate", "--games", 2, "--players", 3, "--players", 5, "--max-cycles", 2, "--json", out)
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert [run_["players"] for run_ in data["runs"]] == [3, 5]
+    for run_ in data["runs"]:
+        assert run_["summary"]["ended_by_cycle_limit"] == 2
+        assert all(g["cycles"] == 2 and g["ending"] == "cycle_limit" for g in run_["games"])
+
+
+# --- play -----------------------------------------------------------------------------------
+
+def test_play_with_piped_input_finishes_a_game():
+    """`yes 1 | cyclades play --seed 3` plays a whole game to its end (R21) and exits 0."""
+    code, out, err = run_process("play", "--seed", 3, input=ENOUGH_ONES)
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert "The game is over" in out
+    assert re.search(r"(wins|share the victory) after \d+ cycles", out)
+
+
+@pytest.mark.skipif(shutil.which("cyclades") is None, reason="the package is not installed (pip install -e .)")
+def test_installed_command_plays_from_a_pipe():
+    """The `cyclades` console script of pyproject.toml works, fed by `yes 1`."""
+    p = subprocess.run("yes 1 | cyclades play --seed 3 --players 4 --seat 2", shell=True,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "The game is over" in p.stdout
+
+
+def test_play_shows_own_gp_and_hides_others_r24():
+    """R24: the position shown to the human has their own GP and '?' for the others'."""
+    r = run("play", "--seed", 1, "--seat", 2, input="q\n")
+    assert r.exit_code == 0, r.output
+    assert "Player 2 (you): 5 GP" in r.output
+    assert "Player 1: ? GP" in r.output and "Player 3: ? GP" in r.output
+    assert "Place a Control token on" in r.output  # the numbered legal actions
+
+
+def test_play_invalid_choices_reprompt_then_quit():
+    """Invalid input gets a message and the question again; ? shows the position; q quits."""
+    r = run("play", "--seed", 2, input="abc\n0\n999\n?\n1\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "'abc' is not a number" in r.output
+    assert "0 is not on the list" in r.output and "999 is not on the list" in r.output
+    assert r.output.count("Cycle 0 · Setup") >= 3  # shown, shown again on ?, after the decision
+    assert "You leave the game" in r.output
+
+
+def test_play_input_ending_early_is_an_error():
+    r = run("play", "--seed", 2, input="1\n")
+    assert r.exit_code == 1
+    assert "Input ended before the game did" in r.output
+
+
+def test_play_saves_a_record_that_replays_with_the_same_cycles_and_winner(tmp_path):
+    """R4: the saved record replays the game exactly: `replay` prints as many cycles as the
+    game had and names the same winner (R21)."""
+    path = tmp_path / "game.json"
+    r = run("play", "--seed", 4, "--players", 4, "--seat", 3, "--save", path, input=ENOUGH_ONES)
+    assert r.exit_code == 0, r.output
+    record = json.loads(path.read_text())
+    result = cyclades.Game.from_record(record).result()
+    assert result["over"]
+    winner = re.search(r"(Player \d)(?: \(you\))? wins after (\d+) cycles", r.output)
+    assert winner and int(winner.group(2)) == result["cycles"]
+
+    r = run("replay", path)
+    assert r.exit_code == 0, r.output
+    headings = [int(m) for m in re.findall(r"^Cycle (\d+)$", r.output, re.M)]
+    assert headings == list(range(1, result["cycles"] + 1))
+    assert f"{winner.group(1)} wins after {result['cycles']} cycles" in r.output
+    assert "Player 1 offers" in r.output or "Player 1 makes an Offering" in r.output
+
+
+def test_replay_upto_stops_early(tmp_path):
+    g = cyclades.new_game(players=3, seed=7)
+    agent = RandomAgent(7)
+    for _ in range(60):
+        g.apply(agent.act(g, g.to_move))
+    path = tmp_path / "part.json"
+    path.write_text(json.dumps(g.record()))
+    r = run("replay", path, "--upto", 40)
+    assert r.exit_code == 0, r.output
+    assert "Stopped after 40 of 60 decisions" in r.output
+
+
+# --- board ----------------------------------------------------------------------------------
+
+def test_board_lists_every_area_with_its_neighbours():
+    """R7: the adjacency listed is the board's (the one the rules use)."""
+    r = run("board", "--players", 4, "--seed", 2, "--board", "recommended")
+    assert r.exit_code == 0, r.output
+    b = cyclades.new_game(players=4, seed=2, board="recommended").board
+    for a in range(len(b.ids)):
+        row = next(line for line in r.output.splitlines() if re.match(rf"\s*{a}\s+{re.escape(b.ids[a])}\s", line))
+        for x in b.adj[a]:
+            assert b.ids[x] in row
+    assert f"{len(b.lands)} land, {len(b.seas)} sea" in r.output
+
+
+# --- errors: a message, a non-zero exit, no traceback ---------------------------------------
+
+@pytest.mark.parametrize("args,message", [
+    (["play", "--players", "7"], "--players"),
+    (["play", "--seat", "4"], "not a seat of a 3-player game"),
+    (["play", "--board", "hexagon"], "'hexagon' is not one of"),
+    (["play", "--bots", "genius"], "unknown agent 'genius'"),
+    (["simulate", "--players", "2"], "the game is for 3 to 5"),
+    (["simulate", "--players", "3,x"], "'x' is not a number of players"),
+    (["simulate", "--agents", "random,oracle"], "unknown agent 'oracle'"),
+    (["simulate", "--games", "0"], "--games"),
+    (["board", "--players", "6"], "--players"),
+    (["replay", "/no/such/file.json"], "does not exist"),
+])
+def test_invalid_options_exit_nonzero_with_a_message(args, message):
+    r = run(*args)
+    assert r.exit_code != 0
+    assert message in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+@pytest.mark.parametrize("content,message", [
+    ("{not json", "is not valid JSON"),
+    ("[1, 2, 3]", "is not a game record"),
+    ('{"options": {"players": 3}, "actions": []}', "the record's options lack 'ruleset'"),
+])
+def test_bad_replay_files_exit_nonzero_with_a_message(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, out, err = run_process("replay", path)
+    assert code != 0
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_replay_of_a_record_with_an_illegal_decision(tmp_path):
+    """A record whose decision the engine refuses says which decision, with no traceback."""
+    g = cyclades.new_game(players=3, seed=1)
+    record = g.record()
+    record["actions"] = [{"kind": "bid", "what": "zeus", "n": 3}]  # placement comes first
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(record))
+    code, out, err = run_process("replay", path)
+    assert code == 1
+    assert "decision 1 cannot be replayed" in err
+    assert "Traceback" not in err
