@@ -127,7 +127,7 @@ def test_play_with_piped_input_finishes_a_game():
 @pytest.mark.skipif(shutil.which("cyclades") is None, reason="the package is not installed (pip install -e .)")
 def test_installed_command_plays_from_a_pipe():
     """The `cyclades` console script of pyproject.toml works, fed by `yes 1`."""
-    p = subprocess.run("yes 1 | cyclades play --seed 3 --players 4 --seat 2", shell=True,
+    p = subprocess.run("yes 1 | cyclades play --seed 3", shell=True,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert "The game is over" in p.stdout

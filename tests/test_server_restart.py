@@ -30,7 +30,7 @@ def test_kill_9_between_decisions_resumes_every_game(tmp_path):
     srv = ServerProcess(db, port=port, bot_delay=0.02).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=10) as c:
-            h = c.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"],
+            h = c.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"], "max_cycles": 8,
                                            "seed": 2024}).json()
             gid, tok = h["game_id"], h["seats"][0]["token"]
             bots = c.post("/api/games", json={"players": 4, "seats": ["random"] * 4, "seed": 99}).json()["game_id"]
@@ -41,6 +41,7 @@ def test_kill_9_between_decisions_resumes_every_game(tmp_path):
                 r = c.post(f"/api/games/{gid}/actions", json={"token": tok, "version": st["version"], "action": a})
                 assert r.status_code == 200, r.text
                 acked[st["version"]] = a
+            seen = c.get(f"/api/games/{gid}").json()  # a view acknowledged before the kill
             before = c.get(f"/api/games/{bots}").json()
             assert before["status"] != "over", "the all-bot game should still be going at the kill"
     finally:
@@ -81,6 +82,8 @@ def test_kill_9_between_decisions_resumes_every_game(tmp_path):
             start = cyclades.Game.from_record(record, upto=0).s.version
             for v, a in acked.items():
                 assert record["actions"][v - start] == a
+            upto = cyclades.Game.from_record(record, upto=seen["version"] - start)
+            assert upto.view(None) == seen["view"]
             assert record["options"]["seed"] == 2024
     finally:
         srv.stop()

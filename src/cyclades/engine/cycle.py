@@ -8,7 +8,7 @@ from . import ops
 from .frames import push
 from .maintenance import start_maintenance
 from .offerings import pay_offerings, start_offerings
-from .queries import area_income, income_receiver, metropolises_of
+from .queries import area_income, income_receiver
 
 
 def advance(g):
@@ -110,9 +110,7 @@ def end_cycle(g):
     rest = [p for p in s.turn_order if p not in acted]
     # Each player takes the last free slot after acting: first to act, last to bid.
     s.turn_order = list(reversed(acted)) + rest
-    metros = [metropolises_of(g, p) for p in range(s.n)]
-    target = g.r.metropolises_to_win
-    if s.end_flag or any(m >= target for i, m in enumerate(metros) if not s.eliminated[i]):
+    if s.end_flag or g.goal_reached():
         finish(g)
     elif g.max_cycles and s.cycle >= g.max_cycles:
         s.cycle_limit_hit = True

@@ -19,6 +19,28 @@ from .cards import creatures as _creature_cards  # noqa: F401  (register creatur
 FORMAT = 1
 
 
+def team_layout(players, teams):
+    """Team of each faction (R22), or None: 2 players run two factions each."""
+    if players == 2:
+        return (0, 1, 0, 1)
+    if players == 6:
+        return (0, 1, 2, 0, 1, 2)
+    if teams:
+        if players != 4:
+            raise ValueError("team play is for 4 or 6 players (and 2, each with two factions)")
+        return (0, 1, 0, 1)
+    if not 3 <= players <= 5:
+        raise ValueError("Cyclades takes 2 to 6 players")
+    return None
+
+
+def share_purses(g):
+    """R22: each team's GP are shared: 10 GP to start, kept by its first member."""
+    s = g.s
+    for p in range(s.n):
+        s.gp[p] = 10 if g.purse_holder(p) == p else 0
+
+
 class IllegalAction(Exception):
     """An action the engine did not offer; the game is unchanged."""
 
@@ -28,39 +50,56 @@ class IllegalAction(Exception):
 
 
 class Game:
-    __slots__ = ("b", "r", "s", "ev", "options", "max_cycles", "_legal", "_hist")
+    __slots__ = ("b", "r", "s", "ev", "options", "max_cycles", "teams", "goal", "_legal", "_hist")
 
     # --- creation -----------------------------------------------------------------
 
     @classmethod
-    def new(cls, players=3, ruleset="legendary", seed=0, board="random", maelstrom=True,
-            max_cycles=None):
-        if ruleset not in RULESETS:
-            raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
-        if not 3 <= players <= 5:
-            raise ValueError("the Legendary game without teams is for 3 to 5 players")
+    def _blank(cls, board, options) -> "Game":
+        """A game with its board, ruleset and options, and no state yet."""
         g = cls.__new__(cls)
-        g.r = RULESETS[ruleset]
+        g.b = board
+        g.r = RULESETS[options["ruleset"]]
+        g.options = options
+        g.max_cycles = options.get("max_cycles")
+        teams = options.get("teams")
+        g.teams = tuple(teams) if teams else None
+        g.goal = options.get("team_goal") or g.r.metropolises_to_win
         g.ev = []
-        g.max_cycles = max_cycles
         g._legal = None
         g._hist = None
         g.s = None
+        return g
+
+    @classmethod
+    def new(cls, players=3, ruleset="legendary", seed=0, board="random", maelstrom=True,
+            max_cycles=None, teams=False, team_goal=3):
+        if ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
+        team_of = team_layout(players, teams)
+        if team_goal not in (3, 4):
+            raise ValueError("the team goal is 3 or 4 metropolises")
+        factions = len(team_of) if team_of else players
         # The board is assembled from the game's own generator (R4): seed it first.
         from .rng import Rng
         rng = Rng(seed)
         if isinstance(board, Board):
-            g.b = board
+            b = board
         elif board in ("random", "recommended"):
-            g.b = Board.for_players(players, rng, kind=board)
+            b = Board.for_players(players, rng, kind=board)
         else:
-            g.b = Board.from_spec(board)
+            b = Board.from_spec(board)
         # `board` keeps the caller's argument so that a replay assembles the same
         # board from the same generator; `board_spec` rebuilds it directly.
-        g.options = {"players": players, "ruleset": ruleset, "seed": seed,
-                     "maelstrom": maelstrom, "max_cycles": max_cycles,
-                     "board": board if isinstance(board, str) else g.b.spec, "board_spec": g.b.spec}
-        new_state(g, players, rng.s, maelstrom)
+        options = {"players": players, "ruleset": ruleset, "seed": seed,
+                   "maelstrom": maelstrom, "max_cycles": max_cycles,
+                   "board": board if isinstance(board, str) else b.spec, "board_spec": b.spec}
+        if team_of:
+            options.update(teams=list(team_of), team_goal=team_goal)
+        g = cls._blank(b, options)
+        new_state(g, factions, rng.s, maelstrom)
+        if team_of:
+            share_purses(g)
         start_placement(g)
         g._settle()
         g.ev = []
@@ -137,18 +176,42 @@ class Game:
                 break
 
     def result(self) -> dict:
-        """Winners (R21: most metropolises, then most GP, else shared) and per-player figures."""
+        """Winners (R21: most metropolises, then most GP, else shared) and per-player figures.
+        In team play a team's metropolises and purse are counted together and the team wins."""
         s = self.s
         metros = [metropolises_of(self, p) for p in range(s.n)]
         alive = [p for p in range(s.n) if not s.eliminated[p]]
-        best = max(((metros[p], s.gp[p]) for p in alive), default=(0, 0))
-        winners = [p for p in alive if (metros[p], s.gp[p]) == best] if s.over else []
-        return {"over": s.over, "winners": winners, "metropolises": metros, "gp": list(s.gp),
-                "cycles": s.cycle, "cycle_limit": s.cycle_limit_hit, "eliminated": list(s.eliminated)}
+        score = {p: (self.side_metropolises(p, metros), self.purse(p)) for p in alive}
+        best = max(score.values(), default=(0, 0))
+        winners = [p for p in alive if score[p] == best] if s.over else []
+        if self.teams and s.over:  # the whole team wins, eliminated teammates included
+            won = {self.teams[p] for p in winners}
+            winners = [p for p in range(s.n) if self.teams[p] in won]
+        out = {"over": s.over, "winners": winners, "metropolises": metros, "gp": list(s.gp),
+               "cycles": s.cycle, "cycle_limit": s.cycle_limit_hit, "eliminated": list(s.eliminated)}
+        if self.teams:
+            out["teams"] = list(self.teams)
+        return out
+
+    def side_metropolises(self, p, metros=None) -> int:
+        """Metropolises of p, or of p's team in team play (R21, R22)."""
+        if metros is None:
+            metros = [metropolises_of(self, q) for q in range(self.s.n)]
+        if not self.teams:
+            return metros[p]
+        return sum(metros[q] for q in self.teammates(p, include_self=True))
+
+    def goal_reached(self) -> bool:
+        """R21: someone (team play: a team) controls the metropolises needed to end the game."""
+        s = self.s
+        metros = [metropolises_of(self, p) for p in range(s.n)]
+        return any(self.side_metropolises(p, metros) >= self.goal
+                   for p in range(s.n) if not s.eliminated[p])
 
     def copy(self) -> "Game":
         g = Game.__new__(Game)
         g.b, g.r, g.options, g.max_cycles = self.b, self.r, self.options, self.max_cycles
+        g.teams, g.goal = self.teams, self.goal
         g.s = self.s.copy()
         g.ev = []
         g._legal = self._legal  # never mutated: replaced on apply, copied when handed out
@@ -178,15 +241,8 @@ class Game:
         if d.get("format") != FORMAT:
             raise ValueError(f"unsupported game format {d.get('format')!r}")
         o = d["options"]
-        g = cls.__new__(cls)
-        g.r = RULESETS[o["ruleset"]]
-        g.b = Board.from_spec(o["board_spec"])
-        g.options = o
-        g.max_cycles = o.get("max_cycles")
-        g.ev = []
-        g._legal = None
+        g = cls._blank(Board.from_spec(o["board_spec"]), o)
         g.s = State.from_dict(d["state"])
-        g._hist = None
         for a in d.get("history", ()):
             g._hist = (Action.from_json(a), g._hist)
         return g
@@ -205,7 +261,8 @@ class Game:
         else:
             g = cls.new(players=o["players"], ruleset=o["ruleset"], seed=o["seed"],
                         board=o["board"] if isinstance(o["board"], str) else Board.from_spec(o["board"]),
-                        maelstrom=o["maelstrom"], max_cycles=o["max_cycles"])
+                        maelstrom=o["maelstrom"], max_cycles=o["max_cycles"],
+                        teams=bool(o.get("teams")), team_goal=o.get("team_goal", 3))
         for i, a in enumerate(record["actions"]):
             if upto is not None and i >= upto:
                 break
@@ -229,33 +286,60 @@ class Game:
     def emit(self, kind, **data):
         ops.emit(self, kind, **data)
 
+    # A team's purse is kept with its first member (R22): these are the only ways in and out.
+
+    def purse_holder(self, p) -> int:
+        return self.teams.index(self.teams[p]) if self.teams else p
+
     def purse(self, p) -> int:
-        return self.s.gp[p]
+        return self.s.gp[self.purse_holder(p)]
 
     def committed(self, p) -> int:
-        return 0
+        """GP a teammate's current offering already needs from the shared purse (R11)."""
+        if not self.teams:
+            return 0
+        from .offerings import cost_of
+        return sum(cost_of(self, q, amount) for q, amount in self.s.bids.values()
+                   if q != p and self.teams[q] == self.teams[p])
 
     def gain(self, p, n):
-        ops.gain_gp(self, p, n)
+        ops.gain_gp(self, self.purse_holder(p), n)
 
     def pay(self, p, n):
         if n:
-            if n > self.s.gp[p]:
+            h = self.purse_holder(p)
+            if n > self.s.gp[h]:
                 raise AssertionError(f"player {p} cannot pay {n} GP")  # the legal list prevents it
-            self.s.gp[p] -= n
+            self.s.gp[h] -= n
+
+    def teammates(self, p, include_self=False) -> list:
+        if not self.teams:
+            return [p] if include_self else []
+        return [q for q in range(len(self.teams))
+                if self.teams[q] == self.teams[p] and (include_self or q != p)]
+
+    def friends(self, p, q) -> bool:
+        return p == q or (self.teams is not None and q >= 0 and self.teams[p] == self.teams[q])
 
     def may_attack(self, p, q, area) -> bool:
-        return True
+        """R22: teammates never fight each other."""
+        return not self.friends(p, q)
 
     def may_stop(self, p, area) -> bool:
-        return True
+        """R22: a player may pass through a teammate's areas but never stop there."""
+        q = self.s.ctrl[area]
+        return q == p or not self.friends(p, q)
 
     def allowed_start(self, p, area, frame) -> bool:
-        return True
+        """Team play: teammates may not start on the same island in the first round."""
+        if not self.teams or frame["round"] != 1:
+            return True
+        island = self.b.island[area]
+        return not any(self.s.ctrl[a] == q for q in self.teammates(p) for a in self.b.islands[island])
 
     def sees_purse(self, viewer, p) -> bool:
-        """R24: a purse is hidden from other players (team play shares it)."""
-        return viewer == p
+        """R24: a purse is hidden from other players; teammates share theirs (R22)."""
+        return viewer is not None and self.friends(viewer, p)
 
     def __repr__(self):
         return (f"<Game {self.options['ruleset']} players={self.s.n} cycle={self.s.cycle} "

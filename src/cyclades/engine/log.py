@@ -210,6 +210,79 @@ def _hero_placed(e, g, P):
     return f"{P(e.get('player'))} places {card_name(e.get('hero'))} {at_area(g, e.get('area'))}"
 
 
+# Creature effects (rulebook, "Mythological Creatures"; the Maelström cards).
+
+def _creature_played(e, g, P):
+    return (f"{P(e.get('player'))} plays {creature_name(e.get('card'))} for free "
+            f"through {creature_name(e.get('by'))}")
+
+
+def _creature_stolen(e, g, P):
+    return f"{P(e.get('player'))} steals {creature_name(e.get('card'))} from {P(e.get('victim'))}"
+
+
+def _card_stolen(e, g, P):
+    card = UNITS.get(e.get("card"), (card_name(e.get("card")),))[0]
+    return f"{P(e.get('player'))} steals a {card} card from {P(e.get('victim'))}"
+
+
+def _building_stolen(e, g, P):
+    return (f"{P(e.get('player'))} steals {P(e.get('victim'))}'s {building_name(e.get('building'))} "
+            f"{at_area(g, e.get('area'))}")
+
+
+def _mercs_stolen(e, g, P):
+    return (f"{P(e.get('player'))} steals {unit_name('merc', e.get('count', 1))} from "
+            f"{P(e.get('victim'))} {at_area(g, e.get('area'))}")
+
+
+def _gp_stolen(e, g, P):
+    return f"{P(e.get('player'))} steals half the GP of {P(e.get('victim'))}"
+
+
+def _graeae(e, g, P):
+    return f"{P(e.get('player'))} repeats their Income Phase and receives {gp(e.get('amount'))}"
+
+
+def _exchanged(e, g, P):
+    reward = {"prosperity": "a Prosperity token", "priestess": "a Priestess card",
+              "philosopher": "a Philosopher card"}.get(e.get("reward"), card_name(e.get("reward")))
+    return f"{P(e.get('player'))} turns 2 mercenary Troops into {reward}"
+
+
+def _fleets_exchanged(e, g, P):
+    n = e.get("count", 1)
+    return (f"{P(e.get('player'))} exchanges {unit_name('fleet', n)} {at_area(g, e.get('area'))} "
+            f"for {'a mercenary Troop' if n == 1 else f'{n} mercenary Troops'}")
+
+
+def _fleets_swapped(e, g, P):
+    return (f"{P(e.get('player'))} swaps the Fleets of {area_name(g, e.get('area'))} "
+            f"and {area_name(g, e.get('other'))}")
+
+
+def _hero_swapped(e, g, P):
+    out = (f"{P(e.get('player'))} swaps their Hero {card_name(e.get('old'))} for "
+           f"{card_name(e.get('hero'))} from the Hero track")
+    a = e.get("area")
+    return out + (f", who stands {at_area(g, a)}" if isinstance(a, int) else "")
+
+
+def _pegasus(e, g, P):
+    return (f"{P(e.get('player'))} flies with Pegasus from {area_name(g, e.get('frm'))} "
+            f"to {area_name(g, e.get('to'))}")
+
+
+def _prosperity_moved(e, g, P):
+    return (f"{P(e.get('player'))} moves a Prosperity token from {area_name(g, e.get('frm'))} "
+            f"to {area_name(g, e.get('to'))}")
+
+
+def _sphinx_draw(e, g, P):
+    n = e.get("count", 3)
+    return f"{P(e.get('player'))} draws {n} Creature card{'s' if n != 1 else ''} with the Sphinx"
+
+
 def _battle_kind(g, a) -> str:
     b = g.board
     land = isinstance(a, int) and 0 <= a < len(b.names) and b.is_land[a]
@@ -395,6 +468,12 @@ WRITERS = {
     "fleet": _placed("fleet"), "creature_bought": _creature_bought,
     "creature_wasted": _creature_wasted, "peek": _peek, "peek_returned": _peek_returned,
     "hero_recruited": _hero_recruited, "hero_placed": _hero_placed,
+    "creature_played": _creature_played, "creature_stolen": _creature_stolen,
+    "card_stolen": _card_stolen, "building_stolen": _building_stolen, "mercs_stolen": _mercs_stolen,
+    "gp_stolen": _gp_stolen, "graeae": _graeae, "exchanged": _exchanged,
+    "fleets_exchanged": _fleets_exchanged, "fleets_swapped": _fleets_swapped,
+    "hero_swapped": _hero_swapped, "pegasus": _pegasus, "prosperity_moved": _prosperity_moved,
+    "sphinx_draw": _sphinx_draw,
 }
 
 
@@ -515,7 +594,11 @@ class Narrator:
     def _redundant(events, i) -> bool:
         e, kind = events[i], events[i].get("type")
         if kind == "gp":
-            # Income and Apollo's reward: the following sentence names the GP.
+            # The GP the sentence before already named (the Graeae).
+            if i > 0 and events[i - 1].get("player") == e.get("player") \
+                    and events[i - 1].get("amount") == e.get("amount") and events[i - 1].get("type") == "graeae":
+                return True
+            # Income: the following sentence names the GP.
             for later in events[i + 1:]:
                 if later.get("type") == "income":
                     gains, p = later.get("gains") or [], e.get("player")

@@ -120,15 +120,21 @@ def unit_strength(g, p, a, kind, name="") -> int:
 
 
 def fleet_chain_lands(g, p, start) -> set:
-    """Land areas linked to `start` by a chain of seas holding p's fleets (R17)."""
+    """Land areas linked to `start` by a chain of seas holding p's fleets (R17); in team
+    play a teammate's fleets carry too, since teams move through each other's areas (R22)."""
     b, s = g.b, g.s
+    ctrl = s.ctrl
+    if g.teams:
+        mine = {q for q in range(s.n) if g.friends(p, q)}
+    else:
+        mine = (p,)
     seen = set()
-    todo = [x for x in b.coast[start] if s.ctrl[x] == p and s.fleets[x]]
+    todo = [x for x in b.coast[start] if ctrl[x] in mine and s.fleets[x]]
     seen.update(todo)
     while todo:
         sea = todo.pop()
         for nxt in sea_neighbours(g, p, sea):
-            if nxt not in seen and s.ctrl[nxt] == p and s.fleets[nxt]:
+            if nxt not in seen and ctrl[nxt] in mine and s.fleets[nxt]:
                 seen.add(nxt)
                 todo.append(nxt)
     lands = set()

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 from ..content.gods import GOD_NAMES
-from ..content.rulesets import RULESETS
 from . import cycle
 from .board import Board
 from .frames import push
@@ -19,7 +18,8 @@ from .setup import new_state, start_placement
 _TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods", "faceup",
              "turn_order", "player", "areas", "creature_track", "hero_track", "creature_deck",
              "creature_discard", "hero_deck", "hero_discard", "bonus_stack", "bids", "apollo",
-             "decision", "dice", "max_cycles", "creatures", "reserved", "description"}
+             "decision", "dice", "max_cycles", "creatures", "reserved", "description", "teams",
+             "team_goal"}
 _PLAYER_KEYS = {"gp", "priestesses", "philosophers", "heroes"}
 _AREA_KEYS = {"owner", "troops", "mercs", "fleets", "heroes", "buildings", "prosperity", "bonuses"}
 
@@ -29,33 +29,33 @@ class ScenarioError(ValueError):
 
 
 def load_scenario(data_or_path):
-    from .game import Game
+    from .game import Game, share_purses, team_layout
     data = _read(data_or_path)
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise ScenarioError(f"unknown scenario keys: {sorted(unknown)}")
     players = data.get("players", 3)
     board = data.get("board", "recommended")
-    g = Game.__new__(Game)
-    g.r = RULESETS[data.get("ruleset", "legendary")]
-    g.ev = []
-    g._legal = None
-    g._hist = None
-    g.max_cycles = data.get("max_cycles")
     from .rng import Rng
     rng = Rng(data.get("seed", 0))
     if isinstance(board, str):
-        g.b = Board.for_players(players, rng, kind=board)
+        b = Board.for_players(players, rng, kind=board)
     elif "map" in board:
-        g.b = Board.from_map(board["map"])
+        b = Board.from_map(board["map"])
     else:
-        g.b = Board.from_spec(board)
+        b = Board.from_spec(board)
     maelstrom = data.get("maelstrom", True)
-    g.options = {"players": players, "ruleset": data.get("ruleset", "legendary"),
-                 "seed": data.get("seed", 0), "maelstrom": maelstrom,
-                 "max_cycles": g.max_cycles, "board": g.b.spec, "board_spec": g.b.spec,
-                 "scenario": data}
-    s = new_state(g, players, rng.s, maelstrom)
+    options = {"players": players, "ruleset": data.get("ruleset", "legendary"),
+               "seed": data.get("seed", 0), "maelstrom": maelstrom,
+               "max_cycles": data.get("max_cycles"), "board": b.spec, "board_spec": b.spec,
+               "scenario": data}
+    teams = team_layout(players, data.get("teams", False))
+    if teams:
+        options.update(teams=list(teams), team_goal=data.get("team_goal", 3))
+    g = Game._blank(b, options)
+    s = new_state(g, len(teams) if teams else players, rng.s, maelstrom)
+    if teams:
+        share_purses(g)
     s.cycle = data.get("cycle", 1)
     if "gods" in data:
         gods = list(data["gods"])

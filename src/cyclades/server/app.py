@@ -56,6 +56,9 @@ class CreateBody(BaseModel):
                           'default: seat 0 human, the others random')
     names: Optional[list[Optional[StrictStr]]] = None
     max_cycles: Optional[StrictInt] = Field(None, ge=1)
+    bot_delay: Optional[float] = Field(None, ge=0, le=10,
+                                       description="seconds each bot of this game waits before a "
+                                                   "decision (default: the server's --bot-delay)")
 
 
 # --- answers -------------------------------------------------------------------------
@@ -123,7 +126,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
                  for i, x in enumerate(names)]
         options = {"players": n, "ruleset": body.ruleset, "seed": body.seed, "board": body.board,
                    "maelstrom": body.maelstrom, "max_cycles": body.max_cycles}
-        s = await M(request).create(options, [{"kind": k, "name": x} for k, x in zip(seats, names)])
+        settings = {} if body.bot_delay is None else {"bot_delay": body.bot_delay}
+        s = await M(request).create(options, [{"kind": k, "name": x} for k, x in zip(seats, names)],
+                                    settings)
         gid = s.game_id
         return {"game_id": gid,
                 "seats": [{"seat": i, "kind": x["kind"], "name": x["name"], "token": x["token"],

@@ -47,8 +47,10 @@ def _narrator(game, names):
 class Session:
     """One live game."""
 
-    def __init__(self, manager: "Manager", game_id: str, game: Game, seats: list, created: float):
+    def __init__(self, manager: "Manager", game_id: str, game: Game, seats: list, created: float,
+                 settings: dict | None = None):
         self.m = manager
+        self.settings = settings or {}
         self.game_id = game_id
         self.game = game
         self.seats = seats            # [{"kind": "human"|bot name, "name", "token", "joined"}]
@@ -61,6 +63,12 @@ class Session:
         names = [s.get("name") or f"Player {i + 1}" for i, s in enumerate(seats)]
         self.narrator = _narrator(game, names)
         self.names = names
+        self._views = {}              # seat -> view of the current version
+
+    @property
+    def bot_delay(self) -> float:
+        d = self.settings.get("bot_delay")
+        return self.m.bot_delay if d is None else d
 
     # --- seats -------------------------------------------------------------------
 
@@ -111,7 +119,9 @@ class Session:
 
     def state(self, seat, log_lines) -> dict:
         g = self.game
-        view = g.view(seat)
+        view = self._views.get(seat)
+        if view is None or view["version"] != g.s.version:
+            view = self._views[seat] = g.view(seat)
         legal = view.get("legal_actions", []) if seat is not None and seat == g.to_move else []
         return {"game_id": self.game_id, "seat": seat, "version": view["version"], "view": view,
                 "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
@@ -193,8 +203,8 @@ class Session:
                 seat = g.to_move
                 if g.is_over or not self.is_bot(seat):
                     return
-                if self.m.bot_delay:
-                    await asyncio.sleep(self.m.bot_delay)
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
                 else:
                     await asyncio.sleep(0)  # let other games and requests run
                 async with self.lock:
@@ -314,7 +324,7 @@ class Manager:
             raise Refused(404, f"no game {game_id!r}")
         return s
 
-    async def create(self, options: dict, seats: list) -> Session:
+    async def create(self, options: dict, seats: list, settings: dict | None = None) -> Session:
         """A new game; `options` as for `cyclades.new_game`, seats [{"kind", "name"}]."""
         opts = dict(options)
         if opts.get("seed") is None:
@@ -328,9 +338,9 @@ class Manager:
                   "token": secrets.token_urlsafe(24) if s["kind"] == "human" else None,
                   "joined": s["kind"] != "human"} for s in seats]
         game_id = secrets.token_urlsafe(9)
-        session = Session(self, game_id, game, seats, time.time())
+        session = Session(self, game_id, game, seats, time.time(), settings)
         await self.db(self.store.create_game, game_id, game.options, seats, session.status,
-                      game.to_move)
+                      game.s.version, game.to_move, session.settings)
         self.sessions[game_id] = session
         session.kick_bots()
         return session
@@ -340,7 +350,7 @@ def replay(manager, game_id, record, data) -> Session:
     """Rebuild a session from its stored record: the game by replaying every decision
     (the same as `Game.from_record`), and the log by narrating each decision's events."""
     game = Game.from_record(record, upto=0)
-    session = Session(manager, game_id, game, data["seats"], data["created"])
+    session = Session(manager, game_id, game, data["seats"], data["created"], data.get("settings"))
     for a in record["actions"]:
         events = game.apply(Action.from_json(a))
         session.log.extend(session.narrate(game, events))

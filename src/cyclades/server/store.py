@@ -25,6 +25,7 @@ games = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("options", sa.Text, nullable=False),   # JSON: game.record()["options"]
     sa.Column("seats", sa.Text, nullable=False),     # JSON: [{"kind", "name", "token", "joined"}]
+    sa.Column("settings", sa.Text, nullable=False, default="{}"),  # JSON: server-side, e.g. bot_delay
     sa.Column("status", sa.String(16), nullable=False),  # waiting | playing | over
     sa.Column("version", sa.Integer, nullable=False, default=0),
     sa.Column("cycle", sa.Integer, nullable=False, default=0),
@@ -72,12 +73,14 @@ class Store:
 
     # --- writing ------------------------------------------------------------------
 
-    def create_game(self, game_id: str, options: dict, seats: list, status: str, to_move) -> None:
+    def create_game(self, game_id: str, options: dict, seats: list, status: str, version: int,
+                    to_move, settings: dict | None = None) -> None:
         now = time.time()
         with self.engine.begin() as c:
             c.execute(games.insert().values(
                 game_id=game_id, created=now, options=json.dumps(options), seats=json.dumps(seats),
-                status=status, version=0, cycle=0, to_move=to_move, updated=now))
+                settings=json.dumps(settings or {}), status=status, version=version, cycle=0,
+                to_move=to_move, updated=now))
 
     def add_decision(self, game_id: str, idx: int, action: dict, summary: dict) -> None:
         """Store decision number `idx` (0-based) and the game's new summary, in one
@@ -109,7 +112,8 @@ class Store:
             return [r[0] for r in c.execute(q)]
 
     def load(self, game_id: str) -> dict | None:
-        """{"game_id", "created", "options", "seats", "status", "actions": [...]} or None."""
+        """{"game_id", "created", "options", "seats", "settings", "status", "actions": [...]}
+        or None."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(games).where(games.c.game_id == game_id)).mappings().first()
             if row is None:
@@ -124,6 +128,7 @@ class Store:
             actions.append(json.loads(text))
         return {"game_id": row["game_id"], "created": row["created"],
                 "options": json.loads(row["options"]), "seats": json.loads(row["seats"]),
+                "settings": json.loads(row["settings"] or "{}"),
                 "status": row["status"], "actions": actions}
 
     def summaries(self, limit=100, status=None) -> list:

@@ -183,25 +183,23 @@ export class BoardView {
     blds.forEach((b, i) => {
       if (b === "metropolis" && sites[i]) g.append(this.metropolis(sites[i][0], sites[i][1] - 2 * k, owner));
     });
-    // Income: printed Cornucopias and Prosperity tokens.
+    // Income: printed Cornucopias (a horn on the board) and Prosperity tokens (round tokens).
     const printed = a.cornucopias || 0;
     const prosperity = st.prosperity || 0;
     if (printed || prosperity) {
-      let x, y;
+      const k2 = 13 * k;
+      let px, py, qx, qy; // printed horn, prosperity token
       if (a.kind === "land" && sites.length) {
+        const first = sites[0];
         const last = sites[sites.length - 1];
-        x = last[0] + 13 * k;
-        y = last[1];
+        [px, py] = [last[0] + k2, last[1]];
+        [qx, qy] = [first[0] - k2, first[1]];
       } else {
-        x = cx;
-        y = cy + 20 * k;
+        [px, py] = [cx - (prosperity && printed ? 8 * k : 0), cy + 20 * k];
+        [qx, qy] = [cx + (prosperity && printed ? 8 * k : 0), cy + 20 * k];
       }
-      if (printed) {
-        g.append(this.cornucopia(x, y, printed, false));
-        x += (a.kind === "land" ? 0 : 13 * k);
-        if (a.kind === "land") y -= 13 * k;
-      }
-      if (prosperity) g.append(this.cornucopia(x, y, prosperity, true));
+      if (printed) g.append(this.cornucopia(px, py, printed));
+      if (prosperity) g.append(this.prosperityToken(qx, qy, prosperity));
     }
     if (a.priestess) g.append(this.priestessIcon(a.label[0] - 26 * k, a.label[1] - 3 * k));
     this.pieces.append(g);
@@ -293,14 +291,24 @@ export class BoardView {
       s("path", { d: "M-3,8 L-3,2 A3,3 0 0 1 3,2 L3,8 Z", fill: "#f3e6c4" }));
   }
 
-  cornucopia(x, y, n, prosperity) {
+  // The Cornucopia printed on the board: a golden horn of plenty.
+  cornucopia(x, y, n) {
     const k = this.k;
-    return s("g", { class: prosperity ? "prosperity" : "cornucopia", transform: `translate(${round(x)},${round(y)}) scale(${k})` },
-      s("title", {}, prosperity ? `${n} Prosperity token${n > 1 ? "s" : ""}` : `${n} Cornucopia${n > 1 ? "s" : ""} printed`),
-      s("circle", { r: 6, fill: prosperity ? "#f2c230" : "#c8931e", stroke: prosperity ? "#7a5300" : "#fff3c4", "stroke-width": prosperity ? 1.4 : 1 }),
-      // a horn of plenty
-      s("path", { d: "M-3.2,-2 Q0,3.5 3.4,2.2 L3.8,-0.6 Q0.6,0.4 -3.2,-2 Z", fill: prosperity ? "#7a5300" : "#fff3c4" }),
-      n > 1 ? s("text", { class: "badge-small", x: 6.5, y: -4 }, n) : null);
+    return s("g", { class: "cornucopia", transform: `translate(${round(x)},${round(y)}) scale(${k})` },
+      s("title", {}, `${n} Cornucopia${n > 1 ? "s" : ""} (income)`),
+      s("path", { d: "M-6,-4.5 Q-3,4.5 5.5,4 Q7,1 6.3,-2.2 Q1,0.6 -6,-4.5 Z", fill: "#f2c230", stroke: "#6b4a00", "stroke-width": 1, "stroke-linejoin": "round" }),
+      s("ellipse", { cx: 5.9, cy: 0.9, rx: 1.2, ry: 3.1, fill: "#fff3c4", stroke: "#6b4a00", "stroke-width": 0.6 }),
+      n > 1 ? s("text", { class: "badge-small", x: -4.5, y: 6.5 }, n) : null);
+  }
+
+  // Prosperity tokens: round tokens showing a Cornucopia.
+  prosperityToken(x, y, n) {
+    const k = this.k;
+    return s("g", { class: "prosperity", transform: `translate(${round(x)},${round(y)}) scale(${k})`, filter: "url(#shadow)" },
+      s("title", {}, `${n} Prosperity token${n > 1 ? "s" : ""} (income)`),
+      s("circle", { r: 6, fill: "#4d7a2a", stroke: "#f2c230", "stroke-width": 1.4 }),
+      s("path", { d: "M-3.6,-2.4 Q-1.8,2.8 3.2,2.4 Q4.1,0.6 3.7,-1.3 Q0.6,0.4 -3.6,-2.4 Z", fill: "#f2c230" }),
+      n > 1 ? s("text", { class: "badge-small", x: 5.5, y: -4 }, n) : null);
   }
 
   priestessIcon(x, y) {

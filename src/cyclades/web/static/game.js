@@ -419,7 +419,7 @@ function renderPlayers(v) {
     const p = pl.index;
     const seat = st.seats[p] || {};
     const bot = seat.kind && seat.kind !== "human";
-    const stat = (cls, title, value) => h("span", { class: `stat ${cls}`, title }, h("i", { class: `icon ${cls}` }), value);
+    const stat = (cls, title, value, word) => h("span", { class: `stat ${cls}`, title }, h("i", { class: `icon ${cls}` }), h("b", {}, value), h("small", {}, word));
     return h("article", {
       class: `player ${v.to_move === p ? "to-move" : ""} ${isMe(p) ? "mine" : ""} ${pl.eliminated ? "eliminated" : ""}`,
       style: { "--pc": colour(p), "--pink": ink(p) },
@@ -430,12 +430,12 @@ function renderPlayers(v) {
       bot ? h("span", { class: "tag bot" }, `${seat.kind} bot`) : null,
       pl.eliminated ? h("span", { class: "tag" }, "eliminated") : null),
     h("div", { class: "stats" },
-      stat("gp", pl.gp === null || pl.gp === undefined ? "Gold (hidden)" : "Gold", pl.gp === null || pl.gp === undefined ? "?" : pl.gp),
-      stat("metro", "Metropolises", pl.metropolises),
-      stat("priestess", "Priestesses", pl.priestesses),
-      stat("philosopher", "Philosophers", pl.philosophers),
-      stat("troop", "Troops in reserve", pl.troops_in_reserve),
-      stat("fleet", "Fleets in reserve", pl.fleets_in_reserve)),
+      stat("gp", pl.gp === null || pl.gp === undefined ? "Gold: hidden from you (R24)" : "Gold", pl.gp === null || pl.gp === undefined ? "?" : pl.gp, "GP"),
+      stat("metro", "Metropolises", pl.metropolises, "metropolises"),
+      stat("priestess", "Priestesses", pl.priestesses, "priestesses"),
+      stat("philosopher", "Philosophers", pl.philosophers, "philosophers"),
+      stat("troop", "Troops in reserve (not on the board)", pl.troops_in_reserve, "troops left"),
+      stat("fleet", "Fleets in reserve (not on the board)", pl.fleets_in_reserve, "fleets left")),
     (pl.heroes || []).length || (pl.creatures || []).length
       ? h("div", { class: "cards" },
         (pl.heroes || []).map((x) => h("span", { class: "mini hero-mini", title: "Hero" }, "★ ", cardName(x))),

@@ -1,0 +1,758 @@
+"""The Mythological Creatures without miniatures (rulebook, "Creature Descriptions"; the
+Maelström texts are the wording of their cards, R2).
+
+Each card is a small `Effect` (engine/creatures.py): `applicable` says whether its effect can
+be used now (if not, the card is discarded without effect), and its buyer's decisions go
+through the "creature" frame, one short choice at a time (R26). Once bought, a card's effect
+is applied: there is no cancelling it. Chiron's area, and everything in it, is never offered
+as a target to a player who does not control Chiron (`shielded`).
+"""
+from ...content.gods import APOLLO, BUILDINGS, GODS
+from .. import ops
+from ..actions import Action
+from ..creatures import EFFECTS, Effect, effect, finish, play_creature, shielded
+from ..cycle import discard_creature_card, draw
+from ..maintenance import ON_CREATURE_ARRIVES, creature_destinations
+from ..metropolis import gain_philosopher
+from ..moves import arrive_land, last_area_attack_allowed, leave_land
+from ..queries import (MODIFIERS, active_players, area_income, buildings_of, can_enter_sea,
+                       can_leave_land, can_place_land, controlled_lands, controlled_seas,
+                       empty_sites, heroes_at, income_receiver, lands_with_free_site)
+from ..state import NOBODY
+from ..turns import FREE_CARD, gain_card, place_building, push_build, push_place_unit, unit_sites
+
+DONE = Action("done")
+
+
+# --- small helpers ------------------------------------------------------------------------
+
+def _area(g, action) -> int:
+    return g.b.index[action.where]
+
+
+def _rivals(g, p) -> list:
+    return [q for q in active_players(g) if q != p]
+
+
+def _sites(g, a):
+    return range(g.b.site_start[a], g.b.site_start[a] + g.b.sites[a])
+
+
+def _site_of(g, a, kind) -> int:
+    return next(i for i in _sites(g, a) if g.s.sites[i] == kind)
+
+
+def _own_buildings(g, p) -> list:
+    """(kind, area) of p's basic buildings that p may choose (not under another's Chiron)."""
+    b = g.b
+    return sorted({(k, b.site_area[site]) for site, k in buildings_of(g, p)
+                   if not shielded(g, p, b.site_area[site])})
+
+
+def _turn_frame(g):
+    for f in reversed(g.s.stack):
+        if f["k"] == "turn":
+            return f
+    return None
+
+
+def _can_enter_land(g, p, a) -> bool:
+    return all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"])
+
+
+class _PlaysAnother(Effect):
+    """A card that plays another creature card: it is discarded once that card's effect is over."""
+
+    def auto(self, g, f):
+        if f["stage"] == "played":
+            finish(g, f)
+            return True
+        return False
+
+    def play_other(self, g, f, card):
+        f["stage"] = "played"
+        g.emit("creature_played", player=f["p"], card=card, by=f["card"])
+        play_creature(g, f["p"], card)
+
+
+# --- the cards, in alphabetical order ----------------------------------------------------------
+
+@effect("charon")
+class Charon(Effect):
+    """Swap one of your Heroes with one of the available Heroes on the Hero track. The new Hero
+    recruited in this way cannot be sacrificed during this Cycle.
+    If the Hero track contains no Hero cards, you cannot use Charon's effect and the card is
+    discarded without effect."""
+
+    @staticmethod
+    def _mine(g, p):
+        s = g.s
+        return sorted(h for h, o in s.hero_owner.items()
+                      if o == p and not (h in s.hero_at and shielded(g, p, s.hero_at[h])))
+
+    def applicable(self, g, p):
+        return any(g.s.hero_track) and bool(self._mine(g, p))
+
+    def legal(self, g, f):
+        if f["stage"] == "start":
+            return [Action("swap_hero", what=h) for h in self._mine(g, f["p"])]
+        return [Action("choose_hero", what=h) for h in g.s.hero_track if h]
+
+    def apply(self, g, f, a):
+        if a.kind == "swap_hero":
+            f["hero"], f["stage"] = a.what, "track"
+            return
+        s, p, old, new = g.s, f["p"], f["hero"], a.what
+        finish(g, f)
+        s.hero_track[s.hero_track.index(new)] = old  # the old Hero takes the new one's slot
+        at = s.hero_at.pop(old, None)
+        del s.hero_owner[old]
+        s.hero_since.pop(old, None)
+        s.hero_owner[new] = p
+        s.hero_since[new] = s.cycle  # no sacrifice during this Cycle
+        if at is not None:  # the new miniature stands where the old one stood
+            s.hero_at[new] = at
+        g.emit("hero_swapped", player=p, hero=new, old=old, area=at)
+
+
+@effect("chimera")
+class Chimera(_PlaysAnother):
+    """Play a Creature card from the Creature discard pile for free, then discard the Chimera
+    (if the creature Discard Pile is empty, the Chimera is simply discarded).
+    When the Chimera is placed in the Discard Pile, (...) you must shuffle the Creature deck and
+    the Creature Discard Pile together (cycle.discard_creature_card)."""
+
+    @staticmethod
+    def _cards(g, p):
+        # Only a card whose effect can be used: playing another would only discard it again.
+        return [c for c in dict.fromkeys(g.s.creature_discard)
+                if c in EFFECTS and EFFECTS[c].applicable(g, p)]
+
+    def applicable(self, g, p):
+        return bool(self._cards(g, p))
+
+    def legal(self, g, f):
+        return [Action("choose_card", what=c) for c in self._cards(g, f["p"])]
+
+    def apply(self, g, f, a):
+        g.s.creature_discard.remove(a.what)
+        self.play_other(g, f, a.what)
+
+
+@effect("cyclops")
+class Cyclops(Effect):
+    """Exchange one of your basic Buildings for another basic Building from the reserve."""
+
+    @staticmethod
+    def _others(g, old):
+        return [k for k in BUILDINGS if k != old and ops.buildings_left(g, k) > 0]
+
+    def _choices(self, g, p):
+        return [(k, a) for k, a in _own_buildings(g, p) if self._others(g, k)]
+
+    def applicable(self, g, p):
+        return bool(self._choices(g, p))
+
+    def legal(self, g, f):
+        if f["stage"] == "start":
+            return [Action("replace", what=k, where=g.b.ids[a]) for k, a in self._choices(g, f["p"])]
+        return [Action("choose_building", what=k) for k in self._others(g, f["old"])]
+
+    def apply(self, g, f, a):
+        if a.kind == "replace":
+            f["old"], f["area"], f["stage"] = a.what, _area(g, a), "new"
+            return
+        p, area = f["p"], f["area"]
+        finish(g, f)
+        site = _site_of(g, area, f["old"])
+        g.emit("demolished", player=p, building=f["old"], area=area)
+        g.s.sites[site] = ""  # back to the reserve
+        place_building(g, p, site, a.what)
+
+
+@effect("dryad")
+class Dryad(Effect):
+    """Steal a Priestess card from another player."""
+
+    @staticmethod
+    def _targets(g, p):
+        return [q for q in _rivals(g, p) if g.s.priestesses[q]]
+
+    def applicable(self, g, p):
+        return bool(self._targets(g, p))
+
+    def legal(self, g, f):
+        return [Action("target_player", n=q) for q in self._targets(g, f["p"])]
+
+    def apply(self, g, f, a):
+        s, p, q = g.s, f["p"], a.n
+        finish(g, f)
+        s.priestesses[q] -= 1
+        s.priestesses[p] += 1
+        g.emit("card_stolen", player=p, victim=q, card="priestess")
+
+
+@effect("echidna")
+class Echidna(Effect):
+    """Steal 1 Creature card from another player and place it in front of your Screen. Then you
+    may move the corresponding Creature miniature to any Area (Land or Sea) indicated on the
+    Creature card as valid."""
+
+    @staticmethod
+    def _targets(g, p):
+        s = g.s
+        return sorted((c, at) for c, at in s.creature_at.items()
+                      if s.creature_owner.get(c, p) != p and not shielded(g, p, at))
+
+    @staticmethod
+    def _destinations(g, p, c):
+        return [a for a in creature_destinations(g, c) if not shielded(g, p, a)]
+
+    def applicable(self, g, p):
+        return bool(self._targets(g, p))
+
+    def legal(self, g, f):
+        ids = g.b.ids
+        if f["stage"] == "start":
+            return [Action("steal", what=c, where=ids[at]) for c, at in self._targets(g, f["p"])]
+        c = f["creature"]
+        return [Action("stay", what=c)] + [Action("move_creature", what=c, where=ids[a])
+                                            for a in self._destinations(g, f["p"], c)]
+
+    def apply(self, g, f, a):
+        s, p, c = g.s, f["p"], a.what
+        if a.kind == "steal":
+            victim = s.creature_owner[c]
+            s.creature_owner[c] = p
+            g.emit("creature_stolen", player=p, victim=victim, card=c)
+            f["creature"], f["stage"] = c, "move"
+            return
+        finish(g, f)
+        if a.kind == "move_creature":
+            dest = _area(g, a)
+            s.creature_at[c] = dest
+            g.emit("creature_moved", card=c, area=dest)
+            if c in ON_CREATURE_ARRIVES:
+                ON_CREATURE_ARRIVES[c](g, c, dest, p)
+
+
+@effect("empusa")
+class Empusa(Effect):
+    """Perform again the free mandatory actions of the god to whom you made an Offering in the
+    current Cycle (the building first, then the recruit, as on the god's turn)."""
+
+    def applicable(self, g, p):
+        turn = _turn_frame(g)
+        return turn is not None and turn["p"] == p and turn["god"] != APOLLO
+
+    def auto(self, g, f):
+        p = f["p"]
+        if f["stage"] == "start":
+            god = _turn_frame(g)["god"]
+            f["god"], f["stage"] = god, "recruit"
+            push_build(g, p, GODS[god].building or "")
+            return True
+        unit = GODS[f["god"]].recruit
+        finish(g, f)
+        if unit in FREE_CARD:
+            gain_card(g, p, unit)
+        else:
+            push_place_unit(g, p, unit)
+        return True
+
+
+@effect("erinyes")
+class Erinyes(Effect):
+    """Move 1 Prosperity token (with its 1-Cornucopia side) to any other Land or Sea Area. The
+    token being moved may belong to any player.
+    Note. If the chosen token lies with its 2-Cornucopia side up, first replace it with 2 tokens
+    with 1 Cornucopia each, and then move one of those tokens. (`prosperity[a]` counts the
+    Cornucopias of an area's tokens, so moving one is -1 there, +1 elsewhere.)"""
+
+    @staticmethod
+    def _origins(g, p):
+        return [a for a in range(len(g.b.ids)) if g.s.prosperity[a] and not shielded(g, p, a)]
+
+    def applicable(self, g, p):
+        return bool(self._origins(g, p))
+
+    def legal(self, g, f):
+        ids, p = g.b.ids, f["p"]
+        if f["stage"] == "start":
+            return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
+        return [Action("destination", where=ids[a]) for a in range(len(ids))
+                if a != f["frm"] and not shielded(g, p, a)]
+
+    def apply(self, g, f, a):
+        if a.kind == "origin":
+            f["frm"], f["stage"] = _area(g, a), "dest"
+            return
+        s, frm, dest = g.s, f["frm"], _area(g, a)
+        finish(g, f)
+        s.prosperity[frm] -= 1
+        s.prosperity[dest] += 1
+        g.emit("prosperity_moved", player=f["p"], frm=frm, to=dest)
+
+
+@effect("giant")
+class Giant(Effect):
+    """Steal all mercenary Troops from one Land Area. Place them on one or more Land Areas you
+    control. (Medusa: no Troop may leave her Area, so hers are out of reach.)"""
+
+    @staticmethod
+    def _targets(g, p):
+        s = g.s
+        return [a for a in g.b.lands if s.mercs[a] and s.ctrl[a] not in (p, NOBODY)
+                and not shielded(g, p, a) and can_leave_land(g, s.ctrl[a], a)]
+
+    @staticmethod
+    def _places(g, p):
+        return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
+
+    def applicable(self, g, p):
+        return bool(self._targets(g, p)) and bool(self._places(g, p))
+
+    def legal(self, g, f):
+        ids, p = g.b.ids, f["p"]
+        if f["stage"] == "start":
+            return [Action("steal", what="mercs", where=ids[a]) for a in self._targets(g, p)]
+        return [Action("place_merc", where=ids[a]) for a in self._places(g, p)]
+
+    def apply(self, g, f, a):
+        s, p = g.s, f["p"]
+        if a.kind == "steal":
+            frm = _area(g, a)
+            f["frm"], f["left"], f["stage"] = frm, s.mercs[frm], "place"
+            g.emit("mercs_stolen", player=p, victim=s.ctrl[frm], area=frm, count=s.mercs[frm])
+            return
+        # One mercenary at a time goes from the robbed area to the chosen one; an emptied
+        # area keeps its controller's token (R16).
+        frm, dest = f["frm"], _area(g, a)
+        s.mercs[frm] -= 1
+        s.mercs[dest] += 1
+        f["left"] -= 1
+        g.emit("merc", player=p, area=dest, count=1)
+        if not f["left"]:
+            finish(g, f)
+
+
+@effect("graeae")
+class Graeae(Effect):
+    """Repeat your Income Phase.
+    You receive 1 GP for each Cornucopia (on Prosperity tokens and/or icon) present in the Land
+    and Sea Areas you control at the time you use the Graeae card. (The income hooks, Nereid,
+    Cerberus and Geryon's GP, apply as in the Income phase: queries.area_income/income_receiver.)"""
+
+    def play(self, g, p, card):
+        n = sum(area_income(g, a) for a in range(len(g.b.ids)) if income_receiver(g, a) == p)
+        g.emit("graeae", player=p, amount=n)
+        g.gain(p, n)
+        discard_creature_card(g, card)
+
+
+@effect("griffin")
+class Griffin(Effect):
+    """Steal half the GP (rounded down) from another player.
+    (Any other player may be chosen: their GP are hidden, R24, so the list does not depend on them.)"""
+
+    def applicable(self, g, p):
+        return bool(_rivals(g, p))
+
+    def legal(self, g, f):
+        return [Action("target_player", n=q) for q in _rivals(g, f["p"])]
+
+    def apply(self, g, f, a):
+        p, q = f["p"], a.n
+        finish(g, f)
+        n = g.purse(q) // 2
+        g.emit("gp_stolen", player=p, victim=q)
+        g.pay(q, n)
+        g.gain(p, n)
+
+
+@effect("harpy")
+class Harpy(Effect):
+    """Destroy a Troop in a Land Area. This can be a basic Troop or a mercenary Troop.
+    The Harpy cannot destroy a Hero."""
+
+    @staticmethod
+    def _targets(g, p):
+        s = g.s
+        out = []
+        for a in g.b.lands:
+            if shielded(g, p, a):
+                continue
+            if s.troops[a]:
+                out.append(("troop", a))
+            if s.mercs[a]:
+                out.append(("merc", a))
+        return out
+
+    def applicable(self, g, p):
+        return bool(self._targets(g, p))
+
+    def legal(self, g, f):
+        return [Action("destroy", what=k, where=g.b.ids[a]) for k, a in self._targets(g, f["p"])]
+
+    def apply(self, g, f, a):
+        area = _area(g, a)
+        finish(g, f)
+        troop = a.what == "troop"
+        # An emptied area keeps its controller's token (R16).
+        ops.remove_land_units(g, area, g.s.ctrl[area], int(troop), int(not troop), destroy=True)
+
+
+@effect("hippalectryon")
+class Hippalectryon(Effect):
+    """Exchange 2 of your mercenary Troops for 1 Prosperity token, or for 1 Priestess card, or
+    for 1 Philosopher card, returning those Troops to the general reserve. Place the Prosperity
+    token you received with its 1-Cornucopia side up in any Area of your choice.
+    You may make this exchange any number of times, as long as you have mercenary Troops.
+    Note. Hippalectryon's ability can be applied to mercenary Troops located in an Area with
+    Medusa. An exchange of Troops is not considered destruction, so it does not allow Geryon to
+    accumulate GP."""
+
+    @staticmethod
+    def _merc_areas(g, p):
+        s = g.s
+        return [a for a in controlled_lands(g, p) if s.mercs[a] and not shielded(g, p, a)]
+
+    def _rewards(self, g, p):
+        s, r = g.s, g.r
+        if sum(s.mercs[a] for a in self._merc_areas(g, p)) < 2:
+            return []
+        out = ["prosperity"]
+        if sum(s.priestesses) < r.priestesses:  # R28: only what the supply can give
+            out.append("priestess")
+        if sum(s.philosophers) < r.philosophers:
+            out.append("philosopher")
+        return out
+
+    def applicable(self, g, p):
+        return bool(self._rewards(g, p))
+
+    def auto(self, g, f):
+        if f["stage"] == "start" and not self._rewards(g, f["p"]):
+            finish(g, f)  # no more exchanges possible
+            return True
+        return False
+
+    def legal(self, g, f):
+        ids, p, stage = g.b.ids, f["p"], f["stage"]
+        if stage == "start":
+            out = [Action("exchange", what=k) for k in self._rewards(g, p)]
+            return out + [DONE] if f.get("made") else out
+        if stage == "mercs":
+            return [Action("return_merc", where=ids[a]) for a in self._merc_areas(g, p)]
+        return [Action("prosperity", where=ids[a]) for a in range(len(ids)) if not shielded(g, p, a)]
+
+    def apply(self, g, f, a):
+        p = f["p"]
+        if a.kind == "done":
+            finish(g, f)
+        elif a.kind == "exchange":
+            f["reward"], f["left"], f["stage"] = a.what, 2, "mercs"
+        elif a.kind == "return_merc":
+            ops.remove_land_units(g, _area(g, a), p, 0, 1, destroy=False)  # not destroyed
+            f["left"] -= 1
+            if f["left"]:
+                return
+            f["made"] = f.get("made", 0) + 1
+            reward = f["reward"]
+            g.emit("exchanged", player=p, reward=reward)
+            f["stage"] = "place" if reward == "prosperity" else "start"
+            if reward == "priestess":
+                ops.gain_priestess(g, p)
+            elif reward == "philosopher":
+                gain_philosopher(g, p)  # a 4th one builds a Metropolis (on top of this frame)
+        else:  # the Prosperity token
+            area = _area(g, a)
+            g.s.prosperity[area] += 1
+            g.emit("prosperity", player=p, area=area)
+            f["stage"] = "start"
+
+
+@effect("hippocampus")
+class Hippocampus(Effect):
+    """Exchange any number of your Fleets in 1 Sea Area you control for the same number of
+    mercenary Troops from the general reserve. Place the received Troops in 1 or more Land Areas
+    you control, and return the exchanged Fleets to your personal reserve.
+    Note. An exchange of Fleets is not considered destruction, so it does not allow Geryon to
+    accumulate GP."""
+
+    @staticmethod
+    def _seas(g, p):
+        return [a for a in controlled_seas(g, p) if g.s.fleets[a]]
+
+    def applicable(self, g, p):
+        return bool(self._seas(g, p)) and bool(unit_sites(g, p, "merc"))
+
+    def legal(self, g, f):
+        s = g.s
+        if f["stage"] == "start":
+            return [Action("origin", where=g.b.ids[a]) for a in self._seas(g, f["p"])]
+        # R28: no more Fleets than there are mercenaries to receive
+        most = min(s.fleets[f["frm"]], s.mercs_left)
+        return [Action("take", what="fleet", n=k) for k in range(1, most + 1)]
+
+    def apply(self, g, f, a):
+        if a.kind == "origin":
+            f["frm"], f["stage"] = _area(g, a), "count"
+            return
+        s, p, sea, n = g.s, f["p"], f["frm"], a.n
+        finish(g, f)
+        s.fleets[sea] -= n
+        s.fleets_left[p] += n  # returned, not destroyed
+        if not s.fleets[sea]:
+            s.ctrl[sea] = NOBODY  # an empty sea area is controlled by no one (R16)
+        g.emit("fleets_exchanged", player=p, area=sea, count=n)
+        push_place_unit(g, p, "merc", n)
+
+
+@effect("manticore")
+class Manticore(Effect):
+    """Destroy 1 Creature or 1 Hero of your choice. The destroyed miniature is returned to the
+    general reserve, and the card is placed in the corresponding discard pile.
+    Note. Manticore can destroy a Hero located in the Area with Medusa, but her ability is
+    completely blocked by Chiron."""
+
+    @staticmethod
+    def _targets(g, p):
+        s = g.s
+        out = sorted(s.creature_at.items()) + sorted(s.hero_at.items())
+        return [(name, at) for name, at in out if not shielded(g, p, at)]
+
+    def applicable(self, g, p):
+        return bool(self._targets(g, p))
+
+    def legal(self, g, f):
+        return [Action("destroy", what=n, where=g.b.ids[at]) for n, at in self._targets(g, f["p"])]
+
+    def apply(self, g, f, a):
+        finish(g, f)
+        if a.what in g.s.creature_at:
+            ops.release_creature(g, a.what)
+        else:
+            ops.discard_hero(g, a.what)
+
+
+@effect("pegasus")
+class Pegasus(Effect):
+    """Move all or part of your basic and/or mercenary Troops and Heroes from one Land Area to
+    another Land Area for free. The starting and ending Areas can be anywhere on the board, they
+    do not have to be adjacent or accessible to each other.
+    Note: the Pegasus' effect does not help Troops or Heroes to leave or move into the Area
+    occupied by Medusa. (A defended destination means a Land Battle; R19 still applies.)"""
+
+    @staticmethod
+    def _destinations(g, p, frm):
+        s = g.s
+        out = []
+        for a in g.b.lands:
+            if a == frm or shielded(g, p, a) or not _can_enter_land(g, p, a):
+                continue
+            q = s.ctrl[a]
+            if q not in (p, NOBODY) and not (g.may_attack(p, q, a)
+                                             and last_area_attack_allowed(g, p, q, a)):
+                continue
+            out.append(a)
+        return out
+
+    def _origins(self, g, p):
+        s = g.s
+        return [a for a in controlled_lands(g, p)
+                if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True))
+                and can_leave_land(g, p, a) and not shielded(g, p, a)
+                and self._destinations(g, p, a)]
+
+    def applicable(self, g, p):
+        return bool(self._origins(g, p))
+
+    def legal(self, g, f):
+        s, ids, p, stage, frm = g.s, g.b.ids, f["p"], f["stage"], f.get("frm")
+        if stage == "start":
+            return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
+        taken = f["t"] + f["m"] + len(f["h"])
+        if stage == "troops":
+            more = s.mercs[frm] or heroes_at(g, frm, count=True)
+            return [Action("take", what="troop", n=k) for k in range(0 if more else 1, s.troops[frm] + 1)]
+        if stage == "mercs":
+            more = heroes_at(g, frm, count=True)
+            return [Action("take", what="merc", n=k)
+                    for k in range(0 if (more or taken) else 1, s.mercs[frm] + 1)]
+        if stage == "heroes":
+            out = [Action("take_hero", what=h) for h in sorted(heroes_at(g, frm)) if h not in f["h"]]
+            return out + [DONE] if taken else out
+        return [Action("destination", where=ids[a]) for a in self._destinations(g, p, frm)]
+
+    def apply(self, g, f, a):
+        if a.kind == "origin":
+            f.update(frm=_area(g, a), stage="troops", t=0, m=0, h=())
+        elif a.kind == "take" and a.what == "troop":
+            f["t"], f["stage"] = a.n, "mercs"
+        elif a.kind == "take":
+            f["m"], f["stage"] = a.n, "heroes"
+        elif a.kind == "take_hero":
+            f["h"] = f["h"] + (a.what,)
+        elif a.kind == "done":
+            f["stage"] = "dest"
+        else:
+            p, frm, dest = f["p"], f["frm"], _area(g, a)
+            finish(g, f)
+            g.emit("pegasus", player=p, frm=frm, to=dest)
+            leave_land(g, frm, f["t"], f["m"], f["h"])
+            arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
+            return
+        self._skip_empty(g, f)
+
+    @staticmethod
+    def _skip_empty(g, f):
+        s, frm = g.s, f["frm"]
+        if f["stage"] == "troops" and not s.troops[frm]:
+            f["stage"] = "mercs"
+        if f["stage"] == "mercs" and not s.mercs[frm]:
+            f["stage"] = "heroes"
+        if f["stage"] == "heroes" and not [h for h in heroes_at(g, frm) if h not in f["h"]]:
+            f["stage"] = "dest"
+
+
+@effect("satyr")
+class Satyr(Effect):
+    """Steal 1 Philosopher card from another player.
+    If you get your 4th Philosopher by using this effect, discard them and immediately build a
+    Metropolis."""
+
+    @staticmethod
+    def _targets(g, p):
+        return [q for q in _rivals(g, p) if g.s.philosophers[q]]
+
+    def applicable(self, g, p):
+        return bool(self._targets(g, p))
+
+    def legal(self, g, f):
+        return [Action("target_player", n=q) for q in self._targets(g, f["p"])]
+
+    def apply(self, g, f, a):
+        p, q = f["p"], a.n
+        finish(g, f)
+        g.s.philosophers[q] -= 1
+        g.emit("card_stolen", player=p, victim=q, card="philosopher")
+        gain_philosopher(g, p)  # the 4th builds a Metropolis at once
+
+
+@effect("sphinx")
+class Sphinx(_PlaysAnother):
+    """Draw 3 Creature cards. Discard 2, and play the third for free.
+    (The drawn cards are seen by their drawer only, R24.)"""
+
+    def hidden(self, f):
+        return ("cards",)
+
+    def applicable(self, g, p):
+        return bool(g.s.creature_deck or g.s.creature_discard)
+
+    def auto(self, g, f):
+        s = g.s
+        if f["stage"] == "start":
+            cards = [draw(g, s.creature_deck, s.creature_discard) for _ in range(3)]
+            f["cards"], f["stage"] = tuple(c for c in cards if c), "choose"
+            g.emit("sphinx_draw", player=f["p"], count=len(f["cards"]))
+            if not self.legal(g, f):  # nothing that can be played: all are discarded
+                for c in f["cards"]:
+                    discard_creature_card(g, c)
+                finish(g, f)
+            return True
+        return super().auto(g, f)
+
+    def legal(self, g, f):
+        return [Action("choose_card", what=c) for c in dict.fromkeys(f["cards"]) if c in EFFECTS]
+
+    def apply(self, g, f, a):
+        rest = list(f["cards"])
+        rest.remove(a.what)
+        f["cards"] = ()
+        for c in rest:
+            discard_creature_card(g, c)
+        self.play_other(g, f, a.what)
+
+
+@effect("sylph")
+class Sylph(Effect):
+    """Swap Fleets from two Sea Areas regardless of which players control them. The two Areas
+    may be anywhere on the board; they do not have to be adjacent to each other.
+    Both Sea Areas must contain Fleets."""
+
+    @staticmethod
+    def _swappable(g, p, x, y):
+        s = g.s
+        return (x != y and s.fleets[x] and s.fleets[y] and not shielded(g, p, y)
+                and can_enter_sea(g, s.ctrl[x], y) and can_enter_sea(g, s.ctrl[y], x))
+
+    def _firsts(self, g, p):
+        seas = [a for a in g.b.seas if g.s.fleets[a] and not shielded(g, p, a)]
+        return [x for x in seas if any(self._swappable(g, p, x, y) for y in seas)]
+
+    def applicable(self, g, p):
+        return bool(self._firsts(g, p))
+
+    def legal(self, g, f):
+        ids, p = g.b.ids, f["p"]
+        if f["stage"] == "start":
+            return [Action("target_area", where=ids[a]) for a in self._firsts(g, p)]
+        return [Action("target_area", where=ids[y]) for y in g.b.seas
+                if self._swappable(g, p, f["first"], y)]
+
+    def apply(self, g, f, a):
+        if f["stage"] == "start":
+            f["first"], f["stage"] = _area(g, a), "second"
+            return
+        s, x, y = g.s, f["first"], _area(g, a)
+        finish(g, f)
+        s.fleets[x], s.fleets[y] = s.fleets[y], s.fleets[x]
+        s.ctrl[x], s.ctrl[y] = s.ctrl[y], s.ctrl[x]
+        g.emit("fleets_swapped", player=f["p"], area=x, other=y)
+
+
+@effect("triton")
+class Triton(Effect):
+    """Steal 1 basic Building token from another player and place it on an empty building site
+    in any Land Area you control. If you have no suitable empty building site, you MUST destroy
+    one of your basic Buildings in order to build the stolen building."""
+
+    @staticmethod
+    def _targets(g, p):
+        b = g.b
+        return sorted({(k, b.site_area[site]) for q in _rivals(g, p) for site, k in buildings_of(g, q)
+                       if not shielded(g, p, b.site_area[site])})
+
+    @staticmethod
+    def _places(g, p, kind):
+        ids = g.b.ids
+        free = [a for a in lands_with_free_site(g, p) if not shielded(g, p, a)]
+        if free:
+            return [Action("build", what=kind, where=ids[a]) for a in free]
+        return [Action("replace", what=k, where=ids[a]) for k, a in _own_buildings(g, p)]
+
+    def applicable(self, g, p):
+        return bool(self._targets(g, p)) and bool(self._places(g, p, ""))
+
+    def legal(self, g, f):
+        if f["stage"] == "start":
+            return [Action("steal", what=k, where=g.b.ids[a]) for k, a in self._targets(g, f["p"])]
+        return self._places(g, f["p"], f["what"])
+
+    def apply(self, g, f, a):
+        s, p = g.s, f["p"]
+        if a.kind == "steal":
+            f["what"], f["frm"], f["stage"] = a.what, _area(g, a), "place"
+            return
+        kind, frm, area = f["what"], f["frm"], _area(g, a)
+        finish(g, f)
+        s.sites[_site_of(g, frm, kind)] = ""
+        g.emit("building_stolen", player=p, victim=s.ctrl[frm], building=kind, area=frm)
+        if a.kind == "replace":
+            site = _site_of(g, area, a.what)
+            g.emit("demolished", player=p, building=a.what, area=area)
+        else:
+            site = empty_sites(g, area)[0]
+        place_building(g, p, site, kind)
