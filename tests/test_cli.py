@@ -250,3 +250,26 @@ def test_replay_of_a_record_with_an_illegal_decision(tmp_path):
     assert code == 1
     assert "decision 1 cannot be replayed" in err
     assert "Traceback" not in err
+
+
+def test_replay_of_a_scenario_record_names_the_battle(tmp_path):
+    """A record of a game set up from a scenario replays from that position (R4); the
+    Sea Battle reads in the rulebook's words with both sides named."""
+    from conftest import act, scenario
+    g = scenario(gods=["poseidon", "ares", "athena", "zeus", "hera"], turn_order=[0, 1, 2],
+                 areas={"argos": {"owner": 0, "troops": 1}, "west": {"owner": 0, "fleets": 2},
+                        "naxos": {"owner": 1, "troops": 1}, "north": {"owner": 1, "fleets": 1},
+                        "melos": {"owner": 2, "troops": 1}},
+                 decision={"turn": {"player": 0, "god": "poseidon", "stage": "main"}}, dice=[3, 0])
+    act(g, "sea_move", n=1)
+    act(g, "origin", where="west")
+    act(g, "take", "fleet", n=2)
+    act(g, "destination", where="north")
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(g.record()))
+    r = run("replay", path)
+    assert r.exit_code == 0, r.output
+    assert ("Sea Battle in the north, round 1: Player 1 rolls 3 (strength 5), "
+            "Player 2 rolls 0 (strength 1); Player 2 loses the round.") in r.output
+    assert "Player 1 wins the battle and takes control of the north." in r.output
+    assert "the game goes on" in r.output

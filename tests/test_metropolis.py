@@ -14,13 +14,8 @@ Positions are on the small test map (tests/scenarios/small_map.yaml):
 Construction sites: argos 2, corinth 2, naxos 3, melos 1, ios 2. Scenario key `bonus_stack`
 lists the bonus tokens top first; area key `bonuses` gives the bonus of a metropolis.
 """
-import pytest
-
 from cyclades.engine import creatures
 from conftest import act, kinds, scenario
-
-NOBODY = -1
-
 
 def idx(g, area):
     return g.board.index[area]

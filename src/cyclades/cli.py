@@ -19,7 +19,8 @@ from rich.table import Table
 
 import cyclades
 from cyclades.agents import agent_names, make_agent
-from cyclades.engine.log import Narrator, area_name, card_name, decision_sentence, god_name, player_name
+from cyclades.engine.log import (Narrator, area_name, card_name, creature_name, decision_sentence, god_name,
+                                 player_name)
 
 BOARDS = ("random", "recommended")
 MAX_DECISIONS = 200_000  # a guard for simulate: no real game comes near it
@@ -168,29 +169,42 @@ def _ask(con, stdin, game, me, names, legal):
     while True:
         con.print()
         for i, a in enumerate(legal, 1):
-            con.print(f"  {i:>3}. {a}")
-        con.print(f"Your choice [1-{len(legal)}, ? to show the position again, q to quit]: ", end="")
+            con.print(f"  {i:>3}. {_action_text(a, names)}", markup=False)
+        con.print(f"Your choice [1-{len(legal)}, ? to show the position again, q to quit]: ", end="",
+                  markup=False)
         line = stdin.readline()
         if not line:
             con.print()
             return "eof"
         text = line.strip().lower()
         if not stdin.isatty():
-            con.print(text)  # echo piped input, so that a transcript reads like a session
+            con.print(text, markup=False)  # echo piped input: a transcript reads like a session
         if text in ("q", "quit", "exit"):
             return "quit"
-        if text in ("?", "h", "help", ""):
+        if text in ("?", "h", "help"):
             show_position(con, game, me, names)
+            continue
+        if not text:
+            con.print(f"Type a number from 1 to {len(legal)}, ? or q.")
             continue
         try:
             k = int(text)
         except ValueError:
-            con.print(f"'{text}' is not a number. Type a number from 1 to {len(legal)}, ? or q.")
+            con.print(f"'{text}' is not a number. Type a number from 1 to {len(legal)}, ? or q.",
+                      markup=False)
             continue
         if not 1 <= k <= len(legal):
             con.print(f"{k} is not on the list. Type a number from 1 to {len(legal)}.")
             continue
         return k - 1
+
+
+def _action_text(action, names) -> str:
+    """The action's own words; a player index also gets the player's name."""
+    text = str(action)
+    if action.kind.endswith("player") and 0 <= action.n < len(names):
+        text += f" ({names[action.n]})"
+    return text
 
 
 def _show_log(con, lines):
@@ -210,9 +224,13 @@ def show_position(con, game, me, names):
     what = FRAME_TEXT.get(decision.get("k"), str(decision.get("k", "")).replace("_", " "))
     if decision.get("k") == "turn":
         what = f"your turn with {god_name(decision.get('god'))}"
+    elif decision.get("k") == "creature":
+        what = f"the effect of {creature_name(decision.get('card'))}"
     elif decision.get("k") == "battle":
         where = b.index.get(decision.get("area"), -1)
         what = f"Battle {'on' if b.is_land[where] else 'in'} {area_name(game, where)}"
+        stage = decision.get("stage", "")
+        what += ", a unit to lose" if stage == "loss" else ", retreat?" if stage.startswith("retreat") else ""
     con.print()
     con.rule(f"Cycle {v['cycle']} · {v['phase'].title()} · {names[me]} to decide: {what}")
     # Gods and offerings.
@@ -229,9 +247,10 @@ def show_position(con, game, me, names):
     for pl in v["players"]:
         p = pl["index"]
         gp = "? GP" if pl["gp"] is None else f"{pl['gp']} GP"
-        line = (f"{names[p]}: {gp}, {pl['priestesses']} Priestesses, {pl['philosophers']} Philosophers, "
-                f"{pl['metropolises']} Metropolises; in reserve {pl['troops_in_reserve']} Troops, "
-                f"{pl['fleets_in_reserve']} Fleets")
+        line = (f"{names[p]}: {gp}, {_count(pl['priestesses'], 'Priestess', 'Priestesses')}, "
+                f"{_count(pl['philosophers'], 'Philosopher')}, "
+                f"{_count(pl['metropolises'], 'Metropolis', 'Metropolises')}; in reserve "
+                f"{_count(pl['troops_in_reserve'], 'Troop')}, {_count(pl['fleets_in_reserve'], 'Fleet')}")
         if pl["heroes"]:
             line += "; Heroes: " + ", ".join(card_name(h) for h in pl["heroes"])
         if pl["creatures"]:
@@ -286,10 +305,12 @@ def _columns(con, headers, rows):
     con.print("\n".join(line(r) for r in rows), markup=False)
 
 
+def _count(n, one, many=None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def _units(n, word):
-    if not n:
-        return []
-    return [f"{n} {word}{'s' if n > 1 else ''}"]
+    return [_count(n, word)] if n else []
 
 
 def _label(b, a) -> str:
@@ -318,13 +339,16 @@ def show_result(con, game, names):
         t.add_row(names[p], str(r["metropolises"][p]), str(r["gp"][p]), note)
     con.print(t)
     winners = [names[p] for p in r["winners"]]
+    after = f"after {_count(r['cycles'], 'cycle')}"
     how = " (the cycle limit was reached)" if r["cycle_limit"] else ""
-    if len(winners) == 1:
-        con.print(f"{winners[0]} wins after {r['cycles']} cycles{how}.")
+    if not r["over"]:
+        con.print(f"The record ends in cycle {r['cycles']}, phase {game.s.phase}: the game goes on.")
+    elif len(winners) == 1:
+        con.print(f"{winners[0]} wins {after}{how}.")
     elif winners:
-        con.print(f"{' and '.join(winners)} share the victory after {r['cycles']} cycles{how}.")
+        con.print(f"{' and '.join(winners)} share the victory {after}{how}.")
     else:
-        con.print(f"No winner after {r['cycles']} cycles.")
+        con.print(f"No winner {after}{how}.")
 
 
 # --- simulate --------------------------------------------------------------------------------
@@ -520,7 +544,10 @@ def replay(file, upto, full_log):
     stop = len(actions) if upto is None else min(upto, len(actions))
     con.print(f"Replay of {file}: {game.s.n} players, seed {record['options'].get('seed')}, "
               f"{len(actions)} decisions.")
-    con.print("\n[bold]Setup[/bold]")
+    if game.s.phase == "setup":
+        con.print("\n[bold]Setup[/bold]")
+    else:  # a scenario's record starts in the middle of a cycle
+        con.print(f"\n[bold]Cycle {game.s.cycle}[/bold] (from a scenario, {game.s.phase})")
     for i in range(stop):
         try:
             action = cyclades.Action.from_json(actions[i])

@@ -479,9 +479,10 @@ WRITERS = {
 
 # --- the fallback for events this module does not know --------------------------------
 
-_PLAYER_KEYS = {"player", "attacker", "defender", "owner", "buyer", "target", "previous", "loser", "winner"}
-_AREA_KEYS = {"area", "to", "frm", "dest", "origin"}
-_CARD_KEYS = {"card", "hero", "creature", "god", "building", "unit", "bonus"}
+_PLAYER_KEYS = {"player", "attacker", "defender", "owner", "buyer", "target", "previous", "loser",
+                "winner", "victim"}
+_AREA_KEYS = {"area", "to", "frm", "dest", "origin", "other"}
+_CARD_KEYS = {"card", "hero", "creature", "god", "building", "unit", "bonus", "old", "by", "reward"}
 
 
 def _generic(e, g, P):

@@ -13,9 +13,18 @@ from .queries import buildings_of, controlled_lands, controlled_seas, empty_site
 from .turns import push_build, push_place_unit
 
 
+def side_buildings(g, p, kinds=BUILDINGS) -> list:
+    """(site, kind) of the basic buildings that count toward p's economic Metropolis: p's,
+    and in team play the whole team's (R22: the team's combined four types)."""
+    out = []
+    for q in g.teammates(p, include_self=True):
+        out.extend(buildings_of(g, q, kinds, for_metropolis=True))
+    return out
+
+
 def check_economic(g, p):
     """As soon as p has a Port, a Fortress, a Temple and a University, they become a Metropolis."""
-    have = {k for _, k in buildings_of(g, p, for_metropolis=True)}
+    have = {k for _, k in side_buildings(g, p)}
     if len(have) == 4 and not any(f["k"] == "metro" and f["p"] == p for f in g.s.stack):
         push_metropolis(g, p, "economic", remove=BUILDINGS)
 
@@ -38,7 +47,7 @@ def push_metropolis(g, p, how, remove=()):
 def _remove_choices(g, f):
     """For the next building type to give up: the (site, area) candidates."""
     kind = f["remove"][0]
-    return [(site, g.b.site_area[site]) for site, k in buildings_of(g, f["p"], (kind,), for_metropolis=True)]
+    return [(site, g.b.site_area[site]) for site, _ in side_buildings(g, f["p"], (kind,))]
 
 
 @handler("metro")

@@ -1,0 +1,156 @@
+"""How long the game server takes to answer a decision, and how many concurrent
+all-bot games it holds before that time doubles.
+
+    PYTHONPATH=src python3 benchmarks/server_latency.py [--decisions 100] [--bot-delay 0.3]
+
+Starts a server on 127.0.0.1 (a free port, a temporary SQLite file), plays a
+scripted game in which the script is a human seat choosing random legal actions
+over HTTP (told of its turn over the WebSocket) against bots, and prints the
+median and 99th percentile of the time from sending a decision to its answer.
+Then it keeps more and more all-bot games running in the background (their bots
+wait --bot-delay seconds before each decision, as they do for people) until the
+median doubles, and prints how many it held. Bounded by --budget seconds.
+"""
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from cyclades.server.testing import ServerProcess  # noqa: E402
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+
+
+class Script:
+    """A human seat played by the script: random legal actions, timed over HTTP."""
+
+    def __init__(self, srv, http, seed):
+        self.srv, self.http, self.rng = srv, http, random.Random(seed)
+        self.ws = None
+        self.new_game()
+
+    def new_game(self):
+        if self.ws:
+            self.ws.close()
+        c = self.http.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"],
+                                                "bot_delay": 0, "seed": self.rng.randrange(1 << 32)})
+        c.raise_for_status()
+        c = c.json()
+        self.gid, self.token = c["game_id"], c["seats"][0]["token"]
+        self.ws = connect(f"{self.srv.ws_url}/ws/games/{self.gid}?token={self.token}")
+        self.version = -1
+
+    def my_turn(self):
+        """The latest state once it is this seat's turn (a new game if this one ended)."""
+        while True:
+            msg = json.loads(self.ws.recv(30))
+            if msg.get("type") != "state":
+                raise RuntimeError(f"unexpected message {msg}")
+            if msg["status"] == "over":
+                self.new_game()
+                continue
+            if msg["legal_actions"] and msg["version"] > self.version:
+                return msg
+
+    def decide(self) -> float:
+        st = self.my_turn()
+        a = self.rng.choice(st["legal_actions"])
+        t = time.perf_counter()
+        r = self.http.post(f"/api/games/{self.gid}/actions",
+                           json={"token": self.token, "version": st["version"], "action": a})
+        dt = time.perf_counter() - t
+        if r.status_code != 200:
+            raise RuntimeError(f"decision refused: {r.status_code} {r.text}")
+        self.version = st["version"]
+        return dt
+
+    def measure(self, n):
+        return [self.decide() for _ in range(n)]
+
+
+def running(http, ids):
+    games = http.get("/api/games", params={"limit": 1000}).json()["games"]
+    live = {g["game_id"]: g for g in games if g["game_id"] in ids and g["status"] != "over"}
+    return live
+
+
+def top_up(http, ids, target, rng):
+    """Keep `target` all-bot games going: start new ones for those that ended."""
+    live = running(http, ids)
+    ids &= set(live)
+    while len(ids) < target:
+        r = http.post("/api/games", json={"players": rng.choice([3, 4, 5]), "seats": None,
+                                          "seed": rng.randrange(1 << 32)} | {"seats": ["random"] * 3, "players": 3})
+        r.raise_for_status()
+        ids.add(r.json()["game_id"])
+    return ids
+
+
+def bot_decisions(http, ids):
+    games = http.get("/api/games", params={"limit": 1000}).json()["games"]
+    return sum(g["version"] for g in games if g["game_id"] in ids)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--decisions", type=int, default=100, help="timed decisions per measurement")
+    ap.add_argument("--bot-delay", type=float, default=0.3,
+                    help="seconds the background games' bots wait before each decision")
+    ap.add_argument("--budget", type=float, default=240, help="stop the ramp after this many seconds")
+    ap.add_argument("--max-games", type=int, default=2048)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    t_start = time.monotonic()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = ServerProcess(f"sqlite:///{tmp}/bench.db", bot_delay=args.bot_delay,
+                            log_path=f"{tmp}/server.log").start()
+        try:
+            with httpx.Client(base_url=srv.url, timeout=60) as http:
+                script = Script(srv, http, args.seed)
+                script.measure(20)  # warm up
+                base = script.measure(max(args.decisions, 200))
+                med0, p99 = statistics.median(base), percentile(base, 99)
+                print(f"scripted game, no other game: {len(base)} decisions, "
+                      f"median {med0 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms", flush=True)
+                ids, held, level, doubled = set(), 0, 4, False
+                while level <= args.max_games:
+                    if time.monotonic() - t_start > args.budget:
+                        print(f"time budget of {args.budget:.0f} s reached", flush=True)
+                        break
+                    top_up(http, ids, level, rng)
+                    time.sleep(2 * args.bot_delay + 1)  # let the new games reach their pace
+                    d0, t0 = bot_decisions(http, ids), time.monotonic()
+                    xs = script.measure(args.decisions)
+                    rate = (bot_decisions(http, ids) - d0) / (time.monotonic() - t0)
+                    med, p = statistics.median(xs), percentile(xs, 99)
+                    print(f"{level:5d} background all-bot games: median {med * 1000:.2f} ms, "
+                          f"p99 {p * 1000:.2f} ms, about {rate:.0f} bot decisions/s", flush=True)
+                    if med >= 2 * med0:
+                        doubled = True
+                        break
+                    held = level
+                    level *= 2
+                if doubled:
+                    print(f"held {held} concurrent all-bot games (bot delay {args.bot_delay} s) "
+                          f"before the median answer time doubled (at {level})")
+                else:
+                    print(f"held at least {held} concurrent all-bot games (bot delay {args.bot_delay} s) "
+                          f"without the median answer time doubling")
+        finally:
+            srv.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""The web client in a real headless Chromium, against a real server (issue 6).
+
+A person's session: open the lobby, create a game with one human seat and two
+random bots by clicking, open the seat, and play by clicking like a person
+(highlighted areas on the map, a god then an amount, the battle dialog, the
+buttons) until the first cycle is over (the view's cycle becomes 2).
+
+Needs Debian's chromium (/usr/bin/chromium) and Playwright for Python; the test
+is skipped, saying which is missing, only when one of them cannot be found.
+Playwright's own browser downloads are never used.
+
+Run as a script to play further and save a screenshot of the game:
+    PYTHONPATH=src python3 tests/test_browser.py --cycles 4 --out docs/screenshot.png
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+STEP_TIMEOUT_MS = 15_000   # one decision: click, server, WebSocket, redraw
+MAX_CLICKS = 1500          # a guard: the first cycle takes far fewer
+
+
+def _missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright)"
+    return None
+
+
+# --- a real server in a subprocess ---------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`python -m cyclades.server` on a free port of 127.0.0.1 with a temporary SQLite file."""
+
+    def __init__(self, db_path: Path, log_path: Path):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        self.log = open(log_path, "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cyclades.server", "--host", "127.0.0.1", "--port", str(self.port),
+             "--db", f"sqlite:///{db_path}", "--bot-delay", "0"],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with code {self.proc.returncode}: "
+                                   f"{Path(log_path).read_text(errors='replace')[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not answer within 30 s")
+            time.sleep(0.1)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+
+
+# --- a person at the browser --------------------------------------------------------------
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+def create_game_in_lobby(page, base_url) -> None:
+    """In the lobby: 3 players, seat 1 human (named Ann), seats 2 and 3 random bots;
+    create, then open the seat with the button."""
+    page.goto(base_url + "/")
+    page.select_option("#players", "3")
+    page.fill("input[name='name-0']", "Ann")
+    page.select_option("select[data-seat='0']", "human")
+    page.select_option("select[data-seat='1']", "random")
+    page.select_option("select[data-seat='2']", "random")
+    page.select_option("#board", "recommended")
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden]) #open-seat")
+    links = page.locator("#created .link-row input")
+    assert links.count() == 2, "one seat link (the only human seat) and the spectator link"
+    assert "token=" in links.nth(0).input_value()
+    assert "token=" not in links.nth(1).input_value()
+    page.click("#open-seat")
+    page.wait_for_url("**/game/**token=**")
+    page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
+
+
+def game_state(page) -> dict:
+    """What the page knows (read-only): version, cycle, whose move, legal actions."""
+    return page.evaluate("""() => {
+        const s = window.cyclades;
+        return {version: s.version, cycle: s.view.cycle, over: s.view.over,
+                to_move: s.view.to_move, seat: s.seat, legal: s.legal, sending: s.sending};
+    }""")
+
+
+def click_area(page, area_id) -> None:
+    """Click an area of the map at its centre, as a person would (with the mouse)."""
+    point = page.evaluate("""(id) => {
+        const svg = document.getElementById('board');
+        const a = window.cyclades.board.areas.get(id);
+        const p = svg.createSVGPoint();
+        [p.x, p.y] = a.centre;
+        const q = p.matrixTransform(svg.getScreenCTM());
+        const hit = document.elementFromPoint(q.x, q.y);
+        return {x: q.x, y: q.y, hit: hit && hit.getAttribute('data-area')};
+    }""", area_id)
+    assert point["hit"] == area_id, f"the centre of {area_id} shows {point['hit']!r} on top"
+    page.mouse.click(point["x"], point["y"])
+
+
+def choose_in_popup(page, rng) -> str:
+    """A small menu opened near the pointer: pick one of its items."""
+    page.wait_for_selector("#popup:not([hidden])")
+    items = page.locator("#popup .popup-item, #popup .amount")
+    n = items.count()
+    assert n >= 1
+    item = items.nth(rng.randrange(n))
+    text = item.inner_text()
+    item.click()
+    return text
+
+
+def play_one_decision(page, rng) -> str:
+    """Make one decision through the interface; return what was clicked."""
+    s = game_state(page)
+    legal = s["legal"]
+    kinds = {a["kind"] for a in legal}
+    # What the page offers, the way a person sees it.
+    battle = page.locator(".battle-dialog button.action")
+    takes = page.locator("#act .amounts button[data-action='take']")
+    gods = page.locator("#auction .god.clickable")
+    areas = sorted({a["where"] for a in legal if a.get("where")})
+    buttons = page.locator("#act > .buttons button.action")
+    if battle.count():
+        b = battle.nth(rng.randrange(battle.count()))
+        text = b.inner_text()
+        b.click()
+        return "battle: " + text
+    if takes.count():
+        b = takes.nth(rng.randrange(takes.count()))
+        text = b.inner_text()
+        b.click()
+        return "take " + text
+    options = []
+    if gods.count():
+        options.append("god")
+    if areas:
+        options.append("area")
+    if buttons.count():
+        options.append("button")
+    assert options, f"the page offers nothing to click, yet the legal actions are {sorted(kinds)}"
+    # A person ends a turn after a few things rather than wandering forever.
+    end = page.locator("#act button[data-kind='end_turn']")
+    if end.count() and rng.random() < 0.45:
+        end.click()
+        return "End your turn"
+    choice = rng.choice(options)
+    if choice == "god":
+        g = gods.nth(rng.randrange(gods.count()))
+        name = g.get_attribute("data-god")
+        g.click()
+        return f"{name}: " + choose_in_popup(page, rng)
+    if choice == "area":
+        where = rng.choice(areas)
+        click_area(page, where)
+        if sum(1 for a in legal if a.get("where") == where) > 1:
+            return f"{where}: " + choose_in_popup(page, rng)
+        return f"area {where}"
+    # Cancel only now and then, or moves never finish.
+    pool = [buttons.nth(i) for i in range(buttons.count())]
+    keep = [b for b in pool if b.get_attribute("data-kind") != "cancel"] or pool
+    b = rng.choice(keep if rng.random() < 0.9 else pool)
+    text = b.inner_text()
+    b.click()
+    return text
+
+
+def play_until(page, rng, cycles: int, log=None) -> int:
+    """Play the human seat by clicking until the view's cycle reaches `cycles`;
+    return the number of decisions made."""
+    decisions = 0
+    for _ in range(MAX_CLICKS):
+        # Wait until it is our move (the bots play on the server) or the cycle is reached.
+        page.wait_for_function(
+            """(c) => { const s = window.cyclades; return !s.sending && s.view &&
+                (s.view.over || s.view.cycle >= c || (s.legal.length > 0 && s.view.to_move === s.seat)); }""",
+            arg=cycles, timeout=STEP_TIMEOUT_MS * 4)
+        s = game_state(page)
+        if s["over"] or s["cycle"] >= cycles:
+            return decisions
+        # The page says whose move it is, in words.
+        assert "Your move" in page.inner_text("#status")
+        page.wait_for_selector("#act.your-move")
+        before = s["version"]
+        what = play_one_decision(page, rng)
+        decisions += 1
+        if log is not None:
+            log(f"v{before}: {what}")
+        page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
+        assert page.locator("#toast").is_hidden(), page.inner_text("#toast")
+    raise AssertionError(f"cycle {cycles} not reached after {MAX_CLICKS} decisions")
+
+
+# --- the test -----------------------------------------------------------------------------
+
+@pytest.fixture
+def server(tmp_path):
+    missing = _missing()
+    if missing:
+        pytest.skip(missing)
+    srv = Server(tmp_path / "cyclades.db", tmp_path / "server.log")
+    yield srv
+    srv.stop()
+
+
+def test_browser_plays_the_first_cycle_against_bots(server, tmp_path):
+    """Issue 6, web client: lobby -> seat -> a whole first cycle played by clicks."""
+    from playwright.sync_api import sync_playwright
+
+    rng = random.Random(6)
+    errors = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1500, "height": 950})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            requests = []
+            page.on("request", lambda r: requests.append(r.url))
+            create_game_in_lobby(page, server.url)
+
+            # The board is drawn from the geometry: every area, with names.
+            n_areas = page.evaluate("() => window.cyclades.board.geo.areas.length")
+            assert page.locator("svg#board path.area").count() == n_areas
+            assert page.locator("svg#board text.label").count() == n_areas
+            # Three player panels; our own GP shown, the bots' hidden (R24).
+            assert page.locator("#players .player").count() == 3
+            assert page.locator("#players .player.mine .stat.gp b").inner_text() != "?"
+            assert page.locator("#players .player:not(.mine) .stat.gp b").all_inner_texts() == ["?", "?"]
+            assert page.locator("#auction .god").count() == 6  # five gods and Apollo
+            assert page.locator("#conn.live").count() == 1
+
+            decisions = play_until(page, rng, cycles=2)
+            assert decisions >= 5
+            s = game_state(page)
+            assert s["cycle"] >= 2 or s["over"]
+            # The log tells the story in the rulebook's words, and says who is awaited.
+            log_text = page.inner_text("#log")
+            assert "Cycle 2" in log_text or s["over"]
+            status = page.inner_text("#status")
+            assert "Your move" in status or "Waiting for" in status or "over" in status
+            page.screenshot(path=str(tmp_path / "game.png"))
+            assert (tmp_path / "game.png").stat().st_size > 10_000
+        finally:
+            browser.close()
+    assert not errors, f"JavaScript errors: {errors}"
+    # Nothing was fetched from anywhere but our server.
+    outside = [u for u in requests if not u.startswith(server.url) and not u.startswith(("data:", "ws://127.0.0.1"))]
+    assert not outside, f"requests outside the server: {outside[:5]}"
+
+
+# --- as a script: play further and save a screenshot ---------------------------------------
+
+def main(argv=None):
+    import argparse
+    from playwright.sync_api import sync_playwright
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cycles", type=int, default=4, help="play until this cycle begins")
+    ap.add_argument("--seed", type=int, default=11, help="the person's choices")
+    ap.add_argument("--out", default="docs/screenshot.png")
+    ap.add_argument("--width", type=int, default=1600)
+    ap.add_argument("--height", type=int, default=1000)
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = Server(Path(tmp) / "c.db", Path(tmp) / "server.log")
+        try:
+            with sync_playwright() as p:
+                browser = launch(p)
+                page = browser.new_page(viewport={"width": args.width, "height": args.height})
+                page.on("pageerror", lambda e: print("page error:", e))
+                create_game_in_lobby(page, srv.url)
+                n = play_until(page, rng, cycles=args.cycles, log=print)
+                # Stop on a decision with highlighted areas, so the picture shows them.
+                for _ in range(60):
+                    page.wait_for_function(
+                        "() => { const s = window.cyclades; return !s.sending && (s.view.over || (s.legal.length && s.view.to_move === s.seat)); }",
+                        timeout=STEP_TIMEOUT_MS * 4)
+                    s = game_state(page)
+                    if s["over"] or any(a.get("where") for a in s["legal"]):
+                        break
+                    before = s["version"]
+                    print(play_one_decision(page, rng))
+                    page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
+                page.wait_for_timeout(400)
+                page.screenshot(path=args.out)
+                print(f"{n} decisions; screenshot in {args.out}")
+                browser.close()
+        finally:
+            srv.stop()
+
+
+if __name__ == "__main__":
+    main()
