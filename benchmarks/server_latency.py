@@ -37,18 +37,19 @@ class Script:
 
     def __init__(self, srv, http, seed):
         self.srv, self.http, self.rng = srv, http, random.Random(seed)
-        self.ws = None
+        self.ws = self.cm = None
         self.new_game()
 
     def new_game(self):
-        if self.ws:
-            self.ws.close()
+        if self.cm:
+            self.cm.__exit__(None, None, None)
         c = self.http.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"],
                                                 "bot_delay": 0, "seed": self.rng.randrange(1 << 32)})
         c.raise_for_status()
         c = c.json()
         self.gid, self.token = c["game_id"], c["seats"][0]["token"]
-        self.ws = connect(f"{self.srv.ws_url}/ws/games/{self.gid}?token={self.token}")
+        self.cm = connect(f"{self.srv.ws_url}/ws/games/{self.gid}?token={self.token}")
+        self.ws = self.cm.__enter__()
         self.version = -1
 
     def my_turn(self):
@@ -90,8 +91,8 @@ def top_up(http, ids, target, rng):
     live = running(http, ids)
     ids &= set(live)
     while len(ids) < target:
-        r = http.post("/api/games", json={"players": rng.choice([3, 4, 5]), "seats": None,
-                                          "seed": rng.randrange(1 << 32)} | {"seats": ["random"] * 3, "players": 3})
+        r = http.post("/api/games", json={"players": 3, "seats": ["random"] * 3,
+                                          "seed": rng.randrange(1 << 32)})
         r.raise_for_status()
         ids.add(r.json()["game_id"])
     return ids

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
-from .store import Store
+from .store import DuplicateDecision, Store
 
 log = logging.getLogger("cyclades.server")
 
@@ -172,7 +172,15 @@ class Session:
         events = new.apply(a)
         summary = {"version": new.s.version, "cycle": new.s.cycle, "to_move": new.to_move,
                    "status": "over" if new.is_over else self.status}
-        await self.m.db(self.m.store.add_decision, self.game_id, idx, a.to_json(), summary)
+        try:
+            await self.m.db(self.m.store.add_decision, self.game_id, idx, a.to_json(), summary)
+        except DuplicateDecision:
+            # Another server process wrote this game: ours is out of date.
+            raise Refused(409, f"decision {idx} of this game is already stored: reload the game")
+        except Exception as e:
+            log.exception("storing a decision of game %s failed", self.game_id)
+            raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
+                               f"nothing changed, try again")
         self.game = new
         lines = self.narrate(new, events)
         self.log.extend(lines)
@@ -248,6 +256,14 @@ class Connection:
         self.queue.put_nowait({"type": "error", "status": status, "message": message})
 
     async def writer(self):
+        try:
+            await self._write()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the client went away: the reader sees it and cleans up
+            pass
+
+    async def _write(self):
         while True:
             item = await self.queue.get()
             if item is None:

@@ -34,6 +34,7 @@ export class BoardView {
     this.onArea = onArea;
     this.areas = new Map(geo.areas.map((a) => [a.id, a]));
     this.k = geo.hex_size / 40; // piece scale
+    this.shrink = 1; // smaller pieces where two sides stand (a battle)
     this.drawStatic();
   }
 
@@ -139,7 +140,8 @@ export class BoardView {
       if (st.owner >= 0) {
         this.tints.append(s("path", { d, class: `tint ${a.kind}`, fill: colour(st.owner) }));
       }
-      this.drawArea(a, st, heroOwner, creatureOwner);
+      const attack = opts.attack && opts.attack.area === st.id ? opts.attack : null;
+      this.drawArea(a, st, heroOwner, creatureOwner, attack);
     }
     const mark = (id, cls, text) => {
       const el = this.areaEls.get(id);
@@ -151,7 +153,7 @@ export class BoardView {
     if (opts.battle) mark(opts.battle, "battle", "Battle!");
   }
 
-  drawArea(a, st, heroOwner, creatureOwner) {
+  drawArea(a, st, heroOwner, creatureOwner, attack) {
     const k = this.k;
     const [cx, cy] = a.centre;
     const g = s("g", { class: "area-pieces", "data-area": a.id });
@@ -162,16 +164,35 @@ export class BoardView {
       if (st.mercs) tokens.push((x, y) => this.troop(x, y, owner, st.mercs, "merc"));
       for (const hero of st.heroes || []) tokens.push((x, y) => this.hero(x, y, heroOwner[hero] ?? owner, hero));
       const units = (st.troops || 0) + (st.mercs || 0) + (st.heroes || []).length;
-      if (!units && owner >= 0) tokens.push((x, y) => this.control(x, y, owner));
+      if (!units && owner >= 0 && !attack) tokens.push((x, y) => this.control(x, y, owner));
     } else if (st.fleets) {
       tokens.push((x, y) => this.fleet(x, y, owner, st.fleets));
     }
     for (const c of st.creatures || []) tokens.push((x, y) => this.creature(x, y, c, creatureOwner[c]));
-    const step = 19 * k;
-    tokens.forEach((make, i) => {
-      const x = cx + (i - (tokens.length - 1) / 2) * step;
-      g.append(make(round(x), round(cy + 1 * k)));
+    // In a battle the attacker's units stand in the area too, in a row above the defender's.
+    const raiders = [];
+    if (attack) {
+      const p = attack.player;
+      if (attack.troops) raiders.push((x, y) => this.troop(x, y, p, attack.troops, "troop"));
+      if (attack.mercs) raiders.push((x, y) => this.troop(x, y, p, attack.mercs, "merc"));
+      for (const hero of attack.heroes || []) raiders.push((x, y) => this.hero(x, y, p, hero));
+      if (attack.fleets) raiders.push((x, y) => this.fleet(x, y, p, attack.fleets));
+    }
+    this.shrink = raiders.length ? 0.78 : 1;
+    const step = 19 * k * this.shrink;
+    const row = (list, y, cls) => list.forEach((make, i) => {
+      const x = cx + (i - (list.length - 1) / 2) * step;
+      const el = make(round(x), round(y));
+      if (cls) el.classList.add(cls);
+      g.append(el);
     });
+    if (raiders.length) {
+      row(raiders, cy - 6 * k, "attacker");
+      row(tokens, cy + 8 * k, "defender");
+    } else {
+      row(tokens, cy + 1 * k);
+    }
+    this.shrink = 1;
     // Construction sites and buildings.
     const sites = a.sites || [];
     const blds = st.buildings || [];
@@ -206,7 +227,7 @@ export class BoardView {
   }
 
   troop(x, y, p, n, kind) {
-    const k = this.k;
+    const k = this.k * this.shrink;
     const merc = kind === "merc";
     const title = `${n} ${merc ? "mercenary " : ""}Troop${n > 1 ? "s" : ""}`;
     // A hoplite's shield: a round shield with a crest line; mercenaries wear a dashed rim.
@@ -218,7 +239,7 @@ export class BoardView {
   }
 
   fleet(x, y, p, n) {
-    const k = this.k;
+    const k = this.k * this.shrink;
     return s("g", { class: "piece fleet", transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
       s("title", {}, `${n} Fleet${n > 1 ? "s" : ""}`),
       // A trireme: hull with a ram, a mast and a square sail.
@@ -231,7 +252,7 @@ export class BoardView {
   }
 
   hero(x, y, p, hero) {
-    const k = this.k;
+    const k = this.k * this.shrink;
     const pts = [];
     for (let i = 0; i < 10; i++) {
       const r = i % 2 ? 4.2 : 9.5;
@@ -245,7 +266,7 @@ export class BoardView {
   }
 
   creature(x, y, c, p) {
-    const k = this.k;
+    const k = this.k * this.shrink;
     const pts = [];
     for (let i = 0; i < 6; i++) {
       const t = (Math.PI / 3) * i;
@@ -258,7 +279,7 @@ export class BoardView {
   }
 
   control(x, y, p) {
-    const k = this.k;
+    const k = this.k * this.shrink;
     return s("g", { class: "piece control", transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
       s("title", {}, "Control token"),
       s("circle", { r: 6.5, fill: colour(p), stroke: "#fff", "stroke-width": 1.3 }),

@@ -177,6 +177,7 @@ const DESCRIPTIONS = {
 export function actionLabel(a, areaName = (x) => x) {
   const where = a.where ? areaName(a.where) : "";
   if (a.kind === "take") return takeLabel(a);
+  if (a.kind === "lose" && UNIT_WORDS[a.what]) return `Lose a ${UNIT_WORDS[a.what][0]}`;
   if (a.text) {
     let t = a.text;
     if (a.where && where !== a.where) t = t.split(a.where).join(where);

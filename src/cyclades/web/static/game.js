@@ -340,6 +340,9 @@ function renderBoard(v) {
     legal: legalAreas(),
     origin: (dec.k === "smove" || dec.k === "lmove") && dec.frm ? dec.frm : null,
     battle: dec.k === "battle" ? dec.area : null,
+    attack: dec.k === "battle" ? {
+      area: dec.area, player: dec.att, troops: dec.at || 0, mercs: dec.am || 0, heroes: dec.ah || [], fleets: dec.af || 0,
+    } : null,
   });
 }
 
@@ -518,12 +521,35 @@ function battleDialog(v, dec, acts) {
   return h("div", { class: "battle-dialog", role: "dialog", "aria-label": "Battle" },
     h("div", { class: "battle-title" }, "⚔ Battle", where ? ` ${isLand(dec.area) ? "on" : "in"} ${where}` : "",
       dec.round ? h("small", {}, ` · round ${dec.round}`) : null),
-    att !== undefined && dfd !== undefined ? h("div", { class: "battle-sides" }, chip(att, st.seats), " attacks ", chip(dfd, st.seats)) : null,
+    att !== undefined && dfd !== undefined ? h("div", { class: "battle-sides" },
+      h("div", {}, chip(att, st.seats), " attacks with ", forces(dec.at, dec.am, dec.ah, dec.af)),
+      h("div", {}, chip(dfd, st.seats), " defends with ", defenders(v, dec.area))) : null,
     lastRound ? h("div", { class: "battle-last" }, lastRound) : null,
     loss.length ? h("p", {}, "You lost this round: choose which unit to remove.") : null,
     loss.length ? h("div", { class: "buttons" }, loss.map((a) => actionButton(a))) : null,
     retreat.length || hold.length ? h("p", {}, retreat.length ? "Retreat (click a highlighted area or a button), or fight on:" : "Fight on:") : null,
     h("div", { class: "buttons" }, retreat.map((a) => actionButton(a)), hold.map((a) => actionButton(a))));
+}
+
+// "2 Troops, 1 mercenary Troop and Ajax"
+function forces(troops, mercs, heroes, fleets) {
+  const parts = [];
+  const count = (n, kind) => {
+    if (!n) return;
+    const [one, many] = unitWords(kind);
+    parts.push(`${n} ${n === 1 ? one : many}`);
+  };
+  count(troops, "troop");
+  count(mercs, "merc");
+  count(fleets, "fleet");
+  for (const x of heroes || []) parts.push(cardName(x));
+  if (!parts.length) return "nothing";
+  return parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+}
+
+function defenders(v, area) {
+  const a = (v.areas || []).find((x) => x.id === area) || {};
+  return forces(a.troops, a.mercs, a.heroes, a.fleets);
 }
 
 function renderLog() {
