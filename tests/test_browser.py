@@ -57,24 +57,29 @@ class Server:
     """`python -m cyclades.server` on a free port of 127.0.0.1 with a temporary SQLite file."""
 
     def __init__(self, db_path: Path, log_path: Path):
+        self.db_path, self.log_path = db_path, log_path
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+        self.start()
+
+    def start(self):
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        self.log = open(log_path, "wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cyclades.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", f"sqlite:///{db_path}", "--bot-delay", "0"],
-            stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "cyclades.server", "--host", "127.0.0.1", "--port", str(self.port),
+                 "--db", f"sqlite:///{self.db_path}", "--bot-delay", "0"],
+                stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with code {self.proc.returncode}: "
-                                   f"{Path(log_path).read_text(errors='replace')[-2000:]}")
+                                   f"{Path(self.log_path).read_text(errors='replace')[-2000:]}")
             try:
                 with urllib.request.urlopen(self.url + "/api/games", timeout=1) as r:
                     if r.status == 200:
-                        break
+                        return
             except OSError:
                 pass
             if time.monotonic() > deadline:
@@ -83,14 +88,13 @@ class Server:
             time.sleep(0.1)
 
     def stop(self):
-        if self.proc.poll() is None:
+        if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        self.log.close()
 
 
 # --- a person at the browser --------------------------------------------------------------
@@ -99,9 +103,9 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 
-def create_game_in_lobby(page, base_url) -> None:
+def create_game_in_lobby(page, base_url) -> str:
     """In the lobby: 3 players, seat 1 human (named Ann), seats 2 and 3 random bots;
-    create, then open the seat with the button."""
+    create, then open the seat with the button. Returns the spectator link."""
     page.goto(base_url + "/")
     page.select_option("#players", "3")
     page.fill("input[name='name-0']", "Ann")
@@ -114,10 +118,12 @@ def create_game_in_lobby(page, base_url) -> None:
     links = page.locator("#created .link-row input")
     assert links.count() == 2, "one seat link (the only human seat) and the spectator link"
     assert "token=" in links.nth(0).input_value()
-    assert "token=" not in links.nth(1).input_value()
+    spectator = links.nth(1).input_value()
+    assert "token=" not in spectator
     page.click("#open-seat")
     page.wait_for_url("**/game/**token=**")
     page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
+    return spectator
 
 
 def game_state(page) -> dict:
@@ -211,30 +217,29 @@ def play_one_decision(page, rng) -> str:
     return text
 
 
-def play_until(page, rng, cycles: int, log=None) -> int:
-    """Play the human seat by clicking until the view's cycle reaches `cycles`;
-    return the number of decisions made."""
+def play_until(page, rng, done: str, log=None) -> int:
+    """Play the human seat by clicking until the JavaScript condition `done` (on the
+    page's state `s`) holds or the game is over; return the number of decisions made."""
     decisions = 0
     for _ in range(MAX_CLICKS):
-        # Wait until it is our move (the bots play on the server) or the cycle is reached.
+        # Wait until it is our move (the bots play on the server) or we are done.
         page.wait_for_function(
-            """(c) => { const s = window.cyclades; return !s.sending && s.view &&
-                (s.view.over || s.view.cycle >= c || (s.legal.length > 0 && s.view.to_move === s.seat)); }""",
-            arg=cycles, timeout=STEP_TIMEOUT_MS * 4)
-        s = game_state(page)
-        if s["over"] or s["cycle"] >= cycles:
+            f"""() => {{ const s = window.cyclades; return !s.sending && s.view &&
+                (s.view.over || ({done}) || (s.legal.length > 0 && s.view.to_move === s.seat)); }}""",
+            timeout=STEP_TIMEOUT_MS * 4)
+        if page.evaluate(f"() => {{ const s = window.cyclades; return s.view.over || ({done}); }}"):
             return decisions
         # The page says whose move it is, in words.
         assert "Your move" in page.inner_text("#status")
         page.wait_for_selector("#act.your-move")
-        before = s["version"]
+        before = game_state(page)["version"]
         what = play_one_decision(page, rng)
         decisions += 1
         if log is not None:
             log(f"v{before}: {what}")
         page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
         assert page.locator("#toast").is_hidden(), page.inner_text("#toast")
-    raise AssertionError(f"cycle {cycles} not reached after {MAX_CLICKS} decisions")
+    raise AssertionError(f"{done} not reached after {MAX_CLICKS} decisions")
 
 
 # --- the test -----------------------------------------------------------------------------
@@ -250,47 +255,66 @@ def server(tmp_path):
 
 
 def test_browser_plays_the_first_cycle_against_bots(server, tmp_path):
-    """Issue 6, web client: lobby -> seat -> a whole first cycle played by clicks."""
+    """Issue 6, web client: lobby -> seat -> the whole first cycle played by clicks,
+    through a server restart (the page reconnects), with a spectator watching."""
     from playwright.sync_api import sync_playwright
 
-    rng = random.Random(6)
-    errors = []
+    rng = random.Random(int(os.environ.get("CYCLADES_BROWSER_SEED", "6")))
+    errors, requests = [], []
     with sync_playwright() as p:
         browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1500, "height": 950})
             page.on("pageerror", lambda e: errors.append(str(e)))
-            requests = []
             page.on("request", lambda r: requests.append(r.url))
-            create_game_in_lobby(page, server.url)
+            spectator_url = create_game_in_lobby(page, server.url)
 
-            # The board is drawn from the geometry: every area, with names.
+            # The board is drawn from the geometry: every area, with its name.
             n_areas = page.evaluate("() => window.cyclades.board.geo.areas.length")
             assert page.locator("svg#board path.area").count() == n_areas
             assert page.locator("svg#board text.label").count() == n_areas
             # Three player panels; our own GP shown, the bots' hidden (R24).
             assert page.locator("#players .player").count() == 3
-            assert page.locator("#players .player.mine .stat.gp b").inner_text() != "?"
+            assert page.locator("#players .player.mine .stat.gp b").inner_text() == "5"
             assert page.locator("#players .player:not(.mine) .stat.gp b").all_inner_texts() == ["?", "?"]
             assert page.locator("#auction .god").count() == 6  # five gods and Apollo
-            assert page.locator("#conn.live").count() == 1
+            page.wait_for_selector("#conn.live")
 
-            decisions = play_until(page, rng, cycles=2)
-            assert decisions >= 5
+            # The setup, by clicks; then the server goes down and comes back on the same
+            # database: the page says so, reconnects by itself, and play goes on.
+            placed = play_until(page, rng, "s.view.phase !== 'setup'")
+            assert placed >= 4  # 2 troops + a control token + 2 fleets, give or take the rules
+            server.stop()
+            page.wait_for_selector("#conn.down", timeout=STEP_TIMEOUT_MS)
+            server.start()  # the same port and database
+            page.wait_for_selector("#conn.live", timeout=STEP_TIMEOUT_MS * 2)
+
+            decisions = play_until(page, rng, "s.view.cycle >= 2")
+            assert decisions >= 3  # an offering, the god's actions, Apollo's prosperity...
             s = game_state(page)
             assert s["cycle"] >= 2 or s["over"]
-            # The log tells the story in the rulebook's words, and says who is awaited.
+            # The log tells the story in the rulebook's words; the status line says who is awaited.
             log_text = page.inner_text("#log")
-            assert "Cycle 2" in log_text or s["over"]
+            assert "offers" in log_text and ("Cycle 2 begins" in log_text or s["over"])
             status = page.inner_text("#status")
             assert "Your move" in status or "Waiting for" in status or "over" in status
             page.screenshot(path=str(tmp_path / "game.png"))
             assert (tmp_path / "game.png").stat().st_size > 10_000
+
+            # A spectator sees the same board, nobody's GP and nothing to click.
+            watcher = browser.new_page(viewport={"width": 1200, "height": 800})
+            watcher.on("pageerror", lambda e: errors.append(str(e)))
+            watcher.goto(spectator_url)
+            watcher.wait_for_selector("#conn.live")
+            assert watcher.inner_text("#me") == "Spectating"
+            assert watcher.locator("#players .player .stat.gp b").all_inner_texts() == ["?", "?", "?"]
+            assert watcher.locator("svg#board path.area.legal").count() == 0
+            assert watcher.locator("#act button").count() == 0
         finally:
             browser.close()
     assert not errors, f"JavaScript errors: {errors}"
     # Nothing was fetched from anywhere but our server.
-    outside = [u for u in requests if not u.startswith(server.url) and not u.startswith(("data:", "ws://127.0.0.1"))]
+    outside = [u for u in requests if not u.startswith((server.url, "data:"))]
     assert not outside, f"requests outside the server: {outside[:5]}"
 
 
@@ -316,7 +340,7 @@ def main(argv=None):
                 page = browser.new_page(viewport={"width": args.width, "height": args.height})
                 page.on("pageerror", lambda e: print("page error:", e))
                 create_game_in_lobby(page, srv.url)
-                n = play_until(page, rng, cycles=args.cycles, log=print)
+                n = play_until(page, rng, f"s.view.cycle >= {args.cycles}", log=print)
                 # Stop on a decision with highlighted areas, so the picture shows them.
                 for _ in range(60):
                     page.wait_for_function(

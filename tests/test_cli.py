@@ -217,6 +217,7 @@ def test_board_lists_every_area_with_its_neighbours():
     (["simulate", "--games", "0"], "--games"),
     (["board", "--players", "6"], "--players"),
     (["replay", "/no/such/file.json"], "does not exist"),
+    (["play", "--save", "/no/such/dir/game.json"], "cannot write /no/such/dir/game.json"),
 ])
 def test_invalid_options_exit_nonzero_with_a_message(args, message):
     r = run(*args)

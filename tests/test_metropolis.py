@@ -339,3 +339,25 @@ def test_eliminated_loser_of_a_metropolis_gets_no_bonus():
     act(g, "take", "troop", n=2)
     act(g, "destination", where="ios")
     assert g.s.eliminated[1] and g.s.gp[1] == 0 and g.to_move == 0
+
+
+def test_conquered_building_completing_the_four_types_builds_a_metropolis_at_once():
+    """Metropolises, economic development: "As soon as a player has all 4 types of basic
+    Buildings ... regardless of where they are on the Land Areas that player controls" —
+    conquering the University that completes the set builds the Metropolis at once."""
+    g = scenario(areas={"argos": {"owner": 0, "troops": 3, "buildings": ["port", "fortress"]},
+                        "naxos": {"owner": 0, "buildings": ["temple"]},
+                        "corinth": {"owner": 1, "troops": 1, "buildings": ["university"]},
+                        "melos": {"owner": 1}, "ios": {"owner": 2}},
+                 bonus_stack=["three-gp"], dice=[3, 0],
+                 player=[{"gp": 5}, {"gp": 5}, {"gp": 5}],
+                 decision={"turn": {"player": 0, "god": "ares", "stage": "main"}})
+    act(g, "land_move", n=1)
+    act(g, "origin", where="argos")
+    act(g, "take", "troop", n=2)
+    act(g, "destination", where="corinth")
+    # The battle is won (3+2 against 0+1); the four types are gone and a Metropolis is to be placed.
+    assert kinds(g) == {"metropolis"}
+    assert sites(g, "argos") == ["", ""] and sites(g, "corinth") == ["", ""]
+    act(g, "metropolis", where="corinth")
+    assert "metropolis" in sites(g, "corinth") and g.s.gp[0] == 5 - 1 + 3

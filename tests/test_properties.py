@@ -14,6 +14,10 @@ from randomgames import random_game
 
 SAMPLE = [(seed, 3 + seed % 3) for seed in range(30)]
 FULL = [(seed, 3 + seed % 3) for seed in range(1000)]
+# Team play (R22): 2 players (two factions each), 4 players in teams, 6 players.
+TEAM_MODES = [(2, False), (4, True), (6, False)]
+TEAM_SAMPLE = [(seed, players, teams) for players, teams in TEAM_MODES for seed in range(8)]
+TEAM_FULL = [(seed, players, teams) for players, teams in TEAM_MODES for seed in range(500)]
 
 
 def _invariants(game, step):
@@ -21,7 +25,7 @@ def _invariants(game, step):
     assert not errors, f"step {step}: {errors}"
 
 
-def _all_properties(seed, players):
+def _all_properties(seed, players, **options):
     rng = random.Random(seed * 7919)
     checkpoints = set(rng.sample(range(1, 300), 6))
 
@@ -32,7 +36,7 @@ def _all_properties(seed, players):
             _json_round_trip(game, rng)
             _views_hide_secrets(game)
 
-    game = random_game(seed, players, on_step=on_step)
+    game = random_game(seed, players, on_step=on_step, **options)
     assert game.is_over and game.to_move is None and game.legal_actions() == []
     _replay_is_identical(game)
     return game
@@ -71,7 +75,7 @@ def _views_hide_secrets(game):
         v = game.view(p)
         json.dumps(v)
         for q, pv in enumerate(v["players"]):
-            assert (pv["gp"] is None) == (q != p) or game.is_over
+            assert (pv["gp"] is None) == (not game.friends(p, q)) or game.is_over
         for pile in ("creature_deck", "hero_deck", "bonus_stack"):
             assert isinstance(v[pile], int)
         if game.is_over:
@@ -80,7 +84,7 @@ def _views_hide_secrets(game):
         other = game.copy()
         s = other.s
         for q in range(s.n):
-            if q != p:
+            if not other.friends(p, q):
                 s.gp[q] += 17
         s.creature_deck.reverse()
         s.hero_deck.reverse()
@@ -105,6 +109,18 @@ def test_random_games_keep_every_property(seed, players):
 @pytest.mark.parametrize("seed,players", FULL)
 def test_random_games_keep_every_property_full(seed, players):
     _all_properties(seed, players)
+
+
+@pytest.mark.parametrize("seed,players,teams", TEAM_SAMPLE)
+def test_team_games_keep_every_property(seed, players, teams):
+    """R22 modes: the same invariants, copies, round trips, replays and hidden purses."""
+    _all_properties(seed, players, teams=teams)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,players,teams", TEAM_FULL)
+def test_team_games_keep_every_property_full(seed, players, teams):
+    _all_properties(seed, players, teams=teams)
 
 
 def test_illegal_action_is_refused_and_changes_nothing():

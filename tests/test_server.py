@@ -92,6 +92,21 @@ def test_list_shows_the_game_waiting_until_its_humans_join(http):
     assert g["status"] == "playing" and all(s["joined"] for s in g["seats"])
 
 
+def test_a_free_seat_is_handed_out_once_from_the_lobby(http):
+    c = create(http, players=3, seats=["human", "human", "random"])
+    gid, t0 = c["game_id"], c["seats"][0]["token"]
+    state(http, gid, t0)  # seat 0 used its link
+    assert http.post(f"/api/games/{gid}/join", json={"seat": 0}).status_code == 409
+    assert http.post(f"/api/games/{gid}/join", json={"seat": 2}).status_code == 422  # a bot
+    assert http.post(f"/api/games/{gid}/join", json={"seat": 7}).status_code == 422
+    r = http.post(f"/api/games/{gid}/join", json={"seat": 1})
+    assert r.status_code == 200 and r.json()["token"] == c["seats"][1]["token"]
+    assert r.json()["url"] == c["seats"][1]["url"]
+    assert http.post(f"/api/games/{gid}/join", json={"seat": 1}).status_code == 409  # only once
+    assert state(http, gid)["status"] == "playing"
+    assert "random" in http.get("/api/bots").json()["bots"]
+
+
 def test_create_refuses_bad_setups(http):
     assert http.post("/api/games", json={"players": 6}).status_code == 422
     assert http.post("/api/games", json={"players": 3, "seats": ["human"]}).status_code == 422

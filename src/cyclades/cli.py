@@ -105,6 +105,8 @@ def play(players, seed, seat, board, bots, save, max_cycles, full_log):
         raise click.BadParameter(f"{seat} is not a seat of a {players}-player game (1..{players})",
                                  param_hint="--seat")
     bot_names = _agent_list(bots, "--bots")
+    if save:
+        _save(save, None)  # fail now, not after a whole game, if the file cannot be written
     if seed is None:
         seed = random.randrange(2 ** 31)
     con = _console()
@@ -158,8 +160,9 @@ def _narrate(narrator, game, action, names) -> list:
 
 def _save(path, game):
     try:
-        with open(path, "w") as fh:
-            json.dump(game.record(), fh)
+        with open(path, "a" if game is None else "w") as fh:
+            if game is not None:
+                json.dump(game.record(), fh)
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror or e}")
 

@@ -39,7 +39,7 @@ def view(g, player=None) -> dict:
     for p in range(s.n):
         players.append({
             "index": p,
-            "gp": s.gp[p] if player == p or s.over or g.sees_purse(player, p) else None,
+            "gp": g.purse(p) if player == p or s.over or g.sees_purse(player, p) else None,
             "priestesses": s.priestesses[p],
             "philosophers": s.philosophers[p],
             "troops_in_reserve": s.troops_left[p],

@@ -44,6 +44,11 @@ class DecisionBody(BaseModel):
     action: ActionBody
 
 
+class JoinBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: StrictInt = Field(description="a human seat that nobody has joined yet")
+
+
 class CreateBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     players: StrictInt = Field(3, ge=3, le=5)
@@ -163,6 +168,30 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         out = s.state(seat, s.log[-LOG_TAIL:])
         out["log_total"] = len(s.log)
         return out
+
+    @app.post("/api/games/{game_id}/join")
+    async def join_seat(game_id: str, body: JoinBody, request: Request):
+        """Take a free seat from the lobby: a human seat whose link nobody has used yet.
+        Its link is handed out once; the seat is joined from then on."""
+        s = await M(request).get(game_id)
+        if s.game.is_over:
+            raise Refused(409, "the game is over")
+        if not 0 <= body.seat < len(s.seats):
+            raise Refused(422, f"no seat {body.seat}: the game has seats 0 to {len(s.seats) - 1}")
+        seat = s.seats[body.seat]
+        if seat["kind"] != "human":
+            raise Refused(422, f"seat {body.seat} is played by a bot")
+        if seat.get("joined"):
+            raise Refused(409, f"seat {body.seat} is already taken")
+        await s.join(body.seat)
+        return {"game_id": game_id, "seat": body.seat, "name": seat.get("name"),
+                "token": seat["token"], "url": f"/game/{game_id}?token={seat['token']}"}
+
+    @app.get("/api/bots")
+    async def list_bots():
+        """The bot kinds a seat may have (besides "human")."""
+        from ..agents import agent_names
+        return {"bots": agent_names()}
 
     @app.get("/api/games/{game_id}/board")
     async def get_board(game_id: str, request: Request):

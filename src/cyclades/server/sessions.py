@@ -57,6 +57,7 @@ class Session:
         self.created = created
         self.lock = asyncio.Lock()
         self.log: list = []           # every log line of the game, in order
+        self.decisions = 0            # decisions applied (and stored) so far
         self.conns: set = set()
         self.bot_task = None
         self.agents = {}
@@ -101,7 +102,7 @@ class Session:
         """Mark a human seat joined (its secret link was used)."""
         if seat is None or self.seats[seat].get("joined"):
             return
-        self.seats[seat]["joined"] = True
+        self.seats[seat]["joined"] = True  # set before any await: a seat is handed out once
         await self.m.db(self.m.store.update_game, self.game_id, seats=self.seats, status=self.status)
 
     # --- the log -------------------------------------------------------------------
@@ -150,7 +151,7 @@ class Session:
             raise Refused(422, str(e))
         if a not in g.legal_actions():
             try:
-                g.apply(a)  # raises with the engine's reason and changes nothing
+                g.copy().apply(a)  # raises with the engine's reason
             except IllegalAction as e:
                 raise Refused(422, f"illegal action: {e.reason}")
             raise AssertionError("an action outside the legal list was applied")
@@ -167,7 +168,7 @@ class Session:
     async def commit(self, a: Action) -> list:
         """Apply a legal action (caller holds the lock): on a copy, store, then swap."""
         g = self.game
-        idx = g.s.version
+        idx = self.decisions
         new = g.copy()
         events = new.apply(a)
         summary = {"version": new.s.version, "cycle": new.s.cycle, "to_move": new.to_move,
@@ -182,6 +183,7 @@ class Session:
             raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
                                f"nothing changed, try again")
         self.game = new
+        self.decisions += 1
         lines = self.narrate(new, events)
         self.log.extend(lines)
         self.broadcast()
@@ -370,5 +372,6 @@ def replay(manager, game_id, record, data) -> Session:
     for a in record["actions"]:
         events = game.apply(Action.from_json(a))
         session.log.extend(session.narrate(game, events))
+        session.decisions += 1
     session.game = game
     return session

@@ -103,6 +103,7 @@ function stateUrl() {
 
 // GET /api/games/{id}: the whole log (last 200 lines) and the state.
 function applyFull(data) {
+  if (data.version < st.version) return; // the live updates are already further on
   st.seats = data.seats || st.seats;
   st.log = data.log || [];
   st.logVersion = data.version;
@@ -400,7 +401,7 @@ function renderTracks(v) {
   },
   h("span", { class: "cost", title: `${c.cost} GP` }, c.cost),
   h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
-  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, "reserved ", chip(c.reserved_by, st.seats, "")) : null));
+  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, "reserved by ", chip(c.reserved_by, st.seats)) : null));
   const heroes = (v.hero_track || []).map((hero) => h("li", {
     class: `card hero-card ${clickable.has(hero) ? "clickable" : ""}`,
     "data-card": hero,
