@@ -1,6 +1,7 @@
 """The game server against a real running server (uvicorn in a subprocess, a temp
 SQLite file; httpx and the `websockets` client, no mocks). Contract: docs/api.md."""
 import json
+import os
 import random
 import time
 
@@ -19,8 +20,9 @@ SEED = 918273645546372819  # a seed no answer may contain before the game is ove
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("server") / "games.db"
-    with ServerProcess(f"sqlite:///{db}", bot_delay=0.0) as srv:
+    # CYCLADES_TEST_DB=postgresql+psycopg://... runs these tests on PostgreSQL.
+    url = os.environ.get("CYCLADES_TEST_DB") or f"sqlite:///{tmp_path_factory.mktemp('server') / 'games.db'}"
+    with ServerProcess(url, bot_delay=0.0) as srv:
         yield srv
 
 

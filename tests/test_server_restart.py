@@ -30,9 +30,11 @@ def test_kill_9_between_decisions_resumes_every_game(tmp_path):
     srv = ServerProcess(db, port=port, bot_delay=0.02).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=10) as c:
-            h = c.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"], "max_cycles": 8,
+            h = c.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"], "max_cycles": 5,
                                            "seed": 2024}).json()
             gid, tok = h["game_id"], h["seats"][0]["token"]
+            done = c.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 3,
+                                              "bot_delay": 0}).json()["game_id"]
             bots = c.post("/api/games", json={"players": 4, "seats": ["random"] * 4, "seed": 99}).json()["game_id"]
             deadline = time.monotonic() + 20
             for _ in range(15):
@@ -42,6 +44,10 @@ def test_kill_9_between_decisions_resumes_every_game(tmp_path):
                 assert r.status_code == 200, r.text
                 acked[st["version"]] = a
             seen = c.get(f"/api/games/{gid}").json()  # a view acknowledged before the kill
+            while c.get(f"/api/games/{done}").json()["status"] != "over":
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            done_final = c.get(f"/api/games/{done}").json()
             before = c.get(f"/api/games/{bots}").json()
             assert before["status"] != "over", "the all-bot game should still be going at the kill"
     finally:
@@ -49,6 +55,8 @@ def test_kill_9_between_decisions_resumes_every_game(tmp_path):
     srv = ServerProcess(db, port=port, bot_delay=0.0).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=10) as c:
+            # a game that was over before the kill is still there, as it was
+            assert c.get(f"/api/games/{done}").json()["view"] == done_final["view"]
             after = c.get(f"/api/games/{bots}").json()
             assert after["version"] >= before["version"]
             st = c.get(f"/api/games/{gid}", params={"token": tok}).json()

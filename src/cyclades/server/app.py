@@ -68,6 +68,17 @@ class CreateBody(BaseModel):
 
 # --- answers -------------------------------------------------------------------------
 
+class Error(BaseModel):
+    detail: str = Field(description="a clear message; nothing was changed")
+
+
+def refusals(*codes):
+    what = {403: "not this seat's turn, or not a seat of this game", 404: "no such game",
+            409: "stale version, or the game is over (or not over yet)",
+            422: "malformed body, or an illegal action (the engine's reason)",
+            503: "the database could not store the decision; nothing changed"}
+    return {c: {"model": Error, "description": what[c]} for c in codes}
+
 def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"detail": message}, status_code=status)
 
@@ -110,7 +121,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
 
     # --- HTTP API ------------------------------------------------------------------------
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=refusals(422))
     async def create_game(body: CreateBody, request: Request):
         """Create a game; returns each human seat's secret link and the spectator link."""
         from ..agents import agent_names
@@ -159,7 +170,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
                 "cycle": r["cycle"], "to_move": r["to_move"], "version": r["version"]})
         return {"games": games}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=refusals(403, 404))
     async def get_game(game_id: str, request: Request, token: Optional[str] = None):
         """The game as a seat (with its token) or a spectator (without) sees it."""
         s = await M(request).get(game_id)
@@ -169,7 +180,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         out["log_total"] = len(s.log)
         return out
 
-    @app.post("/api/games/{game_id}/join")
+    @app.post("/api/games/{game_id}/join", responses=refusals(404, 409, 422))
     async def join_seat(game_id: str, body: JoinBody, request: Request):
         """Take a free seat from the lobby: a human seat whose link nobody has used yet.
         Its link is handed out once; the seat is joined from then on."""
@@ -193,20 +204,20 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         from ..agents import agent_names
         return {"bots": agent_names()}
 
-    @app.get("/api/games/{game_id}/board")
+    @app.get("/api/games/{game_id}/board", responses=refusals(404))
     async def get_board(game_id: str, request: Request):
         """The map's geometry for drawing (public, never changes during a game)."""
         s = await M(request).get(game_id)
         b = s.game.board
         return {**b.geometry(), "ids": list(b.ids)}
 
-    @app.get("/api/games/{game_id}/log")
+    @app.get("/api/games/{game_id}/log", responses=refusals(404))
     async def get_log(game_id: str, request: Request, start: int = Query(0, ge=0)):
         """The whole log from line `start` on (public)."""
         s = await M(request).get(game_id)
         return {"start": start, "total": len(s.log), "log": s.log[start:]}
 
-    @app.post("/api/games/{game_id}/actions")
+    @app.post("/api/games/{game_id}/actions", responses=refusals(403, 404, 409, 422, 503))
     async def post_action(game_id: str, body: DecisionBody, request: Request):
         """The decision of the seat the game waits on, at the current version."""
         s = await M(request).get(game_id)
@@ -216,7 +227,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         await s.join(seat)
         return await s.act(seat, body.version, body.action.model_dump())
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", responses=refusals(404, 409))
     async def get_record(game_id: str, request: Request):
         """The finished game's record (options with the seed, and every decision):
         `cyclades.Game.from_record` replays it. Refused (409) while the game goes on."""

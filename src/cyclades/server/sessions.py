@@ -330,7 +330,12 @@ class Manager:
             return None
         record = {"format": 1, "options": data["options"], "actions": data["actions"]}
         loop = asyncio.get_running_loop()
-        session = await loop.run_in_executor(self.cpu, replay, self, game_id, record, data)
+        try:
+            session = await loop.run_in_executor(self.cpu, replay, self, game_id, record, data)
+        except Exception as e:
+            log.exception("game %s could not be replayed", game_id)
+            raise Refused(500, f"game {game_id} could not be replayed by this engine "
+                               f"({type(e).__name__}: {e})")
         # Another request may have loaded it meanwhile: keep the first.
         return self.sessions.setdefault(game_id, session)
 
