@@ -142,7 +142,7 @@ def main():
                         doubled = True
                         break
                     held = level
-                    level *= 2
+                    level = level * 2 if level < 64 else level * 3 // 2  # finer steps where it counts
                 if doubled:
                     print(f"held {held} concurrent all-bot games (bot delay {args.bot_delay} s) "
                           f"before the median answer time doubled (at {level})")

@@ -3,8 +3,6 @@ Maelström texts are the wording of their cards, R2). For each card: its effect,
 (what its text forbids, or the case where it is discarded without effect: rulebook,
 "Mythological Creatures": "If you cannot use the Creature's effect, it is immediately
 discarded without effect")."""
-import pytest
-
 from cyclades.engine.queries import MODIFIERS, area_income
 
 from conftest import act, kinds, scenario
@@ -130,7 +128,8 @@ def test_cyclops_exchanges_a_basic_building_for_another_type():
     buy(g, "cyclops")
     assert [(a.what, a.where) for a in legal(g, "replace")] == [("port", "argos")]
     act(g, "replace", what="port", where="argos")
-    assert sorted(a.what for a in legal(g, "choose_building")) == ["fortress", "temple", "university"]
+    assert sorted(a.what for a in legal(g, "choose_building")) == ["fortress", "temple",
+                                                                    "university"]
     act(g, "choose_building", what="temple")
     assert sites(g, "argos") == ["temple", ""] and back_to_turn(g)
 
@@ -277,7 +276,8 @@ def test_erinyes_discarded_when_the_only_token_is_under_chirons_protection():
 def test_giant_steals_all_mercenaries_of_an_area():
     """Giant: "Steal all mercenary Troops from one Land Area. Place them on one or more Land Areas
     you control." The robbed area keeps its other units."""
-    g = buying("giant", {**HOME, "naxos": {"owner": 0}, "ios": {"owner": 1, "troops": 1, "mercs": 2}})
+    g = buying("giant", {**HOME, "naxos": {"owner": 0},
+                         "ios": {"owner": 1, "troops": 1, "mercs": 2}})
     buy(g, "giant")
     assert wheres(g, "steal") == ["ios"]
     act(g, "steal", what="mercs", where="ios")
@@ -285,7 +285,8 @@ def test_giant_steals_all_mercenaries_of_an_area():
     act(g, "place_merc", where="argos")
     act(g, "place_merc", where="naxos")
     s = g.s
-    assert s.mercs[idx(g, "ios")] == 0 and s.troops[idx(g, "ios")] == 1 and s.ctrl[idx(g, "ios")] == 1
+    ios = idx(g, "ios")
+    assert s.mercs[ios] == 0 and s.troops[ios] == 1 and s.ctrl[ios] == 1
     assert s.mercs[idx(g, "argos")] == 1 and s.mercs[idx(g, "naxos")] == 1
     assert s.mercs_left == 14 and back_to_turn(g)
 
@@ -312,7 +313,8 @@ def test_giant_discarded_without_another_players_mercenaries():
 
 def test_graeae_repeats_the_buyers_income():
     """The Graeae: "Repeat your Income Phase. You receive 1 GP for each Cornucopia (on Prosperity
-    tokens and/or icon) present in the Land and Sea Areas you control" -- and no one else is paid."""
+    tokens and/or icon) present in the Land and Sea Areas you control" -- and no one else is
+    paid."""
     g = buying("graeae", {**HOME, "melos": {"owner": 0, "prosperity": 1},
                           "east": {"owner": 0, "fleets": 1}, "naxos": {"owner": 1}},
                player=[{"gp": 10}, {"gp": 5}])
@@ -361,7 +363,8 @@ def test_harpy_destroys_a_troop_or_a_mercenary():
     left = g.s.troops_left[1]
     events = act(g, "destroy", what="troop", where="ios")
     s = g.s
-    assert s.troops[idx(g, "ios")] == 0 and s.mercs[idx(g, "ios")] == 1 and s.troops_left[1] == left + 1
+    ios = idx(g, "ios")
+    assert s.troops[ios] == 0 and s.mercs[ios] == 1 and s.troops_left[1] == left + 1
     assert any(e["type"] == "destroyed" and e["unit"] == "troop" for e in events)
     assert s.ctrl[idx(g, "ios")] == 1 and back_to_turn(g)
 
@@ -392,7 +395,8 @@ def test_hippalectryon_exchanges_mercenaries_repeatedly():
     g = buying("hippalectryon", {"argos": {"owner": 0, "mercs": 2},
                                  "naxos": {"owner": 0, "troops": 1, "mercs": 2}})
     buy(g, "hippalectryon")
-    assert sorted(a.what for a in legal(g, "exchange")) == ["philosopher", "priestess", "prosperity"]
+    assert sorted(a.what for a in legal(g, "exchange")) == ["philosopher", "priestess",
+                                                             "prosperity"]
     assert "done" not in kinds(g)  # the first exchange is the card's effect
     events = act(g, "exchange", what="priestess")
     events += act(g, "return_merc", where="argos")
@@ -630,7 +634,8 @@ def test_sphinx_discarded_when_there_is_no_card_to_draw():
 def test_sylph_swaps_the_fleets_of_two_sea_areas():
     """Sylph: "Swap Fleets from two Sea Areas regardless of which players control them. The two
     Areas may be anywhere on the board"."""
-    g = buying("sylph", {**HOME, "west": {"owner": 0, "fleets": 2}, "east": {"owner": 1, "fleets": 1}})
+    g = buying("sylph", {**HOME, "west": {"owner": 0, "fleets": 2},
+                         "east": {"owner": 1, "fleets": 1}})
     buy(g, "sylph")
     assert wheres(g, "target_area") == ["east", "west"]
     act(g, "target_area", where="west")
@@ -671,7 +676,8 @@ def test_triton_must_destroy_a_building_without_a_free_site():
                           "naxos": {"owner": 1, "buildings": ["temple"]}})
     buy(g, "triton")
     act(g, "steal", what="temple", where="naxos")
-    assert [(a.kind, a.what, a.where) for a in g.legal_actions()] == [("replace", "fortress", "melos")]
+    assert [(a.kind, a.what, a.where) for a in g.legal_actions()] == [("replace", "fortress",
+                                                                       "melos")]
     act(g, "replace", what="fortress", where="melos")
     assert sites(g, "melos") == ["temple"] and sites(g, "naxos") == ["", "", ""]
 

@@ -5,11 +5,12 @@ import os
 import random
 import time
 
-import httpx
 import pytest
 
+httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
+pytest.importorskip("sqlalchemy")
 from websockets.sync.client import connect  # noqa: E402
 
 import cyclades  # noqa: E402

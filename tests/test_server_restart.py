@@ -4,10 +4,12 @@ equals an uninterrupted offline replay of its record (`Game.from_record`)."""
 import random
 import time
 
-import httpx
 import pytest
 
+httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("sqlalchemy")
 
 import cyclades  # noqa: E402
 from cyclades.server.testing import ServerProcess, free_port  # noqa: E402

@@ -614,5 +614,13 @@ def board(players, seed, board):
     con.print(t)
 
 
+def _add_server_command():
+    """`cyclades serve` lives with the server."""
+    from .server.cli import serve
+    main.add_command(serve)
+
+
+_add_server_command()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -87,6 +87,8 @@ DESCRIPTIONS = {
     "release": "Release {what}",
     "move_creature": "Move {what} to {where}",
     "stay": "Leave {what} where it is",
+    "place_creature": "Place {what} on {where}",
+    "displace": "Move the displaced {what} to {where}",
     "end_turn": "End your turn",
     "target_player": "Target the player with index {n}",
     "target_area": "Choose {where}",

@@ -90,17 +90,38 @@ def discard_creature_card(g, card):
 
 
 def income(g):
-    """2- Income: 1 GP per Cornucopia in the areas a player controls."""
-    s, b = g.s, g.b
+    """2- Income: 1 GP per Cornucopia in the areas a player controls (or whose income a
+    creature gives them), and the GP Geryon left in those areas."""
+    s = g.s
     gains = [0] * s.n
-    for a in range(len(b.ids)):
-        p = income_receiver(g, a)
-        if p >= 0 and not s.eliminated[p]:
-            gains[p] += area_income(g, a)
+    for p in range(s.n):
+        if not s.eliminated[p]:
+            gains[p] = income_of(g, p) + take_geryon_gp(g, p)
     for p, n in enumerate(gains):
         if n:
             g.gain(p, n)
     g.emit("income", gains=gains)
+
+
+def income_of(g, p) -> int:
+    """p's income: the Cornucopias of the areas whose income p receives (queries.income_receiver:
+    the controller, unless Cerberus or the Nereid is there), with their modifiers (the Hydra).
+    Also what the Graeae pays ("Repeat your Income Phase")."""
+    return sum(area_income(g, a) for a in range(len(g.b.ids)) if income_receiver(g, a) == p)
+
+
+def take_geryon_gp(g, p) -> int:
+    """Geryon (Maelström): "In the '2. Income' phase, the player who controls the Area where the
+    GP lie takes them into their personal reserve" -- the controller, whoever receives the
+    area's Cornucopias. The Graeae's note: they are taken with the Graeae too."""
+    s = g.s
+    n = 0
+    for a, pile in enumerate(s.geryon_gp):
+        if pile and s.ctrl[a] == p:
+            n += pile
+            s.geryon_gp[a] = 0
+            g.emit("geryon_gp_taken", player=p, area=a, amount=pile)
+    return n
 
 
 def end_cycle(g):

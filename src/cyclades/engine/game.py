@@ -15,6 +15,7 @@ from .queries import metropolises_of
 from .setup import new_state, start_placement
 from . import battle, creatures, heroes, maintenance, metropolis, moves, offerings, turns  # noqa: F401  (register frames)
 from .cards import creatures as _creature_cards  # noqa: F401  (register creature effects)
+from .cards import miniatures as _miniature_cards  # noqa: F401  (creatures with miniatures)
 
 FORMAT = 1
 

@@ -1,17 +1,37 @@
-"""Heroes on the board (rulebook, "Hera" and "Heroes").
+"""Heroes on the board (rulebook, "Hera", "Heroes" and "Hero Descriptions").
 
 Hera's player may recruit ONE hero per turn for 4 GP from the hero track; the
 miniature goes to a land area the player controls and the card stays in front
 of them. The track is refilled in the next Cycle Preparation. A hero is a unit
 of strength 1 that controls its area and moves with troops (battle.py,
-moves.py); military and sacrificial powers plug in through the engine's hooks.
+moves.py); military powers plug in through the engine's hooks (cards/heroes.py).
+
+Sacrificial powers: "If you have satisfied the conditions you may, at any time
+during your God's actions, sacrifice the Hero (which is removed from the game)
+and apply their effect", never in the Cycle of recruitment and never with
+Apollo (Leto excepted). A power with choices asks them one at a time (R26) in a
+"sacrifice" frame that may be cancelled until the last one; the hero leaves and
+the effect applies only then.
 """
+from ..content.gods import APOLLO
+from . import ops
 from .actions import Action
 from .frames import Handler, handler, pop, push
 from .queries import can_place_land, controlled_lands
 from .turns import menu_item
 
 HERO_COST = 4
+CANCEL = Action("cancel")
+
+# Hero powers, filled by cards/heroes.py: hero name -> Power.
+POWERS = {}
+# Called when a hero is lost (battle, Achilles) or sacrificed: f(g, hero) (Heracles' cards).
+ON_HERO_LOST = []
+# Called when heroes arrive in an area by a move or a retreat, before anything else happens
+# there: f(g, player, area, heroes, route) where route lists the sea areas passed through.
+ON_HEROES_ARRIVE = []
+# Called when a hero is recruited: f(g, hero).
+ON_RECRUIT = []
 
 
 def hero_sites(g, p) -> list:
@@ -33,6 +53,8 @@ def _recruit_apply(g, f, a):
     s.hero_owner[a.what] = p
     s.hero_since[a.what] = s.cycle  # no sacrifice in the cycle of recruitment
     g.emit("hero_recruited", player=p, hero=a.what, cost=a.n)
+    for fn in ON_RECRUIT:
+        fn(g, a.what)
     push(g, "place_hero", p, hero=a.what)
 
 
@@ -58,3 +80,126 @@ class PlaceHero(Handler):
         g.s.hero_at[f["hero"]] = area
         g.emit("hero_placed", player=f["p"], hero=f["hero"], area=area)
         pop(g, f)
+
+
+# --- losing heroes and moving them ------------------------------------------------------
+
+def lose_hero(g, h):
+    """A hero destroyed (battle loss, Achilles): the card is discarded, with what lies under it."""
+    ops.discard_hero(g, h)
+    for fn in ON_HERO_LOST:
+        fn(g, h)
+
+
+def heroes_arrive(g, p, area, heroes, route=()):
+    if heroes:
+        for fn in ON_HEROES_ARRIVE:
+            fn(g, p, area, tuple(heroes), tuple(route))
+
+
+# --- sacrificial powers ---------------------------------------------------------------------
+
+class Power:
+    """A hero's sacrificial power (cards/heroes.py).
+
+    `ready(g, p, hero)` says whether p satisfies the card's conditions, `hero` being the hero
+    sacrificed for it (Pandora lends her sacrifice to a power of the track). The frame then asks
+    `choices(g, f)` until it returns [] (each answered by `choose(g, f, a)`), and `effect(g, f)`
+    applies the power once the hero has left the game."""
+
+    with_apollo = False  # Leto: may be sacrificed with Apollo
+    menu = True          # offered on the turn menu (Penthesilea's acts when a Metropolis is built)
+    lendable = True      # Pandora may use it from the hero track
+
+    def ready(self, g, p, hero) -> bool:
+        return True
+
+    def choices(self, g, f) -> list:
+        return []
+
+    def choose(self, g, f, a) -> None:
+        raise NotImplementedError
+
+    def effect(self, g, f) -> None:
+        raise NotImplementedError
+
+
+def power(name):
+    """Register a hero's Power: @power("ajax")."""
+    def register(cls):
+        POWERS[name] = cls()
+        return cls
+    return register
+
+
+def own_turn_god(g, p):
+    """The god of p's turn if p is taking their god's actions now, else None."""
+    for f in g.s.stack:
+        if f["k"] == "turn" and f["p"] == p:
+            return f["god"]
+    return None
+
+
+def may_sacrifice(g, p, h, god) -> bool:
+    """Timing rules of every sacrificial power (rulebook, Heroes: "Important")."""
+    s = g.s
+    if s.hero_owner.get(h) != p or h not in POWERS or god is None:
+        return False
+    if s.hero_since.get(h) == s.cycle:
+        return False  # not in the Cycle of recruitment
+    return god != APOLLO or POWERS[h].with_apollo
+
+
+def _sacrifice_legal(g, f):
+    p = f["p"]
+    out = []
+    for h in sorted(h for h, o in g.s.hero_owner.items() if o == p):
+        if may_sacrifice(g, p, h, f["god"]) and POWERS[h].menu and POWERS[h].ready(g, p, h):
+            out.append(Action("sacrifice", what=h))
+    return out
+
+
+def _sacrifice_apply(g, f, a):
+    push(g, "sacrifice", f["p"], hero=a.what, power=a.what, stage="start", picks=())
+
+
+menu_item("sacrifice", ("sacrifice",))((_sacrifice_legal, _sacrifice_apply))
+
+
+def remove_from_game(g, h):
+    """A sacrificed hero leaves the game: the miniature and the card (not the discard pile)."""
+    s = g.s
+    s.hero_at.pop(h, None)
+    p = s.hero_owner.pop(h, None)
+    s.hero_since.pop(h, None)
+    g.emit("hero_sacrificed", player=p, hero=h)
+    for fn in ON_HERO_LOST:
+        fn(g, h)
+
+
+@handler("sacrifice")
+class Sacrifice(Handler):
+    """Frame: hero (sacrificed), power (applied: the hero's own, or the one Pandora lends),
+    stage and picks (the power's choices so far)."""
+
+    @staticmethod
+    def legal(g, f):
+        return POWERS[f["power"]].choices(g, f) + [CANCEL]
+
+    @staticmethod
+    def auto(g, f):
+        if POWERS[f["power"]].choices(g, f):
+            return False
+        pop(g, f)
+        remove_from_game(g, f["hero"])
+        if f["power"] != f["hero"]:
+            g.emit("power_used", player=f["p"], hero=f["power"], by=f["hero"])
+        POWERS[f["power"]].effect(g, f)
+        return True
+
+    @staticmethod
+    def apply(g, f, a):
+        if a.kind == "cancel":
+            pop(g, f)  # nothing happened yet (R26)
+            return
+        POWERS[f["power"]].choose(g, f, a)

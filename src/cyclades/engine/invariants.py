@@ -2,7 +2,9 @@
 
 `check(game)` returns a list of broken invariants (empty when all hold).
 """
+from ..content.cards import CREATURES
 from ..content.gods import BUILDINGS
+from .queries import card_of, card_on_board, heroes_at, miniatures_of
 
 
 def _battle_units(s):
@@ -60,6 +62,7 @@ def check(game) -> list:
     for site, kind in enumerate(s.sites):
         if kind and s.ctrl[b.site_area[site]] < 0:
             errors.append(f"building on uncontrolled {b.ids[b.site_area[site]]}")
+    errors.extend(_creatures(game))
     if not s.over:
         if not s.stack:
             errors.append("no decision pending and the game is not over")
@@ -72,3 +75,47 @@ def check(game) -> list:
 
 def _battle_area(s, a):
     return any(f["k"] == "battle" and f["area"] == a for f in s.stack)
+
+
+def _creatures(game) -> list:
+    """Creature miniatures: one per area, on their card's area type, each with its card held by
+    a player still in the game; a held card has its miniatures on the board; and, once the
+    displaced units have been moved, what the creatures forbid is not on the board."""
+    s, b = game.s, game.b
+    errors = []
+    busy = {f["card"] for f in s.stack if f["k"] == "creature"}  # placing or displacing now
+    where = {}
+    for m, a in s.creature_at.items():
+        card = card_of(m)
+        if card not in CREATURES or not CREATURES[card].miniature or m not in miniatures_of(card):
+            errors.append(f"{m} on {b.ids[a]} is no creature miniature")
+            continue
+        owner = s.creature_owner.get(card)
+        if owner is None:
+            errors.append(f"{m} on {b.ids[a]} but no one holds the {card} card")
+        elif s.eliminated[owner]:
+            errors.append(f"{m} on {b.ids[a]} held by eliminated player {owner}")
+        kind = CREATURES[card].miniature
+        if kind != "any" and b.is_land[a] != (kind == "land"):
+            errors.append(f"{m} on {b.ids[a]}, not a {kind} area")
+        if a in where:
+            errors.append(f"{m} and {where[a]} both on {b.ids[a]}")
+        where[a] = m
+    piles = s.creature_deck + s.creature_discard + [c for c in s.creature_track if c]
+    for card in s.creature_owner:
+        if card in piles:
+            errors.append(f"{card} both held and in a pile")
+        if CREATURES.get(card) and CREATURES[card].miniature and card not in busy \
+                and not card_on_board(game, card):
+            errors.append(f"{card} held but its miniature is not on the board")
+    if busy:
+        return errors
+    at = s.creature_at
+    if "kraken" in at and s.fleets[at["kraken"]]:
+        errors.append("fleets in the Kraken's sea")
+    if "polyphemus" in at and any(s.fleets[x] for x in b.coast[at["polyphemus"]]):
+        errors.append("fleets next to Polyphemus")
+    boar = at.get("calydonian-boar")
+    if boar is not None and (s.troops[boar] or s.mercs[boar] or heroes_at(game, boar)):
+        errors.append("troops or heroes with the Calydonian Boar")
+    return errors

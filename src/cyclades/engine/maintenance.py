@@ -1,41 +1,64 @@
 """4- Maintenance Costs: keep each creature miniature by discarding a Priestess.
 
 A kept creature may then move to an adjacent area of the type its card names
-that holds no other creature; an unpaid one leaves the board.
+that holds no other creature; an unpaid one leaves the board. Scylla and
+Charybdis are one card: one Priestess keeps both, and each miniature may move.
 """
 from ..content.cards import CREATURES
 from . import ops
 from .actions import Action
 from .frames import Handler, handler, pop, push
+from .queries import card_of, card_on_board, creatures_on_board, miniatures_of
 
-# Creatures that act when they arrive in an area: f(g, creature, area, player).
+# Creatures that act when their miniature arrives in an area by a move (maintenance, Echidna):
+# f(g, miniature, area, player).
 ON_CREATURE_ARRIVES = {}
-# Creatures that act during maintenance once kept (the Hydra): f(g, creature, player).
+# Creatures that act during maintenance once kept (the Hydra): f(g, card, player).
 ON_MAINTENANCE = {}
+# Creatures whose effect ends when their card leaves the board (Typhon): f(g, card).
+ON_CREATURE_LEAVES = {}
 
 
 def start_maintenance(g):
     s = g.s
     for p in reversed([p for p in s.turn_order if not s.eliminated[p]]):
-        mine = tuple(sorted(c for c, o in s.creature_owner.items() if o == p and c in s.creature_at))
+        mine = tuple(sorted(c for c, o in s.creature_owner.items() if o == p and card_on_board(g, c)))
         if mine:
-            push(g, "maintain", p, todo=mine, stage="pay")
+            push(g, "maintain", p, todo=mine, stage="pay", minis=())
 
 
-def creature_destinations(g, c, frm=None) -> list:
-    """Areas where creature c may stand: its card's area type, no other creature there."""
-    b, s = g.b, g.s
-    kind = CREATURES[c].miniature
-    occupied = set(s.creature_at.values())
+def creature_destinations(g, c, frm=None, p=None) -> list:
+    """Areas where the miniature (or card) c may stand: its card's area type, no other creature
+    there; adjacent to `frm` for a move; for a player p, not the area of another player's
+    Chiron ("Other players cannot move Creatures into the Area with Chiron")."""
+    b = g.b
+    kind = CREATURES[card_of(c)].miniature
+    occupied = set(creatures_on_board(g).values())
     areas = b.lands if kind == "land" else b.seas if kind == "sea" else range(len(b.ids))
     if frm is not None:
         adj = set(b.adj[frm])
         areas = [a for a in areas if a in adj]
-    return [a for a in areas if a not in occupied]
+    out = [a for a in areas if a not in occupied]
+    if p is not None:
+        from .creatures import shielded  # creatures -> cycle -> maintenance: imported late
+        out = [a for a in out if not shielded(g, p, a)]
+    return out
+
+
+def release(g, card):
+    """The card leaves the board: its miniatures are removed, the card discarded."""
+    ops.release_creature(g, card)
+    for m in miniatures_of(card):  # Scylla and Charybdis: both miniatures go
+        g.s.creature_at.pop(m, None)
+    if card in ON_CREATURE_LEAVES:
+        ON_CREATURE_LEAVES[card](g, card)
 
 
 @handler("maintain")
 class Maintenance(Handler):
+    """Frame: todo (the player's cards still to pay for), stage pay|move, minis (the kept card's
+    miniatures still to move or leave)."""
+
     @staticmethod
     def legal(g, f):
         s, c = g.s, f["todo"][0]
@@ -44,9 +67,10 @@ class Maintenance(Handler):
             if s.priestesses[f["p"]] > 0:
                 out.insert(0, Action("keep", what=c))
             return out
-        frm = s.creature_at[c]
-        return [Action("stay", what=c)] + [Action("move_creature", what=c, where=g.b.ids[a])
-                                            for a in creature_destinations(g, c, frm)]
+        m = f["minis"][0]
+        frm = s.creature_at[m]
+        return [Action("stay", what=m)] + [Action("move_creature", what=m, where=g.b.ids[a])
+                                            for a in creature_destinations(g, m, frm, f["p"])]
 
     @staticmethod
     def apply(g, f, a):
@@ -54,18 +78,22 @@ class Maintenance(Handler):
         if a.kind == "keep":
             s.priestesses[p] -= 1
             g.emit("kept", player=p, card=c)
-            f["stage"] = "move"
+            f["stage"], f["minis"] = "move", miniatures_of(c)
             return
         if a.kind == "release":
-            ops.release_creature(g, c)
-        elif a.kind == "move_creature":
-            dest = g.b.index[a.where]
-            s.creature_at[c] = dest
-            g.emit("creature_moved", card=c, area=dest)
-            if c in ON_CREATURE_ARRIVES:
-                ON_CREATURE_ARRIVES[c](g, c, dest, p)
-        if a.kind != "release" and c in ON_MAINTENANCE:
-            ON_MAINTENANCE[c](g, c, p)
+            release(g, c)
+        else:
+            if a.kind == "move_creature":
+                dest = g.b.index[a.where]
+                s.creature_at[a.what] = dest
+                g.emit("creature_moved", card=a.what, area=dest)
+                if a.what in ON_CREATURE_ARRIVES:
+                    ON_CREATURE_ARRIVES[a.what](g, a.what, dest, p)
+            f["minis"] = f["minis"][1:]
+            if f["minis"]:
+                return  # Scylla moved or stayed: now Charybdis
+            if c in ON_MAINTENANCE:
+                ON_MAINTENANCE[c](g, c, p)
         f["todo"], f["stage"] = f["todo"][1:], "pay"
         if not f["todo"]:
             pop(g, f)

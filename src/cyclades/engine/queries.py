@@ -21,6 +21,37 @@ MODIFIERS = {
 }
 
 
+# Scylla and Charybdis are one card with two miniatures; every other card's miniature bears the
+# card's name. `creature_at` is keyed by miniature, `creature_owner` by card.
+MINIATURES = {"scylla-charybdis": ("scylla", "charybdis")}
+CARD_OF = {m: card for card, minis in MINIATURES.items() for m in minis}
+
+
+def card_of(miniature) -> str:
+    return CARD_OF.get(miniature, miniature)
+
+
+def miniatures_of(card) -> tuple:
+    return MINIATURES.get(card, (card,))
+
+
+def creature_owner(g, miniature):
+    """The player who holds the card of a miniature, or None."""
+    return g.s.creature_owner.get(card_of(miniature))
+
+
+def creatures_on_board(g) -> dict:
+    """miniature -> area, for the miniatures whose card a player holds."""
+    held = g.s.creature_owner
+    return {m: a for m, a in g.s.creature_at.items() if card_of(m) in held}
+
+
+def card_on_board(g, card) -> bool:
+    """All the card's miniatures stand on the board (an owned creature card with a miniature)."""
+    at = g.s.creature_at
+    return all(m in at for m in miniatures_of(card))
+
+
 def units_in(g, a) -> int:
     """Troops, mercenaries and heroes on a land area, or fleets on a sea area."""
     s = g.s

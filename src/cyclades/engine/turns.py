@@ -59,6 +59,14 @@ def push_place_unit(g, p, unit, count=1, then=None):
 @handler("place_unit")
 class PlaceUnit(Handler):
     @staticmethod
+    def auto(g, f):
+        # A reserve emptied meanwhile (e.g. by a bonus decided first) skips the rest (R13, R28).
+        if not unit_sites(g, f["p"], f["unit"]):
+            pop(g, f)
+            return True
+        return False
+
+    @staticmethod
     def legal(g, f):
         kind = {"fleet": "place_fleet", "troop": "place_troop", "merc": "place_merc"}[f["unit"]]
         return [Action(kind, where=g.b.ids[a]) for a in unit_sites(g, f["p"], f["unit"])]

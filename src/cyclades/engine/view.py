@@ -5,7 +5,7 @@ metropolis-bonus piles, what Zeus' peek showed, and the generator (which would
 foretell dice and shuffles). The view is a fresh JSON-able dict.
 """
 from .frames import HANDLERS
-from .queries import metropolises_of
+from .queries import card_of, creatures_on_board, metropolises_of
 
 # Frame keys that are bookkeeping, not news: never shown.
 _PRIVATE_FRAME_KEYS = {"queue"}
@@ -18,8 +18,9 @@ def view(g, player=None) -> dict:
     heroes_by_area, creatures_by_area = {}, {}
     for h, a in s.hero_at.items():
         heroes_by_area.setdefault(a, []).append(h)
-    for c, a in s.creature_at.items():
-        creatures_by_area.setdefault(a, []).append(c)
+    on_board = creatures_on_board(g)  # miniature -> area (Scylla and Charybdis: two of one card)
+    for m, a in on_board.items():
+        creatures_by_area.setdefault(a, []).append(m)
     for a in range(len(ids)):
         d = {"id": ids[a], "owner": s.ctrl[a]}
         if b.is_land[a]:
@@ -75,6 +76,8 @@ def view(g, player=None) -> dict:
         "hero_discard": list(s.hero_discard),
         "bonus_stack": len(s.bonus_stack),
         "mercenaries_in_reserve": s.mercs_left,
+        "miniatures": {m: {"card": card_of(m), "owner": s.creature_owner[card_of(m)], "area": ids[a]}
+                       for m, a in sorted(on_board.items())},
         "players": players,
         "areas": areas,
         "decision": _decision(g, player),

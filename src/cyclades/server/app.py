@@ -9,6 +9,7 @@ the full state or the generator (R24).
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from pathlib import Path
@@ -251,7 +252,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         await s.join(seat)
         conn = Connection(s, ws, seat)
         s.conns.add(conn)
-        import asyncio
         writer = asyncio.get_running_loop().create_task(conn.writer())
         conn.notify()
         try:

@@ -11,15 +11,15 @@ from ...content.gods import APOLLO, BUILDINGS, GODS
 from .. import ops
 from ..actions import Action
 from ..creatures import EFFECTS, Effect, effect, finish, play_creature, shielded
-from ..cycle import discard_creature_card, draw
-from ..maintenance import ON_CREATURE_ARRIVES, creature_destinations
+from ..cycle import discard_creature_card, draw, income_of, take_geryon_gp
+from ..maintenance import ON_CREATURE_ARRIVES, creature_destinations, release
 from ..metropolis import gain_philosopher
 from ..moves import arrive_land, last_area_attack_allowed, leave_land
-from ..queries import (MODIFIERS, active_players, area_income, buildings_of, can_enter_sea,
-                       can_leave_land, can_place_land, controlled_lands, controlled_seas,
-                       empty_sites, heroes_at, income_receiver, lands_with_free_site)
+from ..queries import (MODIFIERS, active_players, buildings_of, can_enter_sea, can_leave_land,
+                       can_place_land, card_on_board, controlled_lands, controlled_seas,
+                       empty_sites, heroes_at, lands_with_free_site, miniatures_of)
 from ..state import NOBODY
-from ..turns import FREE_CARD, gain_card, place_building, push_build, push_place_unit, unit_sites
+from ..turns import FREE_CARD, gain_card, place_building, push_build, push_place_unit
 
 DONE = Action("done")
 
@@ -54,6 +54,18 @@ def _turn_frame(g):
         if f["k"] == "turn":
             return f
     return None
+
+
+def _merc_places(g, p) -> list:
+    """Land areas p controls where new mercenaries may stand (not under another's Chiron)."""
+    return [a for a in controlled_lands(g, p) if can_place_land(g, p, a) and not shielded(g, p, a)]
+
+
+def _creature_targetable(g, p, c) -> bool:
+    """A creature card whose miniatures stand on the board, none in another player's Chiron's
+    area (Chiron itself included)."""
+    at = g.s.creature_at
+    return card_on_board(g, c) and not any(shielded(g, p, at[m]) for m in miniatures_of(c))
 
 
 def _can_enter_land(g, p, a) -> bool:
@@ -155,7 +167,8 @@ class Cyclops(Effect):
 
     def legal(self, g, f):
         if f["stage"] == "start":
-            return [Action("replace", what=k, where=g.b.ids[a]) for k, a in self._choices(g, f["p"])]
+            return [Action("replace", what=k, where=g.b.ids[a])
+                    for k, a in self._choices(g, f["p"])]
         return [Action("choose_building", what=k) for k in self._others(g, f["old"])]
 
     def apply(self, g, f, a):
@@ -201,12 +214,8 @@ class Echidna(Effect):
     @staticmethod
     def _targets(g, p):
         s = g.s
-        return sorted((c, at) for c, at in s.creature_at.items()
-                      if s.creature_owner.get(c, p) != p and not shielded(g, p, at))
-
-    @staticmethod
-    def _destinations(g, p, c):
-        return [a for a in creature_destinations(g, c) if not shielded(g, p, a)]
+        return sorted((c, s.creature_at[miniatures_of(c)[0]]) for c, q in s.creature_owner.items()
+                      if q != p and _creature_targetable(g, p, c))
 
     def applicable(self, g, p):
         return bool(self._targets(g, p))
@@ -215,25 +224,27 @@ class Echidna(Effect):
         ids = g.b.ids
         if f["stage"] == "start":
             return [Action("steal", what=c, where=ids[at]) for c, at in self._targets(g, f["p"])]
-        c = f["creature"]
-        return [Action("stay", what=c)] + [Action("move_creature", what=c, where=ids[a])
-                                            for a in self._destinations(g, f["p"], c)]
+        m = f["minis"][0]  # Scylla and Charybdis: one miniature after the other
+        return [Action("stay", what=m)] + [Action("move_creature", what=m, where=ids[a])
+                                            for a in creature_destinations(g, m, p=f["p"])]
 
     def apply(self, g, f, a):
-        s, p, c = g.s, f["p"], a.what
+        s, p = g.s, f["p"]
         if a.kind == "steal":
-            victim = s.creature_owner[c]
-            s.creature_owner[c] = p
-            g.emit("creature_stolen", player=p, victim=victim, card=c)
-            f["creature"], f["stage"] = c, "move"
+            victim = s.creature_owner[a.what]
+            s.creature_owner[a.what] = p
+            g.emit("creature_stolen", player=p, victim=victim, card=a.what)
+            f["minis"], f["stage"] = miniatures_of(a.what), "move"
             return
-        finish(g, f)
+        f["minis"] = f["minis"][1:]
+        if not f["minis"]:
+            finish(g, f)
         if a.kind == "move_creature":
-            dest = _area(g, a)
-            s.creature_at[c] = dest
-            g.emit("creature_moved", card=c, area=dest)
-            if c in ON_CREATURE_ARRIVES:
-                ON_CREATURE_ARRIVES[c](g, c, dest, p)
+            m, dest = a.what, _area(g, a)
+            s.creature_at[m] = dest
+            g.emit("creature_moved", card=m, area=dest)
+            if m in ON_CREATURE_ARRIVES:  # e.g. the Kraken destroys the Fleets there
+                ON_CREATURE_ARRIVES[m](g, m, dest, p)
 
 
 @effect("empusa")
@@ -305,18 +316,14 @@ class Giant(Effect):
         return [a for a in g.b.lands if s.mercs[a] and s.ctrl[a] not in (p, NOBODY)
                 and not shielded(g, p, a) and can_leave_land(g, s.ctrl[a], a)]
 
-    @staticmethod
-    def _places(g, p):
-        return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
-
     def applicable(self, g, p):
-        return bool(self._targets(g, p)) and bool(self._places(g, p))
+        return bool(self._targets(g, p)) and bool(_merc_places(g, p))
 
     def legal(self, g, f):
         ids, p = g.b.ids, f["p"]
         if f["stage"] == "start":
             return [Action("steal", what="mercs", where=ids[a]) for a in self._targets(g, p)]
-        return [Action("place_merc", where=ids[a]) for a in self._places(g, p)]
+        return [Action("place_merc", where=ids[a]) for a in _merc_places(g, p)]
 
     def apply(self, g, f, a):
         s, p = g.s, f["p"]
@@ -340,11 +347,13 @@ class Giant(Effect):
 class Graeae(Effect):
     """Repeat your Income Phase.
     You receive 1 GP for each Cornucopia (on Prosperity tokens and/or icon) present in the Land
-    and Sea Areas you control at the time you use the Graeae card. (The income hooks, Nereid,
-    Cerberus and Geryon's GP, apply as in the Income phase: queries.area_income/income_receiver.)"""
+    and Sea Areas you control at the time you use the Graeae card.
+    Geryon's note: "When executing the Graeae ability, a player receives the GP accumulated by
+    Geryon if they control the Area in which they lie" (and the Nereid's, Cerberus' and the
+    Hydra's effects apply, as in the Income phase: cycle.income_of)."""
 
     def play(self, g, p, card):
-        n = sum(area_income(g, a) for a in range(len(g.b.ids)) if income_receiver(g, a) == p)
+        n = income_of(g, p) + take_geryon_gp(g, p)
         g.emit("graeae", player=p, amount=n)
         g.gain(p, n)
         discard_creature_card(g, card)
@@ -353,7 +362,8 @@ class Graeae(Effect):
 @effect("griffin")
 class Griffin(Effect):
     """Steal half the GP (rounded down) from another player.
-    (Any other player may be chosen: their GP are hidden, R24, so the list does not depend on them.)"""
+    (Any other player may be chosen: their GP are hidden, R24, so the list does not depend on
+    them.)"""
 
     def applicable(self, g, p):
         return bool(_rivals(g, p))
@@ -444,7 +454,8 @@ class Hippalectryon(Effect):
             return out + [DONE] if f.get("made") else out
         if stage == "mercs":
             return [Action("return_merc", where=ids[a]) for a in self._merc_areas(g, p)]
-        return [Action("prosperity", where=ids[a]) for a in range(len(ids)) if not shielded(g, p, a)]
+        return [Action("prosperity", where=ids[a]) for a in range(len(ids))
+                if not shielded(g, p, a)]
 
     def apply(self, g, f, a):
         p = f["p"]
@@ -485,28 +496,35 @@ class Hippocampus(Effect):
         return [a for a in controlled_seas(g, p) if g.s.fleets[a]]
 
     def applicable(self, g, p):
-        return bool(self._seas(g, p)) and bool(unit_sites(g, p, "merc"))
+        return bool(self._seas(g, p)) and g.s.mercs_left > 0 and bool(_merc_places(g, p))
 
     def legal(self, g, f):
-        s = g.s
+        s, ids = g.s, g.b.ids
         if f["stage"] == "start":
-            return [Action("origin", where=g.b.ids[a]) for a in self._seas(g, f["p"])]
+            return [Action("origin", where=ids[a]) for a in self._seas(g, f["p"])]
+        if f["stage"] == "place":
+            return [Action("place_merc", where=ids[a]) for a in _merc_places(g, f["p"])]
         # R28: no more Fleets than there are mercenaries to receive
         most = min(s.fleets[f["frm"]], s.mercs_left)
         return [Action("take", what="fleet", n=k) for k in range(1, most + 1)]
 
     def apply(self, g, f, a):
+        s, p = g.s, f["p"]
         if a.kind == "origin":
             f["frm"], f["stage"] = _area(g, a), "count"
-            return
-        s, p, sea, n = g.s, f["p"], f["frm"], a.n
-        finish(g, f)
-        s.fleets[sea] -= n
-        s.fleets_left[p] += n  # returned, not destroyed
-        if not s.fleets[sea]:
-            s.ctrl[sea] = NOBODY  # an empty sea area is controlled by no one (R16)
-        g.emit("fleets_exchanged", player=p, area=sea, count=n)
-        push_place_unit(g, p, "merc", n)
+        elif a.kind == "take":
+            sea, n = f["frm"], a.n
+            s.fleets[sea] -= n
+            s.fleets_left[p] += n  # returned, not destroyed
+            if not s.fleets[sea]:
+                s.ctrl[sea] = NOBODY  # an empty sea area is controlled by no one (R16)
+            g.emit("fleets_exchanged", player=p, area=sea, count=n)
+            f["left"], f["stage"] = n, "place"
+        else:
+            ops.place_mercs(g, _area(g, a), p)
+            f["left"] -= 1
+            if not f["left"]:
+                finish(g, f)
 
 
 @effect("manticore")
@@ -519,8 +537,9 @@ class Manticore(Effect):
     @staticmethod
     def _targets(g, p):
         s = g.s
-        out = sorted(s.creature_at.items()) + sorted(s.hero_at.items())
-        return [(name, at) for name, at in out if not shielded(g, p, at)]
+        cards = sorted((c, s.creature_at[miniatures_of(c)[0]]) for c in s.creature_owner
+                       if _creature_targetable(g, p, c))
+        return cards + [(h, at) for h, at in sorted(s.hero_at.items()) if not shielded(g, p, at)]
 
     def applicable(self, g, p):
         return bool(self._targets(g, p))
@@ -530,8 +549,8 @@ class Manticore(Effect):
 
     def apply(self, g, f, a):
         finish(g, f)
-        if a.what in g.s.creature_at:
-            ops.release_creature(g, a.what)
+        if a.what in g.s.creature_owner:
+            release(g, a.what)  # its miniatures leave the board, its effect ends
         else:
             ops.discard_hero(g, a.what)
 
@@ -575,13 +594,15 @@ class Pegasus(Effect):
         taken = f["t"] + f["m"] + len(f["h"])
         if stage == "troops":
             more = s.mercs[frm] or heroes_at(g, frm, count=True)
-            return [Action("take", what="troop", n=k) for k in range(0 if more else 1, s.troops[frm] + 1)]
+            return [Action("take", what="troop", n=k)
+                    for k in range(0 if more else 1, s.troops[frm] + 1)]
         if stage == "mercs":
             more = heroes_at(g, frm, count=True)
             return [Action("take", what="merc", n=k)
                     for k in range(0 if (more or taken) else 1, s.mercs[frm] + 1)]
         if stage == "heroes":
-            out = [Action("take_hero", what=h) for h in sorted(heroes_at(g, frm)) if h not in f["h"]]
+            out = [Action("take_hero", what=h) for h in sorted(heroes_at(g, frm))
+                   if h not in f["h"]]
             return out + [DONE] if taken else out
         return [Action("destination", where=ids[a]) for a in self._destinations(g, p, frm)]
 
@@ -722,7 +743,8 @@ class Triton(Effect):
     @staticmethod
     def _targets(g, p):
         b = g.b
-        return sorted({(k, b.site_area[site]) for q in _rivals(g, p) for site, k in buildings_of(g, q)
+        return sorted({(k, b.site_area[site])
+                       for q in _rivals(g, p) for site, k in buildings_of(g, q)
                        if not shielded(g, p, b.site_area[site])})
 
     @staticmethod

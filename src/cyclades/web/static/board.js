@@ -186,24 +186,32 @@ export class BoardView {
       if (cls) el.classList.add(cls);
       g.append(el);
     });
+    const metropolis = (st.buildings || []).includes("metropolis");
     if (raiders.length) {
       row(raiders, cy - 6 * k, "attacker");
       row(tokens, cy + 8 * k, "defender");
     } else {
-      row(tokens, cy + 1 * k);
+      row(tokens, cy + (metropolis ? -3 : 1) * k);
     }
     this.shrink = 1;
-    // Construction sites and buildings.
+    // Construction sites and buildings, in a row; a Metropolis is wider than a building.
     const sites = a.sites || [];
     const blds = st.buildings || [];
-    sites.forEach((p, i) => {
-      const b = blds[i] || "";
-      if (b === "metropolis") return;
-      g.append(this.site(p[0], p[1], b, owner));
-    });
-    blds.forEach((b, i) => {
-      if (b === "metropolis" && sites[i]) g.append(this.metropolis(sites[i][0], sites[i][1] - 2 * k, owner));
-    });
+    let rowL = 0;
+    let rowR = 0;
+    if (sites.length) {
+      const widths = sites.map((_, i) => (blds[i] === "metropolis" ? 21 : 11.2) * k);
+      const total = widths.reduce((x, y) => x + y, 0);
+      const mid = sites.reduce((x, p) => x + p[0], 0) / sites.length;
+      let x = mid - total / 2;
+      [rowL, rowR] = [x, x + total];
+      sites.forEach((p, i) => {
+        const b = blds[i] || "";
+        const cxSite = x + widths[i] / 2;
+        x += widths[i];
+        g.append(b === "metropolis" ? this.metropolis(cxSite, p[1], owner) : this.site(cxSite, p[1], b, owner));
+      });
+    }
     // Income: printed Cornucopias (a horn on the board) and Prosperity tokens (round tokens).
     const printed = a.cornucopias || 0;
     const prosperity = st.prosperity || 0;
@@ -211,10 +219,9 @@ export class BoardView {
       const k2 = 13 * k;
       let px, py, qx, qy; // printed horn, prosperity token
       if (a.kind === "land" && sites.length) {
-        const first = sites[0];
-        const last = sites[sites.length - 1];
-        [px, py] = [last[0] + k2, last[1]];
-        [qx, qy] = [first[0] - k2, first[1]];
+        const y = sites[0][1];
+        [px, py] = [rowR + k2 - 5.6 * k, y];
+        [qx, qy] = [rowL - k2 + 5.6 * k, y];
       } else {
         [px, py] = [cx - (prosperity && printed ? 8 * k : 0), cy + 20 * k];
         [qx, qy] = [cx + (prosperity && printed ? 8 * k : 0), cy + 20 * k];
@@ -303,7 +310,7 @@ export class BoardView {
   metropolis(x, y, p) {
     const k = this.k;
     // A walled city: three towers over a gate.
-    return s("g", { class: "building metropolis", transform: `translate(${round(x)},${round(y)}) scale(${k})`, filter: "url(#shadow)" },
+    return s("g", { class: "building metropolis", transform: `translate(${round(x)},${round(y)}) scale(${round(k * 0.75)})`, filter: "url(#shadow)" },
       s("title", {}, "Metropolis"),
       s("path", {
         d: "M-13,8 L-13,-4 L-10,-4 L-10,-7 L-7,-7 L-7,-4 L-4,-4 L-4,-10 L-1.5,-10 L-1.5,-13 L1.5,-13 L1.5,-10 L4,-10 L4,-4 L7,-4 L7,-7 L10,-7 L10,-4 L13,-4 L13,8 Z",

@@ -40,12 +40,23 @@ const areaName = (id) => (st.board ? st.board.name(id) : id);
 const label = (a) => actionLabel(a, areaName);
 const isMe = (p) => st.seat !== null && st.seat !== undefined && p === st.seat;
 
-// What the player to move is deciding, as the end of "Waiting for X to ...".
+// What the player to move is deciding, as the end of "Waiting for X to ..."
+// (or, for oneself, "Your move: ...").
 function decisionText(dec, view) {
+  const text = decisionWords(dec, view);
+  return dec && isMe(dec.p) ? text.replace(/\btheir\b/g, "your") : text;
+}
+
+function decisionWords(dec, view) {
   if (!dec) return "";
   const k = dec.k;
   switch (k) {
-    case "place": return dec.step === "sea" ? "place a starting Fleet" : "place starting Troops and a Control token";
+    case "place": {
+      const round = dec.round === 2 ? " (2nd Placement Round)" : dec.round === 1 ? " (1st Placement Round)" : "";
+      if (dec.step === "fleet") return `place a Fleet next to the new area${round}`;
+      if (dec.step === "troop") return `place a Troop on one of their areas (${dec.troops} left)${round}`;
+      return `place a Control token on a free land area${round}`;
+    }
     case "offer": return "make an offering to the gods";
     case "turn": return `play the turn of ${godName(dec.god)}`;
     case "build": return dec.what ? `build a ${cardName(dec.what)}` : "choose a building";
@@ -557,7 +568,13 @@ function renderLog() {
   const el = $("log");
   const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
   const lines = st.log.slice(-300);
-  el.replaceChildren(...lines.map((l) => h("li", { class: /^Cycle \d+ begins/.test(l) ? "cycle" : /battle|round/i.test(l) ? "fight" : "" }, l)));
+  const names = (st.view.players || []).map((pl) => [pname(pl.index), pl.index]).sort((a, b) => b[0].length - a[0].length);
+  const re = names.length ? new RegExp(`(${names.map(([n]) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`) : null;
+  const who = Object.fromEntries(names);
+  // Players' names in their colours.
+  const line = (text) => (re ? text.split(re).map((part, i) => (i % 2
+    ? h("span", { class: "who", style: { "--pc": colour(who[part]) } }, part) : part)) : [text]);
+  el.replaceChildren(...lines.map((l) => h("li", { class: /^Cycle \d+ begins/.test(l) ? "cycle" : /battle|round/i.test(l) ? "fight" : "" }, line(l))));
   if (atBottom || !el.dataset.scrolled) {
     el.scrollTop = el.scrollHeight;
     el.dataset.scrolled = "1";
@@ -581,7 +598,7 @@ function showResult(v, open) {
       h("td", {}, chip(p, st.seats)),
       h("td", {}, (r.metropolises || [])[p] ?? pl.metropolises),
       h("td", {}, (r.gp || [])[p] ?? pl.gp ?? "?"),
-      h("td", {}, winners.includes(p) ? "🏆" : (r.eliminated || [])[p] ? "eliminated" : ""));
+      h("td", {}, winners.includes(p) ? h("span", { class: "laurel" }, "★ winner") : (r.eliminated || [])[p] ? "eliminated" : ""));
   });
   const names = winners.map(pname);
   const title = !winners.length ? "The game is over" : winners.length === 1

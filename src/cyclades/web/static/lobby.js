@@ -148,9 +148,11 @@ async function loadGames() {
         }, s.name || (s.kind === "human" ? `P${s.seat + 1}` : s.kind)))),
         h("td", {}, STATUS[g.status] || g.status,
           g.status === "playing" && g.cycle ? h("div", { class: "muted" }, `cycle ${g.cycle}`) : null,
-          open && g.status !== "over" ? h("div", { class: "muted" }, `${open} free seat${open > 1 ? "s" : ""}: ask for its link`) : null),
+          open && g.status !== "over" ? h("div", { class: "muted" }, `${open} seat${open > 1 ? "s" : ""} not taken yet`) : null),
         h("td", { class: "game-links" },
-          g.status !== "over" ? seats.filter((s) => s.kind === "human" && !s.joined).map((s) => h("button", {
+          // A seat the server marks "open" may be taken by anyone (POST /api/games/{id}/join);
+          // the others only by their secret links.
+          g.status !== "over" ? seats.filter((s) => s.kind === "human" && !s.joined && s.open).map((s) => h("button", {
             type: "button", class: "small", "data-join": `${g.game_id}:${s.seat}`,
             onclick: () => join(g.game_id, s.seat),
           }, `join as ${s.name || `Player ${s.seat + 1}`}`)) : null,
