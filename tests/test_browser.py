@@ -103,15 +103,15 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 
-def create_game_in_lobby(page, base_url) -> str:
-    """In the lobby: 3 players, seat 1 human (named Ann), seats 2 and 3 random bots;
-    create, then open the seat with the button. Returns the spectator link."""
+def create_game_in_lobby(page, base_url, players=3) -> str:
+    """In the lobby: seat 1 human (named Ann), the other seats random bots; create,
+    then open the seat with the button. Returns the spectator link."""
     page.goto(base_url + "/")
-    page.select_option("#players", "3")
+    page.select_option("#players", str(players))
     page.fill("input[name='name-0']", "Ann")
     page.select_option("select[data-seat='0']", "human")
-    page.select_option("select[data-seat='1']", "random")
-    page.select_option("select[data-seat='2']", "random")
+    for seat in range(1, players):
+        page.select_option(f"select[data-seat='{seat}']", "random")
     page.select_option("#board", "recommended")
     page.click("#create")
     page.wait_for_selector("#created:not([hidden]) #open-seat")
@@ -328,6 +328,9 @@ def main(argv=None):
     ap.add_argument("--cycles", type=int, default=4, help="play until this cycle begins")
     ap.add_argument("--seed", type=int, default=11, help="the person's choices")
     ap.add_argument("--out", default="docs/screenshot.png")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--stop", default="", help="stop on a decision offering these action kinds on the map "
+                    "(comma-separated, e.g. build,destination); default: any")
     ap.add_argument("--width", type=int, default=1600)
     ap.add_argument("--height", type=int, default=1000)
     args = ap.parse_args(argv)
@@ -339,15 +342,16 @@ def main(argv=None):
                 browser = launch(p)
                 page = browser.new_page(viewport={"width": args.width, "height": args.height})
                 page.on("pageerror", lambda e: print("page error:", e))
-                create_game_in_lobby(page, srv.url)
+                create_game_in_lobby(page, srv.url, players=args.players)
                 n = play_until(page, rng, f"s.view.cycle >= {args.cycles}", log=print)
                 # Stop on a decision with highlighted areas, so the picture shows them.
-                for _ in range(60):
+                stop = set(filter(None, args.stop.split(",")))
+                for _ in range(300):
                     page.wait_for_function(
                         "() => { const s = window.cyclades; return !s.sending && (s.view.over || (s.legal.length && s.view.to_move === s.seat)); }",
                         timeout=STEP_TIMEOUT_MS * 4)
                     s = game_state(page)
-                    if s["over"] or any(a.get("where") for a in s["legal"]):
+                    if s["over"] or any(a.get("where") and (not stop or a["kind"] in stop) for a in s["legal"]):
                         break
                     before = s["version"]
                     print(play_one_decision(page, rng))

@@ -564,12 +564,16 @@ function defenders(v, area) {
   return forces(a.troops, a.mercs, a.heroes, a.fleets);
 }
 
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 function renderLog() {
   const el = $("log");
   const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
   const lines = st.log.slice(-300);
   const names = (st.view.players || []).map((pl) => [pname(pl.index), pl.index]).sort((a, b) => b[0].length - a[0].length);
-  const re = names.length ? new RegExp(`(${names.map(([n]) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`) : null;
+  const re = names.length ? new RegExp("(" + names.map(([n]) => escapeRegExp(n)).join("|") + ")") : null;
   const who = Object.fromEntries(names);
   // Players' names in their colours.
   const line = (text) => (re ? text.split(re).map((part, i) => (i % 2
