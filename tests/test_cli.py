@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import cyclades
+from cyclades import cli
 from cyclades.agents import RandomAgent, agent_names, make_agent
 from cyclades.cli import main
 
@@ -113,6 +114,53 @@ def test_simulate_cycle_limit_guard_is_counted(tmp_path):
         assert all(g["cycles"] == 2 and g["ending"] == "cycle_limit" for g in run_["games"])
 
 
+def test_simulate_team_modes_count_a_team_win_once(tmp_path):
+    """R22 / Specific Rules: modes 2 (two factions each), 4t and 6 play in teams; a team wins
+    together with its combined Metropolises (R21), and its win counts once. Agents are dealt per
+    faction; the JSON rows name the mode, the team layout and the winning team."""
+    out = tmp_path / "teams.json"
+    r = run("simulate", "--games", 4, "--players", "2,4t", "--players", 6, "--seed", 3, "--json", out)
+    assert r.exit_code == 0, r.output
+    for label in ("2 players (4 factions)", "4 players, 2 teams", "6 players, 3 teams", "Games/s",
+                  "Won by reaching 3 Metropolises", "Wins per team", "How the winning teams won"):
+        assert label in r.output
+    data = json.loads(out.read_text())
+    assert [(x["mode"], x["players"], x["factions"], x["teams"]) for x in data["runs"]] == [
+        ("2", 2, 4, [0, 1, 0, 1]), ("4t", 4, 4, [0, 1, 0, 1]), ("6", 6, 6, [0, 1, 2, 0, 1, 2])]
+    for run_ in data["runs"]:
+        s = run_["summary"]
+        assert s["games"] == 4 and s["errors"] == 0
+        for g in run_["games"]:
+            assert g["mode"] == run_["mode"] and g["teams"] == run_["teams"]
+            assert len(g["metropolises"]) == run_["factions"]
+            # The whole team wins, and nobody else.
+            won = g["winning_teams"]
+            assert won and g["winners"] == [q for q, t in enumerate(g["teams"]) if t in won]
+            if g["ending"] == "metropolises":
+                assert max(g["team_metropolises"]) >= 3
+                assert all(g["team_metropolises"][t] == max(g["team_metropolises"]) for t in won)
+        wins = s["wins_by_team"]
+        assert [w["team"] for w in wins] == sorted(set(run_["teams"]))
+        for w in wins:  # once per game the team won (a shared win once for each sharer)
+            assert w["wins"] == sum(w["team"] in g["winning_teams"] for g in run_["games"])
+            assert w["factions"] == [q for q, t in enumerate(run_["teams"]) if t == w["team"]]
+        assert sum(w["wins"] for w in wins) == 4 + sum(len(g["winning_teams"]) - 1 for g in run_["games"])
+        assert s["shared_wins"] == sum(len(g["winning_teams"]) > 1 for g in run_["games"])
+
+
+def test_simulate_team_goal_of_4_metropolises(tmp_path):
+    """Specific Rules: "For longer games, you can decide to play with 4 Metropolises": a team
+    game ended by Metropolises has a team with 4."""
+    out = tmp_path / "goal4.json"
+    r = run("simulate", "--games", 3, "--players", 6, "--team-goal", 4, "--seed", 1, "--json", out)
+    assert r.exit_code == 0, r.output
+    assert "Won by reaching 4 Metropolises" in r.output
+    data = json.loads(out.read_text())
+    assert data["team_goal"] == 4 and data["runs"][0]["metropolises_to_win"] == 4
+    ended = [g for g in data["runs"][0]["games"] if g["ending"] == "metropolises"]
+    assert ended and all(max(g["team_metropolises"]) >= 4 for g in ended)
+
+
 # --- play -----------------------------------------------------------------------------------
 
 def test_play_with_piped_input_finishes_a_game():
@@ -125,12 +173,63 @@ def test_play_with_piped_input_finishes_a_game():
 
 
 @pytest.mark.skipif(shutil.which("cyclades") is None, reason="the package is not installed (pip install -e .)")
-def test_installed_command_plays_from_a_pipe():
-    """The `cyclades` console script of pyproject.toml works, fed by `yes 1`."""
-    p = subprocess.run("yes 1 | cyclades play --seed 3", shell=True,
+@pytest.mark.parametrize("command", ["cyclades play --seed 3",
+                                     "cyclades play --players 2 --seed 3 --max-cycles 30"])
+def test_installed_command_plays_from_a_pipe(command):
+    """The `cyclades` console script of pyproject.toml works, fed by `yes 1` (also the 2-player
+    game, where the human decides for two factions: R22)."""
+    p = subprocess.run(f"yes 1 | {command}", shell=True,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert "The game is over" in p.stdout
+
+
+def test_play_two_players_finishes_a_game_deciding_for_both_factions():
+    """Specific Rules, 2 players: each player controls two factions of one team. `yes 1 | cyclades
+    play --players 2` asks the human for every decision of factions 1 and 3 (saying which one
+    decides), never for 2 or 4, and plays the game to its end (R21)."""
+    code, out, err = run_process("play", "--players", 2, "--seed", 3, "--max-cycles", 30, input=ENOUGH_ONES)
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert "You run Faction 1 and Faction 3: team 1, one shared purse." in out
+    asked = set(re.findall(r"Your choice for (Faction \d) \[", out))
+    assert asked == {"Faction 1", "Faction 3"}
+    assert "Team 1 (Faction 1, Faction 3; yours): 10 GP | Team 2 (Faction 2, Faction 4): ? GP" in out
+    assert "The game is over" in out
+    assert re.search(r"Team \d \(Faction \d and Faction \d\) wins after \d+ cycles"
+                     r"|share the victory after \d+ cycles", out)
+
+
+def test_play_two_players_seat_2_runs_factions_2_and_4_and_replays(tmp_path):
+    """R22 with 2 players: seat 2 runs the second team's factions; the saved record replays the
+    team game (R4) and names the same winning team."""
+    path = tmp_path / "two.json"
+    r = run("play", "--players", 2, "--seat", 2, "--seed", 8, "--max-cycles", 30, "--save", path,
+            input=ENOUGH_ONES)
+    assert r.exit_code == 0, r.output
+    assert "You run Faction 2 and Faction 4: team 2" in r.output
+    assert set(re.findall(r"Your choice for (Faction \d) \[", r.output)) == {"Faction 2", "Faction 4"}
+    won = re.search(r"(Team \d \(Faction \d and Faction \d\)) wins after (\d+) cycles", r.output)
+    assert won
+    r = run("replay", path)
+    assert r.exit_code == 0, r.output
+    assert "2 players, each running the two factions of a team" in r.output
+    assert f"{won.group(1)} wins after {won.group(2)} cycles" in r.output
+
+
+def test_play_team_summary_shows_own_team_purse_and_hides_the_others_r22_r24():
+    """R22: the team's GP are shared, R24: another team's purse is hidden; the summary says who
+    is in which team."""
+    r = run("play", "--players", 4, "--teams", "--seat", 2, "--seed", 1, input="q\n")
+    assert r.exit_code == 0, r.output
+    assert "4 players in 2 teams" in r.output
+    assert "You are Player 2, in team 2 with Player 4 (one shared purse)." in r.output
+    assert "Team 1 (Player 1, Player 3): ? GP | Team 2 (Player 2, Player 4; yours): 10 GP" in r.output
+    assert "Player 2 (you): team 2," in r.output and "Player 3: team 1," in r.output
+    r = run("play", "--players", 6, "--seat", 6, "--seed", 1, input="q\n")
+    assert r.exit_code == 0, r.output
+    assert ("Team 1 (Player 1, Player 4): ? GP | Team 2 (Player 2, Player 5): ? GP | "
+            "Team 3 (Player 3, Player 6; yours): 10 GP") in r.output
 
 
 def test_play_shows_own_gp_and_hides_others_r24():
@@ -204,18 +303,81 @@ def test_board_lists_every_area_with_its_neighbours():
     assert f"{len(b.lands)} land, {len(b.seas)} sea" in r.output
 
 
+@pytest.mark.parametrize("args,kwargs,mode", [
+    (["--players", 2], {"players": 2}, "2 players, each running the two factions of a team"),
+    (["--players", 4, "--teams"], {"players": 4, "teams": True}, "4 players in 2 teams"),
+    (["--players", 6], {"players": 6}, "6 players in 3 teams"),
+])
+def test_board_of_team_games(args, kwargs, mode):
+    """Specific Rules / R6: the team games' boards (8 tiles with 2 or 4 players, 10 with 6)."""
+    r = run("board", "--seed", 4, *args)
+    assert r.exit_code == 0, r.output
+    b = cyclades.new_game(seed=4, **kwargs).board
+    tiles = sorted({t for t in b.tile if t})
+    assert len(tiles) == (10 if kwargs["players"] == 6 else 8)
+    assert f"{len(b.ids)} areas: {len(b.lands)} land" in r.output
+    assert f"tiles {', '.join(map(str, tiles))} (random board, {mode}, seed 4)" in r.output
+
+
+# --- bench ----------------------------------------------------------------------------------
+
+def test_bench_finds_the_repository_benchmark():
+    """`cyclades bench` runs <repo>/benchmarks/engine_speed.py; `-h` goes through to it."""
+    root = Path(SRC).parent
+    assert cli.bench_script() == root / "benchmarks" / "engine_speed.py"
+    code, out, err = run_process("bench", "-h")
+    assert code == 0, err
+    assert "usage: engine_speed.py" in out and "--update-baseline" in out
+
+
+def test_bench_passes_options_through_with_the_same_python(tmp_path, monkeypatch):
+    """The options reach the benchmark as given, run by this Python from the repository root,
+    and its exit code is the command's."""
+    (tmp_path / "benchmarks").mkdir()
+    script = tmp_path / "benchmarks" / "engine_speed.py"
+    seen = tmp_path / "seen.json"
+    script.write_text("import json, os, sys\n"
+                      f"json.dump([sys.executable, sys.argv[1:], os.getcwd()], open({str(seen)!r}, 'w'))\n"
+                      "sys.exit(3 if '--games' in sys.argv else 0)\n")
+    monkeypatch.setattr(cli, "bench_script", lambda: script)
+    r = run("bench", "--quick", "--update-baseline")
+    assert r.exit_code == 0, r.output
+    assert json.loads(seen.read_text()) == [sys.executable, ["--quick", "--update-baseline"], str(tmp_path)]
+    r = run("bench", "--games", 2, "--json", "out.json")
+    assert r.exit_code == 3
+    assert json.loads(seen.read_text())[1] == ["--games", "2", "--json", "out.json"]
+
+
+def test_bench_without_the_repository_says_how_to_get_it(monkeypatch):
+    monkeypatch.setattr(cli, "bench_script", lambda: None)
+    r = run("bench", "--quick")
+    assert r.exit_code == 1
+    assert "benchmarks/engine_speed.py is not beside this installation" in r.output
+    assert "Clone the repository" in r.output and "pip install -e '.[bench]'" in r.output
+
+
 # --- errors: a message, a non-zero exit, no traceback ---------------------------------------
 
 @pytest.mark.parametrize("args,message", [
     (["play", "--players", "7"], "--players"),
+    (["play", "--players", "1"], "--players"),
+    (["play", "--players", "3", "--teams"], "team play is for 4 players (3 given)"),
+    (["play", "--players", "4", "--teams", "--team-goal", "5"], "--team-goal"),
     (["play", "--seat", "4"], "not a seat of a 3-player game"),
+    (["play", "--players", "2", "--seat", "3"], "not a seat of a 2-player game"),
     (["play", "--board", "hexagon"], "'hexagon' is not one of"),
     (["play", "--bots", "genius"], "unknown agent 'genius'"),
-    (["simulate", "--players", "2"], "the game is for 3 to 5"),
+    (["simulate", "--players", "7"], "7 players: the game is for 2 to 6; the modes are 2, 3, 4, 4t, 5, 6"),
+    (["simulate", "--players", "1"], "the game is for 2 to 6"),
+    (["simulate", "--players", "4t,3t"], "'3t': only 4 players choose team play"),
+    (["simulate", "--players", "6t"], "2 and 6 players always play in teams"),
     (["simulate", "--players", "3,x"], "'x' is not a number of players"),
+    (["simulate", "--players", ","], "give a mode"),
+    (["simulate", "--team-goal", "5"], "--team-goal"),
     (["simulate", "--agents", "random,oracle"], "unknown agent 'oracle'"),
     (["simulate", "--games", "0"], "--games"),
-    (["board", "--players", "6"], "--players"),
+    (["board", "--players", "7"], "--players"),
+    (["board", "--players", "5", "--teams"], "team play is for 4 players"),
     (["replay", "/no/such/file.json"], "does not exist"),
     (["play", "--save", "/no/such/dir/game.json"], "cannot write /no/such/dir/game.json"),
 ])

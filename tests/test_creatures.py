@@ -3,7 +3,7 @@ Maelström texts are the wording of their cards, R2). For each card: its effect,
 (what its text forbids, or the case where it is discarded without effect: rulebook,
 "Mythological Creatures": "If you cannot use the Creature's effect, it is immediately
 discarded without effect")."""
-from cyclades.engine.queries import MODIFIERS, area_income
+from cyclades.engine.queries import area_income
 
 from conftest import act, kinds, scenario
 
@@ -191,6 +191,39 @@ def test_echidna_steals_a_creature_and_may_move_its_miniature():
     assert g.s.creature_at["typhon"] == idx(g, "west") and back_to_turn(g)
 
 
+def test_echidna_moving_the_kraken_destroys_the_fleets_there():
+    """Kraken: "If there are Fleets in the Sea Area in which the Kraken is placed or is moved to,
+    they are destroyed" -- moved by the Echidna too."""
+    g = buying("echidna", {**HOME, "west": {"owner": 2, "fleets": 2}},
+               creatures={"kraken": {"owner": 1, "area": "north"}})
+    left = g.s.fleets_left[2]
+    buy(g, "echidna")
+    act(g, "steal", what="kraken", where="north")
+    act(g, "move_creature", what="kraken", where="west")
+    s = g.s
+    assert s.fleets[idx(g, "west")] == 0 and s.ctrl[idx(g, "west")] == -1
+    assert s.fleets_left[2] == left + 2
+
+
+def test_echidna_steals_scylla_and_charybdis_and_may_move_both():
+    """Echidna: "Steal 1 Creature card": Scylla and Charybdis are one card with two miniatures;
+    each may then be moved."""
+    g = buying("echidna", HOME)
+    s = g.s
+    s.creature_owner["scylla-charybdis"] = 1
+    s.creature_at.update(scylla=idx(g, "north"), charybdis=idx(g, "south"))
+    buy(g, "echidna")
+    assert [(a.what, a.where) for a in legal(g, "steal")] == [("scylla-charybdis", "north")]
+    act(g, "steal", what="scylla-charybdis", where="north")
+    assert wheres(g, "move_creature") == ["east", "west"]
+    act(g, "move_creature", what="scylla", where="east")
+    act(g, "stay", what="charybdis")
+    assert s.creature_owner["scylla-charybdis"] == 0
+    assert s.creature_at["scylla"] == idx(g, "east")
+    assert s.creature_at["charybdis"] == idx(g, "south")
+    assert back_to_turn(g)
+
+
 def test_echidna_may_leave_the_miniature_in_place():
     """Echidna: "you MAY move" the miniature."""
     g = buying("echidna", HOME, creatures={"typhon": {"owner": 1, "area": "east"}})
@@ -309,6 +342,16 @@ def test_giant_discarded_without_another_players_mercenaries():
     assert g.s.mercs[idx(g, "ios")] == 1
 
 
+def test_giant_cannot_take_mercenaries_out_of_medusas_area():
+    """Medusa: "No basic Troops, mercenary Troops, or Heroes may (...) leave this Area": the Giant's
+    stolen mercenaries would leave it (unlike the Hippalectryon's exchange, which the Maelström
+    note allows)."""
+    g = buying("giant", {**HOME, "ios": {"owner": 1, "mercs": 2}},
+               creatures={"medusa": {"owner": 2, "area": "ios"}})
+    assert wasted(buy(g, "giant"), "giant")
+    assert g.s.mercs[idx(g, "ios")] == 2
+
+
 # --- Graeae -----------------------------------------------------------------------------
 
 def test_graeae_repeats_the_buyers_income():
@@ -331,6 +374,20 @@ def test_graeae_counts_areas_controlled_at_the_time_of_use():
                player=[{"gp": 2}])
     buy(g, "graeae")
     assert g.s.gp[0] == 0
+
+
+def test_graeae_take_geryons_gp_and_the_nereids_income():
+    """Geryon note: "When executing the Graeae ability, a player receives the GP accumulated by
+    Geryon if they control the Area in which they lie." Nereid note: "The Nereid's ability applies
+    when executing the Graeae ability" (its owner, not the sea's controller, is paid)."""
+    g = buying("graeae", {"ios": {"owner": 0, "troops": 1}, "east": {"owner": 1, "fleets": 1}},
+               creatures={"geryon": {"owner": 2, "area": "naxos"},
+                          "nereid": {"owner": 0, "area": "east"}},
+               player=[{"gp": 2}, {"gp": 0}])
+    g.s.geryon_gp[idx(g, "ios")] = 3
+    buy(g, "graeae")
+    assert g.s.gp[:2] == [3 + 1, 0]  # Geryon's 3 GP on ios, the east's 1 Cornucopia
+    assert g.s.geryon_gp[idx(g, "ios")] == 0  # taken
 
 
 # --- Griffin ----------------------------------------------------------------------------
@@ -494,6 +551,19 @@ def test_manticore_destroys_a_creature():
     assert sorted(s.creature_discard) == ["kraken", "manticore"] and back_to_turn(g)
 
 
+def test_manticore_destroying_scylla_and_charybdis_removes_both_miniatures():
+    """Manticore: "the card is placed in the corresponding discard pile" -- the card of Scylla
+    and Charybdis is one, so both its miniatures leave the board."""
+    g = buying("manticore", HOME)
+    s = g.s
+    s.creature_owner["scylla-charybdis"] = 1
+    s.creature_at.update(scylla=idx(g, "north"), charybdis=idx(g, "south"))
+    buy(g, "manticore")
+    act(g, "destroy", what="scylla-charybdis", where="north")
+    assert "scylla" not in s.creature_at and "charybdis" not in s.creature_at
+    assert "scylla-charybdis" not in s.creature_owner and "scylla-charybdis" in s.creature_discard
+
+
 def test_manticore_destroys_a_hero_even_in_medusas_area():
     """Manticore note: "Manticore can destroy a Hero located in the Area with Medusa"."""
     g = buying("manticore", {**HOME, "ios": {"owner": 1, "troops": 1, "heroes": ["hector"]}},
@@ -557,19 +627,19 @@ def test_pegasus_cannot_attack_a_players_last_land_area():
     assert "ios" not in wheres(g, "destination")
 
 
-def test_pegasus_respects_the_area_access_hooks(monkeypatch):
+def test_pegasus_cannot_fly_into_or_out_of_medusas_area():
     """Pegasus note: "the Pegasus' effect does not help Troops or Heroes to leave or move into the
-    Area occupied by Medusa": Pegasus asks the engine's can_leave_land / can_enter_land hooks
-    (stood in for here by a Medusa on naxos and on argos)."""
-    monkeypatch.setitem(MODIFIERS, "can_enter_land", [lambda g, p, a: g.b.ids[a] != "naxos"])
-    g = buying("pegasus", {"argos": {"owner": 0, "troops": 2}})
+    Area occupied by Medusa" (whoever controls Medusa)."""
+    g = buying("pegasus", {"argos": {"owner": 0, "troops": 2}},
+               creatures={"medusa": {"owner": 0, "area": "naxos"}})
     buy(g, "pegasus")
     act(g, "origin", where="argos")
     act(g, "take", what="troop", n=1)
     assert "naxos" not in wheres(g, "destination") and "melos" in wheres(g, "destination")
-    monkeypatch.setitem(MODIFIERS, "can_leave_land", [lambda g, p, a: g.b.ids[a] != "argos"])
-    g = buying("pegasus", {"argos": {"owner": 0, "troops": 2}})
+    g = buying("pegasus", {"argos": {"owner": 0, "troops": 2}},
+               creatures={"medusa": {"owner": 1, "area": "argos"}})
     assert wasted(buy(g, "pegasus"), "pegasus")
+    assert g.s.troops[idx(g, "argos")] == 2
 
 
 # --- Satyr ------------------------------------------------------------------------------

@@ -183,6 +183,22 @@ def test_refusals_change_nothing(http):
     assert r.status_code == 200 and r.json()["version"] == v + 1
 
 
+def test_the_same_decision_sent_twice_at_once_is_applied_once(server, http):
+    from concurrent.futures import ThreadPoolExecutor
+    gid, toks = humans_game(http)
+    st = state(http, gid)
+    seat, v = st["view"]["to_move"], st["version"]
+    a = state(http, gid, toks[seat])["legal_actions"][0]
+
+    def send(_):
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            return c.post(f"/api/games/{gid}/actions", json={"token": toks[seat], "version": v, "action": a}).status_code
+    with ThreadPoolExecutor(8) as pool:
+        codes = sorted(pool.map(send, range(8)))
+    assert codes == [200] + [409] * 7
+    assert state(http, gid)["version"] == v + 1
+
+
 def test_decisions_over_websocket(server, http):
     gid, toks = humans_game(http)
     seat = state(http, gid)["view"]["to_move"]

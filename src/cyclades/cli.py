@@ -1,17 +1,22 @@
 """The `cyclades` command: play in a terminal, simulate random games, replay a record, show a board.
 
     cyclades play --players 3 --seed 7          # you at seat 1 against random bots
+    cyclades play --players 2                   # you run the two factions of one team (R22)
     cyclades simulate --games 200 --players 3,4,5 --json stats.json
+    cyclades simulate --games 200 --players 2,4t,6 --team-goal 3
     cyclades replay game.json --upto 120
-    cyclades board --players 4 --board recommended
+    cyclades board --players 4 --teams --board recommended
+    cyclades bench --quick                      # benchmarks/engine_speed.py of the repository
 """
 from __future__ import annotations
 
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -19,16 +24,19 @@ from rich.table import Table
 
 import cyclades
 from cyclades.agents import agent_names, make_agent
-from cyclades.engine.log import (Narrator, area_name, card_name, creature_name, decision_sentence, god_name,
-                                 player_name)
+from cyclades.engine.log import Narrator, area_name, card_name, creature_name, decision_sentence, god_name
 
 BOARDS = ("random", "recommended")
+# Simulation modes (R22): players, and whether they play in teams. 2 players each run the
+# two factions of a team; 6 players always play in three teams; "4t" is 4 players in 2 teams.
+MODES = {"2": (2, True), "3": (3, False), "4": (4, False), "4t": (4, True), "5": (5, False),
+         "6": (6, True)}
 MAX_DECISIONS = 200_000  # a guard for simulate: no real game comes near it
 
 
-def _console() -> Console:
+def _console(width=None) -> Console:
     # Made per command, so that it writes to the stream in use (CliRunner swaps them).
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, width=width)
 
 
 @click.group()
@@ -51,24 +59,59 @@ def _agent_list(value, param_name) -> list:
     return names
 
 
-def _player_counts(values) -> list:
+def _modes(values) -> list:
+    """The simulation modes asked for, in order, each once: keys of MODES."""
+    known = ", ".join(MODES)
     out = []
     for v in values:
         for part in str(v).split(","):
-            part = part.strip()
+            part = part.strip().lower()
             if not part:
                 continue
-            try:
-                n = int(part)
-            except ValueError:
-                raise click.BadParameter(f"{part!r} is not a number of players", param_hint="--players")
-            if not 3 <= n <= 5:
-                raise click.BadParameter(f"{n} players: the game is for 3 to 5", param_hint="--players")
-            if n not in out:
-                out.append(n)
+            if part not in MODES:
+                raise click.BadParameter(_mode_error(part, known), param_hint="--players")
+            if part not in out:
+                out.append(part)
     if not out:
-        raise click.BadParameter("give a number of players", param_hint="--players")
+        raise click.BadParameter(f"give a mode: one of {known}", param_hint="--players")
     return out
+
+
+def _mode_error(part, known) -> str:
+    number = part[:-1] if part.endswith("t") else part
+    try:
+        n = int(number)
+    except ValueError:
+        return f"{part!r} is not a number of players; the modes are {known} (4t: 4 players in 2 teams)"
+    if part.endswith("t") and 2 <= n <= 6:
+        return (f"{part!r}: only 4 players choose team play (\"4t\"); 2 and 6 players always play in "
+                f"teams (write \"2\" or \"6\"), 3 and 5 never; the modes are {known}")
+    return f"{n} players: the game is for 2 to 6; the modes are {known} (4t: 4 players in 2 teams)"
+
+
+def _team_play(players, teams) -> bool:
+    """Whether a game of `players` plays in teams (R22): always with 2 and 6, on request with 4."""
+    if teams and players not in (2, 4, 6):
+        raise click.BadParameter(f"team play is for 4 players ({players} given); 2 and 6 players "
+                                 f"always play in teams", param_hint="--teams")
+    return teams or players in (2, 6)
+
+
+def mode_text(game) -> str:
+    """ "3 players", "4 players in 2 teams", "2 players, each running the two factions of a team"..."""
+    players = game.options.get("players", game.s.n)
+    if not game.teams:
+        return f"{players} players"
+    text = ("2 players, each running the two factions of a team" if players == 2
+            else f"{players} players in {len(set(game.teams))} teams")
+    return text + (f", {game.goal} Metropolises to win" if game.goal != 3 else "")
+
+
+def faction_names(game, mine=()) -> list:
+    """A name per faction: "Player N", or "Faction N" in the 2-player game, where each person
+    runs two factions (R22); "(you)" after the human's."""
+    word = "Faction" if game.options.get("players") == 2 and game.teams else "Player"
+    return [f"{word} {p + 1}" + (" (you)" if p in mine else "") for p in range(game.s.n)]
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -88,9 +131,15 @@ FRAME_TEXT = {
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(3, 5), default=3, show_default=True, help="Number of players.")
+@click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="Number of players: 3 to 5; 4 with --teams; 6 (three teams); 2 (you run the two "
+                   "factions of one team).")
+@click.option("--teams", is_flag=True, help="Team play (R22): 4 players in 2 teams (2 and 6 always are).")
+@click.option("--team-goal", type=click.IntRange(3, 4), default=3, show_default=True,
+              help="Metropolises a team needs to win (team play).")
 @click.option("--seed", type=int, default=None, help="Game seed (default: a random one, printed).")
-@click.option("--seat", type=int, default=1, show_default=True, help="Your seat, 1..players.")
+@click.option("--seat", type=int, default=1, show_default=True,
+              help="Your seat, 1..players (2 players: seat 1 runs factions 1 and 3, seat 2 factions 2 and 4).")
 @click.option("--board", type=click.Choice(BOARDS), default="random", show_default=True)
 @click.option("--bots", default="random", show_default=True,
               help="Agent for the other seats: one name, or a comma-separated list, one per bot.")
@@ -99,8 +148,12 @@ FRAME_TEXT = {
 @click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
               help="End the game after this many cycles (R21 tie-breaks decide).")
 @click.option("--full-log", is_flag=True, help="Show every event, even those that repeat another.")
-def play(players, seed, seat, board, bots, save, max_cycles, full_log):
-    """Play a game in the terminal: you at one seat, bots at the others."""
+def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, full_log):
+    """Play a game in the terminal: you at one seat, bots at the others.
+
+    In team play (R22) your team's purse is shared and shown to you; with 2 players you
+    decide for both factions of your team, and each question says which one decides."""
+    teams = _team_play(players, teams)
     if not 1 <= seat <= players:
         raise click.BadParameter(f"{seat} is not a seat of a {players}-player game (1..{players})",
                                  param_hint="--seat")
@@ -110,27 +163,31 @@ def play(players, seed, seat, board, bots, save, max_cycles, full_log):
     if seed is None:
         seed = random.randrange(2 ** 31)
     con = _console()
-    me = seat - 1
-    game = cyclades.new_game(players=players, seed=seed, board=board, max_cycles=max_cycles)
-    names = [player_name(p) + (" (you)" if p == me else "") for p in range(players)]
+    game = cyclades.new_game(players=players, seed=seed, board=board, max_cycles=max_cycles,
+                             teams=teams, team_goal=team_goal)
+    # The factions the human decides for: their seat's, or in the 2-player game their team's.
+    mine = ([q for q in range(game.s.n) if game.teams[q] == seat - 1] if players == 2 else [seat - 1])
+    names = faction_names(game, mine)
     bots_by_seat = {}
-    for k, p in enumerate(q for q in range(players) if q != me):
+    for k, p in enumerate(q for q in range(game.s.n) if q not in mine):
         bots_by_seat[p] = make_agent(bot_names[k % len(bot_names)], seed=seat_seed(seed, p))
     narrator = Narrator(game, names, full=full_log)
-    con.print(f"Cyclades, {players} players, seed {seed}, {board} board. You are {names[me]}.")
+    con.print(f"Cyclades, {mode_text(game)}, seed {seed}, {board} board. {_you_are(game, mine, names)}",
+              markup=False)
     stdin = click.get_text_stream("stdin")
     pending = []
     quit_reason = None
     while not game.is_over:
         p = game.to_move
-        if p != me:
+        if p not in mine:
             pending.extend(_narrate(narrator, game, bots_by_seat[p].act(game, p), names))
             continue
-        show_position(con, game, me, names)
+        show_position(con, game, p, names)
         _show_log(con, pending)
         pending = []
         legal = game.legal_actions()
-        choice = _ask(con, stdin, game, me, names, legal)
+        choice = _ask(con, stdin, game, p, names, legal,
+                      who=faction_names(game)[p] if len(mine) > 1 else None)
         if choice in ("quit", "eof"):
             quit_reason = choice
             break
@@ -146,6 +203,18 @@ def play(players, seed, seat, board, bots, save, max_cycles, full_log):
         con.print("Input ended before the game did: the game is abandoned.")
         sys.exit(1)
     show_result(con, game, names)
+
+
+def _you_are(game, mine, names) -> str:
+    names = faction_names(game)  # without "(you)"
+    if len(mine) > 1:
+        return (f"You run {' and '.join(names[p] for p in mine)}: team {game.teams[mine[0]] + 1}, "
+                f"one shared purse.")
+    me = mine[0]
+    if not game.teams:
+        return f"You are {names[me]}."
+    mates = " and ".join(names[q] for q in game.teammates(me))
+    return f"You are {names[me]}, in team {game.teams[me] + 1} with {mates} (one shared purse)."
 
 
 def _narrate(narrator, game, action, names) -> list:
@@ -167,13 +236,15 @@ def _save(path, game):
         raise click.ClickException(f"cannot write {path}: {e.strerror or e}")
 
 
-def _ask(con, stdin, game, me, names, legal):
-    """The player's choice: an index into legal, "quit" or "eof"."""
+def _ask(con, stdin, game, me, names, legal, who=None):
+    """The player's choice: an index into legal, "quit" or "eof". `who` names the deciding
+    faction when the human runs more than one (the 2-player game)."""
     while True:
         con.print()
         for i, a in enumerate(legal, 1):
             con.print(f"  {i:>3}. {_action_text(a, names)}", markup=False)
-        con.print(f"Your choice [1-{len(legal)}, ? to show the position again, q to quit]: ", end="",
+        whose = f"Your choice for {who}" if who else "Your choice"
+        con.print(f"{whose} [1-{len(legal)}, ? to show the position again, q to quit]: ", end="",
                   markup=False)
         line = stdin.readline()
         if not line:
@@ -246,10 +317,23 @@ def show_position(con, game, me, names):
     apollo = ", ".join(_short(names, p) for p in v["apollo"]) or "no one"
     con.print("Gods: " + " | ".join(gods) + f" | Apollo: {apollo}")
     con.print("Turn order: " + ", ".join(_short(names, p) for p in v["turn_order"]))
-    # Players: public figures, and the GP of the viewer only.
+    # Team play (R22): the teams, each with its one purse, shown to its members only (R24).
+    if game.teams:
+        parts = []
+        plain = faction_names(game)
+        for t, members in _teams(game):
+            gp = v["players"][members[0]]["gp"]
+            parts.append(f"Team {t + 1} ({', '.join(plain[q] for q in members)}"
+                         + ("; yours" if me in members else "") + "): "
+                         + ("? GP" if gp is None else f"{gp} GP"))
+        con.print("Teams, each with a shared purse: " + " | ".join(parts), markup=False)
+    # Players: public figures, and the GP of the viewer (and their team) only.
     for pl in v["players"]:
         p = pl["index"]
-        gp = "? GP" if pl["gp"] is None else f"{pl['gp']} GP"
+        if game.teams:
+            gp = f"team {game.teams[p] + 1}"
+        else:
+            gp = "? GP" if pl["gp"] is None else f"{pl['gp']} GP"
         line = (f"{names[p]}: {gp}, {_count(pl['priestesses'], 'Priestess', 'Priestesses')}, "
                 f"{_count(pl['philosophers'], 'Philosopher')}, "
                 f"{_count(pl['metropolises'], 'Metropolis', 'Metropolises')}; in reserve "
@@ -330,10 +414,18 @@ def _income(b, d, a) -> str:
     return f"{base}+{extra}" if extra else str(base)
 
 
+def _teams(game) -> list:
+    """(team, its factions) for each team, in team order."""
+    return [(t, [q for q in range(len(game.teams)) if game.teams[q] == t]) for t in sorted(set(game.teams))]
+
+
 def show_result(con, game, names):
     r = game.result()
     con.print()
     con.rule("The game is over" if r["over"] else "The game is not over")
+    if game.teams:
+        _show_team_result(con, game, names, r)
+        return
     t = Table(box=None, pad_edge=False, show_edge=False)
     for col in ("Player", "Metropolises", "GP", ""):
         t.add_column(col)
@@ -354,12 +446,47 @@ def show_result(con, game, names):
         con.print(f"No winner {after}{how}.")
 
 
+def _show_team_result(con, game, names, r):
+    """R21/R22: a team's Metropolises count together, its purse breaks a tie, the team wins."""
+    t = Table(box=None, pad_edge=False, show_edge=False)
+    for col in ("Team", "Players", "Metropolises", "GP", ""):
+        t.add_column(col)
+    won = []
+    for team, members in _teams(game):
+        metros = [r["metropolises"][q] for q in members]
+        notes = ["winner"] if members[0] in r["winners"] else []
+        notes += [f"{names[q]} eliminated" for q in members if r["eliminated"][q]]
+        t.add_row(f"Team {team + 1}", ", ".join(names[q] for q in members),
+                  f"{sum(metros)} ({' + '.join(map(str, metros))})", str(game.purse(members[0])),
+                  "; ".join(notes))
+        if members[0] in r["winners"]:
+            plain = faction_names(game)
+            won.append(f"Team {team + 1} ({' and '.join(plain[q] for q in members)})")
+    con.print(t)
+    after = f"after {_count(r['cycles'], 'cycle')}"
+    how = " (the cycle limit was reached)" if r["cycle_limit"] else ""
+    if not r["over"]:
+        con.print(f"The record ends in cycle {r['cycles']}, phase {game.s.phase}: the game goes on.")
+    elif len(won) == 1:
+        con.print(f"{won[0]} wins {after}{how}.", markup=False)
+    elif won:
+        con.print(f"{' and '.join(won)} share the victory {after}{how}.", markup=False)
+    else:
+        con.print(f"No winner {after}{how}.")
+
+
 # --- simulate --------------------------------------------------------------------------------
 
-def play_out(players, seed, agents, max_cycles) -> dict:
-    """One game between agents; its figures as a row."""
-    game = cyclades.new_game(players=players, seed=seed, max_cycles=max_cycles)
-    seats = [make_agent(agents[p % len(agents)], seed=seat_seed(seed, p)) for p in range(players)]
+def play_out(mode, seed, agents, max_cycles, team_goal=3) -> dict:
+    """One game between agents, one agent per faction; its figures as a row.
+
+    In team play (R22) a side is a team: its Metropolises count together, its purse breaks
+    ties, and its win is one win however many factions it has."""
+    players, teams = MODES[mode]
+    game = cyclades.new_game(players=players, seed=seed, max_cycles=max_cycles, teams=teams,
+                             team_goal=team_goal)
+    n = game.s.n
+    seats = [make_agent(agents[p % len(agents)], seed=seat_seed(seed, p)) for p in range(n)]
     decisions = 0
     t0 = time.perf_counter()
     error = None
@@ -374,27 +501,34 @@ def play_out(players, seed, agents, max_cycles) -> dict:
         error = f"{type(e).__name__}: {e}"
     seconds = time.perf_counter() - t0
     r = game.result()
-    row = {"seed": seed, "players": players, "decisions": decisions, "cycles": r["cycles"],
-           "seconds": round(seconds, 6), "winners": r["winners"], "metropolises": r["metropolises"],
-           "gp": r["gp"], "eliminated": r["eliminated"], "ending": None, "shared": False,
-           "gp_tiebreak": False}
+    side = (lambda p: game.teams[p]) if game.teams else (lambda p: p)  # who wins: a team or a player
+    row = {"seed": seed, "mode": mode, "players": players, "factions": n,
+           "teams": list(game.teams) if game.teams else None, "decisions": decisions,
+           "cycles": r["cycles"], "seconds": round(seconds, 6), "winners": r["winners"],
+           "winning_teams": sorted({side(p) for p in r["winners"]}) if game.teams else None,
+           "metropolises": r["metropolises"], "gp": r["gp"], "eliminated": r["eliminated"],
+           "ending": None, "shared": False, "gp_tiebreak": False}
+    if game.teams:
+        row["team_metropolises"] = [sum(r["metropolises"][q] for q in m) for _, m in _teams(game)]
+        row["team_gp"] = [game.purse(m[0]) for _, m in _teams(game)]
     if error:
         row["error"] = error
         return row
-    alive = [p for p in range(players) if not r["eliminated"][p]]
-    target = game.r.metropolises_to_win
+    alive = [p for p in range(n) if not r["eliminated"][p]]
+    metros = {p: game.side_metropolises(p, r["metropolises"]) for p in alive}
     if r["cycle_limit"]:
         row["ending"] = "cycle_limit"
-    elif any(r["metropolises"][p] >= target for p in alive):
+    elif any(m >= game.goal for m in metros.values()):
         row["ending"] = "metropolises"
     elif any(r["eliminated"]):
         row["ending"] = "elimination"
     else:
         row["ending"] = "other"
-    row["shared"] = len(r["winners"]) > 1
-    top = max((r["metropolises"][p] for p in alive), default=0)
-    contenders = [p for p in alive if r["metropolises"][p] == top]
-    row["gp_tiebreak"] = len(contenders) > 1 and len(r["winners"]) < len(contenders)
+    winning_sides = {side(p) for p in r["winners"]}
+    row["shared"] = len(winning_sides) > 1
+    top = max(metros.values(), default=0)
+    contenders = {side(p) for p in alive if metros[p] == top}
+    row["gp_tiebreak"] = len(contenders) > 1 and len(winning_sides) < len(contenders)
     return row
 
 
@@ -406,7 +540,7 @@ def summarize(rows, seconds) -> dict:
 
     def count(key, value=True):
         return sum(1 for r in ok if r.get(key) == value)
-    return {
+    out = {
         "games": n,
         "seconds": round(seconds, 4),
         "games_per_second": round(n / seconds, 2) if seconds else None,
@@ -424,12 +558,34 @@ def summarize(rows, seconds) -> dict:
         "ties_broken_on_gp": count("gp_tiebreak"),
         "errors": n - len(ok),
     }
+    if rows and rows[0].get("teams"):
+        out["wins_by_team"] = team_wins(ok, rows[0]["teams"])
+    return out
+
+
+def team_wins(rows, layout) -> list:
+    """How each team won: a win counts once per team (a shared win once for each sharer)."""
+    out = []
+    for t in sorted(set(layout)):
+        won = [r for r in rows if t in r["winning_teams"]]
+        out.append({"team": t, "factions": [q for q in range(len(layout)) if layout[q] == t],
+                    "wins": len(won),
+                    "by_metropolises": sum(r["ending"] == "metropolises" for r in won),
+                    "by_elimination": sum(r["ending"] == "elimination" for r in won),
+                    "by_cycle_limit": sum(r["ending"] == "cycle_limit" for r in won),
+                    "otherwise": sum(r["ending"] == "other" for r in won),
+                    "shared": sum(r["shared"] for r in won),
+                    "on_gp": sum(r["gp_tiebreak"] for r in won)})
+    return out
 
 
 @main.command()
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games per player count.")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games per mode.")
 @click.option("--players", multiple=True, default=("3",), show_default=True,
-              help='Players per game; repeat the option or write "3,4,5" to run each count.')
+              help='Modes: 2, 3, 4, 4t (4 players in 2 teams), 5, 6 (3 teams); 2 players run two '
+                   'factions each (R22). Repeat the option or write "2,4t,6" to run each mode.')
+@click.option("--team-goal", type=click.IntRange(3, 4), default=3, show_default=True,
+              help="Metropolises a team needs to win (modes 2, 4t and 6).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed S+i.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None,
               help="Write the figures and one row per game to this file.")
@@ -437,34 +593,44 @@ def summarize(rows, seconds) -> dict:
               help="The cycle-limit guard: a game still going after this many cycles ends (R21).")
 @click.option("--agents", default="random", show_default=True,
               help="Agent names, comma-separated, dealt to the seats in turn.")
-def simulate(games, players, seed, json_file, max_cycles, agents):
-    """Play many games between agents and report speed, length and how they were won."""
+def simulate(games, players, team_goal, seed, json_file, max_cycles, agents):
+    """Play many games between agents and report speed, length and how they were won.
+
+    Agents are dealt to the factions in turn (a 2-player game has four). In team play a
+    team's win counts once, and a second table says how each team won."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    counts = _player_counts(players)
+    modes = _modes(players)
     agent_list = _agent_list(agents, "--agents")
-    con = _console()
+    # Piped output is not cut to 80 columns: a table of several modes reads better unwrapped.
+    con = _console(None if sys.stdout.isatty() else 160)
     err = Console(stderr=True)
     runs = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=True) as progress:
-        for n in counts:
-            task = progress.add_task(f"{n} players", total=games)
+        for mode in modes:
+            n, teams = MODES[mode]
+            label = MODE_LABELS[mode]
+            task = progress.add_task(label, total=games)
             rows = []
             t0 = time.perf_counter()
             for i in range(games):
-                rows.append(play_out(n, seed + i, agent_list, max_cycles))
+                rows.append(play_out(mode, seed + i, agent_list, max_cycles, team_goal))
                 progress.advance(task)
             elapsed = time.perf_counter() - t0
-            runs.append({"players": n, "summary": summarize(rows, elapsed), "games": rows})
+            runs.append({"mode": mode, "label": label, "players": n, "factions": rows[0]["factions"],
+                         "teams": rows[0]["teams"], "metropolises_to_win": team_goal if teams else 3,
+                         "summary": summarize(rows, elapsed), "games": rows})
     _print_summary(con, runs, max_cycles)
+    _print_team_wins(con, runs)
     errors = [r for run in runs for r in run["games"] if "error" in r]
     for r in errors[:10]:
-        con.print(f"Error in the {r['players']}-player game of seed {r['seed']} "
+        con.print(f"Error in the game of seed {r['seed']} ({MODE_LABELS[r['mode']]}) "
                   f"after {r['decisions']} decisions: {r['error']}", markup=False)
     if json_file:
-        data = {"seed": seed, "games": games, "max_cycles": max_cycles, "agents": agent_list,
-                "agent_seeds": "seat k of the game of seed s uses seed s*16+k", "runs": runs}
+        data = {"seed": seed, "games": games, "max_cycles": max_cycles, "team_goal": team_goal,
+                "agents": agent_list, "modes": modes,
+                "agent_seeds": "faction k of the game of seed s uses seed s*16+k", "runs": runs}
         try:
             with open(json_file, "w") as fh:
                 json.dump(data, fh, indent=1)
@@ -475,11 +641,17 @@ def simulate(games, players, seed, json_file, max_cycles, agents):
         sys.exit(1)
 
 
+MODE_LABELS = {"2": "2 players (4 factions)", "3": "3 players", "4": "4 players",
+               "4t": "4 players, 2 teams", "5": "5 players", "6": "6 players, 3 teams"}
+
+
 def _print_summary(con, runs, max_cycles):
     t = Table(title="Simulated games")
     t.add_column("")
     for run in runs:
-        t.add_column(f"{run['players']} players", justify="right")
+        t.add_column(run["label"], justify="right")
+    goals = {run["metropolises_to_win"] for run in runs}
+    goal = f"{goals.pop()} Metropolises" if len(goals) == 1 else "the Metropolises to win (3, teams 4)"
 
     def pct(k, s):
         n = s[k]
@@ -498,15 +670,36 @@ def _print_summary(con, runs, max_cycles):
         ("Cycles per game, mean", lambda s: fmt(s["cycles_mean"])),
         ("Cycles per game, median", lambda s: fmt(s["cycles_median"])),
         ("Cycles per game, max", lambda s: fmt(s["cycles_max"])),
-        ("Won by reaching 3 Metropolises", lambda s: pct("ended_by_metropolises", s)),
+        (f"Won by reaching {goal}", lambda s: pct("ended_by_metropolises", s)),
         ("Ended by an elimination", lambda s: pct("ended_by_elimination", s)),
         (f"Ended by the cycle limit ({max_cycles})", lambda s: pct("ended_by_cycle_limit", s)),
         ("Shared wins", lambda s: pct("shared_wins", s)),
         ("Ties broken on GP", lambda s: pct("ties_broken_on_gp", s)),
         ("Errors", lambda s: str(s["errors"])),
     ]
+    if any(run["teams"] for run in runs):
+        lines.insert(-3, ("Wins per team (a team's win counts once)",
+                          lambda s: " / ".join(str(w["wins"]) for w in s["wins_by_team"])
+                          if "wins_by_team" in s else "-"))
     for label, f in lines:
         t.add_row(label, *(f(run["summary"]) for run in runs))
+    con.print(t)
+
+
+def _print_team_wins(con, runs):
+    """How each team won, per team mode: the factions of a team are one side (R22)."""
+    team_runs = [run for run in runs if run["teams"]]
+    if not team_runs:
+        return
+    t = Table(title="How the winning teams won")
+    for col in ("Mode", "Team", "Factions", "Wins", "By Metropolises", "By elimination",
+                "By cycle limit", "Shared", "On GP"):
+        t.add_column(col, justify="left" if col in ("Mode", "Factions") else "right")
+    for run in team_runs:
+        for w in run["summary"]["wins_by_team"]:
+            t.add_row(run["label"], str(w["team"] + 1), ", ".join(str(q + 1) for q in w["factions"]),
+                      str(w["wins"]), str(w["by_metropolises"]), str(w["by_elimination"]),
+                      str(w["by_cycle_limit"]), str(w["shared"]), str(w["on_gp"]))
     con.print(t)
 
 
@@ -541,12 +734,12 @@ def replay(file, upto, full_log):
         raise click.ClickException(f"{file}: the record's options lack {e}")
     except Exception as e:
         raise click.ClickException(f"{file}: cannot set up the recorded game: {type(e).__name__}: {e}")
-    names = [player_name(p) for p in range(game.s.n)]
+    names = faction_names(game)
     narrator = Narrator(game, names, full=full_log)
     actions = record["actions"]
     stop = len(actions) if upto is None else min(upto, len(actions))
-    con.print(f"Replay of {file}: {game.s.n} players, seed {record['options'].get('seed')}, "
-              f"{len(actions)} decisions.")
+    con.print(f"Replay of {file}: {mode_text(game)}, seed {record['options'].get('seed')}, "
+              f"{len(actions)} decisions.", markup=False)
     if game.s.phase == "setup":
         con.print("\n[bold]Setup[/bold]")
     else:  # a scenario's record starts in the middle of a cycle
@@ -589,19 +782,21 @@ def _lines_with_cycles(narrator, events):
 # --- board -----------------------------------------------------------------------------------
 
 @main.command()
-@click.option("--players", type=click.IntRange(3, 5), default=3, show_default=True)
+@click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="2 to 6 (2 and 6 play in teams: R22).")
+@click.option("--teams", is_flag=True, help="Team play: 4 players in 2 teams.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--board", type=click.Choice(BOARDS), default="random", show_default=True)
-def board(players, seed, board):
+def board(players, teams, seed, board):
     """List the areas of a game's board: ids for scenarios, neighbours, sites, icons."""
-    game = cyclades.new_game(players=players, seed=seed, board=board)
+    game = cyclades.new_game(players=players, seed=seed, board=board, teams=_team_play(players, teams))
     b = game.board
     # Piped output is not cut to 80 columns: one line per area reads better in a file.
     con = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
     tiles = sorted({t for t in b.tile if t})
     con.print(f"{len(b.ids)} areas: {len(b.lands)} land, {len(b.seas)} sea, {len(b.islands)} islands"
               + (f"; tiles {', '.join(map(str, tiles))}" if tiles else "")
-              + f" ({board} board, {players} players, seed {seed}).")
+              + f" ({board} board, {mode_text(game)}, seed {seed}).")
     t = Table(box=None, pad_edge=False, show_edge=False)
     for col in ("#", "id", "name", "kind", "island", "sites", "cornucopias", "priestess", "neighbours"):
         t.add_column(col, overflow="fold")
@@ -612,6 +807,43 @@ def board(players, seed, board):
                   str(b.cornucopias[a]), ("yes" if b.priestess[a] else "") if land else "-",
                   ", ".join(b.ids[x] for x in b.adj[a]))
     con.print(t)
+
+
+# --- bench -----------------------------------------------------------------------------------
+
+def bench_script():
+    """benchmarks/engine_speed.py of the repository this package runs from, or None: it is
+    part of the source repository (src/cyclades/ beside benchmarks/), not of the package."""
+    path = Path(cyclades.__file__).resolve().parent.parent.parent / "benchmarks" / "engine_speed.py"
+    return path if path.is_file() else None
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.option("--quick", is_flag=True, help="A short run of a few seconds (what the CI guard runs).")
+@click.option("--update-baseline", is_flag=True, help="Record the ratios in benchmarks/baseline.json.")
+@click.argument("options", nargs=-1, type=click.UNPROCESSED, metavar="[BENCHMARK OPTIONS]...")
+def bench(quick, update_baseline, options):
+    """Engine speed against catanatron: runs benchmarks/engine_speed.py with this Python.
+
+    Other options go to the benchmark as they are (`cyclades bench -h` lists them), e.g.
+    `cyclades bench --games 20 --json out.json`."""
+    script = bench_script()
+    if script is None:
+        raise click.ClickException(
+            "benchmarks/engine_speed.py is not beside this installation of cyclades "
+            f"({Path(cyclades.__file__).resolve().parent}): the benchmark is part of the source "
+            "repository, not of the package. Clone the repository, install it from there with "
+            "`pip install -e '.[bench]'` (the bench extra brings catanatron==3.2.1), then run "
+            "`cyclades bench` or `python benchmarks/engine_speed.py`.")
+    args = ([sys.executable, str(script)] + (["--quick"] if quick else [])
+            + (["--update-baseline"] if update_baseline else []) + list(options))
+    sys.stdout.flush()
+    try:
+        code = subprocess.call(args, cwd=script.parent.parent)
+    except KeyboardInterrupt:
+        code = 130
+    if code:
+        sys.exit(code)
 
 
 def _add_server_command():

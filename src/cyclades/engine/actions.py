@@ -101,4 +101,12 @@ DESCRIPTIONS = {
     "return_merc": "Return a mercenary Troop from {where}",
     "done": "Done choosing",
     "cancel": "Cancel",
+    "sacrifice": "Sacrifice {what}",
+    "use_power": "Use the Sacrificial Power of {what}",
+    "discard_prosperity": "Discard a Prosperity token from {where}",
+    "convert": "Turn 2 Priestesses into a Philosopher, {n} times",
+    "metropolis_on_card": "Place the Metropolis on {what}'s card",
+    "reroll": "Pay {n} GP to re-roll the die ({what})",
+    "keep_roll": "Keep the die",
+    "escape": "Let a {what} retreat to {where} instead of being destroyed",
 }

@@ -16,6 +16,7 @@ from .setup import new_state, start_placement
 from . import battle, creatures, heroes, maintenance, metropolis, moves, offerings, turns  # noqa: F401  (register frames)
 from .cards import creatures as _creature_cards  # noqa: F401  (register creature effects)
 from .cards import miniatures as _miniature_cards  # noqa: F401  (creatures with miniatures)
+from .cards import heroes as _hero_cards  # noqa: F401  (hero powers and the Minotaur)
 
 FORMAT = 1
 

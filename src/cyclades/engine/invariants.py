@@ -63,6 +63,7 @@ def check(game) -> list:
         if kind and s.ctrl[b.site_area[site]] < 0:
             errors.append(f"building on uncontrolled {b.ids[b.site_area[site]]}")
     errors.extend(_creatures(game))
+    errors.extend(_hero_cards(game))
     if not s.over:
         if not s.stack:
             errors.append("no decision pending and the game is not over")
@@ -118,4 +119,24 @@ def _creatures(game) -> list:
     boar = at.get("calydonian-boar")
     if boar is not None and (s.troops[boar] or s.mercs[boar] or heroes_at(game, boar)):
         errors.append("troops or heroes with the Calydonian Boar")
+    return errors
+
+
+def _hero_cards(game) -> list:
+    """Each hero card in one place at most (track, deck, discard pile, a player's hand; none once
+    sacrificed, Penthesilea's card holding her Metropolis); the creature cards under Heracles'
+    card in no other place."""
+    s = game.s
+    errors = []
+    places = [h for h in s.hero_track if h] + s.hero_deck + s.hero_discard + list(s.hero_owner)
+    if "penthesilea" in s.metro_bonus:
+        places.append("penthesilea")
+    for h in set(places):
+        if places.count(h) > 1:
+            errors.append(f"hero card {h} in {places.count(h)} places")
+    under = s.creature_cards.get("heracles", ())
+    piles = s.creature_deck + s.creature_discard + [c for c in s.creature_track if c]
+    for card in under:
+        if card in piles or card in s.creature_owner:
+            errors.append(f"{card} both under Heracles and elsewhere")
     return errors

@@ -46,9 +46,16 @@ def creature_destinations(g, c, frm=None, p=None) -> list:
 
 
 def release(g, card):
-    """The card leaves the board: its miniatures are removed, the card discarded."""
+    """The card leaves the board (unpaid, destroyed): its miniatures are removed, the card
+    discarded."""
     ops.release_creature(g, card)
-    for m in miniatures_of(card):  # Scylla and Charybdis: both miniatures go
+    remove_miniatures(g, card)
+
+
+def remove_miniatures(g, card):
+    """The card's miniatures leave the board (Scylla and Charybdis: both), and the effect they
+    had ends (Typhon's silenced buildings count again)."""
+    for m in miniatures_of(card):
         g.s.creature_at.pop(m, None)
     if card in ON_CREATURE_LEAVES:
         ON_CREATURE_LEAVES[card](g, card)

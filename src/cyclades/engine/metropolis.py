@@ -40,14 +40,26 @@ def gain_philosopher(g, p):
         push_metropolis(g, p, "cultural")
 
 
-def push_metropolis(g, p, how, remove=()):
-    push(g, "metro", p, how=how, remove=tuple(remove), stage="remove" if remove else "site")
+def push_metropolis(g, p, how, remove=(), own=False):
+    """p builds a Metropolis, first giving up the basic buildings `remove` (one per entry): the
+    team's for the economic Metropolis (R22), only p's own when `own` (Helen, Odysseus)."""
+    push(g, "metro", p, how=how, remove=tuple(remove), own=own,
+         stage="remove" if remove else "site")
+
+
+# Other places a Metropolis may be built instead of a construction site (Penthesilea's card):
+# name -> (legal(g, frame) -> list[Action], apply(g, frame, action)).
+ELSEWHERE = {}
 
 
 def _remove_choices(g, f):
     """For the next building type to give up: the (site, area) candidates."""
     kind = f["remove"][0]
-    return [(site, g.b.site_area[site]) for site, _ in side_buildings(g, f["p"], (kind,))]
+    if f.get("own"):
+        mine = buildings_of(g, f["p"], (kind,), for_metropolis=True)
+    else:
+        mine = side_buildings(g, f["p"], (kind,))
+    return [(site, g.b.site_area[site]) for site, _ in mine]
 
 
 @handler("metro")
@@ -62,8 +74,8 @@ class BuildMetropolis(Handler):
                 if not cands:  # lost meanwhile: no metropolis after all
                     pop(g, f)
                     return True
-                if len({a for _, a in cands}) > 1:
-                    return False  # the player chooses which one
+                if len({a for _, a in cands}) > 1 and len(cands) > f["remove"].count(f["remove"][0]):
+                    return False  # the player chooses which one (unless all of them go)
                 _give_up(g, f, cands[0][0])
             f["stage"] = "site"
             return True
@@ -79,15 +91,20 @@ class BuildMetropolis(Handler):
         if f["stage"] == "remove":
             return [Action("remove", what=f["remove"][0], where=b.ids[a])
                     for a in sorted({a for _, a in _remove_choices(g, f)})]
+        elsewhere = [a for legal, _ in ELSEWHERE.values() for a in legal(g, f)]
         free = lands_with_free_site(g, f["p"])
         if free:
-            return [Action("metropolis", where=b.ids[a]) for a in free]
+            return [Action("metropolis", where=b.ids[a]) for a in free] + elsewhere
         # No free site: one of the player's basic buildings must make way.
         seen = sorted({(k, b.site_area[site]) for site, k in buildings_of(g, f["p"])})
-        return [Action("replace", what=k, where=b.ids[a]) for k, a in seen]
+        return [Action("replace", what=k, where=b.ids[a]) for k, a in seen] + elsewhere
 
     @staticmethod
     def apply(g, f, act):
+        if act.kind not in ("remove", "replace", "metropolis"):
+            pop(g, f)
+            ELSEWHERE[act.kind][1](g, f, act)
+            return
         area = g.b.index[act.where]
         if act.kind == "remove":
             site = next(site for site, a in _remove_choices(g, f) if a == area)
@@ -114,12 +131,17 @@ def _give_up(g, f, site):
 def build_metropolis(g, p, site, how):
     s = g.s
     s.sites[site] = METROPOLIS
-    bonus = s.bonus_stack.pop() if s.bonus_stack else ""  # R28: an empty stack gives no bonus
+    bonus = draw_bonus(g)
     if bonus:
         s.metro_bonus[site] = bonus
     g.emit("metropolis", player=p, area=g.b.site_area[site], how=how, bonus=bonus)
     if bonus:
         apply_bonus(g, p, bonus)
+
+
+def draw_bonus(g) -> str:
+    s = g.s
+    return s.bonus_stack.pop() if s.bonus_stack else ""  # R28: an empty stack gives no bonus
 
 
 def metropolis_conquered(g, area, loser):

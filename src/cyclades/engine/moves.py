@@ -6,9 +6,10 @@ until the destination is chosen.
 """
 from ..content.gods import APOLLO, GODS
 from .actions import Action
-from .battle import start_battle
+from .battle import creature_units, start_battle
 from .frames import Handler, handler, pop, push
-from .queries import (accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
+from .heroes import heroes_arrive
+from .queries import (MODIFIERS, accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
                       heroes_at, metropolises_of, sea_neighbours)
 from .state import NOBODY
 from .turns import menu_item
@@ -17,15 +18,23 @@ from . import ops
 CANCEL = Action("cancel")
 DONE = Action("done")
 
+# Heroes' military powers on Heroic Moves, filled by cards/heroes.py:
+HOOKS = {
+    "heroic_cost": [],        # f(g, turn_frame, hero, cost) -> cost of this hero's Heroic Move
+    "heroic_with_apollo": [],  # f(g, hero) -> True: the hero may make Heroic Moves with Apollo
+    "heroic_reach": [],       # f(g, player, frm, hero) -> extra land areas the move may reach
+}
+
 
 # --- where units may go ---------------------------------------------------------
 
-def land_destinations(g, p, frm) -> list:
+def land_destinations(g, p, frm, hero="") -> list:
+    """Where a Land Move from frm may go; `hero` names the hero of a Heroic Move (Jason)."""
     if not can_leave_land(g, p, frm):
         return []
     s = g.s
     out = []
-    for a in accessible_lands(g, p, frm):
+    for a in accessible_lands(g, p, frm) | heroic_reach(g, p, frm, hero):
         q = s.ctrl[a]
         if q != p and q != NOBODY:
             if not g.may_attack(p, q, a):
@@ -34,6 +43,42 @@ def land_destinations(g, p, frm) -> list:
                 continue
         out.append(a)
     return sorted(out)
+
+
+def heroic_reach(g, p, frm, hero) -> set:
+    if not hero or not HOOKS["heroic_reach"]:
+        return set()
+    out = set()
+    for fn in HOOKS["heroic_reach"]:
+        out |= fn(g, p, frm, hero)
+    out.discard(frm)
+    return {a for a in out if all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"])}
+
+
+def fleet_route(g, p, frm, dest, carries) -> tuple:
+    """The sea areas of a shortest chain of fleets from frm to dest, `carries(sea)` saying which
+    seas carry the move: what a Land Move across the sea passes through. () when the two land
+    areas are adjacent (or no chain joins them)."""
+    b = g.b
+    if dest in b.land_adj[frm]:
+        return ()
+    back = {x: None for x in b.coast[frm] if carries(x)}
+    todo = sorted(back)
+    while todo:
+        nxt = []
+        for sea in todo:
+            if dest in b.coast[sea]:
+                route = []
+                while sea is not None:
+                    route.append(sea)
+                    sea = back[sea]
+                return tuple(reversed(route))
+            for x in sea_neighbours(g, p, sea):
+                if x not in back and carries(x):
+                    back[x] = sea
+                    nxt.append(x)
+        todo = nxt
+    return ()
 
 
 def last_area_attack_allowed(g, p, q, a) -> bool:
@@ -61,11 +106,14 @@ def sea_destinations(g, p, frm) -> list:
 
 # --- arriving -----------------------------------------------------------------
 
-def arrive_land(g, p, dest, troops, mercs, heroes, frm):
-    """Units of p enter a land area: join, take an undefended area, or fight (rulebook, Land Move)."""
+def arrive_land(g, p, dest, troops, mercs, heroes, frm, route=()):
+    """Units of p enter a land area: join, take an undefended area, or fight (rulebook, Land Move).
+    `route` lists the sea areas the move passed through."""
     s = g.s
+    heroes_arrive(g, p, dest, heroes, route)  # Heracles, before anything else happens there
     q = s.ctrl[dest]
-    defended = q not in (NOBODY, p) and (s.troops[dest] or s.mercs[dest] or heroes_at(g, dest, count=True))
+    defended = q not in (NOBODY, p) and (s.troops[dest] or s.mercs[dest] or heroes_at(g, dest, count=True)
+                                         or creature_units(g, dest, q))
     if defended:
         start_battle(g, p, q, dest, frm, troops=troops, mercs=mercs, heroes=tuple(heroes))
         return
@@ -125,23 +173,30 @@ def _land_move_apply(g, f, a):
 
 
 def heroic_cost(g, f, hero) -> int:
-    """R14: the n-th Heroic Move of the turn costs n GP, over all the player's heroes."""
-    return f["moves"] + 1
+    """R14: the n-th Heroic Move of the turn costs n GP, over all the player's heroes
+    (Pericles' cost 1 GP but still count)."""
+    cost = f["moves"] + 1
+    for fn in HOOKS["heroic_cost"]:
+        cost = fn(g, f, hero, cost)
+    return cost
 
 
-def _heroic_allowed(g, f) -> bool:
-    return f["god"] != APOLLO and GODS[f["god"]].heroic_moves
+def _heroic_allowed(g, f, hero) -> bool:
+    """Rulebook, Heroic Move: with any god but Apollo and Ares (Leto: with Apollo too)."""
+    if f["god"] == APOLLO:
+        return any(fn(g, hero) for fn in HOOKS["heroic_with_apollo"])
+    return GODS[f["god"]].heroic_moves
 
 
 def _heroic_legal(g, f):
     s, p = g.s, f["p"]
-    if not _heroic_allowed(g, f):
+    if f["god"] != APOLLO and not GODS[f["god"]].heroic_moves:
         return []
     out = []
     for h, at in sorted(s.hero_at.items()):
-        if s.hero_owner.get(h) == p:
+        if s.hero_owner.get(h) == p and _heroic_allowed(g, f, h):
             cost = heroic_cost(g, f, h)
-            if g.purse(p) >= cost and land_destinations(g, p, at):
+            if g.purse(p) >= cost and land_destinations(g, p, at, h):
                 out.append(Action("heroic_move", what=h, n=cost))
     return out
 
@@ -191,7 +246,8 @@ class LandMove(Handler):
             if others:
                 out.append(DONE)
             return out + [CANCEL]
-        return [Action("destination", where=b.ids[a]) for a in land_destinations(g, p, frm)] + [CANCEL]
+        return [Action("destination", where=b.ids[a])
+                for a in land_destinations(g, p, frm, f["hero"])] + [CANCEL]
 
     @staticmethod
     def apply(g, f, a):
@@ -225,7 +281,17 @@ def _finish_land_move(g, f, dest):
             turn["moves"] += 1
     g.emit("land_move", player=p, frm=frm, to=dest, cost=f["cost"], heroic=f["hero"])
     leave_land(g, frm, f["t"], f["m"], f["h"])
-    arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
+    arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm, _route(g, p, frm, dest, f["h"]))
+
+
+def _route(g, p, frm, dest, heroes) -> tuple:
+    """The seas a move with heroes passed through (Heracles): a shortest chain of the player's
+    fleets (R17), or of any fleets for a move only the Heroic Move's reach allows (Jason)."""
+    if not heroes:
+        return ()
+    s = g.s
+    route = fleet_route(g, p, frm, dest, lambda x: s.fleets[x] and g.friends(p, s.ctrl[x]))
+    return route or fleet_route(g, p, frm, dest, lambda x: s.fleets[x] > 0)
 
 
 # --- Sea Move (Poseidon) --------------------------------------------------------------

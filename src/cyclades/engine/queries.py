@@ -122,12 +122,15 @@ def lands_with_free_site(g, p) -> list:
 
 
 def metropolises_of(g, p) -> int:
-    """Metropolises a player controls (R21), Penthesilea's card included via turn data."""
+    """Metropolises a player controls (R21), the one on Penthesilea's card included."""
     b, s = g.b, g.s
     n = 0
     for site, kind in enumerate(s.sites):
         if kind == METROPOLIS and s.ctrl[b.site_area[site]] == p:
             n += 1
+    card = s.metro_bonus.get("penthesilea")  # (owner, bonus): the Metropolis on her card
+    if card is not None and card[0] == p:
+        n += 1
     return n
 
 

@@ -13,6 +13,7 @@ meanwhile.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 import time
@@ -202,7 +203,11 @@ class Session:
     def agent(self, seat):
         if seat not in self.agents:
             from ..agents import make_agent
-            self.agents[seat] = make_agent(self.seats[seat]["kind"], seed=secrets.randbits(32))
+            # Seeded from the game's secret seed: a game replays the same from the same
+            # stored decisions, and a test's all-bot game is the same every time.
+            key = f"{self.game.options.get('seed')}:{seat}:{self.decisions}".encode()
+            seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+            self.agents[seat] = make_agent(self.seats[seat]["kind"], seed=seed)
         return self.agents[seat]
 
     async def _bots(self):

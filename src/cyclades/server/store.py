@@ -42,6 +42,14 @@ decisions = sa.Table(
 )
 
 
+# Built once: a decision is stored on every move, and building statements costs more
+# than running them.
+_INSERT_DECISION = decisions.insert()
+_UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid")).values(
+    status=sa.bindparam("status"), version=sa.bindparam("version"), cycle=sa.bindparam("cycle"),
+    to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"))
+
+
 class DuplicateDecision(Exception):
     """A decision with this index is already stored for this game."""
 
@@ -88,10 +96,11 @@ class Store:
         now = time.time()
         try:
             with self.engine.begin() as c:
-                c.execute(decisions.insert().values(game_id=game_id, idx=idx,
-                                                    action=json.dumps(action), at=now))
-                c.execute(games.update().where(games.c.game_id == game_id)
-                          .values(updated=now, **summary))
+                c.execute(_INSERT_DECISION, {"game_id": game_id, "idx": idx,
+                                             "action": json.dumps(action), "at": now})
+                c.execute(_UPDATE_SUMMARY, {"gid": game_id, "status": summary["status"],
+                                            "version": summary["version"], "cycle": summary["cycle"],
+                                            "to_move": summary["to_move"], "updated": now})
         except IntegrityError as e:
             raise DuplicateDecision(f"decision {idx} of game {game_id} is already stored") from e
 

@@ -158,7 +158,7 @@ class CalydonianBoar(Miniature):
         return False
 
     def follow_legal(self, g, f):
-        return [Action("displace", what="troops", where=g.b.ids[x]) for x in self.exits(g, f)]
+        return [Action("displace", what="units", where=g.b.ids[x]) for x in self.exits(g, f)]
 
     def follow(self, g, f, a):
         s, area, dest = g.s, f["area"], g.b.index[a.where]

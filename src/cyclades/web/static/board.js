@@ -274,15 +274,20 @@ export class BoardView {
 
   creature(x, y, c, p) {
     const k = this.k * this.shrink;
-    const pts = [];
-    for (let i = 0; i < 6; i++) {
-      const t = (Math.PI / 3) * i;
-      pts.push(`${round(9 * Math.cos(t))},${round(9 * Math.sin(t))}`);
-    }
+    const hex = (r) => {
+      const pts = [];
+      for (let i = 0; i < 6; i++) {
+        const t = (Math.PI / 3) * i;
+        pts.push(`${round(r * Math.cos(t))},${round(r * Math.sin(t))}`);
+      }
+      return pts.join(" ");
+    };
+    // A miniature: a dark purple hexagon in its owner's colour ring.
     return s("g", { class: "piece creature", transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
       s("title", {}, `${cardName(c)} (Mythological Creature)`),
-      s("polygon", { points: pts.join(" "), fill: "#3b2350", stroke: p >= 0 ? colour(p) : "#d9c7ef", "stroke-width": 1.8 }),
-      s("text", { class: "creature-initials", y: 2.8 }, initials(c)));
+      s("polygon", { points: hex(10.2), fill: p >= 0 ? colour(p) : "#d9c7ef", stroke: "#fff", "stroke-width": 1 }),
+      s("polygon", { points: hex(7.4), fill: "#3b2350" }),
+      s("text", { class: "creature-initials", y: 2.6 }, initials(c)));
   }
 
   control(x, y, p) {

@@ -2,9 +2,9 @@
 // Plain ES module, no dependencies.
 
 // Player colours, chosen to stand out on a blue sea (no blue player).
-export const PLAYER_COLOURS = ["#d63a2f", "#e9b824", "#2f9e4f", "#33333d", "#9346b5"];
-export const PLAYER_COLOUR_NAMES = ["red", "yellow", "green", "black", "purple"];
-export const PLAYER_INK = ["#fff", "#2a2000", "#fff", "#fff", "#fff"]; // text on the colour
+export const PLAYER_COLOURS = ["#d63a2f", "#e9b824", "#2f9e4f", "#33333d", "#9346b5", "#8b5a2b"];
+export const PLAYER_COLOUR_NAMES = ["red", "yellow", "green", "black", "purple", "brown"];
+export const PLAYER_INK = ["#fff", "#2a2000", "#fff", "#fff", "#fff", "#fff"]; // text on the colour
 
 export const GODS = {
   poseidon: { name: "Poseidon", colour: "#2f7fc1", gift: "Port · Fleet · Sea Moves" },

@@ -10,7 +10,7 @@ const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
 const BID_KINDS = new Set(["bid", "apollo"]);
 const CARD_KINDS = new Set(["recruit_hero", "buy_creature", "reserve", "play_peeked", "keep", "release"]);
 
-const PHASES = { setup: "Setup", offerings: "Offerings", actions: "Actions", income: "Revenue", end: "End of cycle" };
+const PHASES = { setup: "Setup", offerings: "Offerings", maintenance: "Maintenance", actions: "Actions", over: "Game over" };
 
 const st = {
   gid: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""),
@@ -155,16 +155,9 @@ function connect() {
     }
     if (msg.type === "state") {
       if (first) {
-        // After a (re)connection, what was missed comes with the full state.
         first = false;
-        if (msg.version !== st.version || st.logVersion < msg.version) {
-          try {
-            applyFull(await api("GET", stateUrl()));
-          } catch (e) {
-            applyState(msg);
-          }
-          return;
-        }
+        onFirstState(msg);
+        return;
       }
       applyState(msg);
     } else if (msg.type === "error") {
@@ -175,9 +168,29 @@ function connect() {
     if (st.ws !== ws) return;
     setConn("reconnecting…", "down");
     setTimeout(connect, st.wsDelay);
-    st.wsDelay = Math.min(st.wsDelay * 2, 8000);
+    st.wsDelay = Math.min(st.wsDelay * 2, 5000);
   };
   ws.onerror = () => ws.close();
+}
+
+// The first message of a connection carries the log since... no earlier message on
+// that connection: the server sends the log's tail (or everything). It replaces ours,
+// so that nothing missed while disconnected is lost and nothing is shown twice.
+async function onFirstState(msg) {
+  if (msg.version < st.version) return;
+  if (msg.log && msg.log.length) {
+    st.log = msg.log.slice();
+    st.logVersion = msg.version;
+    applyState(msg, false);
+  } else if (msg.version === st.logVersion) {
+    applyState(msg, false);
+  } else {
+    // A server that sends no log on connection: fetch the whole state.
+    applyState(msg, false);
+    try {
+      applyFull(await api("GET", stateUrl()));
+    } catch (e) { /* the next update will do */ }
+  }
 }
 
 function setConn(text, cls) {
@@ -314,7 +327,7 @@ function renderHeader(v) {
   document.title = `Cyclades — ${v.over ? "game over" : `cycle ${v.cycle}`}`;
   const me = $("me");
   if (st.seat !== null && st.seat !== undefined) {
-    me.replaceChildren("You are ", chip(st.seat, st.seats), ` (${PLAYER_COLOUR_NAMES[st.seat % 5]})`);
+    me.replaceChildren("You are ", chip(st.seat, st.seats), ` (${PLAYER_COLOUR_NAMES[st.seat % PLAYER_COLOUR_NAMES.length]})`);
   } else {
     me.textContent = "Spectating";
   }
@@ -412,7 +425,7 @@ function renderTracks(v) {
   },
   h("span", { class: "cost", title: `${c.cost} GP` }, c.cost),
   h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
-  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, "reserved by ", chip(c.reserved_by, st.seats)) : null));
+  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved", title: `Reserved by ${pname(c.reserved_by)}` }, "reserved ", chip(c.reserved_by, st.seats, "")) : null));
   const heroes = (v.hero_track || []).map((hero) => h("li", {
     class: `card hero-card ${clickable.has(hero) ? "clickable" : ""}`,
     "data-card": hero,
@@ -442,7 +455,7 @@ function renderPlayers(v) {
     },
     h("header", {}, h("span", { class: "swatch" }), h("span", { class: "pname" }, pname(p)),
       isMe(p) ? h("span", { class: "tag" }, "you") : null,
-      bot ? h("span", { class: "tag bot" }, `${seat.kind} bot`) : null,
+      bot ? h("span", { class: "tag bot", title: `played by the server: ${seat.kind} bot` }, /bot/i.test(pname(p)) ? "bot" : `${seat.kind} bot`) : null,
       pl.eliminated ? h("span", { class: "tag" }, "eliminated") : null),
     h("div", { class: "stats" },
       stat("gp", pl.gp === null || pl.gp === undefined ? "Gold: hidden from you (R24)" : "Gold", pl.gp === null || pl.gp === undefined ? "?" : pl.gp, "GP"),

@@ -1,0 +1,803 @@
+"""The 16 Heroes' powers (rulebook, "Hero Descriptions"; the Maelström texts are the wording of
+their cards, R2), and the Minotaur, the creature that fights as a unit.
+
+A hero's Military Power "applies only if the Hero is involved in the Action": each is a small
+function plugged into the hooks of the battle (battle.HOOKS), of the Heroic Move (moves.HOOKS),
+of the rule queries (queries.MODIFIERS) or of the heroes (heroes.ON_*). Its Sacrificial Power is
+a `Power` (heroes.py) offered on the turn menu when its conditions hold: its choices are asked in
+the "sacrifice" frame, and the effect applies once the hero has left the game. All the wiring is
+at the bottom of this file, in the order the hooks run.
+
+Readings (where the texts leave it open; see the tests):
+- Achilles: the losing opponent first takes the round's loss as usual, then must retreat.
+- Hippolyta: in a sea battle, the buildings of the land area where she stands count as both.
+- Odysseus: ignoring Fortresses ignores the Fortress in a Metropolis too.
+- Perseus: each troop or mercenary of his side that should be destroyed may instead retreat,
+  alone, to an area where his side may retreat (R18); a hero may not.
+- Heracles: "passes through" means the sea areas of the shortest fleet chain of the move; his
+  owner's own creatures are destroyed too; a Heracles who leaves the game by sacrifice or in
+  battle takes his creature cards to the discard pile.
+- Leto: "2 Creatures placed on the game board" counts creature cards (Scylla and Charybdis: one).
+- Pandora: the borrowed power's conditions must hold, with Pandora in the place of its hero
+  (Hippolyta's "2 Heroes in addition to" counts heroes other than Pandora); Penthesilea's and
+  Pandora's own power cannot be borrowed.
+- Penthesilea: her power acts when her owner builds a Metropolis during their god's actions: the
+  Metropolis goes on her card instead of a construction site, with its bonus drawn as usual. It
+  counts for its owner (R21) and, never attacked, never gives its bonus again.
+"""
+from ...content.gods import BUILDINGS
+from .. import ops
+from ..actions import Action
+from ..battle import (HOOKS as BATTLE, destroy_units, effective_die, other, player_of, retreats,
+                      side_heroes, side_of_hero)
+from ..cycle import discard_creature_card
+from ..frames import Handler, handler, pop, push
+from ..heroes import (ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT, POWERS, Power, may_sacrifice,
+                      own_turn_god, power, remove_from_game)
+from ..maintenance import ON_CREATURE_LEAVES
+from ..metropolis import ELSEWHERE, apply_bonus, draw_bonus, gain_philosopher, push_metropolis
+from ..moves import HOOKS as MOVES, arrive_land, last_area_attack_allowed, leave_land
+from ..queries import (MODIFIERS, buildings_of, card_of, card_on_board, controlled_lands,
+                       controlled_seas, creatures_on_board, heroes_at,
+                       lands_with_free_site, miniatures_of, sea_neighbours)
+from ..state import NOBODY
+from ..turns import place_building
+from .miniatures import Miniature, miniature
+
+DONE = Action("done")
+
+
+# --- small helpers ------------------------------------------------------------------------
+
+def _owner(g, hero):
+    return g.s.hero_owner.get(hero)
+
+
+def _battle_frame(g):
+    for f in reversed(g.s.stack):
+        if f["k"] == "battle":
+            return f
+    return None
+
+
+def _metropolis_possible(g, p) -> bool:
+    """A Metropolis needs a free site of p's land areas, or a basic building of p's to replace."""
+    return bool(lands_with_free_site(g, p) or buildings_of(g, p))
+
+
+def _heroes_of(g, p) -> list:
+    return sorted(h for h, o in g.s.hero_owner.items() if o == p)
+
+
+def _area_id(g, a):
+    return g.b.ids[a]
+
+
+class BuildsMetropolis(Power):
+    """A power whose effect is "build a Metropolis" once its condition holds."""
+
+    def ready(self, g, p, hero):
+        return self.condition(g, p, hero) and _metropolis_possible(g, p)
+
+    def condition(self, g, p, hero) -> bool:
+        raise NotImplementedError
+
+    def effect(self, g, f):
+        push_metropolis(g, f["p"], "heroic")
+
+
+# --- the heroes, in alphabetical order --------------------------------------------------------
+
+@power("achilles")
+class Achilles(Power):
+    """Military Power. If your opponent loses a stage of a battle, they must immediately retreat,
+    if possible; otherwise all their Troops and Heroes are destroyed.
+    Sacrificial Power. Build 2 basic Buildings of your choice on 2 empty building sites in one
+    Land Area you control. If one of your Land Areas does not have enough empty building sites,
+    you must destroy one or two of your basic Buildings in that Area in order to build the
+    resulting buildings.
+
+    Choices: the area, then for each building its type and, when no empty site is left, which of
+    your basic buildings there makes way (never the one just built)."""
+
+    @staticmethod
+    def must_retreat(g, f):
+        side = side_of_hero(g, f, "achilles")
+        if side and other(side) in f["lost"]:
+            return [other(side)]
+        return []
+
+    @staticmethod
+    def _areas(g, p):
+        s = g.s
+        return [a for a in controlled_lands(g, p)
+                if sum(1 for i in g.b.sites_of(a) if s.sites[i] in ("",) + BUILDINGS) >= 2]
+
+    def ready(self, g, p, hero):
+        return bool(self._areas(g, p)) and sum(ops.buildings_left(g, k) for k in BUILDINGS) >= 2
+
+    @staticmethod
+    def _plan(g, picks):
+        """The chosen area's sites once the complete (type, site given up) pairs of `picks` are
+        built ("" for an empty site), and which of them are new."""
+        area = g.b.index[picks[0]]
+        sites = [g.s.sites[i] for i in g.b.sites_of(area)]
+        new = [False] * len(sites)
+        pairs = picks[1:]
+        for kind, gone in zip(pairs[0::2], pairs[1::2]):
+            i = next(j for j, k in enumerate(sites) if k == gone and not new[j])
+            sites[i], new[i] = kind, True
+        return sites, new
+
+    def choices(self, g, f):
+        p, picks = f["p"], f["picks"]
+        if not picks:
+            return [Action("target_area", where=_area_id(g, a)) for a in self._areas(g, p)]
+        if len(picks) == 5:
+            return []
+        if len(picks) % 2 == 1:  # the type of the next building
+            chosen = picks[1::2]
+            return [Action("choose_building", what=k) for k in BUILDINGS
+                    if ops.buildings_left(g, k) > chosen.count(k)]
+        sites, new = self._plan(g, picks[:-1])  # no empty site left: which building makes way
+        gone = sorted({k for k, n in zip(sites, new) if k in BUILDINGS and not n})
+        return [Action("replace", what=k, where=picks[0]) for k in gone]
+
+    def choose(self, g, f, a):
+        if a.kind == "target_area":
+            f["picks"] = (a.where,)
+            return
+        f["picks"] = f["picks"] + (a.what,)
+        if a.kind == "choose_building" and "" in self._plan(g, f["picks"][:-1])[0]:
+            f["picks"] = f["picks"] + ("",)  # an empty site: no choice to make
+
+    def effect(self, g, f):
+        s, p, b = g.s, f["p"], g.b
+        area = b.index[f["picks"][0]]
+        new = []
+        for kind, gone in zip(f["picks"][1::2], f["picks"][2::2]):
+            site = next(i for i in b.sites_of(area) if s.sites[i] == gone and i not in new)
+            if gone:
+                g.emit("demolished", player=p, building=gone, area=area)
+            new.append(site)
+            place_building(g, p, site, kind)
+
+
+@power("ajax")
+class Ajax(BuildsMetropolis):
+    """Military Power. Ajax has a Battle Strength of 2.
+    Sacrificial Power. If you control 7 Land Areas, build a Metropolis."""
+
+    @staticmethod
+    def strength(g, p, a, kind, name, base):
+        return 2 if kind == "hero" and name == "ajax" else base
+
+    def condition(self, g, p, hero):
+        return len(controlled_lands(g, p)) >= 7
+
+
+@power("antigone")
+class Antigone(BuildsMetropolis):
+    """Military Power. When Antigone takes part in a battle, if the die shows "0", count it as "3".
+    Sacrificial Power. Discard Prosperity tokens showing 3 Cornucopias in total from one or more
+    Land or Sea Areas you control, to build a Metropolis.
+
+    Choices: the area of each Cornucopia discarded, while there is a choice."""
+
+    @staticmethod
+    def die(g, f, side, die):
+        return 3 if die == 0 and "antigone" in side_heroes(g, f, side) else die
+
+    @staticmethod
+    def _left(g, f):
+        """Prosperity left per controlled area, after the picks so far."""
+        s, p = g.s, f["p"]
+        left = {a: s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)
+                if s.prosperity[a]}
+        for where in f["picks"]:
+            left[g.b.index[where]] -= 1
+        return {a: n for a, n in left.items() if n}
+
+    def condition(self, g, p, hero):
+        s = g.s
+        return sum(s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)) >= 3
+
+    def choices(self, g, f):
+        left = self._left(g, f)
+        need = 3 - len(f["picks"])
+        if need == 0 or len(left) <= 1 or sum(left.values()) == need:
+            return []  # no choice left: the rest is taken where it is
+        return [Action("discard_prosperity", where=_area_id(g, a)) for a in sorted(left)]
+
+    def choose(self, g, f, a):
+        f["picks"] = f["picks"] + (a.where,)
+
+    def effect(self, g, f):
+        s, p = g.s, f["p"]
+        taken = [g.b.index[w] for w in f["picks"]]
+        left = self._left(g, f)
+        for a in sorted(left):
+            taken += [a] * min(left[a], 3 - len(taken))
+        for a in taken:
+            s.prosperity[a] -= 1
+            g.emit("prosperity_discarded", player=p, area=a)
+        push_metropolis(g, p, "heroic")
+
+
+@power("croesus")
+class Croesus(BuildsMetropolis):
+    """Military Power. Pay 1 GP to re-roll your Battle die as many times as you want. Each roll
+    costs 1 GP.
+    Sacrificial Power. Spend 15 GP to build a Metropolis.
+
+    The re-roll is offered after both dice are rolled, while it can change the result that counts
+    (not with Helen's fixed 2)."""
+
+    COST = 15
+
+    @staticmethod
+    def after_roll(g, f):
+        side = side_of_hero(g, f, "croesus")
+        if side and Croesus.may_reroll(g, f, side):
+            push(g, "reroll", player_of(f, side), side=side, dice=f["dice"])
+
+    @staticmethod
+    def may_reroll(g, f, side):
+        results = {effective_die(g, f, side, d) for d in set(ops.DIE_FACES)}
+        return g.purse(player_of(f, side)) >= 1 and len(results) > 1
+
+    def condition(self, g, p, hero):
+        return g.purse(p) >= self.COST
+
+    def effect(self, g, f):
+        g.pay(f["p"], self.COST)
+        g.emit("paid_for_power", player=f["p"], amount=self.COST)
+        push_metropolis(g, f["p"], "heroic")
+
+
+@handler("reroll")
+class Reroll(Handler):
+    """Croesus' owner may pay 1 GP to re-roll his side's die. Frame: side, dice (both rolled)."""
+
+    @staticmethod
+    def legal(g, f):
+        return [Action("reroll", what="croesus", n=1), Action("keep_roll")]
+
+    @staticmethod
+    def auto(g, f):
+        if not Croesus.may_reroll(g, _battle_frame(g), f["side"]):
+            pop(g, f)
+            return True
+        return False
+
+    @staticmethod
+    def apply(g, f, a):
+        if a.kind == "keep_roll":
+            pop(g, f)
+            return
+        battle = _battle_frame(g)
+        g.pay(f["p"], 1)
+        die = ops.roll_die(g)
+        i = 0 if f["side"] == "a" else 1
+        dice = list(battle["dice"])
+        dice[i] = die
+        battle["dice"] = f["dice"] = tuple(dice)
+        g.emit("reroll", player=f["p"], area=battle["area"], die=die, cost=1)
+
+
+@power("hector")
+class Hector(Power):
+    """Military Power. When basic or mercenary Troops invade his Area, he destroys one of them,
+    of his choosing, before the Battle.
+    Sacrificial Power. Turn 2 of your Priestesses into 1 Philosopher. You can do this several
+    times. (A 4th Philosopher builds a Metropolis at once.)"""
+
+    @staticmethod
+    def before_battle(g, f):
+        if f["sea"] or "hector" not in side_heroes(g, f, "d"):
+            return
+        kinds = [k for k, n in (("troop", f["at"]), ("merc", f["am"])) if n]
+        if len(kinds) == 1:
+            Hector.strike(g, f, kinds[0])
+        elif kinds:
+            push(g, "hector", f["dfd"], area=f["area"])
+
+    @staticmethod
+    def strike(g, f, kind):
+        g.emit("hector", player=f["dfd"], area=f["area"], unit=kind)
+        destroy_units(g, f, "a", kind)
+
+    @staticmethod
+    def _most(g, p):
+        s = g.s
+        return min(s.priestesses[p] // 2, g.r.philosophers - sum(s.philosophers))
+
+    def ready(self, g, p, hero):
+        return self._most(g, p) >= 1
+
+    def choices(self, g, f):
+        most = self._most(g, f["p"])
+        if f["picks"] or most == 1:
+            return []
+        return [Action("convert", what="philosopher", n=k) for k in range(1, most + 1)]
+
+    def choose(self, g, f, a):
+        f["picks"] = (a.n,)
+
+    def effect(self, g, f):
+        s, p = g.s, f["p"]
+        for _ in range(f["picks"][0] if f["picks"] else 1):
+            s.priestesses[p] -= 2  # back to the supply
+            g.emit("priestesses_converted", player=p, count=2)
+            gain_philosopher(g, p)
+
+
+@handler("hector")
+class HectorStrike(Handler):
+    """Hector's owner chooses which invading unit he destroys: a troop or a mercenary."""
+
+    @staticmethod
+    def legal(g, f):
+        return [Action("destroy", what=k, where=_area_id(g, f["area"])) for k in ("troop", "merc")]
+
+    @staticmethod
+    def apply(g, f, a):
+        pop(g, f)
+        Hector.strike(g, _battle_frame(g), a.what)
+
+
+@power("helen")
+class Helen(Power):
+    """Military Power. When she fights, the result of her Battle die is always 2.
+    Sacrificial Power. If you have 2 basic Buildings of one type and 2 basic Buildings of another
+    type, build a Metropolis. Destroy the 4 basic Buildings and build a Metropolis on one of your
+    available construction sites.
+
+    Choices: the two types when more than two qualify; which buildings, when more than two of a
+    type, are chosen as the Metropolis is built (metropolis.py, "remove")."""
+
+    @staticmethod
+    def die(g, f, side, die):
+        return 2 if "helen" in side_heroes(g, f, side) else die
+
+    @staticmethod
+    def types(g, p, n=2) -> list:
+        kinds = [k for _, k in buildings_of(g, p, for_metropolis=True)]
+        return [k for k in BUILDINGS if kinds.count(k) >= n]
+
+    def ready(self, g, p, hero):
+        return len(self.types(g, p)) >= 2
+
+    def choices(self, g, f):
+        types = [k for k in self.types(g, f["p"]) if k not in f["picks"]]
+        if len(f["picks"]) == 2 or len(types) + len(f["picks"]) == 2:
+            return []
+        return [Action("choose_building", what=k) for k in types]
+
+    def choose(self, g, f, a):
+        f["picks"] = f["picks"] + (a.what,)
+
+    def effect(self, g, f):
+        types = list(f["picks"]) + [k for k in self.types(g, f["p"]) if k not in f["picks"]]
+        t1, t2 = types[:2]
+        push_metropolis(g, f["p"], "heroic", remove=(t1, t1, t2, t2), own=True)
+
+
+@power("heracles")
+class Heracles(BuildsMetropolis):
+    """Military Power. When Heracles moves through an Area where a Creature is, or stops in such
+    an Area, he destroys that Creature. The Creature's miniature is removed from the game board,
+    and the Creature card is placed under the Heracles card.
+    Note. If a Creature was placed in an Area where Heracles is, it is not destroyed. When
+    Heracles leaves such an Area, the Creature is also not destroyed. Only moving Heracles into
+    an Area with a Creature results in its destruction.
+    Sacrificial Power. If at least 2 Creature cards lie under the Heracles card, build a
+    Metropolis.
+    Note. When the Heracles card is placed in the discard pile, the Creature cards under it are
+    discarded as well.
+
+    The cards under him are kept in `creature_cards["heracles"]`."""
+
+    @staticmethod
+    def cards(g) -> tuple:
+        """The creature cards under Heracles' card, while a player holds it."""
+        if "heracles" not in g.s.hero_owner:
+            return ()
+        return g.s.creature_cards.get("heracles", ())
+
+    @staticmethod
+    def arrives(g, p, area, heroes, route):
+        if "heracles" not in heroes:
+            return
+        s = g.s
+        for mini, at in sorted(creatures_on_board(g).items()):
+            if (at == area or at in route) and mini in s.creature_at:
+                Heracles.slay(g, card_of(mini), at)
+
+    @staticmethod
+    def slay(g, card, area):
+        s = g.s
+        owner = s.creature_owner.pop(card, None)
+        for m in miniatures_of(card):
+            s.creature_at.pop(m, None)
+        s.creature_cards["heracles"] = s.creature_cards.get("heracles", ()) + (card,)
+        g.emit("creature_slain", hero="heracles", card=card, area=area, owner=owner)
+        if card in ON_CREATURE_LEAVES:
+            ON_CREATURE_LEAVES[card](g, card)
+
+    @staticmethod
+    def discard_cards(g, hero):
+        """His cards follow his card: discarded with him (and, on recruitment, any left under a
+        card that left the board by another way)."""
+        s = g.s
+        if hero != "heracles" or not s.creature_cards.get("heracles"):
+            return
+        for card in s.creature_cards.pop("heracles"):
+            discard_creature_card(g, card)
+        g.emit("cards_discarded", hero="heracles")
+
+    def condition(self, g, p, hero):
+        return len(self.cards(g)) >= 2
+
+    def effect(self, g, f):
+        self.discard_cards(g, "heracles")
+        push_metropolis(g, f["p"], "heroic")
+
+
+@power("hippolyta")
+class Hippolyta(BuildsMetropolis):
+    """Military Power. Each of your Ports and each of your Fortresses in a Land Area where a land
+    battle involving Hippolyta takes place has the properties of both a Port and a Fortress at
+    the same time. The same applies during a sea battle in a Sea Area adjacent to the Land Area
+    where Hippolyta is. These properties count only for determining Battle Strength and cannot be
+    used to build a Metropolis.
+    Sacrificial Power. If you control 2 Heroes in addition to Hippolyta, build a Metropolis."""
+
+    @staticmethod
+    def building_kinds(g, f, p, land, kind, kinds):
+        s = g.s
+        if kind in ("port", "fortress") and s.hero_at.get("hippolyta") == land \
+                and _owner(g, "hippolyta") == p and (f["sea"] or land == f["area"]):
+            return kinds | {"port", "fortress"}
+        return kinds
+
+    def condition(self, g, p, hero):
+        return len([h for h in _heroes_of(g, p) if h not in (hero, "hippolyta")]) >= 2
+
+
+@power("jason")
+class Jason(BuildsMetropolis):
+    """Military Power. He can use enemy Fleets as his own when making a Heroic Move. He cannot use
+    enemy Fleets to retreat. Reminder: Heroic Moves are not possible with Ares and Apollo.
+    Sacrificial Power. If you have all your 8 Fleets in play, build a Metropolis."""
+
+    @staticmethod
+    def reach(g, p, frm, hero):
+        """Land areas linked to frm by a chain of seas holding anyone's fleets."""
+        if hero != "jason":
+            return set()
+        b, s = g.b, g.s
+        seen = {x for x in b.coast[frm] if s.fleets[x]}
+        todo = list(seen)
+        while todo:
+            for x in sea_neighbours(g, p, todo.pop()):
+                if x not in seen and s.fleets[x]:
+                    seen.add(x)
+                    todo.append(x)
+        return {land for sea in seen for land in b.coast[sea]}
+
+    def condition(self, g, p, hero):
+        return g.s.fleets_left[p] == 0
+
+
+@power("leto")
+class Leto(BuildsMetropolis):
+    """Military Power. Even if you have chosen Apollo, Leto can still make a Heroic Move by paying
+    the corresponding cost, or use her Sacrificial Power.
+    Sacrificial Power. If you control 2 Mythological Creatures placed on the game board, build a
+    Metropolis."""
+
+    with_apollo = True
+
+    @staticmethod
+    def heroic_with_apollo(g, hero):
+        return hero == "leto"
+
+    def condition(self, g, p, hero):
+        s = g.s
+        return sum(1 for c, o in s.creature_owner.items() if o == p and card_on_board(g, c)) >= 2
+
+
+@power("odysseus")
+class Odysseus(Power):
+    """Military Power. When attacking, Odysseus ignores the effect of Fortresses.
+    Sacrificial Power. If you have 3 basic Buildings of the same type, build a Metropolis.
+    Destroy the 3 Buildings and build a Metropolis on one of your available construction sites."""
+
+    @staticmethod
+    def building_kinds(g, f, p, land, kind, kinds):
+        if kind == "fortress" and not f["sea"] and "odysseus" in f["ah"]:
+            return frozenset()  # the Fortress in a Metropolis, or a Port with Hippolyta, too
+        return kinds
+
+    def ready(self, g, p, hero):
+        return bool(Helen.types(g, p, 3))
+
+    def choices(self, g, f):
+        types = Helen.types(g, f["p"], 3)
+        if f["picks"] or len(types) == 1:
+            return []
+        return [Action("choose_building", what=k) for k in types]
+
+    def choose(self, g, f, a):
+        f["picks"] = (a.what,)
+
+    def effect(self, g, f):
+        kind = f["picks"][0] if f["picks"] else Helen.types(g, f["p"], 3)[0]
+        push_metropolis(g, f["p"], "heroic", remove=(kind,) * 3, own=True)
+
+
+@power("pandora")
+class Pandora(Power):
+    """Military Power. In her presence, enemy mercenary Troops automatically come under her
+    control. Only enemy mercenary Troops in the Pandora Battle Area are affected.
+    Sacrificial Power. Use the sacrificial power of a Hero available on the Hero track. If the
+    Hero track is empty, you cannot use her sacrificial power."""
+
+    lendable = False
+
+    @staticmethod
+    def before_battle(g, f):
+        side = side_of_hero(g, f, "pandora")
+        if side is None:
+            return
+        s, a = g.s, f["area"]
+        if side == "a":
+            n, s.mercs[a] = s.mercs[a], 0
+            f["am"] += n
+        else:
+            n, f["am"] = f["am"], 0
+            s.mercs[a] += n
+        if n:
+            g.emit("mercs_turned", player=player_of(f, side), area=a, count=n)
+
+    @staticmethod
+    def _lent(g, p, hero):
+        return [h for h in g.s.hero_track
+                if h and h in POWERS and POWERS[h].lendable and POWERS[h].ready(g, p, hero)]
+
+    def ready(self, g, p, hero):
+        return bool(self._lent(g, p, hero))
+
+    def choices(self, g, f):
+        return [Action("use_power", what=h) for h in self._lent(g, f["p"], f["hero"])]
+
+    def choose(self, g, f, a):
+        f["power"] = a.what
+
+
+@power("penelope")
+class Penelope(BuildsMetropolis):
+    """Military Power. During a battle in a Sea Area adjacent to the Land Area where Penelope is,
+    you gain +2 to your Battle Strength.
+    Sacrificial Power. If you control 6 Sea Areas, build a Metropolis."""
+
+    @staticmethod
+    def battle_bonus(g, f, p, total):
+        at = g.s.hero_at.get("penelope")
+        if f["sea"] and at is not None and _owner(g, "penelope") == p and at in g.b.coast[f["area"]]:
+            return total + 2
+        return total
+
+    def condition(self, g, p, hero):
+        return len(controlled_seas(g, p)) >= 6
+
+
+@power("penthesilea")
+class Penthesilea(Power):
+    """Military Power. If Penthesilea is involved in a Battle that ends in a tie, you win.
+    Sacrificial Power. When you build a Metropolis, place it on this card. The Metropolis cannot
+    be attacked. Remove the miniature from the game and keep her card in front of your Screen.
+
+    A round that ends in a tie is lost by her opponent only. Her power is offered where the
+    Metropolis is placed (metropolis.ELSEWHERE); the Metropolis on her card is
+    `metro_bonus["penthesilea"] = (owner, bonus)` and counts in queries.metropolises_of."""
+
+    menu = False
+    lendable = False
+
+    @staticmethod
+    def round_result(g, f, sa, sd, losers):
+        side = side_of_hero(g, f, "penthesilea")
+        if side and sa == sd:
+            return (other(side),)
+        return losers
+
+    @staticmethod
+    def place_legal(g, f):
+        p = f["p"]
+        if may_sacrifice(g, p, "penthesilea", own_turn_god(g, p)):
+            return [Action("metropolis_on_card", what="penthesilea")]
+        return []
+
+    @staticmethod
+    def place(g, f, a):
+        s, p = g.s, f["p"]
+        remove_from_game(g, "penthesilea")
+        bonus = draw_bonus(g)
+        s.metro_bonus["penthesilea"] = (p, bonus)
+        g.emit("metropolis_on_card", player=p, hero="penthesilea", how=f["how"], bonus=bonus)
+        if bonus:
+            apply_bonus(g, p, bonus)
+
+
+@power("pericles")
+class Pericles(BuildsMetropolis):
+    """Military Power. Any Heroic Move made by Pericles costs 1 GP.
+    Example. A player makes the 3rd Heroic Move with Pericles and pays 1 GP instead of the
+    standard 3 GP. The next Heroic Move with Pericles will also cost 1 GP, and a Heroic Move with
+    another Hero will cost 4 GP.
+    Sacrificial Power. If all 8 of your basic Troops are on the game board, build a Metropolis."""
+
+    @staticmethod
+    def heroic_cost(g, f, hero, cost):
+        return 1 if hero == "pericles" else cost
+
+    def condition(self, g, p, hero):
+        return g.s.troops_left[p] == 0
+
+
+@power("perseus")
+class Perseus(Power):
+    """Military Power. Troops with Perseus that should be destroyed in Battle may retreat
+    instead. Perseus cannot retreat if destroyed.
+    Sacrificial Power. Move all or part of your Troops and Heroes from one Land Area to another
+    Land Area. The starting and destination Areas can be anywhere on the board; they do not have
+    to be adjacent or accessible to each other. Perseus may not move Troops and Heroes that are
+    stuck in the Medusa's Area.
+
+    The move is chosen like a Land Move (origin, troops, mercenaries, heroes, destination); a
+    defended destination means a Land Battle, and R19 applies."""
+
+    @staticmethod
+    def loss_options(g, f, side, options):
+        if "perseus" not in side_heroes(g, f, side):
+            return options
+        kinds = [a.what for a in options if a.kind == "lose" and a.what in ("troop", "merc")]
+        dests = retreats(g, f, side) if kinds else []
+        return options + [Action("escape", what=k, where=_area_id(g, x)) for k in kinds for x in dests]
+
+    # --- the sacrificial move ---
+
+    @staticmethod
+    def _heroes(g, a, hero):
+        return sorted(h for h in heroes_at(g, a) if h != hero)  # the sacrificed one leaves
+
+    @staticmethod
+    def destinations(g, p, frm):
+        s = g.s
+        out = []
+        for a in g.b.lands:
+            if a == frm or not all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"]):
+                continue
+            q = s.ctrl[a]
+            if q not in (p, NOBODY) and not (g.may_attack(p, q, a) and last_area_attack_allowed(g, p, q, a)):
+                continue
+            out.append(a)
+        return out
+
+    def origins(self, g, p, hero):
+        s = g.s
+        return [a for a in controlled_lands(g, p)
+                if (s.troops[a] or s.mercs[a] or self._heroes(g, a, hero))
+                and all(fn(g, p, a) for fn in MODIFIERS["can_leave_land"])
+                and self.destinations(g, p, a)]
+
+    def ready(self, g, p, hero):
+        return bool(self.origins(g, p, hero))
+
+    def choices(self, g, f):
+        s, ids, p, stage = g.s, g.b.ids, f["p"], f["stage"]
+        if stage == "start":
+            return [Action("origin", where=ids[a]) for a in self.origins(g, p, f["hero"])]
+        if stage == "go":
+            return []
+        frm = f["frm"]
+        taken = f["t"] + f["m"] + len(f["h"])
+        heroes = [h for h in self._heroes(g, frm, f["hero"]) if h not in f["h"]]
+        if stage == "troops":
+            low = 0 if (s.mercs[frm] or heroes) else 1
+            return [Action("take", what="troop", n=k) for k in range(low, s.troops[frm] + 1)]
+        if stage == "mercs":
+            low = 0 if (heroes or taken) else 1
+            return [Action("take", what="merc", n=k) for k in range(low, s.mercs[frm] + 1)]
+        if stage == "heroes":
+            return [Action("take_hero", what=h) for h in heroes] + ([DONE] if taken else [])
+        return [Action("destination", where=ids[a]) for a in self.destinations(g, p, frm)]
+
+    def choose(self, g, f, a):
+        if a.kind == "origin":
+            f.update(frm=g.b.index[a.where], stage="troops", t=0, m=0, h=())
+        elif a.kind == "take" and a.what == "troop":
+            f["t"], f["stage"] = a.n, "mercs"
+        elif a.kind == "take":
+            f["m"], f["stage"] = a.n, "heroes"
+        elif a.kind == "take_hero":
+            f["h"] = f["h"] + (a.what,)
+        elif a.kind == "done":
+            f["stage"] = "dest"
+        else:
+            f["to"], f["stage"] = g.b.index[a.where], "go"
+            return
+        self._skip_empty(g, f)
+
+    def _skip_empty(self, g, f):
+        s, frm = g.s, f["frm"]
+        if f["stage"] == "troops" and not s.troops[frm]:
+            f["stage"] = "mercs"
+        if f["stage"] == "mercs" and not s.mercs[frm]:
+            f["stage"] = "heroes"
+        if f["stage"] == "heroes" and not [h for h in self._heroes(g, frm, f["hero"]) if h not in f["h"]]:
+            f["stage"] = "dest"
+
+    def effect(self, g, f):
+        p, frm, dest = f["p"], f["frm"], f["to"]
+        g.emit("perseus", player=p, frm=frm, to=dest)
+        leave_land(g, frm, f["t"], f["m"], f["h"])
+        arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
+
+
+# --- the Minotaur ---------------------------------------------------------------------------
+
+@miniature("minotaur")
+class Minotaur(Miniature):
+    """Place the Creature on a Land Area you control.
+    The Minotaur is a unit with a Battle Strength of 2. It may not retreat in Battle.
+    In case of a defeat in a Battle Round involving the Minotaur, the player who owns the
+    Minotaur decides whether or not to destroy it. If the Minotaur is their last unit, it must be
+    destroyed.
+
+    It defends the land area where it stands while its owner controls it (it does not move with
+    troops); a side with the Minotaur may not retreat, so its other units stay and fight too."""
+
+    def places(self, g, p, mini):
+        mine = set(controlled_lands(g, p))
+        return [a for a in super().places(g, p, mini) if a in mine]
+
+    @staticmethod
+    def fights_for(g, area, p):
+        s = g.s
+        if s.creature_at.get("minotaur") == area and s.creature_owner.get("minotaur") == p \
+                and s.ctrl[area] == p:
+            return ["minotaur"]
+        return []
+
+    @staticmethod
+    def strength(g, p, a, kind, name, base):
+        return 2 if kind == "creature" and name == "minotaur" else base
+
+    @staticmethod
+    def may_retreat(g, f, side):
+        return side == "a" or f["sea"] or not Minotaur.fights_for(g, f["area"], f["dfd"])
+
+
+# --- wiring, in the order the hooks run -------------------------------------------------------
+
+MODIFIERS["unit_strength"] += [Ajax.strength, Minotaur.strength]
+MODIFIERS["battle_bonus"].append(Penelope.battle_bonus)
+BATTLE["creature_units"].append(Minotaur.fights_for)
+BATTLE["before_battle"] += [Pandora.before_battle, Hector.before_battle]  # mercs turn, then Hector
+BATTLE["after_roll"].append(Croesus.after_roll)
+BATTLE["die"] += [Antigone.die, Helen.die]
+BATTLE["building_kinds"] += [Hippolyta.building_kinds, Odysseus.building_kinds]  # Odysseus last
+BATTLE["round_result"].append(Penthesilea.round_result)
+BATTLE["loss_options"].append(Perseus.loss_options)
+BATTLE["may_retreat"].append(Minotaur.may_retreat)
+BATTLE["must_retreat"].append(Achilles.must_retreat)
+MOVES["heroic_cost"].append(Pericles.heroic_cost)
+MOVES["heroic_with_apollo"].append(Leto.heroic_with_apollo)
+MOVES["heroic_reach"].append(Jason.reach)
+ON_HEROES_ARRIVE.append(Heracles.arrives)
+ON_HERO_LOST.append(Heracles.discard_cards)
+ON_RECRUIT.append(Heracles.discard_cards)
+ELSEWHERE["metropolis_on_card"] = (Penthesilea.place_legal, Penthesilea.place)
