@@ -162,10 +162,33 @@ def choose_in_popup(page, rng) -> str:
     return text
 
 
+BATTLE = {"lose", "lose_hero", "retreat", "hold"}
+
+
+def assert_offers_exactly_the_legal_actions(page, legal) -> None:
+    """The page offers every legal action, and nothing else: areas highlighted on the
+    map, gods to click, amounts, buttons."""
+    ui = page.evaluate("""() => ({
+        areas: [...document.querySelectorAll('svg#board path.area.legal')].map(e => e.dataset.area),
+        gods: [...document.querySelectorAll('#auction .god.clickable')].map(e => e.dataset.god),
+        takes: [...document.querySelectorAll("#act button[data-action='take']")].map(e => +e.dataset.amount),
+        buttons: [...document.querySelectorAll('#act button.action')].filter(e => !e.closest('details'))
+                   .map(e => [e.dataset.kind, e.dataset.where || '']),
+    })""")
+    assert sorted(ui["areas"]) == sorted({a["where"] for a in legal if a.get("where")})
+    gods = {a["what"] for a in legal if a["kind"] == "bid"} | {"apollo" for a in legal if a["kind"] == "apollo"}
+    assert sorted(ui["gods"]) == sorted(gods)
+    assert sorted(ui["takes"]) == sorted(a.get("n", 0) for a in legal if a["kind"] == "take")
+    expected = [[a["kind"], a.get("where", "")] for a in legal
+                if a["kind"] not in ("bid", "apollo", "take") and (not a.get("where") or a["kind"] in BATTLE)]
+    assert sorted(ui["buttons"]) == sorted(expected)
+
+
 def play_one_decision(page, rng) -> str:
     """Make one decision through the interface; return what was clicked."""
     s = game_state(page)
     legal = s["legal"]
+    assert_offers_exactly_the_legal_actions(page, legal)
     kinds = {a["kind"] for a in legal}
     # What the page offers, the way a person sees it.
     battle = page.locator(".battle-dialog button.action")

@@ -274,6 +274,11 @@ class Game:
                 on_events(action, events)
         return g
 
+    def observe(self, player):
+        """What `player` knows, for agents: view, legal actions, determinize(rng) (R24)."""
+        from .observation import Observation
+        return Observation(self, player)
+
     def view(self, player=None) -> dict:
         from .view import view
         return view(self, player)

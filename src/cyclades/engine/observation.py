@@ -1,0 +1,101 @@
+"""What a player knows, as something an agent can search with (R24).
+
+`game.observe(p)` gives an `Observation`: the player's view, their legal
+actions, and a copy of the public state with every hidden fact taken out
+(other players' purses, the order of the piles, secret cards, the generator).
+It holds no reference to the game, so an agent given an observation cannot
+reach what its player may not know. `determinize(rng)` fills the hidden facts
+in with one plausible guess and returns a playable Game: information-set
+search samples many such games.
+"""
+import random
+
+from ..content import cards
+from .frames import HANDLERS
+from .state import State
+
+_PILES = ("creature_deck", "hero_deck", "bonus_stack")
+
+
+def public_state(g, p) -> dict:
+    """The state as p may know it: hidden facts replaced by None or by a count."""
+    s = g.s
+    d = s.to_dict()
+    d["gp"] = [gp if g.friends(p, q) or s.over else None for q, gp in enumerate(s.gp)]
+    for pile in _PILES:
+        d[pile] = len(d[pile])
+    d["rng"] = None
+    d["dice"] = []
+    for raw, f in zip(d["stack"], s.stack):
+        if f["p"] != p:
+            for key in HANDLERS[f["k"]].hidden(f):
+                raw[key] = None
+    return d
+
+
+class Observation:
+    """A player's information set: `player`, `view`, `legal_actions()`, `determinize(rng)`."""
+
+    __slots__ = ("player", "view", "_public", "_board", "_options", "_legal")
+
+    def __init__(self, g, p):
+        self.player = p
+        self.view = g.view(p)
+        self._public = public_state(g, p)
+        self._board = g.b  # immutable and public
+        self._options = {k: v for k, v in g.options.items() if k not in ("seed", "scenario")}
+        self._legal = tuple(g.legal_actions()) if g.to_move == p else ()
+
+    def legal_actions(self) -> list:
+        return list(self._legal)
+
+    def determinize(self, rng: random.Random, purse=None):
+        """A full Game consistent with this observation. Unknown purses are drawn by
+        `purse(rng, player, view)` (default `guess_purse`); pile orders are shuffled from
+        the cards no one has seen; the generator is drawn from `rng`."""
+        from .game import Game
+        d = {k: (list(v) if isinstance(v, list) else v) for k, v in self._public.items()}
+        guess = purse or guess_purse
+        d["gp"] = [gp if gp is not None else guess(rng, q, self.view) for q, gp in enumerate(d["gp"])]
+        maelstrom = self._options.get("maelstrom", True)
+        unseen = _unseen_cards(d, maelstrom)
+        for pile in _PILES:
+            pool = unseen[pile]
+            rng.shuffle(pool)
+            d[pile], unseen[pile] = pool[:d[pile]], pool[d[pile]:]
+        d["rng"] = rng.getrandbits(64)
+        for f in d["stack"]:
+            # Secret cards of another player's decision: Zeus' peek shows the deck's top
+            # card; the Sphinx's three drawn cards are among those no one has seen.
+            if f.get("card", "") is None:
+                f["card"] = d["creature_deck"][-1] if d["creature_deck"] else None
+            if "cards" in f and f["cards"] is None:
+                left = unseen["creature_deck"]
+                f["cards"], unseen["creature_deck"] = left[:3], left[3:]
+        g = Game._blank(self._board, dict(self._options, seed=None))
+        g.s = State.from_dict(d)
+        return g
+
+
+def guess_purse(rng, q, view) -> int:
+    """A plausible purse for a player whose GP are hidden: about one cycle of income,
+    give or take (a searcher may pass a better model)."""
+    income = sum(a.get("prosperity", 0) for a in view["areas"] if a["owner"] == q) + 2
+    return max(0, int(rng.gauss(income + 2, 2)))
+
+
+def _unseen_cards(d, maelstrom) -> dict:
+    """Cards of each pile that no public place shows: they are in the pile, in some order."""
+    seen_creatures = set(c for c in d["creature_track"] if c) | set(d["creature_discard"])
+    seen_creatures |= {c for c, _ in d["creature_owner"]}
+    seen_heroes = set(h for h in d["hero_track"] if h) | set(d["hero_discard"])
+    seen_heroes |= {h for h, _ in d["hero_owner"]}
+    for _, under in d["creature_cards"]:  # cards kept under a hero's card (Heracles)
+        seen_creatures.update(under)
+    creatures = [c for c in cards.creature_deck(maelstrom) if c not in seen_creatures]
+    heroes = [h for h in cards.hero_deck(maelstrom) if h not in seen_heroes]
+    bonuses = cards.bonus_stack(maelstrom)
+    for _, b in d["metro_bonus"]:
+        if b in bonuses:
+            bonuses.remove(b)
+    return {"creature_deck": creatures, "hero_deck": heroes, "bonus_stack": bonuses}
