@@ -218,6 +218,17 @@ def test_achilles_opponent_who_cannot_retreat_is_destroyed():
     assert not any(f["k"] == "battle" for f in g.s.stack)
 
 
+def test_achilles_defending_the_beaten_attacker_must_retreat():
+    """Achilles defending: the attacker who lost the round must retreat (back where it came
+    from), and may not hold."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3},
+                      "corinth": {"owner": 1, "troops": 1, "heroes": ["achilles"]}}, dice=[0, 3])
+    attack(g, "argos", "corinth", t=3)              # 0 + 3 against 3 + 1 + 1
+    assert g.to_move == 0 and {a.kind for a in g.legal_actions()} == {"retreat"}
+    act(g, "retreat", where="argos")
+    assert units(g, "argos") == (2, 0, []) and ctrl(g, "corinth") == 1
+
+
 def test_achilles_no_forced_retreat_when_his_side_loses_the_round():
     """Achilles: the power acts when the *opponent* loses a round; when Achilles' side loses,
     the defender may still hold (the ordinary choice, R18)."""
@@ -481,6 +492,16 @@ def test_helen_sacrifice_chooses_two_types_among_three():
     assert sites(g, "naxos") == ["", "", ""] and sites(g, "ios") == ["", "fortress"]
 
 
+def test_helen_sacrifice_owner_chooses_which_buildings_when_more_than_two():
+    """Helen: with 3 ports, which 2 are destroyed is her owner's choice (R18-style decision)."""
+    g = turn("zeus", {"argos": {"owner": 0, "heroes": ["helen"], "buildings": ["port", "port"]},
+                      "naxos": {"owner": 0, "buildings": ["temple", "temple", "port"]}})
+    act(g, "sacrifice", "helen")
+    assert kinds(g) == {"remove"} and where(g, "remove") == {"argos", "naxos"}
+    act(g, "remove", "port", where="naxos")  # the second port: argos, no choice left
+    assert sites(g, "argos") == ["", "port"] and sites(g, "naxos") == ["", "", ""]
+
+
 def test_helen_sacrifice_not_with_two_and_one():
     g = turn("zeus", {"argos": {"owner": 0, "heroes": ["helen"], "buildings": ["port", "port"]},
                       "naxos": {"owner": 0, "buildings": ["temple"]}})
@@ -552,6 +573,16 @@ def test_heracles_lost_in_battle_discards_his_cards():
     heroic(g, "heracles", "corinth")
     assert "heracles" in g.s.hero_discard and "harpy" in g.s.creature_discard
     assert "heracles" not in g.s.creature_cards
+
+
+def test_heracles_recruited_anew_has_no_cards_under_him():
+    """Heracles, note: cards left under his card when it left the board by another way (a
+    Manticore, R27) are discarded when he is recruited again: a new owner starts with none."""
+    g = scenario(areas={"argos": {"owner": 0, "troops": 1}}, hero_track=["heracles", "ajax"],
+                 player=[{"gp": 9}, {}, {}], decision={"turn": {"player": 0, "god": "hera", "stage": "main"}})
+    under_heracles(g, "harpy", "sylph")
+    act(g, "recruit_hero", "heracles", n=4)
+    assert "heracles" not in g.s.creature_cards and {"harpy", "sylph"} <= set(g.s.creature_discard)
 
 
 @pytest.mark.xfail(strict=True, reason="ops.discard_hero (not owned here) calls no hook: the "
@@ -792,6 +823,16 @@ def test_pandora_sacrifice_uses_the_power_of_a_hero_on_the_track():
     assert g.s.hero_track == ["croesus", "ajax"]
 
 
+def test_pandora_lending_hippolyta_counts_heroes_other_than_pandora():
+    """Pandora with Hippolyta's power: "2 Heroes in addition to" the one sacrificed."""
+    areas = {"argos": {"owner": 0, "heroes": ["pandora", "ajax"]}, "corinth": {"owner": 0, "heroes": ["jason"]}}
+    g = turn("zeus", areas, hero_track=["hippolyta", None])
+    assert "pandora" in sacrifices(g)
+    areas = {"argos": {"owner": 0, "heroes": ["pandora", "ajax"]}}
+    g = turn("zeus", areas, hero_track=["hippolyta", None])
+    assert "pandora" not in sacrifices(g)
+
+
 def test_pandora_sacrifice_not_with_an_empty_track():
     """Pandora: "If the Hero track is empty, you cannot use her sacrificial power.\""""
     g = turn("zeus", {"argos": {"owner": 0, "heroes": ["pandora"]}}, gp=(15, 0, 0),
@@ -959,6 +1000,13 @@ def test_perseus_troops_may_retreat_instead_of_being_destroyed():
         ("lose", "troop", ""), ("lose_hero", "perseus", ""), ("escape", "troop", "argos")}
     act(g, "escape", "troop", where="argos")
     assert units(g, "argos") == (1, 0, []) and battle(g)["at"] == 1 and g.s.troops_left[0] == 6
+
+
+def test_perseus_no_escape_without_him():
+    """Limit: only "Troops with Perseus": without him a loss is a loss (R18)."""
+    g = turn("ares", dict(PERSEUS, argos={"owner": 0, "troops": 2, "heroes": ["ajax"]}), dice=[0, 3])
+    attack(g, "argos", "corinth", t=2, heroes=["ajax"])
+    assert kinds(g) == {"lose", "lose_hero"}
 
 
 def test_perseus_himself_cannot_retreat_if_destroyed():

@@ -556,9 +556,6 @@ def test_scylla_and_charybdis_released_together():
     assert s.creature_discard == ["scylla-charybdis"] and sound(g)
 
 
-@pytest.mark.xfail(reason="ops.check_elimination releases cards with ops.release_creature, which "
-                          "removes creature_at[card] only: Scylla and Charybdis stay on the board",
-                   strict=True)
 def test_scylla_and_charybdis_leave_with_an_eliminated_player():
     """R27: an eliminated player's "remaining units leave the board" -- creature cards included,
     both miniatures of Scylla and Charybdis."""

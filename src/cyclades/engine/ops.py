@@ -91,9 +91,10 @@ def check_elimination(g, p):
     for h, at in list(s.hero_at.items()):
         if s.hero_owner.get(h) == p:
             discard_hero(g, h)
+    from .maintenance import release  # its miniatures leave with it (Scylla and Charybdis: both)
     for c, owner in list(s.creature_owner.items()):
         if owner == p:
-            release_creature(g, c)
+            release(g, c)
     emit(g, "eliminated", player=p)
 
 

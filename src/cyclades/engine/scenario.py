@@ -13,6 +13,7 @@ from .board import Board
 from .frames import push
 from .maintenance import start_maintenance
 from .offerings import start_offerings
+from .queries import miniatures_of
 from .setup import new_state, start_placement
 
 _TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods", "faceup",
@@ -21,7 +22,8 @@ _TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods"
              "decision", "dice", "max_cycles", "creatures", "reserved", "description", "teams",
              "team_goal"}
 _PLAYER_KEYS = {"gp", "priestesses", "philosophers", "heroes"}
-_AREA_KEYS = {"owner", "troops", "mercs", "fleets", "heroes", "buildings", "prosperity", "bonuses"}
+_AREA_KEYS = {"owner", "troops", "mercs", "fleets", "heroes", "buildings", "prosperity", "bonuses",
+              "geryon_gp"}
 
 
 class ScenarioError(ValueError):
@@ -87,7 +89,7 @@ def load_scenario(data_or_path):
         s.priestesses[p] = pd.get("priestesses", 0)
         s.philosophers[p] = pd.get("philosophers", 0)
         for h in pd.get("heroes", []):  # a hero card without its miniature on the board
-            s.hero_owner[h] = p
+            _take_hero_card(s, h, p)
     for area_id, ad in (data.get("areas") or {}).items():
         _place_area(g, area_id, ad)
     for card, cd in (data.get("creatures") or {}).items():
@@ -127,8 +129,7 @@ def _place_area(g, area_id, ad):
         s.mercs_left -= s.mercs[a]
         for h in ad.get("heroes", []):
             s.hero_at[h] = a
-            s.hero_owner[h] = p
-            s.hero_since[h] = 0
+            _take_hero_card(s, h, p)
         buildings = list(ad.get("buildings", []))
         if len(buildings) > b.sites[a]:
             raise ScenarioError(f"{area_id} has only {b.sites[a]} construction sites")
@@ -144,6 +145,17 @@ def _place_area(g, area_id, ad):
         if p >= 0 and not s.fleets[a]:
             raise ScenarioError(f"sea area {area_id} has an owner but no fleet (R16)")
     s.prosperity[a] = ad.get("prosperity", 0)
+    s.geryon_gp[a] = ad.get("geryon_gp", 0)
+
+
+def _take_hero_card(s, h, p):
+    """A hero in play belongs to p: its card leaves the deck and the track."""
+    s.hero_owner[h] = p
+    s.hero_since[h] = 0  # recruited before this cycle: its sacrifice is allowed
+    if h in s.hero_deck:
+        s.hero_deck.remove(h)
+    if h in s.hero_track:
+        s.hero_track[s.hero_track.index(h)] = None
 
 
 def _place_creature(g, card, cd):
@@ -156,9 +168,15 @@ def _place_creature(g, card, cd):
         raise ScenarioError(f"creature {card}: keys are owner and area")
     s.creature_owner[card] = cd["owner"]
     if "area" in cd:
-        if cd["area"] not in b.index:
-            raise ScenarioError(f"no area {cd['area']!r} on this board")
-        s.creature_at[card] = b.index[cd["area"]]
+        # Scylla and Charybdis: one card, two miniatures, given as a list of two areas.
+        areas = cd["area"] if isinstance(cd["area"], list) else [cd["area"]]
+        minis = miniatures_of(card)
+        if len(areas) != len(minis):
+            raise ScenarioError(f"creature {card}: give {len(minis)} area(s) for {', '.join(minis)}")
+        for mini, area in zip(minis, areas):
+            if area not in b.index:
+                raise ScenarioError(f"no area {area!r} on this board")
+            s.creature_at[mini] = b.index[area]
     if card in s.creature_deck:  # the card is in play: not in the deck nor on the track
         s.creature_deck.remove(card)
     if card in s.creature_track:
