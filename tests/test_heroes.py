@@ -586,16 +586,18 @@ def test_heracles_recruited_anew_has_no_cards_under_him():
 
 
 @pytest.mark.xfail(strict=True, reason="ops.discard_hero (not owned here) calls no hook: the "
-                   "cards under Heracles stay aside when he leaves by elimination (R27), the "
-                   "Manticore or the Calydonian Boar, until he is recruited again")
-def test_heracles_discarded_by_elimination_discards_his_cards():
-    """Heracles, note: his cards are discarded with him, however he leaves (here R27)."""
-    g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "heroes": ["heracles"]}},
-             dice=[3, 0])
-    g.s.hero_owner["heracles"] = 1
+                   "cards under Heracles stay aside when he leaves by the Manticore, the "
+                   "Calydonian Boar or elimination (R27), until he is recruited again")
+def test_heracles_destroyed_by_the_manticore_discards_his_cards():
+    """Heracles, note: "When the Heracles card is placed in the discard pile, the Creature cards
+    under it are discarded as well" -- however he leaves (here the Manticore's effect)."""
+    g = turn("zeus", {"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 1, "heroes": ["heracles"]}},
+             creature_track=["manticore", None, None, None])
     under_heracles(g, "harpy")
-    attack(g, "argos", "corinth", t=3)
-    assert g.s.eliminated[1] and "harpy" in g.s.creature_discard
+    act(g, "buy_creature", "manticore", n=2)
+    act(g, "destroy", "heracles", where="corinth")
+    assert "heracles" in g.s.hero_discard  # the Manticore did its part...
+    assert "harpy" in g.s.creature_discard  # ...but the card under Heracles stays aside
 
 
 # --- Hippolyta --------------------------------------------------------------------------------

@@ -5,11 +5,12 @@ building, card or hero), `where` (an area id) and `n` (an amount). The same
 four fields serialize to JSON, so bots, the browser and tests all speak the
 same language.
 """
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
+    """A decision. A named tuple, because search builds and compares millions of them:
+    its construction and equality run in C (about 3x faster than a frozen dataclass)."""
     kind: str
     what: str = ""
     where: str = ""

@@ -36,7 +36,6 @@ def new_state(g, players: int, seed: int, maelstrom: bool) -> State:
     s.fleets_left = [r.fleets] * players
     s.mercs_left = r.mercenaries
     s.eliminated = [False] * players
-    s.metros_lost = []
     s.dice = []
     s.bids, s.metro_bonus = {}, {}
     s.hero_at, s.hero_owner, s.hero_since = {}, {}, {}

@@ -16,7 +16,7 @@ _LISTS = (
     "gods", "turn_order", "apollo", "action_order",
     "creature_track", "creature_deck", "creature_discard",
     "hero_track", "hero_deck", "hero_discard",
-    "bonus_stack", "dice", "metros_lost",
+    "bonus_stack", "dice",
 )
 # Small dicts of immutable values: copied with dict().
 _DICTS = (
@@ -30,17 +30,8 @@ _SCALARS = ("n", "rng", "cycle", "phase", "faceup", "end_flag", "over", "cycle_l
 class State:
     __slots__ = _LISTS + _DICTS + _SCALARS + ("stack",)
 
-    def copy(self) -> "State":
-        new = State.__new__(State)
-        for k in _LISTS:
-            setattr(new, k, getattr(self, k)[:])
-        for k in _DICTS:
-            setattr(new, k, dict(getattr(self, k)))
-        for k in _SCALARS:
-            setattr(new, k, getattr(self, k))
-        # Frames are dicts whose values are immutable (ints, strings, tuples).
-        new.stack = [dict(f) for f in self.stack]
-        return new
+    def copy(self) -> "State":  # replaced below by straight-line code
+        raise NotImplementedError
 
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in _LISTS + _SCALARS}
@@ -84,3 +75,21 @@ def _list(v):
 
 def _frame_from_json(f: dict) -> dict:
     return {k: _tup(v) for k, v in f.items()}
+
+
+def _compile_copy():
+    """State.copy as straight-line code, generated once: copying is the hot path of search,
+    and a loop of getattr/setattr over the fields costs twice as much.
+    Lists are sliced, dicts of immutable values copied, frames (dicts of immutable values)
+    copied one level."""
+    lines = ["def copy(self):", "    new = _new(State)"]
+    lines += [f"    new.{k} = self.{k}[:]" for k in _LISTS]
+    lines += [f"    new.{k} = self.{k}.copy()" for k in _DICTS]
+    lines += [f"    new.{k} = self.{k}" for k in _SCALARS]
+    lines += ["    new.stack = [f.copy() for f in self.stack]", "    return new"]
+    namespace = {"_new": object.__new__, "State": State}
+    exec("\n".join(lines), namespace)
+    return namespace["copy"]
+
+
+State.copy = _compile_copy()

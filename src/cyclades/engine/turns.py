@@ -264,7 +264,8 @@ class Prosper(Handler):
 
     @staticmethod
     def auto(g, f):
-        if not Prosper.legal(g, f):
+        # Every board has land and sea areas: only "own" may find no area at all.
+        if f["left"][-1] == "own" and not Prosper.legal(g, f):
             f["left"] = f["left"][:-1]
             if not f["left"]:
                 pop(g, f)
