@@ -92,11 +92,11 @@ def test_battle_die_faces():
 def test_land_strength_is_die_plus_units_plus_defenders_fortress():
     """Rulebook, Land Battle / R18, R15: die + 1 per troop, mercenary and hero; the defender
     adds 1 per fortress in the area (the attacker's fortress at home does not count)."""
-    g = turn("ares", {"argos": {"owner": 0, "troops": 3, "mercs": 1, "heroes": ["ajax"],
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3, "mercs": 1, "heroes": ["jason"],
                                 "buildings": ["fortress"]},
                       "corinth": {"owner": 1, "troops": 1, "mercs": 1, "buildings": ["fortress"]},
                       "naxos": {"owner": 1}}, dice=[1, 0])
-    ev = attack(g, "argos", "corinth", t=2, m=1, heroes=["ajax"])
+    ev = attack(g, "argos", "corinth", t=2, m=1, heroes=["jason"])
     assert rounds(ev)[0]["dice"] == [1, 0]
     assert rounds(ev)[0]["strength"] == [1 + 2 + 1 + 1, 0 + 1 + 1 + 1]
 
@@ -168,12 +168,12 @@ def test_loser_chooses_which_kind_of_unit_to_lose():
     """R18 (rulebook, Land Battle): the loser removes a unit of their choice: a troop, a
     mercenary or a hero; the choice is the loser's decision."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 1, "mercs": 1,
-                                                                       "heroes": ["ajax"]},
+                                                                       "heroes": ["jason"]},
                       "naxos": {"owner": 1}}, dice=[3, 0])
     attack(g, "argos", "corinth", t=3)  # 6 against 3
     assert g.to_move == 1
     assert {(a.kind, a.what) for a in g.legal_actions()} == {
-        ("lose", "troop"), ("lose", "merc"), ("lose_hero", "ajax")}
+        ("lose", "troop"), ("lose", "merc"), ("lose_hero", "jason")}
 
 
 def test_lost_mercenary_returns_to_the_general_reserve():
@@ -191,27 +191,27 @@ def test_hero_chosen_as_a_loss_is_discarded():
     """Rulebook, Land Battle / R18: the player may remove one of their heroes: its card is
     discarded and the miniature leaves the board."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 1,
-                                                                       "heroes": ["ajax"]},
+                                                                       "heroes": ["jason"]},
                       "naxos": {"owner": 1}}, dice=[3, 0])
     attack(g, "argos", "corinth", t=3)
-    act(g, "lose_hero", "ajax")
-    assert "ajax" not in g.s.hero_at and "ajax" not in g.s.hero_owner
-    assert g.s.hero_discard[-1] == "ajax"
+    act(g, "lose_hero", "jason")
+    assert "jason" not in g.s.hero_at and "jason" not in g.s.hero_owner
+    assert g.s.hero_discard[-1] == "jason"
     assert units(g, "corinth") == (1, 0, [])
 
 
 def test_attacking_hero_chosen_as_a_loss_is_discarded():
     """Rulebook, Heroic Move: a player whose hero, accompanied by troops, loses a round decides
     whether they lose a troop or the hero."""
-    g = turn("zeus", {"argos": {"owner": 0, "troops": 1, "heroes": ["ajax"]},
+    g = turn("zeus", {"argos": {"owner": 0, "troops": 1, "heroes": ["jason"]},
                       "corinth": {"owner": 1, "troops": 2}, "naxos": {"owner": 1}}, dice=[0, 3, 0, 0])
-    act(g, "heroic_move", "ajax", n=1)
+    act(g, "heroic_move", "jason", n=1)
     act(g, "take", "troop", n=1)
     act(g, "destination", where="corinth")  # 0 + 2 against 3 + 2
     assert g.to_move == 0
-    assert {(a.kind, a.what) for a in g.legal_actions()} == {("lose", "troop"), ("lose_hero", "ajax")}
-    act(g, "lose_hero", "ajax")
-    assert "ajax" not in g.s.hero_owner and "ajax" in g.s.hero_discard
+    assert {(a.kind, a.what) for a in g.legal_actions()} == {("lose", "troop"), ("lose_hero", "jason")}
+    act(g, "lose_hero", "jason")
+    assert "jason" not in g.s.hero_owner and "jason" in g.s.hero_discard
 
 
 def test_tie_both_sides_lose_a_unit():

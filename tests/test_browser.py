@@ -275,6 +275,9 @@ def server(tmp_path):
     srv = Server(tmp_path / "cyclades.db", tmp_path / "server.log")
     yield srv
     srv.stop()
+    # Shown by pytest only if the test failed.
+    print("--- server log (tail) ---")
+    print(Path(srv.log_path).read_text(errors="replace")[-3000:])
 
 
 def test_browser_plays_the_first_cycle_against_bots(server, tmp_path):

@@ -214,10 +214,10 @@ def test_land_move_destinations_are_the_accessible_land_areas():
 
 def test_land_move_any_subset_of_troops_mercenaries_and_heroes():
     """R17: a Land Move moves any subset of the troops, mercenaries and heroes of one area."""
-    g = turn("ares", {"argos": {"owner": 0, "troops": 3, "mercs": 2, "heroes": ["ajax", "helen"]}})
+    g = turn("ares", {"argos": {"owner": 0, "troops": 3, "mercs": 2, "heroes": ["jason", "helen"]}})
     land_move(g, "argos", "corinth", t=1, m=2, heroes=["helen"])
     assert (troops(g, "argos"), mercs(g, "argos"), troops(g, "corinth"), mercs(g, "corinth")) == (2, 0, 1, 2)
-    assert g.s.hero_at == {"ajax": idx(g, "argos"), "helen": idx(g, "corinth")}
+    assert g.s.hero_at == {"jason": idx(g, "argos"), "helen": idx(g, "corinth")}
     assert g.s.gp[0] == 4
 
 
@@ -232,9 +232,9 @@ def test_land_move_takes_at_least_one_unit():
 def test_land_move_mercenaries_only_or_hero_only():
     """Rulebook, Land Move: "Troops and/or Mercenaries and/or Heroes": a hero may move alone
     with Ares (no Heroic Move with Ares: heroes move like the other troops)."""
-    g = turn("ares", {"argos": {"owner": 0, "troops": 1, "heroes": ["ajax"]}})
-    land_move(g, "argos", "corinth", t=0, heroes=["ajax"])
-    assert g.s.hero_at["ajax"] == idx(g, "corinth") and troops(g, "argos") == 1
+    g = turn("ares", {"argos": {"owner": 0, "troops": 1, "heroes": ["jason"]}})
+    land_move(g, "argos", "corinth", t=0, heroes=["jason"])
+    assert g.s.hero_at["jason"] == idx(g, "corinth") and troops(g, "argos") == 1
     assert "heroic_move" not in kinds(g)
 
 
@@ -295,13 +295,13 @@ def test_land_move_into_area_with_only_enemy_control_token_takes_it():
 def test_land_move_into_enemy_troops_starts_a_land_battle():
     """Rulebook, Land Move: enemy troops (or heroes) in the destination: a Land Battle
     immediately occurs."""
-    g = turn("ares", {"melos": {"owner": 0, "troops": 2}, "ios": {"owner": 1, "heroes": ["ajax"]},
+    g = turn("ares", {"melos": {"owner": 0, "troops": 2}, "ios": {"owner": 1, "heroes": ["jason"]},
                       "naxos": {"owner": 1, "troops": 1}}, dice=[3, 0])
     events = act(g, "land_move", n=1) + act(g, "origin", where="melos") + act(g, "take", "troop", n=2) \
         + act(g, "destination", where="ios")
     assert {"type": "battle", "attacker": 0, "defender": 1, "area": idx(g, "ios"), "sea": False} in events
-    # 3 + 2 troops against 0 + Ajax: Ajax falls, player 0 holds ios.
-    assert (ctrl(g, "ios"), troops(g, "ios")) == (0, 2) and "ajax" not in g.s.hero_at
+    # 3 + 2 troops against 0 + Jason: Jason falls, player 0 holds ios.
+    assert (ctrl(g, "ios"), troops(g, "ios")) == (0, 2) and "jason" not in g.s.hero_at
 
 
 def test_taking_control_of_a_priestess_area_draws_a_priestess():
@@ -330,7 +330,7 @@ def test_land_move_needs_ares_and_1_gp():
 def test_land_move_cancel_before_last_step_changes_nothing(steps):
     """R26: origin, units and destination are separate decisions; cancelling before the
     destination changes nothing and costs nothing."""
-    g = turn("ares", {"argos": {"owner": 0, "troops": 2, "mercs": 1, "heroes": ["ajax"]},
+    g = turn("ares", {"argos": {"owner": 0, "troops": 2, "mercs": 1, "heroes": ["jason"]},
                       "corinth": {"owner": 1, "troops": 1}, "naxos": {"owner": 1}})
     before = snapshot(g)
     act(g, "land_move", n=1)
@@ -343,7 +343,7 @@ def test_land_move_cancel_before_last_step_changes_nothing(steps):
         elif stage == "mercs":
             act(g, "take", "merc", n=1)
         else:
-            act(g, "take_hero", "ajax")
+            act(g, "take_hero", "jason")
             if "done" in kinds(g):
                 act(g, "done")
     assert g.s.stack[-1]["stage"] == steps
@@ -399,17 +399,17 @@ def test_won_attack_on_last_land_area_ends_the_cycle_even_if_the_metropolis_is_l
     areas = {"argos": {"owner": 0, "buildings": ["metropolis"]},
              "corinth": {"owner": 0, "buildings": ["metropolis"]},
              "melos": {"owner": 0, "troops": 3},
-             "ios": {"owner": 1, "troops": 1, "heroes": ["ajax"], "buildings": ["metropolis"]},
+             "ios": {"owner": 1, "troops": 1, "heroes": ["jason"], "buildings": ["metropolis"]},
              "east": {"owner": 1, "fleets": 1}}
     g = scenario(areas=areas, dice=[3, 0, 3, 0], decision={"turn": {
         "player": 0, "god": "ares", "stage": "main", "action_order": [[0, "ares"], [1, "zeus"]]}})
     land_move(g, "melos", "ios", t=1)
-    act(g, "lose", "troop")           # 1 + 3 = 4 against 1 + Ajax + metropolis + 0 = 3
-    act(g, "retreat", where="naxos")  # Ajax escapes by the fleet in east
+    act(g, "lose", "troop")           # 1 + 3 = 4 against 1 + Jason + metropolis + 0 = 3
+    act(g, "retreat", where="naxos")  # Jason escapes by the fleet in east
     assert ctrl(g, "ios") == 0 and not g.s.eliminated[1]
     act(g, "end_turn")
     act(g, "build", "temple", "naxos")  # Zeus' free building
-    heroic_move(g, "ajax", 1, "ios")    # 1 + 3 = 4 against 1 troop + metropolis + 0 = 2
+    heroic_move(g, "jason", 1, "ios")    # 1 + 3 = 4 against 1 troop + metropolis + 0 = 2
     assert ctrl(g, "ios") == 1
     act(g, "end_turn")
     assert g.is_over and g.s.cycle == 1
@@ -426,14 +426,14 @@ def test_last_land_area_attack_not_allowed_with_too_few_metropolises():
 
 # --- Heroic Move ------------------------------------------------------------------------
 
-HERO_AREAS = {"argos": {"owner": 0, "troops": 2, "heroes": ["ajax"]}}
+HERO_AREAS = {"argos": {"owner": 0, "troops": 2, "heroes": ["jason"]}}
 
 
 @pytest.mark.parametrize("god", ["zeus", "athena", "poseidon", "hera"])
 def test_heroic_move_with_any_god_but_apollo_and_ares(god):
     """Rulebook, Heroic Move: with the exception of Apollo, all gods allow heroic moves;
     with Ares there are none (heroes move like troops)."""
-    assert cyclades.Action("heroic_move", "ajax", n=1) in turn(god, HERO_AREAS).legal_actions()
+    assert cyclades.Action("heroic_move", "jason", n=1) in turn(god, HERO_AREAS).legal_actions()
 
 
 @pytest.mark.parametrize("god", ["ares", "apollo"])
@@ -446,18 +446,18 @@ def test_no_heroic_move_with_ares_or_apollo(god):
 def test_heroic_move_costs_escalate_within_the_turn():
     """R14 (rulebook, Heroic Move): the 1st heroic move costs 1 GP, the 2nd 2 GP, the 3rd 3 GP."""
     g = turn("zeus", HERO_AREAS, gp=(10, 5, 5))
-    heroic_move(g, "ajax", 1, "corinth", t=0)
-    assert g.s.gp[0] == 9 and g.s.hero_at["ajax"] == idx(g, "corinth")
-    assert cyclades.Action("heroic_move", "ajax", n=2) in g.legal_actions()
-    heroic_move(g, "ajax", 2, "argos", t=1)
+    heroic_move(g, "jason", 1, "corinth", t=0)
+    assert g.s.gp[0] == 9 and g.s.hero_at["jason"] == idx(g, "corinth")
+    assert cyclades.Action("heroic_move", "jason", n=2) in g.legal_actions()
+    heroic_move(g, "jason", 2, "argos", t=1)
     assert g.s.gp[0] == 7
-    assert cyclades.Action("heroic_move", "ajax", n=3) in g.legal_actions()
+    assert cyclades.Action("heroic_move", "jason", n=3) in g.legal_actions()
 
 
 def test_heroic_move_cost_counts_all_heroes_of_the_player():
     """R14: the n-th heroic move of the turn costs n GP, counted over all the player's heroes."""
-    g = turn("zeus", {"argos": {"owner": 0, "heroes": ["ajax"]}, "melos": {"owner": 0, "heroes": ["helen"]}})
-    heroic_move(g, "ajax", 1, "corinth")
+    g = turn("zeus", {"argos": {"owner": 0, "heroes": ["jason"]}, "melos": {"owner": 0, "heroes": ["helen"]}})
+    heroic_move(g, "jason", 1, "corinth")
     assert cyclades.Action("heroic_move", "helen", n=2) in g.legal_actions()
     assert cyclades.Action("heroic_move", "helen", n=1) not in g.legal_actions()
 
@@ -465,7 +465,7 @@ def test_heroic_move_cost_counts_all_heroes_of_the_player():
 def test_heroic_move_cost_continues_from_the_turns_count():
     """R14: the count is per turn (scenario key `moves`: heroic moves already made)."""
     g = scenario(areas=HERO_AREAS, decision={"turn": {"player": 0, "god": "zeus", "stage": "main", "moves": 2}})
-    assert cyclades.Action("heroic_move", "ajax", n=3) in g.legal_actions()
+    assert cyclades.Action("heroic_move", "jason", n=3) in g.legal_actions()
 
 
 def test_heroic_move_unaffordable_is_not_offered():
@@ -478,34 +478,34 @@ def test_heroic_move_unaffordable_is_not_offered():
 def test_heroic_move_with_accompanying_troops():
     """Rulebook, Heroic Move: a hero moves, possibly with accompanying troops (mercenaries
     included: "Troop" means both kinds)."""
-    g = turn("athena", {"argos": {"owner": 0, "troops": 2, "mercs": 1, "heroes": ["ajax"]}})
-    heroic_move(g, "ajax", 1, "corinth", t=1, m=1)
+    g = turn("athena", {"argos": {"owner": 0, "troops": 2, "mercs": 1, "heroes": ["jason"]}})
+    heroic_move(g, "jason", 1, "corinth", t=1, m=1)
     assert (troops(g, "argos"), troops(g, "corinth"), mercs(g, "corinth")) == (1, 1, 1)
-    assert g.s.hero_at["ajax"] == idx(g, "corinth") and g.s.gp[0] == 4
+    assert g.s.hero_at["jason"] == idx(g, "corinth") and g.s.gp[0] == 4
 
 
 def test_heroic_move_along_a_chain_of_fleets():
     """Rulebook, Heroic Move: to an adjacent land area or one connected by a chain of the
     player's fleets."""
-    g = turn("poseidon", {"argos": {"owner": 0, "troops": 2, "heroes": ["ajax"]},
+    g = turn("poseidon", {"argos": {"owner": 0, "troops": 2, "heroes": ["jason"]},
                           "west": {"owner": 0, "fleets": 1}, "north": {"owner": 0, "fleets": 1}})
-    act(g, "heroic_move", "ajax", n=1)
+    act(g, "heroic_move", "jason", n=1)
     act(g, "take", "troop", n=2)
     assert where(g, "destination") == {"corinth", "naxos"}
     act(g, "destination", where="naxos")
-    assert (troops(g, "naxos"), ctrl(g, "naxos"), g.s.hero_at["ajax"]) == (2, 0, idx(g, "naxos"))
+    assert (troops(g, "naxos"), ctrl(g, "naxos"), g.s.hero_at["jason"]) == (2, 0, idx(g, "naxos"))
 
 
 def test_heroic_move_into_enemy_area_starts_a_land_battle():
     """Rulebook, Heroic Move: a hero entering an enemy land area, alone or accompanied, starts
     a Land Battle; the hero has a Battle Strength of 1."""
-    g = turn("zeus", {"argos": {"owner": 0, "heroes": ["ajax"]}, "corinth": {"owner": 1, "troops": 1},
+    g = turn("zeus", {"argos": {"owner": 0, "heroes": ["jason"]}, "corinth": {"owner": 1, "troops": 1},
                       "naxos": {"owner": 1, "troops": 1}}, dice=[2, 1])
-    events = act(g, "heroic_move", "ajax", n=1) + act(g, "destination", where="corinth")
+    events = act(g, "heroic_move", "jason", n=1) + act(g, "destination", where="corinth")
     assert {"type": "battle", "attacker": 0, "defender": 1, "area": idx(g, "corinth"), "sea": False} in events
     rnd = next(e for e in events if e["type"] == "round")
     assert rnd["strength"] == [2 + 1, 1 + 1]
-    assert ctrl(g, "corinth") == 0 and g.s.hero_at["ajax"] == idx(g, "corinth")
+    assert ctrl(g, "corinth") == 0 and g.s.hero_at["jason"] == idx(g, "corinth")
 
 
 def test_heroic_move_cancel_changes_nothing():
@@ -513,8 +513,8 @@ def test_heroic_move_cancel_changes_nothing():
     towards the escalating cost (R14)."""
     g = turn("zeus", HERO_AREAS)
     before = snapshot(g)
-    act(g, "heroic_move", "ajax", n=1)
+    act(g, "heroic_move", "jason", n=1)
     act(g, "take", "troop", n=1)
     act(g, "cancel")
     assert snapshot(g) == before
-    assert cyclades.Action("heroic_move", "ajax", n=1) in g.legal_actions()
+    assert cyclades.Action("heroic_move", "jason", n=1) in g.legal_actions()

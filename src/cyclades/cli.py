@@ -854,5 +854,14 @@ def _add_server_command():
 
 _add_server_command()
 
+
+def _add_tournament_command():
+    """`cyclades tournament` lives with the agents."""
+    from .agents.cli import tournament
+    main.add_command(tournament)
+
+
+_add_tournament_command()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

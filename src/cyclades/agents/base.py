@@ -1,9 +1,11 @@
-"""Agents: anything that chooses one of `game.legal_actions()` for a player.
+"""Agents: anything that chooses one of the legal actions for a player.
 
-The agents layer uses the engine and never the reverse. Agents are made by
-name through a registry, so that the command line and experiments can say
-`make_agent("random", seed=3)`; new agents register themselves with
-`@register("name")`.
+The agents layer uses the engine and never the reverse. One small interface
+for all of them: the game loop calls `agent.act(game, player)`, which hands the
+agent only `game.observe(player)` (what that player knows, R24) and returns
+`agent.choose(observation)`. A new agent is one class with a `choose` method,
+registered by name with `@register("name")` so that the command line and
+experiments can say `make_agent("greedy", seed=3)`.
 """
 from __future__ import annotations
 
@@ -11,11 +13,22 @@ AGENTS: dict = {}
 
 
 class Agent:
-    """Base class: `act(game, player)` returns one of `game.legal_actions()`."""
+    """Base class. Subclasses implement `choose(obs) -> Action`, one of `obs.legal_actions()`.
+
+    `act(game, player)` is the entry point of game loops: it gives the agent the player's
+    observation, never the game itself, so an agent cannot see hidden facts (R24)."""
 
     name = "agent"
 
+    def __init__(self, seed=None):
+        self.seed = seed
+
     def act(self, game, player):
+        if game.to_move != player:
+            raise ValueError(f"player {player} is not to move (player {game.to_move} is)")
+        return self.choose(game.observe(player))
+
+    def choose(self, obs):
         raise NotImplementedError
 
     def __repr__(self):
@@ -37,14 +50,43 @@ def agent_names() -> list:
     return sorted(AGENTS)
 
 
-def make_agent(name: str, seed=None) -> Agent:
-    """A new agent by registry name (e.g. "random"), seeded for reproducibility."""
+def make_agent(name: str, seed=None, **options) -> Agent:
+    """A new agent by registry name (e.g. "random"), seeded for reproducibility.
+
+    A name may carry options after a colon, e.g. "mcts:iterations=400" or "mcts:seconds=1"
+    (`parse_agent_spec`); keyword options given here win over those of the name."""
     _load_builtin()
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}")
-    return AGENTS[name](seed=seed)
+    base, opts = parse_agent_spec(name)
+    opts.update(options)
+    if base not in AGENTS:
+        raise ValueError(f"unknown agent {base!r}; known: {', '.join(sorted(AGENTS))}")
+    return AGENTS[base](seed=seed, **opts)
+
+
+def parse_agent_spec(spec: str):
+    """ "mcts:iterations=400,depth=30" -> ("mcts", {"iterations": 400, "depth": 30}).
+    Options are separated by "," or ";" (use ";" inside a comma-separated agent list)."""
+    base, _, rest = str(spec).partition(":")
+    opts = {}
+    for part in rest.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise ValueError(f"agent option {part!r} is not key=value (in {spec!r})")
+        opts[key.strip()] = _number(value.strip())
+    return base.strip(), opts
+
+
+def _number(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _load_builtin():
     # Importing the modules registers their agents.
-    from . import random_agent  # noqa: F401
+    from . import greedy, mcts, random_agent  # noqa: F401

@@ -187,7 +187,7 @@ def destroy_units(g, f, side, kind, n=1):
 
 
 def lose_unit(g, f, side, act):
-    s, a = g.s, f["area"]
+    a = f["area"]
     p = player_of(f, side)
     if act.kind == "escape":
         escape(g, f, side, act.what, g.b.index[act.where])

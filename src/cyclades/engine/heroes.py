@@ -25,8 +25,9 @@ CANCEL = Action("cancel")
 
 # Hero powers, filled by cards/heroes.py: hero name -> Power.
 POWERS = {}
-# Called when a hero is lost (battle, Achilles) or sacrificed: f(g, hero) (Heracles' cards).
-ON_HERO_LOST = []
+# Called when a hero is lost (battle, creatures, elimination) or sacrificed: f(g, hero)
+# (Heracles' cards). The same list as ops.ON_HERO_LOST, which ops.discard_hero calls.
+ON_HERO_LOST = ops.ON_HERO_LOST
 # Called when heroes arrive in an area by a move or a retreat, before anything else happens
 # there: f(g, player, area, heroes, route) where route lists the sea areas passed through.
 ON_HEROES_ARRIVE = []
@@ -87,8 +88,6 @@ class PlaceHero(Handler):
 def lose_hero(g, h):
     """A hero destroyed (battle loss, Achilles): the card is discarded, with what lies under it."""
     ops.discard_hero(g, h)
-    for fn in ON_HERO_LOST:
-        fn(g, h)
 
 
 def heroes_arrive(g, p, area, heroes, route=()):
@@ -160,7 +159,7 @@ def _sacrifice_legal(g, f):
 
 
 def _sacrifice_apply(g, f, a):
-    push(g, "sacrifice", f["p"], hero=a.what, power=a.what, stage="start", picks=())
+    push(g, "sacrifice", f["p"], hero=a.what, power=a.what, stage="start", chosen=())
 
 
 menu_item("sacrifice", ("sacrifice",))((_sacrifice_legal, _sacrifice_apply))
@@ -180,7 +179,7 @@ def remove_from_game(g, h):
 @handler("sacrifice")
 class Sacrifice(Handler):
     """Frame: hero (sacrificed), power (applied: the hero's own, or the one Pandora lends),
-    stage and picks (the power's choices so far)."""
+    stage and chosen (the power's choices so far)."""
 
     @staticmethod
     def legal(g, f):

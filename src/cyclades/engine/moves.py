@@ -174,7 +174,7 @@ def _land_move_apply(g, f, a):
 
 def heroic_cost(g, f, hero) -> int:
     """R14: the n-th Heroic Move of the turn costs n GP, over all the player's heroes
-    (Pericles' cost 1 GP but still count)."""
+    (Pericles' moves cost 1 GP but still count)."""
     cost = f["moves"] + 1
     for fn in HOOKS["heroic_cost"]:
         cost = fn(g, f, hero, cost)

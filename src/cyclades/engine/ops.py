@@ -98,13 +98,21 @@ def check_elimination(g, p):
     emit(g, "eliminated", player=p)
 
 
+# Hooks called when a hero leaves play (destroyed, discarded, sacrificed): f(g, hero).
+ON_HERO_LOST = []
+
+
 def discard_hero(g, h):
+    """A hero destroyed (battle, Manticore, Boar, elimination): miniature gone, card discarded,
+    and whatever the hooks attach to the card (Heracles' creatures) goes with it."""
     s = g.s
     s.hero_at.pop(h, None)
     p = s.hero_owner.pop(h, None)
     s.hero_since.pop(h, None)
     s.hero_discard.append(h)
     emit(g, "hero_lost", hero=h, player=p)
+    for fn in ON_HERO_LOST:
+        fn(g, h)
 
 
 def release_creature(g, c):

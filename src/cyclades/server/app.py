@@ -154,7 +154,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
                 "spectator_url": f"/game/{gid}"}
 
     @app.get("/api/games")
-    async def list_games(request: Request, limit: int = Query(100, ge=1, le=1000),
+    async def list_games(request: Request, limit: int = Query(100, ge=1, le=10000),
                          status: Optional[Literal["waiting", "playing", "over"]] = None):
         """The most recent games first (open ones: `?status=waiting`)."""
         rows = await M(request).db(M(request).store.summaries, limit, status)

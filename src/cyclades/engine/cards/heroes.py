@@ -130,7 +130,7 @@ class Achilles(Power):
         return sites, new
 
     def choices(self, g, f):
-        p, picks = f["p"], f["picks"]
+        p, picks = f["p"], f["chosen"]
         if not picks:
             return [Action("target_area", where=_area_id(g, a)) for a in self._areas(g, p)]
         if len(picks) == 5:
@@ -145,17 +145,17 @@ class Achilles(Power):
 
     def choose(self, g, f, a):
         if a.kind == "target_area":
-            f["picks"] = (a.where,)
+            f["chosen"] = (a.where,)
             return
-        f["picks"] = f["picks"] + (a.what,)
-        if a.kind == "choose_building" and "" in self._plan(g, f["picks"][:-1])[0]:
-            f["picks"] = f["picks"] + ("",)  # an empty site: no choice to make
+        f["chosen"] = f["chosen"] + (a.what,)
+        if a.kind == "choose_building" and "" in self._plan(g, f["chosen"][:-1])[0]:
+            f["chosen"] = f["chosen"] + ("",)  # an empty site: no choice to make
 
     def effect(self, g, f):
         s, p, b = g.s, f["p"], g.b
-        area = b.index[f["picks"][0]]
+        area = b.index[f["chosen"][0]]
         new = []
-        for kind, gone in zip(f["picks"][1::2], f["picks"][2::2]):
+        for kind, gone in zip(f["chosen"][1::2], f["chosen"][2::2]):
             site = next(i for i in b.sites_of(area) if s.sites[i] == gone and i not in new)
             if gone:
                 g.emit("demolished", player=p, building=gone, area=area)
@@ -190,11 +190,11 @@ class Antigone(BuildsMetropolis):
 
     @staticmethod
     def _left(g, f):
-        """Prosperity left per controlled area, after the picks so far."""
+        """Prosperity left per controlled area, after the choices so far."""
         s, p = g.s, f["p"]
         left = {a: s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)
                 if s.prosperity[a]}
-        for where in f["picks"]:
+        for where in f["chosen"]:
             left[g.b.index[where]] -= 1
         return {a: n for a, n in left.items() if n}
 
@@ -204,17 +204,17 @@ class Antigone(BuildsMetropolis):
 
     def choices(self, g, f):
         left = self._left(g, f)
-        need = 3 - len(f["picks"])
+        need = 3 - len(f["chosen"])
         if need == 0 or len(left) <= 1 or sum(left.values()) == need:
             return []  # no choice left: the rest is taken where it is
         return [Action("discard_prosperity", where=_area_id(g, a)) for a in sorted(left)]
 
     def choose(self, g, f, a):
-        f["picks"] = f["picks"] + (a.where,)
+        f["chosen"] = f["chosen"] + (a.where,)
 
     def effect(self, g, f):
         s, p = g.s, f["p"]
-        taken = [g.b.index[w] for w in f["picks"]]
+        taken = [g.b.index[w] for w in f["chosen"]]
         left = self._left(g, f)
         for a in sorted(left):
             taken += [a] * min(left[a], 3 - len(taken))
@@ -317,16 +317,16 @@ class Hector(Power):
 
     def choices(self, g, f):
         most = self._most(g, f["p"])
-        if f["picks"] or most == 1:
+        if f["chosen"] or most == 1:
             return []
         return [Action("convert", what="philosopher", n=k) for k in range(1, most + 1)]
 
     def choose(self, g, f, a):
-        f["picks"] = (a.n,)
+        f["chosen"] = (a.n,)
 
     def effect(self, g, f):
         s, p = g.s, f["p"]
-        for _ in range(f["picks"][0] if f["picks"] else 1):
+        for _ in range(f["chosen"][0] if f["chosen"] else 1):
             s.priestesses[p] -= 2  # back to the supply
             g.emit("priestesses_converted", player=p, count=2)
             gain_philosopher(g, p)
@@ -369,16 +369,16 @@ class Helen(Power):
         return len(self.types(g, p)) >= 2
 
     def choices(self, g, f):
-        types = [k for k in self.types(g, f["p"]) if k not in f["picks"]]
-        if len(f["picks"]) == 2 or len(types) + len(f["picks"]) == 2:
+        types = [k for k in self.types(g, f["p"]) if k not in f["chosen"]]
+        if len(f["chosen"]) == 2 or len(types) + len(f["chosen"]) == 2:
             return []
         return [Action("choose_building", what=k) for k in types]
 
     def choose(self, g, f, a):
-        f["picks"] = f["picks"] + (a.what,)
+        f["chosen"] = f["chosen"] + (a.what,)
 
     def effect(self, g, f):
-        types = list(f["picks"]) + [k for k in self.types(g, f["p"]) if k not in f["picks"]]
+        types = list(f["chosen"]) + [k for k in self.types(g, f["p"]) if k not in f["chosen"]]
         t1, t2 = types[:2]
         push_metropolis(g, f["p"], "heroic", remove=(t1, t1, t2, t2), own=True)
 
@@ -525,15 +525,15 @@ class Odysseus(Power):
 
     def choices(self, g, f):
         types = Helen.types(g, f["p"], 3)
-        if f["picks"] or len(types) == 1:
+        if f["chosen"] or len(types) == 1:
             return []
         return [Action("choose_building", what=k) for k in types]
 
     def choose(self, g, f, a):
-        f["picks"] = (a.what,)
+        f["chosen"] = (a.what,)
 
     def effect(self, g, f):
-        kind = f["picks"][0] if f["picks"] else Helen.types(g, f["p"], 3)[0]
+        kind = f["chosen"][0] if f["chosen"] else Helen.types(g, f["p"], 3)[0]
         push_metropolis(g, f["p"], "heroic", remove=(kind,) * 3, own=True)
 
 

@@ -1,0 +1,129 @@
+"""`cyclades tournament`: many games between agents, seats rotated, win rates with intervals.
+
+    cyclades tournament --agents mcts,greedy,random --players 3 --games 300
+    cyclades tournament --agents mcts,greedy,greedy --games 60 --workers 2 --out results/
+    cyclades tournament --agents "mcts:iterations=400,greedy,greedy" --ray local
+    cyclades tournament --agents greedy,random,random --games 3000 --ray ray://head:10001
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from .base import agent_names, parse_agent_spec
+from .tournament import Tournament, lineups, split_agents
+
+
+def _check_agents(text) -> list:
+    names = split_agents(text)
+    if not names:
+        raise click.BadParameter("give at least one agent name", param_hint="--agents")
+    known = agent_names()
+    for spec in names:
+        try:
+            base, _ = parse_agent_spec(spec)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--agents")
+        if base not in known:
+            raise click.BadParameter(f"unknown agent {base!r}; known agents: {', '.join(known)}",
+                                     param_hint="--agents")
+    return names
+
+
+def _pct(x) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def standings(rows, agents) -> str:
+    """ "mcts 55% · greedy 22%": win rates so far, for the progress bar."""
+    wins, seats = {}, {}
+    for r in rows:
+        if "error" in r:
+            continue
+        for p, a in enumerate(r["lineup"]):
+            seats[a] = seats.get(a, 0) + 1
+            if p in r["winners"]:
+                wins[a] = wins.get(a, 0.0) + 1.0 / len(r["winners"])
+    return " · ".join(f"{a} {100 * wins.get(a, 0.0) / seats[a]:.0f}%" for a in agents if seats.get(a))
+
+
+def summary_table(t: Tournament) -> Table:
+    table = Table(title=f"Tournament: {t.title()}")
+    for col, just in (("Agent", "left"), ("Seat-games", "right"), ("Wins", "right"),
+                      ("Win rate", "right"), ("95% CI (Wilson)", "right"), ("Par", "right"),
+                      ("Metropolises", "right"), ("Cycles", "right"), ("Decisions/game", "right"),
+                      ("Own decisions", "right"), ("s/decision", "right"), ("Longest", "right")):
+        table.add_column(col, justify=just)
+    for s in t.summary():
+        table.add_row(s["agent"], str(s["seat_games"]), f"{s['wins']:g}", _pct(s["win_rate"]),
+                      f"{_pct(s['ci_low'])} – {_pct(s['ci_high'])}", _pct(s["par"]),
+                      f"{s['metropolises']:.2f}", f"{s['cycles']:.1f}", f"{s['game_decisions']:.0f}",
+                      f"{s['decisions']:.0f}", f"{s['seconds_per_decision']:.3f}",
+                      f"{s['longest_decision']:.2f}s")
+    return table
+
+
+@click.command()
+@click.option("--agents", default="mcts,greedy,random", show_default=True,
+              help='Agents, one per seat (repeated in turn if fewer than the players), e.g. '
+                   '"mcts,greedy,greedy"; options after a colon: "mcts:iterations=400,greedy".')
+@click.option("--players", type=click.IntRange(3, 5), default=3, show_default=True)
+@click.option("--games", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Games to play (rounded up so that every seating is played equally often).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes on this machine (default: all cores); with --ray local, its CPUs.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help='Run the games as Ray tasks: a cluster address (e.g. "auto", "ray://head:10001") '
+                   'or "local" for a Ray instance on this machine.')
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Game seeds S, S+1, ... (each seed played with every seating).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Directory for results.json, games.csv, summary.csv and winrates.png "
+                   "(default: tournament-<date-time>).")
+@click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
+              help="A guard: a game still going after this many cycles ends (R21).")
+def tournament(agents, players, games, workers, ray_address, seed, out_dir, max_cycles):
+    """Play agents against each other with seats rotated; print win rates with 95% intervals."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    names = _check_agents(agents)
+    t = Tournament(agents=names, players=players, games=games, seed=seed, workers=workers,
+                   ray=ray_address, max_cycles=max_cycles)
+    specs = t.specs()
+    con = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    err = Console(stderr=True)
+    if len(specs) != games:
+        k = len(lineups(names, players))
+        err.print(f"{len(specs)} games, so that each of the {k} seatings is played equally often.")
+    rows = []
+    with Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                  TextColumn("{task.fields[standing]}"), console=err, transient=False) as progress:
+        task = progress.add_task("games", total=len(specs), standing="")
+
+        def on_result(row):
+            rows.append(row)
+            progress.update(task, advance=1, standing=standings(rows, names))
+
+        try:
+            t.run(on_result)
+        except RuntimeError as e:
+            raise click.ClickException(str(e))
+    con.print(summary_table(t))
+    errors = [r for r in t.rows if "error" in r]
+    for r in errors[:10]:
+        con.print(f"Error in game {r['game']} (seed {r['seed']}, {', '.join(r['lineup'])}): {r['error']}",
+                  markup=False)
+    out = out_dir or time.strftime("tournament-%Y%m%d-%H%M%S")
+    paths = t.write(out)
+    con.print(f"{len(t.rows)} games in {t.seconds:.0f} s. Results: "
+              + ", ".join(str(p) for p in paths.values()), markup=False)
+    if "png" not in paths:
+        con.print("No plot: matplotlib is not installed (pip install matplotlib).")
+    if errors:
+        sys.exit(1)

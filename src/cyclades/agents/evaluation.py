@@ -1,0 +1,314 @@
+"""What a position is worth to each player: the heuristic both `greedy` and `mcts` use.
+
+Values are in GP-equivalents: a Metropolis is worth about what it costs to build one (three
+of them win, R21), the buildings toward a set and the Philosophers toward four are worth a
+growing share of one, income is worth its GP over the cycles left, units what they cost to
+recruit; areas that an enemy can take by the odds of the die are discounted by that risk.
+
+Everything here reads only what is public and the purses in the game it is given: an agent
+hands it a determinized game (`Observation.determinize`), whose hidden facts are guesses.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from ..content.gods import BUILDINGS, METROPOLIS
+from ..engine.ops import DIE_FACES
+from ..engine.queries import area_income, building_active, income_receiver
+
+METRO = 45.0                    # one Metropolis
+BUILD_SET = (0.0, 7.0, 16.0, 28.0)   # 0..3 distinct basic building types toward a Metropolis
+PHILO = (0.0, 8.0, 18.0, 30.0)       # 0..3 Philosophers toward a Metropolis
+DUPLICATE = 1.5                 # a second building of a type (Odysseus, Helen, a spare)
+PRIESTESS = 3.0
+INCOME = 3.0                    # one GP of income: about three cycles' worth
+TROOP = 2.0
+FLEET = 1.5
+HERO = 4.0
+CREATURE = 2.5
+LAND = 2.5
+SEA = 0.7
+FREE_SITE = 1.0
+RISK = 0.5                      # the chance that the threatening enemy gets to move this cycle
+BUILDING_STAKE = 7.0            # what a building in a lost area costs its owner
+TEMPERATURE = 18.0              # values -> win chances (softmax)
+
+# --- the die (R3) --------------------------------------------------------------------------
+
+_DIFF = {}
+for _a in DIE_FACES:
+    for _d in DIE_FACES:
+        _DIFF[_a - _d] = _DIFF.get(_a - _d, 0) + 1 / 36
+
+
+@lru_cache(maxsize=None)
+def _round(k):
+    """(attacker wins, defender wins, tie) of one round when the attacker's strength without
+    the die exceeds the defender's by k."""
+    win = sum(p for x, p in _DIFF.items() if x + k > 0)
+    lose = sum(p for x, p in _DIFF.items() if x + k < 0)
+    return win, lose, 1.0 - win - lose
+
+
+@lru_cache(maxsize=None)
+def attack_odds(att: int, dfd: int, bonus: int = 0) -> float:
+    """Chance that `att` units take an area held by `dfd` units when fought to the end (no
+    retreat), the attacker's fixed bonus less the defender's being `bonus` (a Fortress: -1)."""
+    if dfd <= 0:
+        return 1.0 if att > 0 else 0.0
+    if att <= 0:
+        return 0.0
+    att, dfd = min(att, 12), min(dfd, 12)
+    w, l, t = _round(att - dfd + bonus)
+    return w * attack_odds(att, dfd - 1, bonus) + l * attack_odds(att - 1, dfd, bonus) \
+        + t * attack_odds(att - 1, dfd - 1, bonus)
+
+
+@lru_cache(maxsize=None)
+def expected_losses(att: int, dfd: int, bonus: int = 0) -> float:
+    """Expected units the attacker loses in a battle fought to the end."""
+    if dfd <= 0 or att <= 0:
+        return 0.0
+    att, dfd = min(att, 12), min(dfd, 12)
+    w, l, t = _round(att - dfd + bonus)
+    return w * expected_losses(att, dfd - 1, bonus) + l * (1 + expected_losses(att - 1, dfd, bonus)) \
+        + t * (1 + expected_losses(att - 1, dfd - 1, bonus))
+
+
+# --- a position, read once ----------------------------------------------------------------------
+
+class Position:
+    """Per-area and per-player figures of a game, computed in one pass; cheap to build."""
+
+    __slots__ = ("g", "n", "lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in",
+                 "income_of", "types", "dups", "free", "metros", "income", "troops", "fleets",
+                 "heroes", "creatures", "_threat", "hero_count")
+
+    def __init__(self, g):
+        s, b = g.s, g.b
+        n = s.n
+        self.g, self.n = g, n
+        ctrl = s.ctrl
+        self.lands = [[] for _ in range(n)]
+        self.seas = [[] for _ in range(n)]
+        nareas = len(b.ids)
+        hero_count = [0] * nareas
+        for h, a in s.hero_at.items():
+            hero_count[a] += 1
+        self.hero_count = hero_count
+        units = [0] * nareas
+        fort = [0] * nareas
+        ports = [0] * nareas
+        metros_in = [0] * nareas
+        buildings_in = [0] * nareas
+        income_of = [0] * nareas
+        types = [set() for _ in range(n)]
+        dups = [0] * n
+        free = [0] * n
+        metros = [0] * n
+        troops = [0] * n
+        fleets = [0] * n
+        income = [0] * n
+        sites = s.sites
+        minotaur = s.creature_at.get("minotaur") if "minotaur" in s.creature_owner else None
+        # Income is changed only by creatures on the board (the Hydra, Cerberus, the Nereid):
+        # without any, it is the Cornucopias of the controller's areas.
+        plain = not s.creature_at
+        corn, prosperity = b.cornucopias, s.prosperity
+        for a in range(nareas):
+            q = ctrl[a]
+            if plain:
+                inc = corn[a] + prosperity[a]
+                r = q
+            else:
+                inc = area_income(g, a)
+                r = income_receiver(g, a)
+            income_of[a] = inc
+            if r >= 0:
+                income[r] += inc
+            if b.is_land[a]:
+                u = s.troops[a] + s.mercs[a] + hero_count[a]
+                if minotaur == a and s.creature_owner.get("minotaur") == q:
+                    u += 2
+                units[a] = u
+                if q < 0:
+                    continue
+                self.lands[q].append(a)
+                troops[q] += s.troops[a] + s.mercs[a]
+                start = b.site_start[a]
+                for i in range(start, start + b.sites[a]):
+                    k = sites[i]
+                    if not k:
+                        free[q] += 1
+                        continue
+                    buildings_in[a] += 1
+                    if k == METROPOLIS:
+                        metros_in[a] += 1
+                        metros[q] += 1
+                        fort[a] += 1
+                        ports[a] += 1
+                    elif building_active(g, i):
+                        if k == "fortress":
+                            fort[a] += 1
+                        elif k == "port":
+                            ports[a] += 1
+                        if k in types[q]:
+                            dups[q] += 1
+                        else:
+                            types[q].add(k)
+            else:
+                units[a] = s.fleets[a]
+                if q >= 0:
+                    self.seas[q].append(a)
+                    fleets[q] += s.fleets[a]
+        card = s.metro_bonus.get("penthesilea")  # the Metropolis on Penthesilea's card
+        if card is not None and 0 <= card[0] < n:
+            metros[card[0]] += 1
+        heroes = [0] * n
+        for h, o in s.hero_owner.items():
+            if 0 <= o < n:
+                heroes[o] += 1
+        creatures = [0] * n
+        for c, o in s.creature_owner.items():
+            if 0 <= o < n:
+                creatures[o] += 1
+        self.units, self.fort, self.ports = units, fort, ports
+        self.metros_in, self.buildings_in, self.income_of = metros_in, buildings_in, income_of
+        self.types, self.dups, self.free, self.metros = types, dups, free, metros
+        self.income, self.troops, self.fleets = income, troops, fleets
+        self.heroes, self.creatures = heroes, creatures
+        self._threat = None
+
+    # -- who can reach what ---------------------------------------------------------------
+
+    def reach(self, q):
+        """land area -> set of land areas a Land Move of q from it may reach: adjacent on the
+        island, or across a chain of q's fleets (R17). Only for q's areas with units."""
+        g = self.g
+        s, b = g.s, g.b
+        comp_of = {}
+        comps = []
+        for sea in self.seas[q]:
+            if sea in comp_of or not s.fleets[sea]:
+                continue
+            k = len(comps)
+            todo, lands = [sea], set()
+            comp_of[sea] = k
+            while todo:
+                x = todo.pop()
+                lands.update(b.coast[x])
+                for y in b.sea_adj[x]:
+                    if y not in comp_of and s.ctrl[y] == q and s.fleets[y]:
+                        comp_of[y] = k
+                        todo.append(y)
+            comps.append(lands)
+        out = {}
+        for a in self.lands[q]:
+            if not self.units[a]:
+                continue
+            r = set(b.land_adj[a])
+            for sea in b.coast[a]:
+                k = comp_of.get(sea)
+                if k is not None:
+                    r |= comps[k]
+            r.discard(a)
+            out[a] = r
+        return out
+
+    def threats(self):
+        """area -> (units of the strongest single enemy origin that can reach it, that enemy)."""
+        if self._threat is not None:
+            return self._threat
+        ctrl = self.g.s.ctrl
+        threat = {}
+        for q in range(self.n):
+            for a, targets in self.reach(q).items():
+                u = self.units[a]
+                for x in targets:
+                    if ctrl[x] != q and u > threat.get(x, (0, -1))[0]:
+                        threat[x] = (u, q)
+        self._threat = threat
+        return threat
+
+    def stake(self, a) -> float:
+        """What the controller of land area a would lose with it."""
+        return METRO * self.metros_in[a] + BUILDING_STAKE * (self.buildings_in[a] - self.metros_in[a]) \
+            + 2.0 * self.income_of[a] + LAND
+
+    def risk(self, a) -> float:
+        """The chance that the strongest enemy able to reach land area a takes it."""
+        t = self.threats().get(a)
+        if not t:
+            return 0.0
+        return attack_odds(t[0], self.units[a], -self.fort[a])
+
+
+# --- the value of a position ------------------------------------------------------------------
+
+def values(g, pos=None) -> list:
+    """The heuristic value of the position for each player (GP-equivalents)."""
+    s = g.s
+    if s.over:
+        won = set(g.result()["winners"])
+        return [1000.0 if p in won else -1000.0 for p in range(s.n)]
+    pos = pos or Position(g)
+    out = []
+    for p in range(s.n):
+        if s.eliminated[p]:
+            out.append(-500.0)
+            continue
+        v = METRO * pos.metros[p]
+        v += BUILD_SET[min(len(pos.types[p]), 3)] + DUPLICATE * pos.dups[p]
+        v += PHILO[min(s.philosophers[p], 3)]
+        v += g.purse(p) if g.purse_holder(p) == p else 0
+        v += PRIESTESS * s.priestesses[p] + INCOME * pos.income[p]
+        v += TROOP * pos.troops[p] + FLEET * pos.fleets[p] + HERO * pos.heroes[p]
+        v += CREATURE * pos.creatures[p]
+        v += LAND * len(pos.lands[p]) + SEA * len(pos.seas[p]) + FREE_SITE * min(pos.free[p], 3)
+        risk = 0.0
+        for a in pos.lands[p]:
+            r = pos.risk(a)
+            if r:
+                risk += r * pos.stake(a)
+        out.append(v - RISK * risk)
+    return out
+
+
+def relative(vals, p) -> float:
+    """p's value against the others': ahead of the leader and of the field."""
+    others = [v for q, v in enumerate(vals) if q != p]
+    if not others:
+        return vals[p]
+    return vals[p] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+
+
+def win_chances(g, vals=None) -> list:
+    """Per-player rewards in [0, 1] summing to 1: the result if the game is over (a shared win
+    is shared), else a softmax of the values."""
+    s = g.s
+    if s.over:
+        won = g.result()["winners"]
+        return [1.0 / len(won) if p in won else 0.0 for p in range(s.n)] if won else [0.0] * s.n
+    vals = vals if vals is not None else values(g)
+    top = max(vals)
+    ex = [math.exp((v - top) / TEMPERATURE) for v in vals]
+    tot = sum(ex)
+    return [x / tot for x in ex]
+
+
+def guess_purse(rng, q, view) -> int:
+    """A plausible purse for a player whose GP are hidden: about a cycle's income and a bit,
+    and never less than what the offering they have already made will cost them (R11)."""
+    income = sum(a.get("prosperity", 0) for a in view["areas"] if a["owner"] == q) + 2
+    guess = max(0, int(rng.gauss(income + 2, 2)))
+    priestesses = view["players"][q]["priestesses"]
+    for god in view["gods"]:
+        bid = god.get("bid")
+        if bid and bid["player"] == q:
+            guess = max(guess, bid["amount"] - priestesses)
+    return guess
+
+
+def missing_types(pos, p) -> list:
+    return [k for k in BUILDINGS if k not in pos.types[p]]

@@ -1,0 +1,975 @@
+"""The greedy agent: a heuristic player that plays the game's strategy, one decision at a time.
+
+It bids what a god is worth to it (the god's building toward a set, its recruit, the attacks
+its moves allow) against what the others are likely to pay, and goes to Apollo when the gods
+cost more than they give; it builds toward a Metropolis (the types it lacks, Philosophers when
+they pay), puts its buildings and Metropolises where they are safe, defends the areas an enemy
+can take, attacks where the die favours it (units and Fortresses compared: evaluation.attack_odds),
+buys creatures and recruits heroes when they pay off, and sacrifices heroes for Metropolises.
+
+`GreedyPolicy.decide(game, player)` decides on a full game: the agent gives it a game
+determinized from its observation (so it never sees a hidden fact), and `mcts` runs it for every
+player in its rollouts. Decisions it has no rule for (new creature or hero choices) are made by
+looking one sequence ahead: each action is tried on a copy and the position valued.
+"""
+from __future__ import annotations
+
+import random
+
+from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
+from ..engine.moves import land_destinations, sea_destinations
+from ..engine.queries import heroes_at
+from . import evaluation as ev
+from .base import Agent, register
+from .evaluation import Position, attack_odds, expected_losses
+
+# Rough worth of each creature's effect (before its cost), for the cards with no rule of their
+# own below; a card missing here is valued by looking ahead.
+CREATURE_WORTH = {
+    "charon": 0.5, "chimera": 3.0, "dryad": 4.0, "echidna": 1.0, "giant": 2.0, "hippocampus": 0.5,
+    "manticore": 2.0, "sphinx": 4.0, "sylph": 1.0, "erinyes": 4.0, "calydonian-boar": 3.0,
+    "cerberus": 5.0, "hydra": 5.0, "kraken": 2.0, "medusa": 1.5, "minotaur": 4.0, "nereid": 3.0,
+    "polyphemus": 2.0, "typhon": 3.0, "chiron": 1.5, "geryon": 2.0, "scylla-charybdis": 1.0,
+    "harpy": 3.0, "griffin": 3.0, "graeae": 0.0, "empusa": 0.0, "satyr": 0.0, "triton": 0.0,
+    "cyclops": 0.0, "hippalectryon": 0.0, "pegasus": 0.0,
+}
+KEEP_WORTH = {"cerberus": 5.0, "hydra": 5.0, "nereid": 3.5, "minotaur": 4.0, "kraken": 2.0,
+              "typhon": 3.0, "geryon": 2.5}
+APOLLO_PROSPERITY = 2 * ev.INCOME * 0.8
+RESERVE_GP = 1.0          # how much a GP kept is worth beyond its face (next cycle's bids)
+MAX_LOOKAHEAD = 40        # copies a decision may make to look ahead
+
+
+class Ctx:
+    """One decision's reading of the position for player p (computed lazily)."""
+
+    __slots__ = ("g", "p", "f", "_pos", "_plans", "_sea")
+
+    def __init__(self, g, p):
+        self.g, self.p = g, p
+        self.f = g.s.stack[-1] if g.s.stack else None
+        self._pos = None
+        self._plans = {}
+        self._sea = None
+
+    @property
+    def pos(self) -> Position:
+        if self._pos is None:
+            self._pos = Position(self.g)
+        return self._pos
+
+    @property
+    def gp(self) -> int:
+        return self.g.purse(self.p)
+
+
+# --- building, recruiting, areas -----------------------------------------------------------------
+
+def building_gain(ctx, kind, p=None) -> float:
+    """What one more `kind` building is worth to p (toward the set of four, or as a spare)."""
+    p = ctx.p if p is None else p
+    types = ctx.pos.types[p]
+    if kind in types:
+        gain = ev.DUPLICATE
+    else:
+        n = len(types)
+        gain = ev.METRO - ev.BUILD_SET[3] if n == 3 else ev.BUILD_SET[n + 1] - ev.BUILD_SET[n]
+    if kind == "fortress":
+        gain += 1.5
+    elif kind == "port":
+        gain += 0.5
+    return gain
+
+
+def philosopher_gain(ctx, p=None, extra=0) -> float:
+    p = ctx.p if p is None else p
+    n = ctx.g.s.philosophers[p] + extra
+    if n >= 4:
+        return ev.PHILO[1]
+    return ev.METRO - ev.PHILO[3] if n == 3 else ev.PHILO[n + 1] - ev.PHILO[n]
+
+
+def stake_for(ctx, a, p) -> float:
+    """What controlling land area a would be worth to p: its Metropolises, its buildings
+    (those of types p lacks most), its income and the Priestess icon."""
+    g, pos = ctx.g, ctx.pos
+    b, s = g.b, g.s
+    v = ev.METRO * pos.metros_in[a] + ev.INCOME * pos.income_of[a] + ev.LAND
+    kinds = set()
+    for i in b.sites_of(a):
+        k = s.sites[i]
+        if k and k != METROPOLIS:
+            v += ev.DUPLICATE if (k in pos.types[p] or k in kinds) else building_gain(ctx, k, p)
+            kinds.add(k)
+    if b.priestess[a]:
+        v += ev.PRIESTESS
+    return v
+
+
+def defence_gain(ctx, a, extra=1) -> float:
+    """How much `extra` more units in p's land area a lower the value at risk there."""
+    pos = ctx.pos
+    t = pos.threats().get(a)
+    if not t:
+        return 0.0
+    before = attack_odds(t[0], pos.units[a], -pos.fort[a])
+    after = attack_odds(t[0], pos.units[a] + extra, -pos.fort[a])
+    return ev.RISK * (before - after) * pos.stake(a)
+
+
+def area_risk(ctx, a, units) -> float:
+    pos = ctx.pos
+    t = pos.threats().get(a)
+    if not t:
+        return 0.0
+    return attack_odds(t[0], units, -pos.fort[a])
+
+
+def safety(ctx, a) -> float:
+    """Higher is safer: for placing buildings and Metropolises."""
+    pos = ctx.pos
+    return -4.0 * area_risk(ctx, a, pos.units[a]) + 0.3 * pos.units[a] + 0.5 * pos.fort[a] \
+        + 0.2 * ctx.g.b.sites[a]
+
+
+def enemy_weight(ctx, q) -> float:
+    """How much hurting q is worth to p per GP of q's loss: more for the leader."""
+    return 0.5
+
+
+# --- land and sea moves --------------------------------------------------------------------------
+
+class Plan:
+    __slots__ = ("value", "frm", "t", "m", "h", "dest")
+
+    def __init__(self, value, frm, t, m, h, dest):
+        self.value, self.frm, self.t, self.m, self.h, self.dest = value, frm, t, m, h, dest
+
+
+def _split(k, troops, mercs, heroes):
+    """k units from an area: troops first, then mercenaries, then heroes."""
+    t = min(k, troops)
+    m = min(k - t, mercs)
+    h = tuple(heroes[:k - t - m])
+    return t, m, h
+
+
+def land_plans_from(ctx, frm, hero="", taken=None) -> list:
+    """Plans of a Land Move (or Heroic Move with `hero`) from frm; `taken` fixes (t, m, h)."""
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    s = g.s
+    troops, mercs = s.troops[frm], s.mercs[frm]
+    heroes = [h for h in heroes_at(g, frm) if h != hero]
+    heroes.sort()
+    total = troops + mercs + len(heroes) + (1 if hero else 0)
+    if total <= 0:
+        return []
+    dests = land_destinations(g, p, frm, hero)
+    if not dests:
+        return []
+    stay_risk_now = area_risk(ctx, frm, pos.units[frm]) * pos.stake(frm)
+    out = []
+    threats = pos.threats()
+    for d in dests:
+        q = s.ctrl[d]
+        if taken is not None:
+            options = [taken]
+        else:
+            options = []
+            low = 1
+            for k in range(low, total + 1):
+                if hero:
+                    t, m, h = _split(k - 1, troops, mercs, heroes)
+                    h = (hero,) + h
+                else:
+                    t, m, h = _split(k, troops, mercs, heroes)
+                options.append((t, m, h))
+        for t, m, h in options:
+            k = t + m + len(h)
+            if k <= 0:
+                continue
+            left = pos.units[frm] - k
+            leave_cost = ev.RISK * (area_risk(ctx, frm, left) * pos.stake(frm) - stay_risk_now)
+            if left <= 0 and threats.get(frm):
+                leave_cost += 0.5 * pos.stake(frm) * ev.RISK
+            if q == p:
+                gain = defence_gain(ctx, d, k) - 0.2
+            elif q >= 0 and pos.units[d] > 0:
+                odds = attack_odds(k, pos.units[d], -pos.fort[d])
+                gain = odds * (stake_for(ctx, d, p) + enemy_weight(ctx, q) * pos.stake(d)) \
+                    - ev.TROOP * expected_losses(k, pos.units[d], -pos.fort[d])
+                # What is left after the battle, if won, is exposed to the others.
+                gain -= odds * ev.RISK * area_risk(ctx, d, max(1, k // 2)) * stake_for(ctx, d, p) * 0.5
+            else:
+                gain = stake_for(ctx, d, p) + (enemy_weight(ctx, q) * pos.stake(d) if q >= 0 else 0.0)
+                gain -= ev.RISK * area_risk(ctx, d, k) * stake_for(ctx, d, p)
+                gain -= 0.05 * k  # no more units than needed
+            out.append(Plan(gain - leave_cost, frm, t, m, h, d))
+    return out
+
+
+def best_land_plan(ctx, hero="", frm=None, taken=None):
+    key = (hero, frm, taken)
+    if key in ctx._plans:
+        return ctx._plans[key]
+    g, p = ctx.g, ctx.p
+    if frm is not None:
+        origins = [frm]
+    elif hero:
+        origins = [g.s.hero_at[hero]] if hero in g.s.hero_at else []
+    else:
+        origins = [a for a in ctx.pos.lands[p] if ctx.pos.units[a] and (g.s.troops[a] or g.s.mercs[a]
+                                                                          or ctx.pos.hero_count[a])]
+    best = None
+    for a in origins:
+        for plan in land_plans_from(ctx, a, hero, taken):
+            if best is None or plan.value > best.value:
+                best = plan
+    ctx._plans[key] = best
+    return best
+
+
+def sea_plans(ctx, frm=None, n=None) -> list:
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    s, b = g.s, g.b
+    out = []
+    origins = [frm] if frm is not None else [a for a in pos.seas[p] if s.fleets[a]]
+    for a in origins:
+        fleets = s.fleets[a]
+        dests = sea_destinations(g, p, a)
+        for d in dests:
+            q = s.ctrl[d]
+            counts = [n] if n else range(1, fleets + 1)
+            for k in counts:
+                leave = 0.0
+                if k == fleets:
+                    leave = ev.INCOME * pos.income_of[a] + ev.SEA
+                if q >= 0 and q != p and s.fleets[d]:
+                    bonus = _ports(g, pos, d, p) - _ports(g, pos, d, q)
+                    odds = attack_odds(k, s.fleets[d], bonus)
+                    gain = odds * (ev.INCOME * pos.income_of[d] + ev.SEA + enemy_weight(ctx, q)
+                                   * ev.FLEET * s.fleets[d]) \
+                        + odds * enemy_weight(ctx, q) * ev.FLEET * s.fleets[d] \
+                        - ev.FLEET * expected_losses(k, s.fleets[d], bonus)
+                elif q == p:
+                    gain = -0.1
+                else:
+                    gain = ev.INCOME * pos.income_of[d] + ev.SEA + 0.3 * _bridge(g, pos, p, d)
+                out.append((gain - leave, a, k, d))
+    return out
+
+
+def _ports(g, pos, sea, q) -> int:
+    return sum(pos.ports[x] for x in g.b.coast[sea] if g.s.ctrl[x] == q)
+
+
+def _bridge(g, pos, p, sea) -> float:
+    """A sea next to enemy land areas worth taking: a fleet there is a bridge for an attack."""
+    s = g.s
+    v = 0.0
+    for x in g.b.coast[sea]:
+        q = s.ctrl[x]
+        if q >= 0 and q != p:
+            v += pos.buildings_in[x] + 2 * pos.metros_in[x]
+    return min(v, 4.0)
+
+
+def best_sea_plan(ctx, frm=None, n=None):
+    key = (frm, n)
+    if ctx._sea is None:
+        ctx._sea = {}
+    if key not in ctx._sea:
+        plans = sea_plans(ctx, frm, n)
+        ctx._sea[key] = max(plans, key=lambda x: x[0]) if plans else None
+    return ctx._sea[key]
+
+
+# --- gods ---------------------------------------------------------------------------------------
+
+def next_face_up(g) -> list:
+    s = g.s
+    gods = s.gods[1:] + s.gods[:1]
+    return gods[:s.faceup]
+
+
+def hera_building(ctx, p=None):
+    """The type Hera (or a bonus) should build: one p lacks whose god comes up least soon."""
+    p = ctx.p if p is None else p
+    soon = {GODS[god].building for god in next_face_up(ctx.g) if god in GODS}
+    best, score = None, None
+    for k in BUILDINGS:
+        if k in ctx.pos.types[p]:
+            continue
+        v = building_gain(ctx, k, p) + (0 if k in soon else 1.0)
+        if score is None or v > score:
+            best, score = k, v
+    return best
+
+
+def god_value(ctx, god, p=None, gp_left=None) -> float:
+    """What winning `god` this cycle is worth to p, with `gp_left` GP after the offering."""
+    g = ctx.g
+    p = ctx.p if p is None else p
+    gp_left = g.purse(p) if gp_left is None else gp_left
+    if god == APOLLO:
+        return g.r.apollo_gp + APOLLO_PROSPERITY
+    info = GODS[god]
+    has_site = ctx.pos.free[p] > 0
+    kind = info.building or hera_building(ctx, p)
+    v = 0.0
+    if kind:
+        v += building_gain(ctx, kind, p) * (1.0 if has_site else 0.25)
+    unit = info.recruit
+    if unit == "philosopher":
+        v += philosopher_gain(ctx, p)
+        if gp_left >= 4:
+            v += max(0.0, philosopher_gain(ctx, p, extra=1) - 4)
+    elif unit == "priestess":
+        v += ev.PRIESTESS
+    elif unit == "fleet":
+        v += ev.FLEET
+        if p == ctx.p and gp_left >= 1:
+            plan = best_sea_plan(ctx)
+            if plan and plan[0] > 1:
+                v += plan[0] - 1
+    elif unit == "troop":
+        v += ev.TROOP
+        if p == ctx.p and gp_left >= 1:
+            plan = best_land_plan(ctx)
+            if plan and plan.value > 1:
+                v += plan.value - 1
+    elif unit == "merc":
+        v += ev.TROOP
+        if gp_left >= 4 and any(g.s.hero_track):
+            v += 1.5
+    if god != "hera" and gp_left >= 2 and p == ctx.p:
+        v += 0.5 * best_creature(ctx, gp_left)[0]
+    return v
+
+
+def best_creature(ctx, budget):
+    """(net worth, card) of the best creature of the track within budget."""
+    from ..engine.creatures import EFFECTS, creature_cost
+    g, p = ctx.g, ctx.p
+    best = (0.0, None)
+    for slot, c in enumerate(g.s.creature_track):
+        if c is None or c not in EFFECTS or g.s.reserved.get(c, p) != p:
+            continue
+        cost, _ = creature_cost(g, p, slot)
+        if cost > budget:
+            continue
+        v = creature_worth(ctx, c) - cost
+        if v > best[0]:
+            best = (v, c)
+    return best
+
+
+def creature_worth(ctx, c) -> float:
+    """What a creature's effect is worth to p now (rules for the cards that matter most)."""
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    s = g.s
+    others = [q for q in range(s.n) if q != p and not s.eliminated[q]]
+    if c == "satyr":
+        if not any(s.philosophers[q] for q in others):
+            return 0.0
+        return philosopher_gain(ctx) + 3.0
+    if c == "triton":
+        mine = pos.types[p]
+        gain = 0.0
+        for q in others:
+            for k in pos.types[q]:
+                if k not in mine:
+                    gain = max(gain, building_gain(ctx, k) + 3.0)
+        return gain
+    if c == "cyclops":
+        if pos.dups[p] and len(pos.types[p]) < 4:
+            return building_gain(ctx, ev.missing_types(pos, p)[0]) - ev.DUPLICATE
+        return 0.0
+    if c == "hippalectryon":
+        mercs = sum(s.mercs[a] for a in pos.lands[p])
+        return philosopher_gain(ctx) - 2 * ev.TROOP if mercs >= 2 else 0.0
+    if c == "graeae":
+        return float(pos.income[p])
+    if c == "empusa":
+        f = _turn_frame(g)
+        if f and f["god"] in GODS:
+            return 0.7 * god_value(ctx, f["god"], gp_left=0)
+        return 0.0
+    if c == "pegasus":
+        return _pegasus_worth(ctx)
+    if c == "dryad":
+        return 4.0 if any(s.priestesses[q] for q in others) else 0.0
+    if c == "griffin":
+        return 3.0
+    return CREATURE_WORTH.get(c, 1.0)
+
+
+def _pegasus_worth(ctx) -> float:
+    """Pegasus moves troops anywhere: the best attack on any enemy land area."""
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    s = g.s
+    mine = [a for a in pos.lands[p] if s.troops[a] + s.mercs[a]]
+    if not mine:
+        return 0.0
+    frm = max(mine, key=lambda a: s.troops[a] + s.mercs[a])
+    k = s.troops[frm] + s.mercs[frm]
+    best = 0.0
+    for d in g.b.lands:
+        q = s.ctrl[d]
+        if q == p or q < 0:
+            continue
+        odds = attack_odds(k, pos.units[d], -pos.fort[d])
+        best = max(best, odds * stake_for(ctx, d, p) - ev.TROOP * expected_losses(k, pos.units[d], -pos.fort[d]))
+    return best
+
+
+def _turn_frame(g):
+    for f in reversed(g.s.stack):
+        if f["k"] == "turn":
+            return f
+    return None
+
+
+# --- the policy -------------------------------------------------------------------------------
+
+class GreedyPolicy:
+    """Decides on a full game for any player; see the module's docstring."""
+
+    def __init__(self, lookahead=True):
+        self.lookahead = lookahead
+        self._budget = 0  # copies the current decision may still make to look ahead
+
+    def decide(self, g, p=None, legal=None, depth=0):
+        p = g.to_move if p is None else p
+        legal = g.legal_actions() if legal is None else legal
+        if len(legal) == 1:
+            return legal[0]
+        if depth == 0:
+            self._budget = MAX_LOOKAHEAD
+        scored = self.score(g, p, legal, depth)
+        best, top = legal[0], None
+        for a, v in zip(legal, scored):
+            if top is None or v > top:
+                best, top = a, v
+        return best
+
+    def ranked(self, g, p=None, legal=None) -> list:
+        """The legal actions, best first (for search: the order to try them in)."""
+        p = g.to_move if p is None else p
+        legal = g.legal_actions() if legal is None else legal
+        if len(legal) <= 1:
+            return list(legal)
+        self._budget = MAX_LOOKAHEAD
+        scored = self.score(g, p, legal, 0)
+        order = sorted(range(len(legal)), key=lambda i: -scored[i])
+        return [legal[i] for i in order]
+
+    def score(self, g, p, legal, depth=0) -> list:
+        ctx = Ctx(g, p)
+        f = ctx.f
+        fn = _FRAMES.get(f["k"]) if f else None
+        if fn is not None:
+            out = fn(self, ctx, legal, depth)
+            if out is not None:
+                return out
+        return self.generic(ctx, legal, depth)
+
+    # -- decisions with no rule of their own: look one sequence ahead ---------------------
+
+    def generic(self, ctx, legal, depth) -> list:
+        scores = [-1000.0 if a.kind == "cancel" else 0.0 for a in legal]
+        if not self.lookahead or depth >= 2 or len(legal) > self._budget:
+            return scores
+        g, p = ctx.g, ctx.p
+        base = len(g.s.stack)
+        for i, a in enumerate(legal):
+            if a.kind == "cancel":
+                continue
+            scores[i] = self.after(g, p, a, base, depth)
+        return scores
+
+    def after(self, g, p, a, base, depth) -> float:
+        """The relative value for p of the position once `a` and p's next decisions of the same
+        sequence are made."""
+        self._budget -= 1
+        h = g.copy()
+        h.apply(a)
+        for _ in range(12):
+            if h.is_over or h.to_move != p or len(h.s.stack) < base:
+                break
+            top = h.s.stack[-1]
+            if top["k"] in ("turn", "offer") or len(h.s.stack) < base:
+                break
+            h.apply(self.decide(h, p, depth=depth + 1))
+        return ev.relative(ev.values(h), p)
+
+
+# --- frame by frame ---------------------------------------------------------------------------
+
+def _placement(pol, ctx, legal, depth):
+    g, p = ctx.g, ctx.p
+    s, b = g.s, g.b
+    f = ctx.f
+    out = []
+    if f["step"] == "land":
+        for a in legal:
+            x = b.index[a.where]
+            v = 3.0 * b.sites[x] + 4.0 * b.cornucopias[x] + 3.0 * b.priestess[x]
+            v += 0.5 * len(b.islands[b.island[x]])
+            v += sum(b.cornucopias[y] for y in b.coast[x]) + 0.5 * len(b.coast[x])
+            for y in b.land_adj[x]:
+                q = s.ctrl[y]
+                if q >= 0 and q != p:
+                    v -= 2.5
+                elif q == p:
+                    v += 1.0
+            out.append(v)
+        return out
+    if f["step"] == "fleet":
+        mine = set(a for a in b.lands if s.ctrl[a] == p)
+        for a in legal:
+            x = b.index[a.where]
+            v = 2.0 * b.cornucopias[x] + 0.3 * len(b.sea_adj[x])
+            v += sum(1.0 for y in b.coast[x] if y in mine)
+            v += 0.5 * sum(1 for y in b.coast[x] if s.ctrl[y] not in (-1, p))
+            out.append(v)
+        return out
+    for a in legal:  # troops: where they defend most
+        x = b.index[a.where]
+        v = -3.0 * s.troops[x] + 0.5 * b.sites[x] + 0.5 * b.cornucopias[x]
+        v += 2.0 * sum(1 for y in b.land_adj[x] if s.ctrl[y] not in (-1, p))
+        out.append(v)
+    return out
+
+
+def _offering(pol, ctx, legal, depth):
+    g, p = ctx.g, ctx.p
+    s = g.s
+    plan = bid_plan(ctx, legal)
+    out = []
+    for a in legal:
+        if a.kind == "apollo":
+            out.append(plan["apollo"])
+        elif a.kind == "bid":
+            want = plan.get(a.what)
+            if want is None:
+                out.append(-100.0)
+            else:
+                amount, net = want
+                out.append(net - abs(a.n - amount) * 0.5)
+        else:
+            out.append(-50.0)
+    return out
+
+
+def bid_plan(ctx, legal) -> dict:
+    """For each god on offer: (amount to bid, net worth), and Apollo's worth."""
+    g, p = ctx.g, ctx.p
+    s = g.s
+    pri = s.priestesses[p]
+    gp = ctx.gp
+    gods = sorted({a.what for a in legal if a.kind == "bid"})
+    low = {}
+    for a in legal:
+        if a.kind == "bid":
+            low[a.what] = min(low.get(a.what, 99), a.n)
+    top = {god: max(a.n for a in legal if a.kind == "bid" and a.what == god) for god in gods}
+    apollo = god_value(ctx, APOLLO) + RESERVE_GP * 0  # its GP are counted in the value
+    plan = {"apollo": apollo}
+    f = ctx.f
+    later = set(f.get("queue", ())) | {q for q, _ in s.bids.values()}
+    later.discard(p)
+    for god in gods:
+        lo = low[god]
+        # What the others would pay for this god at most (their worth over Apollo).
+        rival = 0.0
+        for q in later:
+            if s.eliminated[q]:
+                continue
+            w = god_value(ctx, god, p=q, gp_left=max(0, _est_purse(g, q) - lo)) - god_value(ctx, APOLLO, p=q)
+            w = min(w, _est_purse(g, q) + s.priestesses[q])
+            rival = max(rival, w)
+        best = None
+        for amount in range(lo, top[god] + 1):
+            cost = max(g.r.min_payment if amount else 0, amount - pri)
+            v = god_value(ctx, god, gp_left=gp - cost)
+            net = v - cost - RESERVE_GP * cost * 0.1
+            safe = amount > rival
+            score = net + (2.0 if safe else 0.0)
+            if best is None or score > best[0]:
+                best = (score, amount, net)
+            if safe and amount > lo + 1:
+                break
+        if best:
+            plan[god] = (best[1], best[2] + (1.0 if best[1] > rival else -0.3 * min(rival - best[1], 6)))
+    return plan
+
+
+def _est_purse(g, q) -> int:
+    return g.purse(q)
+
+
+def _turn(pol, ctx, legal, depth):
+    g, p = ctx.g, ctx.p
+    s = g.s
+    gp = ctx.gp
+    f = ctx.f
+    out = []
+    for a in legal:
+        k = a.kind
+        if k == "end_turn":
+            out.append(0.0)
+        elif k == "recruit":
+            out.append(recruit_worth(ctx, a.what) - a.n - RESERVE_GP * 0.2 * a.n)
+        elif k == "land_move":
+            plan = best_land_plan(ctx)
+            out.append(plan.value - a.n - 0.8 if plan else -5.0)
+        elif k == "heroic_move":
+            plan = best_land_plan(ctx, hero=a.what)
+            out.append(plan.value - a.n - 0.8 if plan else -5.0)
+        elif k == "sea_move":
+            plan = best_sea_plan(ctx)
+            out.append(plan[0] - a.n - 0.8 if plan else -5.0)
+        elif k == "buy_creature":
+            out.append(creature_worth(ctx, a.what) - a.n - 0.5)
+        elif k == "recruit_hero":
+            out.append(ev.HERO + 1.0 - a.n + (1.0 if gp >= 8 else -1.0))
+        elif k == "peek":
+            out.append(0.5 if gp >= 1 else -1.0)
+        elif k == "sacrifice":
+            if pol.lookahead and depth < 2 and pol._budget > 0:
+                base = ev.relative(ev.values(g), p)
+                out.append(pol.after(g, p, a, len(s.stack), depth) - base - 0.5)
+            else:
+                out.append(5.0)
+        elif k == "cancel":
+            out.append(-1000.0)
+        elif pol.lookahead and depth < 2 and pol._budget > 0:
+            base = ev.relative(ev.values(g), p)
+            out.append(pol.after(g, p, a, len(s.stack), depth) - base - 0.5)
+        else:
+            out.append(-1.0)
+    return out
+
+
+def recruit_worth(ctx, unit) -> float:
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    if unit == "philosopher":
+        return philosopher_gain(ctx)
+    if unit == "priestess":
+        return ev.PRIESTESS + 0.5
+    if unit in ("troop", "merc"):
+        v = ev.TROOP
+        defend = max((defence_gain(ctx, a) for a in pos.lands[p]), default=0.0)
+        attack = 0.0
+        f = _turn_frame(g)
+        if f and f["god"] == "ares" and g.purse(p) >= 1:
+            plan = best_land_plan(ctx)
+            if plan:
+                more = best_land_plan(ctx, frm=plan.frm)
+                attack = _extra_unit_gain(ctx, plan)
+        return v + max(defend, attack)
+    if unit == "fleet":
+        return ev.FLEET + 0.5
+    return 1.0
+
+
+def _extra_unit_gain(ctx, plan) -> float:
+    """How much one more unit would add to an attack plan."""
+    pos, g = ctx.pos, ctx.g
+    d = plan.dest
+    if g.s.ctrl[d] in (-1, ctx.p) or not pos.units[d]:
+        return 0.0
+    k = plan.t + plan.m + len(plan.h)
+    odds0 = attack_odds(k, pos.units[d], -pos.fort[d])
+    odds1 = attack_odds(k + 1, pos.units[d], -pos.fort[d])
+    return (odds1 - odds0) * stake_for(ctx, d, ctx.p)
+
+
+def _build(pol, ctx, legal, depth):
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    b = g.b
+    out = []
+    for a in legal:
+        if a.kind == "choose_building":
+            out.append(10.0 if a.what == hera_building(ctx) else building_gain(ctx, a.what))
+        elif a.kind == "build":
+            x = b.index[a.where]
+            out.append(safety(ctx, x) + 0.3 * len(pos.types[p]) * 0)
+        elif a.kind == "forgo":
+            out.append(-3.0)
+        elif a.kind == "replace":
+            new = ctx.f["what"]
+            x = b.index[a.where]
+            gain = building_gain(ctx, new) - _loss_of_building(ctx, a.what)
+            out.append(gain - 3.0 + 0.1 * safety(ctx, x))
+        else:
+            out.append(-100.0)
+    return out
+
+
+def _loss_of_building(ctx, kind) -> float:
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    if pos.dups[p] and _count_of(ctx, kind) > 1:
+        return ev.DUPLICATE
+    n = len(pos.types[p])
+    return ev.BUILD_SET[min(n, 3)] - ev.BUILD_SET[max(0, min(n, 3) - 1)]
+
+
+def _count_of(ctx, kind) -> int:
+    from ..engine.queries import buildings_of
+    return sum(1 for _, k in buildings_of(ctx.g, ctx.p, (kind,)))
+
+
+def _place_unit(pol, ctx, legal, depth):
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    b, s = g.b, g.s
+    out = []
+    plan = None
+    f = _turn_frame(g)
+    if f and f["p"] == p and f["god"] == "ares":
+        plan = best_land_plan(ctx)
+    for a in legal:
+        x = b.index[a.where]
+        if a.kind == "place_fleet":
+            v = 1.0 * pos.income_of[x] + 0.3 * _bridge(g, pos, p, x) + 0.3 * s.fleets[x]
+            v += 0.5 * sum(1 for y in b.coast[x] if s.ctrl[y] == p)
+            out.append(v)
+            continue
+        v = defence_gain(ctx, x) + 0.1 * pos.stake(x) / 10
+        if plan is not None and plan.frm == x and plan.value > 0:
+            v += max(0.5, _extra_unit_gain(ctx, plan))
+        out.append(v)
+    return out
+
+
+def _prosper(pol, ctx, legal, depth):
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    b, s = g.b, g.s
+    out = []
+    for a in legal:
+        x = b.index[a.where]
+        q = s.ctrl[x]
+        if q == p:
+            v = 10.0 - 6.0 * (area_risk(ctx, x, pos.units[x]) if b.is_land[x] else 0.0) + 0.2 * pos.units[x]
+        elif q < 0:
+            v = 2.0 + sum(1.0 for y in b.adj[x] if s.ctrl[y] == p)
+        else:
+            v = -5.0
+        out.append(v)
+    return out
+
+
+def _land_move(pol, ctx, legal, depth):
+    g, p = ctx.g, ctx.p
+    f = ctx.f
+    b = g.b
+    stage = f["stage"]
+    hero = f["hero"]
+    if stage == "origin":
+        scores = []
+        for a in legal:
+            if a.kind == "cancel":
+                scores.append(-1000.0)
+                continue
+            plan = best_land_plan(ctx, hero, frm=b.index[a.where])
+            scores.append(plan.value if plan else -100.0)
+        return scores
+    frm = f["frm"]
+    if stage == "dest":
+        taken = (f["t"], f["m"], f["h"])
+        plans = {pl.dest: pl.value for pl in land_plans_from(ctx, frm, hero, taken=_taken_hero(taken, hero))}
+        return [-1000.0 if a.kind == "cancel" else plans.get(b.index[a.where], -50.0) for a in legal]
+    plan = best_land_plan(ctx, hero, frm=frm)
+    out = []
+    for a in legal:
+        if a.kind == "cancel":
+            out.append(-1000.0)
+        elif plan is None:
+            out.append(0.0)
+        elif a.kind == "take" and a.what == "troop":
+            out.append(-abs(a.n - plan.t))
+        elif a.kind == "take":
+            out.append(-abs(a.n - plan.m))
+        elif a.kind == "take_hero":
+            out.append(1.0 if a.what in plan.h else -1.0)
+        elif a.kind == "done":
+            out.append(0.0)
+        else:
+            out.append(-1.0)
+    return out
+
+
+def _taken_hero(taken, hero):
+    t, m, h = taken
+    if hero:
+        h = tuple(x for x in h if x != hero)
+        return t, m, (hero,) + h
+    return t, m, h
+
+
+def _sea_move(pol, ctx, legal, depth):
+    g = ctx.g
+    f = ctx.f
+    b = g.b
+    stage = f["stage"]
+    out = []
+    if stage == "origin":
+        for a in legal:
+            if a.kind == "cancel":
+                out.append(-1000.0)
+                continue
+            plan = best_sea_plan(ctx, frm=b.index[a.where])
+            out.append(plan[0] if plan else -100.0)
+        return out
+    if stage == "count":
+        plan = best_sea_plan(ctx, frm=f["frm"])
+        return [-1000.0 if a.kind == "cancel" else (-abs(a.n - plan[2]) if plan else 0.0) for a in legal]
+    plans = {d: v for v, _, _, d in sea_plans(ctx, f["frm"], f["n"])}
+    return [-1000.0 if a.kind == "cancel" else plans.get(b.index[a.where], -50.0) for a in legal]
+
+
+def _battle(pol, ctx, legal, depth):
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    s, b = g.s, g.b
+    f = ctx.f
+    stage = f["stage"]
+    if stage == "loss":
+        order = {"merc": 3.0, "troop": 2.0, "fleet": 2.0}
+        out = []
+        for a in legal:
+            if a.kind == "lose":
+                out.append(order.get(a.what, -1.0 if a.what == "minotaur" else 0.5))
+            elif a.kind == "lose_hero":
+                out.append(0.0)
+            elif a.kind == "escape":
+                out.append(4.0)
+            else:
+                out.append(1.0)
+        return out
+    area = f["area"]
+    att_units = f["af"] if f["sea"] else f["at"] + f["am"] + len(f["ah"])
+    dfd_units = pos.units[area]
+    if f["sea"]:
+        bonus = _ports(g, pos, area, f["att"]) - _ports(g, pos, area, f["dfd"])
+    else:
+        bonus = -pos.fort[area]
+    odds = attack_odds(att_units, dfd_units, bonus)  # the attacker's chance to win
+    side_att = stage in ("retreat_a", "flee_a")
+    mine = 1.0 - odds if not side_att else odds
+    out = []
+    for a in legal:
+        if a.kind == "hold":
+            out.append(mine - (0.25 if side_att else 0.2))
+        elif a.kind == "retreat":
+            x = b.index[a.where]
+            v = 0.1 * (1.0 if s.ctrl[x] == p else 0.0)
+            if not f["sea"] and b.is_land[x]:
+                v -= 0.2 * area_risk(ctx, x, pos.units[x] + (att_units if side_att else dfd_units))
+            out.append(v)
+        else:
+            out.append(-1.0)
+    return out
+
+
+def _metro(pol, ctx, legal, depth):
+    g, p = ctx.g, ctx.p
+    b = g.b
+    out = []
+    for a in legal:
+        if a.kind == "remove":
+            out.append(-safety(ctx, b.index[a.where]))
+        elif a.kind == "metropolis":
+            out.append(safety(ctx, b.index[a.where]) + 2.0)
+        elif a.kind == "replace":
+            out.append(-_loss_of_building(ctx, a.what) + 0.3 * safety(ctx, b.index[a.where]))
+        elif a.kind == "metropolis_on_card":
+            out.append(20.0)  # Penthesilea's card: a Metropolis no one can take
+        else:
+            out.append(-5.0)
+    return out
+
+
+def _bonus_fleet(pol, ctx, legal, depth):
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    b, s = g.b, g.s
+    out = []
+    for a in legal:
+        x = b.index[a.where]
+        out.append(pos.income_of[x] + 0.3 * _bridge(g, pos, p, x) + 0.1 * s.fleets[x])
+    return out
+
+
+def _reserve(pol, ctx, legal, depth):
+    return [creature_worth(ctx, a.what) for a in legal]
+
+
+def _peek(pol, ctx, legal, depth):
+    out = []
+    for a in legal:
+        if a.kind == "play_peeked":
+            out.append(creature_worth(ctx, a.what) - a.n - 1.0)
+        else:
+            out.append(0.0)
+    return out
+
+
+def _maintain(pol, ctx, legal, depth):
+    g, p = ctx.g, ctx.p
+    f = ctx.f
+    if f["stage"] == "pay":
+        out = []
+        for a in legal:
+            if a.kind == "keep":
+                out.append(KEEP_WORTH.get(a.what, 1.5) - ev.PRIESTESS * 0.8)
+            else:
+                out.append(0.0)
+        return out
+    return None  # moving a creature: look ahead
+
+
+def _place_hero(pol, ctx, legal, depth):
+    g, p, pos = ctx.g, ctx.p, ctx.pos
+    b = g.b
+    return [defence_gain(ctx, b.index[a.where]) + 0.05 * pos.stake(b.index[a.where]) for a in legal]
+
+
+_FRAMES = {
+    "place": _placement,
+    "offer": _offering,
+    "turn": _turn,
+    "build": _build,
+    "place_unit": _place_unit,
+    "prosper": _prosper,
+    "lmove": _land_move,
+    "smove": _sea_move,
+    "battle": _battle,
+    "metro": _metro,
+    "bonus_fleet": _bonus_fleet,
+    "reserve": _reserve,
+    "peek": _peek,
+    "maintain": _maintain,
+    "place_hero": _place_hero,
+}
+
+
+@register("greedy")
+class GreedyAgent(Agent):
+    """The heuristic player. It decides on a game determinized from its observation: its own
+    purse is known, the others' are guessed from their income (Observation.determinize)."""
+
+    name = "greedy"
+
+    def __init__(self, seed=None, lookahead=True):
+        super().__init__(seed)
+        self.rng = random.Random(seed)
+        self.policy = GreedyPolicy(lookahead=bool(lookahead))
+
+    def choose(self, obs):
+        legal = obs.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: the game is over or waits on someone else")
+        if len(legal) == 1:
+            return legal[0]
+        g = obs.determinize(self.rng, purse=ev.guess_purse)
+        return self.policy.decide(g, obs.player, legal)
