@@ -154,7 +154,8 @@ def main():
                         if statistics.median(ys) < med:
                             xs, med = ys, statistics.median(ys)
                     rate = (bot_decisions(http, ids) - d0) / (time.monotonic() - t0) / level
-                    pace0 = pace0 or rate  # a few games: the pace the bots keep when nothing holds them
+                    # A bot's pace when nothing holds it back: one decision per bot delay.
+                    pace0 = pace0 or (1 / args.bot_delay if args.bot_delay else rate)
                     print(f"{level:5d} background all-bot games: median {med * 1000:.2f} ms, "
                           f"p99 {percentile(xs, 99) * 1000:.2f} ms; their bots made "
                           f"{rate * level:.0f} decisions/s ({rate / pace0:.0%} of their pace)", flush=True)

@@ -112,13 +112,13 @@ class Position:
         income = [0] * n
         sites = s.sites
         minotaur = s.creature_at.get("minotaur") if "minotaur" in s.creature_owner else None
-        # Income is changed only by creatures on the board (the Hydra, Cerberus, the Nereid):
-        # without any, it is the Cornucopias of the controller's areas.
-        plain = not s.creature_at
+        # Income is changed only by creatures in their own area (the Hydra, Cerberus, the
+        # Nereid): elsewhere it is the Cornucopias of the controller's areas.
+        special = set(s.creature_at.values())
         corn, prosperity = b.cornucopias, s.prosperity
         for a in range(nareas):
             q = ctrl[a]
-            if plain:
+            if a not in special:
                 inc = corn[a] + prosperity[a]
                 r = q
             else:

@@ -435,9 +435,11 @@ def _turn_frame(g):
 class GreedyPolicy:
     """Decides on a full game for any player; see the module's docstring."""
 
-    def __init__(self, lookahead=True):
+    def __init__(self, lookahead=True, budget=MAX_LOOKAHEAD, depth=2):
         self.lookahead = lookahead
-        self._budget = 0  # copies the current decision may still make to look ahead
+        self.max_budget = budget  # copies a decision may make to look ahead
+        self.max_depth = depth    # how many decisions of a sequence deep it looks
+        self._budget = 0          # copies the current decision may still make
 
     def decide(self, g, p=None, legal=None, depth=0):
         p = g.to_move if p is None else p
@@ -445,7 +447,7 @@ class GreedyPolicy:
         if len(legal) == 1:
             return legal[0]
         if depth == 0:
-            self._budget = MAX_LOOKAHEAD
+            self._budget = self.max_budget
         scored = self.score(g, p, legal, depth)
         best, top = legal[0], None
         for a, v in zip(legal, scored):
@@ -459,7 +461,7 @@ class GreedyPolicy:
         legal = g.legal_actions() if legal is None else legal
         if len(legal) <= 1:
             return list(legal)
-        self._budget = MAX_LOOKAHEAD
+        self._budget = self.max_budget
         scored = self.score(g, p, legal, 0)
         order = sorted(range(len(legal)), key=lambda i: -scored[i])
         return [legal[i] for i in order]
@@ -478,7 +480,7 @@ class GreedyPolicy:
 
     def generic(self, ctx, legal, depth) -> list:
         scores = [-1000.0 if a.kind == "cancel" else 0.0 for a in legal]
-        if not self.lookahead or depth >= 2 or len(legal) > self._budget:
+        if not self.lookahead or depth >= self.max_depth or len(legal) > self._budget:
             return scores
         g, p = ctx.g, ctx.p
         base = len(g.s.stack)
@@ -637,14 +639,14 @@ def _turn(pol, ctx, legal, depth):
         elif k == "peek":
             out.append(0.5 if gp >= 1 else -1.0)
         elif k == "sacrifice":
-            if pol.lookahead and depth < 2 and pol._budget > 0:
+            if pol.lookahead and depth < pol.max_depth and pol._budget > 0:
                 base = ev.relative(ev.values(g), p)
                 out.append(pol.after(g, p, a, len(s.stack), depth) - base - 0.5)
             else:
                 out.append(5.0)
         elif k == "cancel":
             out.append(-1000.0)
-        elif pol.lookahead and depth < 2 and pol._budget > 0:
+        elif pol.lookahead and depth < pol.max_depth and pol._budget > 0:
             base = ev.relative(ev.values(g), p)
             out.append(pol.after(g, p, a, len(s.stack), depth) - base - 0.5)
         else:

@@ -70,7 +70,8 @@ class MCTSAgent(Agent):
         self.width = int(width)
         self.widen = float(widen)
         self.rng = random.Random(seed)
-        self.policy = GreedyPolicy()
+        self.policy = GreedyPolicy()  # ranks the actions of the tree's nodes
+        self.rollout_policy = GreedyPolicy(budget=12, depth=1)  # cheaper: plays the rollouts
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
         self.last_seconds = 0.0
 
@@ -188,7 +189,7 @@ class MCTSAgent(Agent):
         return best, best_child
 
     def rollout(self, g, start_cycle, deadline):
-        policy = self.policy
+        policy = self.rollout_policy
         end = start_cycle + self.cycles
         steps = 0
         while not g.is_over and steps < self.depth and g.s.cycle < end:
@@ -205,14 +206,16 @@ class MCTSAgent(Agent):
     # -- which actions to consider, best first ---------------------------------------------
 
     def candidates(self, g, p, options, root=False) -> list:
+        # The root is ranked with greedy's full look-ahead, the nodes below more cheaply.
+        policy = self.policy if root else self.rollout_policy
         if g.s.stack and g.s.stack[-1]["k"] == "offer":
-            return self.bid_candidates(g, p, options)
-        return self.policy.ranked(g, p, options)
+            return self.bid_candidates(g, p, options, policy)
+        return policy.ranked(g, p, options)
 
-    def bid_candidates(self, g, p, options) -> list:
+    def bid_candidates(self, g, p, options, policy) -> list:
         """Offerings: greedy's bid first, then for each god a few amounts around what it is
         worth and the lowest, and Apollo."""
-        ranked = self.policy.ranked(g, p, options)
+        ranked = policy.ranked(g, p, options)
         have = set(options)
         plan = bid_plan(Ctx(g, p), options)
         out = [ranked[0]]

@@ -40,7 +40,8 @@ class Action(NamedTuple):
         template = DESCRIPTIONS.get(self.kind)
         if template is None:
             return f"{self.kind} {self.what} {self.where} {self.n}".strip()
-        return template.format(what=_title(self.what), where=self.where, n=self.n)
+        # Players are numbered from 1 for people ("Player 2" is index 1).
+        return template.format(what=_title(self.what), where=self.where, n=self.n, player=self.n + 1)
 
     def __repr__(self) -> str:
         return f"Action({self.to_json()})"
@@ -91,7 +92,7 @@ DESCRIPTIONS = {
     "place_creature": "Place {what} on {where}",
     "displace": "Move the displaced {what} to {where}",
     "end_turn": "End your turn",
-    "target_player": "Target the player with index {n}",
+    "target_player": "Target Player {player}",
     "target_area": "Choose {where}",
     "destroy": "Destroy a {what} on {where}",
     "steal": "Steal {what} from {where}",

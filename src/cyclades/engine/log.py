@@ -452,6 +452,97 @@ def _placed(kind):
     return write
 
 
+# Creatures with miniatures (rulebook, "Creatures with Miniatures").
+
+def _creature_placed(e, g, P):
+    return f"{P(e.get('player'))} places {creature_name(e.get('miniature') or e.get('card'))} {at_area(g, e.get('area'))}"
+
+
+def _displaced(e, g, P):
+    return _moved(e, g, P) + f", driven out by {P(e.get('by'))}'s creature"
+
+
+def _displaced_destroyed(e, g, P):
+    return (f"{P(e.get('player'))}'s units {at_area(g, e.get('area'))} have nowhere to go "
+            f"and are destroyed")
+
+
+def _geryon_gp(e, g, P):
+    return f"Geryon: {gp(e.get('amount', 1))} placed {at_area(g, e.get('area'))}"
+
+
+def _geryon_gp_taken(e, g, P):
+    return f"{P(e.get('player'))} takes the {gp(e.get('amount'))} Geryon left {at_area(g, e.get('area'))}"
+
+
+# Heroes (rulebook, "Hero Descriptions"; the Maelström heroes).
+
+def _hero_sacrificed(e, g, P):
+    return f"{P(e.get('player'))} sacrifices {card_name(e.get('hero'))}"
+
+
+def _power_used(e, g, P):
+    return (f"{P(e.get('player'))} uses the sacrificial power of {card_name(e.get('hero'))} "
+            f"through {card_name(e.get('by'))}")
+
+
+def _paid_for_power(e, g, P):
+    return f"{P(e.get('player'))} pays {gp(e.get('amount'))} for the power"
+
+
+def _priestesses_converted(e, g, P):
+    return f"{P(e.get('player'))} turns {e.get('count', 2)} Priestesses into a Philosopher"
+
+
+def _prosperity_discarded(e, g, P):
+    return f"{P(e.get('player'))} discards a Prosperity token {at_area(g, e.get('area'))}"
+
+
+def _metropolis_on_card(e, g, P):
+    out = f"{P(e.get('player'))} places the Metropolis on Penthesilea's card, where it cannot be attacked"
+    bonus = e.get("bonus")
+    return out + (f" (bonus: {BONUS_TEXT.get(bonus, bonus)})" if bonus else "")
+
+
+def _cards_discarded(e, g, P):
+    return f"The Creature cards under {card_name(e.get('hero'))} are discarded"
+
+
+def _creature_slain(e, g, P):
+    return (f"{card_name(e.get('hero'))} slays {creature_name(e.get('card'))} "
+            f"{at_area(g, e.get('area'))}")
+
+
+def _hector(e, g, P):
+    return (f"Hector: {P(e.get('player'))} destroys an invading {UNITS.get(e.get('unit'), (e.get('unit'),))[0]} "
+            f"{at_area(g, e.get('area'))} before the battle")
+
+
+def _mercs_turned(e, g, P):
+    n = e.get("count", 1)
+    return (f"Pandora: {unit_name('merc', n)} {at_area(g, e.get('area'))} "
+            f"{'comes' if n == 1 else 'come'} under {P(e.get('player'))}'s control")
+
+
+def _reroll(e, g, P):
+    return f"Croesus: {P(e.get('player'))} pays {gp(e.get('cost', 1))} and rolls again: {e.get('die')}"
+
+
+def _escaped(e, g, P):
+    return (f"Perseus: {P(e.get('player'))}'s {UNITS.get(e.get('unit'), (e.get('unit'),))[0]} retreats "
+            f"from {area_name(g, e.get('area'))} to {area_name(g, e.get('to'))} instead of being destroyed")
+
+
+def _perseus(e, g, P):
+    return (f"{P(e.get('player'))} moves Troops with Perseus' power from {area_name(g, e.get('frm'))} "
+            f"to {area_name(g, e.get('to'))}")
+
+
+def _side_destroyed(e, g, P):
+    return (f"Achilles: {P(e.get('player'))} cannot retreat; their Troops and Heroes "
+            f"{at_area(g, e.get('area'))} are destroyed")
+
+
 WRITERS = {
     "cycle": _cycle, "gods": _gods, "reshuffle": _reshuffle, "income": _income,
     "game_over": _game_over, "philosopher": _philosopher, "priestess": _priestess,
@@ -473,7 +564,14 @@ WRITERS = {
     "gp_stolen": _gp_stolen, "graeae": _graeae, "exchanged": _exchanged,
     "fleets_exchanged": _fleets_exchanged, "fleets_swapped": _fleets_swapped,
     "hero_swapped": _hero_swapped, "pegasus": _pegasus, "prosperity_moved": _prosperity_moved,
-    "sphinx_draw": _sphinx_draw,
+    "sphinx_draw": _sphinx_draw, "creature_placed": _creature_placed, "displaced": _displaced,
+    "displaced_destroyed": _displaced_destroyed, "geryon_gp": _geryon_gp,
+    "geryon_gp_taken": _geryon_gp_taken, "hero_sacrificed": _hero_sacrificed,
+    "power_used": _power_used, "paid_for_power": _paid_for_power,
+    "priestesses_converted": _priestesses_converted, "prosperity_discarded": _prosperity_discarded,
+    "metropolis_on_card": _metropolis_on_card, "cards_discarded": _cards_discarded,
+    "creature_slain": _creature_slain, "hector": _hector, "mercs_turned": _mercs_turned,
+    "reroll": _reroll, "escaped": _escaped, "perseus": _perseus, "side_destroyed": _side_destroyed,
 }
 
 
