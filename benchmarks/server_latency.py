@@ -153,6 +153,7 @@ def main():
                         ys = script.measure(args.decisions, deadline)
                         if statistics.median(ys) < med:
                             xs, med = ys, statistics.median(ys)
+                    time.sleep(max(0.0, t0 + 4 - time.monotonic()))  # count the bots over 4 s at least
                     rate = (bot_decisions(http, ids) - d0) / (time.monotonic() - t0) / level
                     # A bot's pace when nothing holds it back: one decision per bot delay.
                     pace0 = pace0 or (1 / args.bot_delay if args.bot_delay else rate)
