@@ -1099,3 +1099,20 @@ def test_without_minotaur_the_defender_may_retreat():
     g = turn("ares", MINOTAUR, dice=[0, 3])
     attack(g, "argos", "corinth", t=3)
     assert g.to_move == 1 and "retreat" in kinds(g)
+
+
+def test_minotaur_moves_in_maintenance_only_to_a_land_area_its_owner_controls():
+    """Minotaur: "Place the Creature on a Land Area you control"; Maintenance Costs: a kept
+    creature may move "to a valid adjacent Area" — for the Minotaur, one its owner controls."""
+    g = scenario(areas={"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 1, "troops": 1},
+                        "naxos": {"owner": 2}},
+                 creatures={"minotaur": {"owner": 0, "area": "argos"}},
+                 player=[{"priestesses": 1}, {}, {}], decision={"maintenance": {}})
+    act(g, "keep", "minotaur")
+    assert {a.where for a in g.legal_actions() if a.kind == "move_creature"} == set()
+    g = scenario(areas={"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 0},
+                        "naxos": {"owner": 2}},
+                 creatures={"minotaur": {"owner": 0, "area": "argos"}},
+                 player=[{"priestesses": 1}, {}, {}], decision={"maintenance": {}})
+    act(g, "keep", "minotaur")
+    assert {a.where for a in g.legal_actions() if a.kind == "move_creature"} == {"corinth"}

@@ -76,8 +76,16 @@ class Maintenance(Handler):
             return out
         m = f["minis"][0]
         frm = s.creature_at[m]
+        dests = creature_destinations(g, m, frm, f["p"])
+        # "a valid adjacent Area": where the card lets it be placed (the Minotaur: on a land
+        # area its owner controls).
+        from .creatures import EFFECTS  # creatures -> cycle -> maintenance: imported late
+        places = getattr(EFFECTS.get(c), "places", None)
+        if places is not None:
+            valid = set(places(g, f["p"], m))
+            dests = [a for a in dests if a in valid]
         return [Action("stay", what=m)] + [Action("move_creature", what=m, where=g.b.ids[a])
-                                            for a in creature_destinations(g, m, frm, f["p"])]
+                                            for a in dests]
 
     @staticmethod
     def apply(g, f, a):
