@@ -41,7 +41,10 @@ def test_wilson_interval():
     assert abs(lo - 0.3773) < 1e-3 and abs(hi - 0.6227) < 1e-3
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and abs(hi - 0.2775) < 1e-3
-    assert wilson(10, 10)[1] == 1.0
+    assert wilson(10, 10)[1] == 1.0 and wilson(10, 10)[0] < 1.0
+    for k in range(11):  # the observed rate is always inside its interval
+        lo, hi = wilson(k, 10)
+        assert lo <= k / 10 <= hi
 
 
 def test_shared_wins_count_a_share_to_each_winner():

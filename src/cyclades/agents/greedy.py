@@ -231,7 +231,7 @@ def best_land_plan(ctx, hero="", frm=None, taken=None):
 
 def sea_plans(ctx, frm=None, n=None) -> list:
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    s, b = g.s, g.b
+    s = g.s
     out = []
     origins = [frm] if frm is not None else [a for a in pos.seas[p] if s.fleets[a]]
     for a in origins:
@@ -545,8 +545,6 @@ def _placement(pol, ctx, legal, depth):
 
 
 def _offering(pol, ctx, legal, depth):
-    g, p = ctx.g, ctx.p
-    s = g.s
     plan = bid_plan(ctx, legal)
     out = []
     for a in legal:
@@ -615,7 +613,6 @@ def _turn(pol, ctx, legal, depth):
     g, p = ctx.g, ctx.p
     s = g.s
     gp = ctx.gp
-    f = ctx.f
     out = []
     for a in legal:
         k = a.kind
@@ -668,7 +665,6 @@ def recruit_worth(ctx, unit) -> float:
         if f and f["god"] == "ares" and g.purse(p) >= 1:
             plan = best_land_plan(ctx)
             if plan:
-                more = best_land_plan(ctx, frm=plan.frm)
                 attack = _extra_unit_gain(ctx, plan)
         return v + max(defend, attack)
     if unit == "fleet":
@@ -711,7 +707,7 @@ def _build(pol, ctx, legal, depth):
 
 
 def _loss_of_building(ctx, kind) -> float:
-    g, p, pos = ctx.g, ctx.p, ctx.pos
+    p, pos = ctx.p, ctx.pos
     if pos.dups[p] and _count_of(ctx, kind) > 1:
         return ev.DUPLICATE
     n = len(pos.types[p])
@@ -763,7 +759,7 @@ def _prosper(pol, ctx, legal, depth):
 
 
 def _land_move(pol, ctx, legal, depth):
-    g, p = ctx.g, ctx.p
+    g = ctx.g
     f = ctx.f
     b = g.b
     stage = f["stage"]
@@ -875,7 +871,7 @@ def _battle(pol, ctx, legal, depth):
 
 
 def _metro(pol, ctx, legal, depth):
-    g, p = ctx.g, ctx.p
+    g = ctx.g
     b = g.b
     out = []
     for a in legal:
@@ -917,7 +913,6 @@ def _peek(pol, ctx, legal, depth):
 
 
 def _maintain(pol, ctx, legal, depth):
-    g, p = ctx.g, ctx.p
     f = ctx.f
     if f["stage"] == "pay":
         out = []
@@ -931,7 +926,7 @@ def _maintain(pol, ctx, legal, depth):
 
 
 def _place_hero(pol, ctx, legal, depth):
-    g, p, pos = ctx.g, ctx.p, ctx.pos
+    g, pos = ctx.g, ctx.pos
     b = g.b
     return [defence_gain(ctx, b.index[a.where]) + 0.05 * pos.stake(b.index[a.where]) for a in legal]
 

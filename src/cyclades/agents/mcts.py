@@ -33,7 +33,7 @@ from .base import Agent, register
 from ..engine.actions import Action
 from .greedy import Ctx, GreedyPolicy, bid_plan
 
-DEFAULT_ITERATIONS = 120
+DEFAULT_ITERATIONS = 100
 
 
 class Node:
@@ -125,7 +125,7 @@ class MCTSAgent(Agent):
         node = root
         path = [root]
         start_cycle = g.s.cycle
-        expanded = False
+        expanded = False  # one new node per iteration, then the rollout
         while not g.is_over:
             legal = g.legal_actions()
             if len(legal) == 1:
@@ -148,8 +148,6 @@ class MCTSAgent(Agent):
                 extra = [a for a in self.candidates(g, q, opts) if a not in set(node.order)]
                 node.order = node.order + extra
                 cands = extra[:allowed] or opts[:1]
-            if expanded:
-                break
             chosen, child = None, None
             for a in cands:
                 c = node.children.get((q, a))

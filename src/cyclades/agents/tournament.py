@@ -131,8 +131,9 @@ def wilson(successes, n, z=1.96):
     phat = successes / n
     denom = 1 + z * z / n
     centre = (phat + z * z / (2 * n)) / denom
-    half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    half = z * math.sqrt(max(0.0, phat * (1 - phat)) / n + z * z / (4 * n * n)) / denom
+    # The interval holds the observed rate (rounding could put it a hair outside).
+    return max(0.0, min(phat, centre - half)), min(1.0, max(phat, centre + half))
 
 
 def summarize(rows, agents_order=None) -> list:
@@ -341,8 +342,8 @@ def plot_win_rates(summary, path, title=""):
 
     names = [s["agent"] for s in summary]
     rates = [s["win_rate"] for s in summary]
-    low = [s["win_rate"] - s["ci_low"] for s in summary]
-    high = [s["ci_high"] - s["win_rate"] for s in summary]
+    low = [max(0.0, s["win_rate"] - s["ci_low"]) for s in summary]
+    high = [max(0.0, s["ci_high"] - s["win_rate"]) for s in summary]
     fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(names) + 2), 4.0), dpi=100)
     xs = range(len(names))
     ax.bar(xs, rates, yerr=[low, high], capsize=8, color="#4c72b0", edgecolor="black", linewidth=0.5)
