@@ -9,11 +9,13 @@ import random
 import pytest
 
 import cyclades
+from cyclades.content.cards import CREATURES
 from cyclades.engine.invariants import check
 from randomgames import random_game
 
 SAMPLE = [(seed, 3 + seed % 3) for seed in range(30)]
 FULL = [(seed, 3 + seed % 3) for seed in range(1000)]
+MAELSTROM_CREATURES = {c for c, card in CREATURES.items() if card.maelstrom}
 # Team play (R22): 2 players (two factions each), 4 players in teams, 6 players.
 TEAM_MODES = [(2, False), (4, True), (6, False)]
 TEAM_SAMPLE = [(seed, players, teams) for players, teams in TEAM_MODES for seed in range(8)]
@@ -109,6 +111,19 @@ def test_random_games_keep_every_property(seed, players):
 @pytest.mark.parametrize("seed,players", FULL)
 def test_random_games_keep_every_property_full(seed, players):
     _all_properties(seed, players)
+
+
+@pytest.mark.parametrize("seed,players", [(s, p) for s, p in SAMPLE[:9]])
+def test_core_deck_games_keep_every_property(seed, players):
+    """R2: without the Maelström module (9 heroes, 18 creatures, 15 metropolis tokens)."""
+    game = _all_properties(seed + 5000, players, maelstrom=False)
+    assert not set(game.s.creature_discard) & MAELSTROM_CREATURES
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,players", [(s, 3 + s % 3) for s in range(200)])
+def test_core_deck_games_keep_every_property_full(seed, players):
+    _all_properties(seed + 5000, players, maelstrom=False)
 
 
 @pytest.mark.parametrize("seed,players,teams", TEAM_SAMPLE)

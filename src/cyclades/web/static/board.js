@@ -131,6 +131,8 @@ export class BoardView {
       for (const hero of pl.heroes || []) heroOwner[hero] = pl.index;
       for (const c of pl.creatures || []) creatureOwner[c] = pl.index;
     }
+    // Miniatures by their own name (Scylla and Charybdis are two miniatures of one card).
+    for (const [mini, m] of Object.entries(view.miniatures || {})) creatureOwner[mini] = m.owner;
     for (const st of view.areas || []) {
       const a = this.areas.get(st.id);
       if (!a) continue;
