@@ -13,10 +13,10 @@ from .queries import (MODIFIERS, accessible_lands, can_enter_sea, can_leave_land
                       heroes_at, metropolises_of, sea_neighbours)
 from .state import NOBODY
 from .turns import menu_item
+from .unit_choice import choose_unit, start_units, unit_choices
 from . import ops
 
 CANCEL = Action("cancel")
-DONE = Action("done")
 
 # Heroes' military powers on Heroic Moves, filled by cards/heroes.py:
 HOOKS = {
@@ -203,24 +203,18 @@ def _heroic_legal(g, f):
 
 def _heroic_apply(g, f, a):
     frm = g.s.hero_at[a.what]
-    push(g, "lmove", f["p"], stage="troops", frm=frm, t=0, m=0, h=(a.what,), cost=a.n, hero=a.what)
-    _skip_empty_stages(g, g.s.stack[-1])
+    move = push(g, "lmove", f["p"], stage="origin", frm=-1, h=(a.what,), cost=a.n, hero=a.what)
+    start_units(g, move, frm, [])
 
 
 menu_item("land_move", ("land_move",))((_land_move_legal, _land_move_apply))
 menu_item("heroic_move", ("heroic_move",))((_heroic_legal, _heroic_apply))
 
 
-def _skip_empty_stages(g, f):
-    s, frm = g.s, f["frm"]
-    if f["stage"] == "troops" and not s.troops[frm]:
-        f["stage"] = "mercs"
-    if f["stage"] == "mercs" and not s.mercs[frm]:
-        f["stage"] = "heroes" if not f["hero"] else "dest"
-    if f["stage"] == "heroes":
-        left = [h for h in heroes_at(g, frm) if h not in f["h"]]
-        if not left:
-            f["stage"] = "dest"
+def _companions(g, f) -> list:
+    """Heroes who may come along: any of the origin's with Ares; on a Heroic Move only the
+    moving hero, already chosen."""
+    return [] if f["hero"] else heroes_at(g, f["frm"])
 
 
 @handler("lmove")
@@ -229,23 +223,11 @@ class LandMove(Handler):
 
     @staticmethod
     def legal(g, f):
-        s, b, p, stage, frm = g.s, g.b, f["p"], f["stage"], f["frm"]
+        b, p, stage, frm = g.b, f["p"], f["stage"], f["frm"]
         if stage == "origin":
             return [Action("origin", where=b.ids[a]) for a in movable_origins(g, p)] + [CANCEL]
-        others = len(f["h"]) + f["t"] + f["m"]
-        if stage == "troops":
-            more = s.mercs[frm] or heroes_at(g, frm, count=True)
-            low = 0 if (more or others) else 1
-            return [Action("take", what="troop", n=k) for k in range(low, s.troops[frm] + 1)] + [CANCEL]
-        if stage == "mercs":
-            more = heroes_at(g, frm, count=True) and not f["hero"]
-            low = 0 if (more or others) else 1
-            return [Action("take", what="merc", n=k) for k in range(low, s.mercs[frm] + 1)] + [CANCEL]
-        if stage == "heroes":
-            out = [Action("take_hero", what=h) for h in heroes_at(g, frm) if h not in f["h"]]
-            if others:
-                out.append(DONE)
-            return out + [CANCEL]
+        if stage != "dest":
+            return unit_choices(g, f, _companions(g, f)) + [CANCEL]
         return [Action("destination", where=b.ids[a])
                 for a in land_destinations(g, p, frm, f["hero"])] + [CANCEL]
 
@@ -254,21 +236,11 @@ class LandMove(Handler):
         if a.kind == "cancel":
             pop(g, f)
             return
-        stage = f["stage"]
         if a.kind == "origin":
-            f["frm"], f["stage"] = g.b.index[a.where], "troops"
-        elif a.kind == "take" and stage == "troops":
-            f["t"], f["stage"] = a.n, "mercs"
-        elif a.kind == "take":
-            f["m"], f["stage"] = a.n, ("dest" if f["hero"] else "heroes")
-        elif a.kind == "take_hero":
-            f["h"] = f["h"] + (a.what,)
-        elif a.kind == "done":
-            f["stage"] = "dest"
-        else:  # destination: the move happens now, and is paid now
-            _finish_land_move(g, f, g.b.index[a.where])
-            return
-        _skip_empty_stages(g, f)
+            f["frm"] = g.b.index[a.where]
+            start_units(g, f, f["frm"], _companions(g, f))
+        elif not choose_unit(g, f, a, _companions(g, f)):
+            _finish_land_move(g, f, g.b.index[a.where])  # the destination: moved and paid now
 
 
 def _finish_land_move(g, f, dest):
@@ -311,7 +283,9 @@ def _sea_move_apply(g, f, a):
     push(g, "smove", f["p"], stage="origin", frm=-1, n=0)
 
 
-menu_item("sea_move", ("sea_move",))((_sea_move_legal, _sea_move_apply))
+# R17: a Legendary sea move goes to one adjacent sea; the classic fleet move is engine/classic.py.
+menu_item("sea_move", ("sea_move",), when=lambda r: r.sea_move == "adjacent")(
+    (_sea_move_legal, _sea_move_apply))
 
 
 @handler("smove")

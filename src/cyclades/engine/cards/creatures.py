@@ -20,8 +20,9 @@ from ..queries import (MODIFIERS, active_players, buildings_of, can_enter_sea, c
                        empty_sites, heroes_at, lands_with_free_site, miniatures_of)
 from ..state import NOBODY
 from ..turns import FREE_CARD, gain_card, place_building, push_build, push_place_unit
+from ..unit_choice import choose_unit, start_units, unit_choices
 
-DONE = Action("done")
+DONE = Action("done")  # the end of a repeatable choice (the Hippalectryon)
 
 
 # --- small helpers ------------------------------------------------------------------------
@@ -588,53 +589,23 @@ class Pegasus(Effect):
         return bool(self._origins(g, p))
 
     def legal(self, g, f):
-        s, ids, p, stage, frm = g.s, g.b.ids, f["p"], f["stage"], f.get("frm")
+        ids, p, stage = g.b.ids, f["p"], f["stage"]
         if stage == "start":
             return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
-        taken = f["t"] + f["m"] + len(f["h"])
-        if stage == "troops":
-            more = s.mercs[frm] or heroes_at(g, frm, count=True)
-            return [Action("take", what="troop", n=k)
-                    for k in range(0 if more else 1, s.troops[frm] + 1)]
-        if stage == "mercs":
-            more = heroes_at(g, frm, count=True)
-            return [Action("take", what="merc", n=k)
-                    for k in range(0 if (more or taken) else 1, s.mercs[frm] + 1)]
-        if stage == "heroes":
-            out = [Action("take_hero", what=h) for h in sorted(heroes_at(g, frm))
-                   if h not in f["h"]]
-            return out + [DONE] if taken else out
-        return [Action("destination", where=ids[a]) for a in self._destinations(g, p, frm)]
+        if stage != "dest":
+            return unit_choices(g, f, sorted(heroes_at(g, f["frm"])))
+        return [Action("destination", where=ids[a]) for a in self._destinations(g, p, f["frm"])]
 
     def apply(self, g, f, a):
         if a.kind == "origin":
-            f.update(frm=_area(g, a), stage="troops", t=0, m=0, h=())
-        elif a.kind == "take" and a.what == "troop":
-            f["t"], f["stage"] = a.n, "mercs"
-        elif a.kind == "take":
-            f["m"], f["stage"] = a.n, "heroes"
-        elif a.kind == "take_hero":
-            f["h"] = f["h"] + (a.what,)
-        elif a.kind == "done":
-            f["stage"] = "dest"
-        else:
+            frm = _area(g, a)
+            start_units(g, f, frm, sorted(heroes_at(g, frm)))
+        elif not choose_unit(g, f, a, sorted(heroes_at(g, f["frm"]))):
             p, frm, dest = f["p"], f["frm"], _area(g, a)
             finish(g, f)
             g.emit("pegasus", player=p, frm=frm, to=dest)
             leave_land(g, frm, f["t"], f["m"], f["h"])
             arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
-            return
-        self._skip_empty(g, f)
-
-    @staticmethod
-    def _skip_empty(g, f):
-        s, frm = g.s, f["frm"]
-        if f["stage"] == "troops" and not s.troops[frm]:
-            f["stage"] = "mercs"
-        if f["stage"] == "mercs" and not s.mercs[frm]:
-            f["stage"] = "heroes"
-        if f["stage"] == "heroes" and not [h for h in heroes_at(g, frm) if h not in f["h"]]:
-            f["stage"] = "dest"
 
 
 @effect("satyr")

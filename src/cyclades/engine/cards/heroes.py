@@ -42,9 +42,9 @@ from ..queries import (MODIFIERS, buildings_of, card_of, card_on_board, controll
                        lands_with_free_site, miniatures_of, sea_neighbours)
 from ..state import NOBODY
 from ..turns import place_building
+from ..unit_choice import choose_unit, start_units, unit_choices
 from .miniatures import Miniature, miniature
 
-DONE = Action("done")
 
 
 # --- small helpers ------------------------------------------------------------------------
@@ -697,48 +697,23 @@ class Perseus(Power):
         return bool(self.origins(g, p, hero))
 
     def choices(self, g, f):
-        s, ids, p, stage = g.s, g.b.ids, f["p"], f["stage"]
+        ids, p, stage = g.b.ids, f["p"], f["stage"]
         if stage == "start":
             return [Action("origin", where=ids[a]) for a in self.origins(g, p, f["hero"])]
         if stage == "go":
             return []
         frm = f["frm"]
-        taken = f["t"] + f["m"] + len(f["h"])
-        heroes = [h for h in self._heroes(g, frm, f["hero"]) if h not in f["h"]]
-        if stage == "troops":
-            low = 0 if (s.mercs[frm] or heroes) else 1
-            return [Action("take", what="troop", n=k) for k in range(low, s.troops[frm] + 1)]
-        if stage == "mercs":
-            low = 0 if (heroes or taken) else 1
-            return [Action("take", what="merc", n=k) for k in range(low, s.mercs[frm] + 1)]
-        if stage == "heroes":
-            return [Action("take_hero", what=h) for h in heroes] + ([DONE] if taken else [])
+        if stage != "dest":
+            return unit_choices(g, f, self._heroes(g, frm, f["hero"]))
         return [Action("destination", where=ids[a]) for a in self.destinations(g, p, frm)]
 
     def choose(self, g, f, a):
         if a.kind == "origin":
-            f.update(frm=g.b.index[a.where], stage="troops", t=0, m=0, h=())
-        elif a.kind == "take" and a.what == "troop":
-            f["t"], f["stage"] = a.n, "mercs"
-        elif a.kind == "take":
-            f["m"], f["stage"] = a.n, "heroes"
-        elif a.kind == "take_hero":
-            f["h"] = f["h"] + (a.what,)
-        elif a.kind == "done":
-            f["stage"] = "dest"
-        else:
+            frm = g.b.index[a.where]
+            f["h"] = ()
+            start_units(g, f, frm, self._heroes(g, frm, f["hero"]))
+        elif not choose_unit(g, f, a, self._heroes(g, f["frm"], f["hero"])):
             f["to"], f["stage"] = g.b.index[a.where], "go"
-            return
-        self._skip_empty(g, f)
-
-    def _skip_empty(self, g, f):
-        s, frm = g.s, f["frm"]
-        if f["stage"] == "troops" and not s.troops[frm]:
-            f["stage"] = "mercs"
-        if f["stage"] == "mercs" and not s.mercs[frm]:
-            f["stage"] = "heroes"
-        if f["stage"] == "heroes" and not [h for h in self._heroes(g, frm, f["hero"]) if h not in f["h"]]:
-            f["stage"] = "dest"
 
     def effect(self, g, f):
         p, frm, dest = f["p"], f["frm"], f["to"]
