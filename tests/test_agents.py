@@ -373,3 +373,51 @@ def test_agents_are_made_by_name_with_options():
     assert isinstance(a, MCTSAgent) and a.iterations == 7 and a.c == 0.5
     with pytest.raises(ValueError):
         make_agent("nobody")
+
+
+def test_agents_judge_unknown_decisions_by_looking_ahead(monkeypatch):
+    """New cards bring new kinds of decisions: greedy (and the search) try each on a copy and
+    value the result; here the one that gains GP over the one that loses them."""
+    from cyclades.engine.frames import HANDLERS, Handler, pop, push
+
+    class Mystery(Handler):
+        @staticmethod
+        def legal(g, f):
+            return [cyclades.Action("lose_gold", n=5), cyclades.Action("find_gold", n=5)]
+
+        @staticmethod
+        def apply(g, f, a):
+            pop(g, f)
+            if a.kind == "find_gold":
+                g.gain(f["p"], a.n)
+            else:
+                g.pay(f["p"], a.n)
+
+    monkeypatch.setitem(HANDLERS, "mystery", Mystery)
+    g = _turn("zeus", {"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1}})
+    push(g, "mystery", 0)
+    g._legal = None
+    assert GreedyPolicy().decide(g, 0).kind == "find_gold"
+    assert make_agent("greedy", seed=1).act(g, 0).kind == "find_gold"
+    assert MCTSAgent(seed=1, iterations=30, depth=3).act(g, 0).kind == "find_gold"
+
+
+def test_sampled_team_purse_pays_both_members_offerings():
+    """R11 and R22: a team's shared purse must pay its members' offerings together, so a
+    sampled game never guesses the other team's purse below their sum."""
+    g = cyclades.new_game(players=4, seed=2, teams=True)
+    greedy = make_agent("greedy", seed=0)
+    while g.phase != "offerings":
+        g.apply(greedy.act(g, g.to_move))
+    p = g.to_move
+    rivals = [q for q in range(4) if not g.friends(p, q)]
+    gods = g.s.gods[:2]
+    g.s.bids = {gods[0]: (rivals[0], 6), gods[1]: (rivals[1], 6)}
+    holder = g.purse_holder(rivals[0])
+    g.s.gp[holder] = 12 + sum(g.s.priestesses[q] for q in rivals)
+    obs = g.observe(p)
+    rng = random.Random(1)
+    for _ in range(30):
+        d = ev.sample(obs, rng)
+        need = sum(max(0, 6 - d.s.priestesses[q]) for q in rivals)
+        assert d.purse(rivals[0]) >= need

@@ -1,7 +1,7 @@
 """Property tests over random full games (issue: rules engine).
 
-CI runs a sample; the full count (1,000 games across 3, 4 and 5 players) runs
-with `pytest -m slow tests/test_properties.py`.
+CI runs a sample; the full count (1,000 games across 3, 4 and 5 players, and 1,000
+classic games across 2 to 5) runs with `pytest -m slow tests/test_properties.py`.
 """
 import json
 import random
@@ -20,6 +20,9 @@ MAELSTROM_CREATURES = {c for c, card in CREATURES.items() if card.maelstrom}
 TEAM_MODES = [(2, False), (4, True), (6, False)]
 TEAM_SAMPLE = [(seed, players, teams) for players, teams in TEAM_MODES for seed in range(8)]
 TEAM_FULL = [(seed, players, teams) for players, teams in TEAM_MODES for seed in range(500)]
+# The 2009 classic edition (issue 5, R1): 2 to 5 players on the classic board.
+CLASSIC_SAMPLE = [(seed, 2 + seed % 4) for seed in range(40)]
+CLASSIC_FULL = [(seed, 2 + seed % 4) for seed in range(1000)]
 
 
 def _invariants(game, step):
@@ -136,6 +139,20 @@ def test_team_games_keep_every_property(seed, players, teams):
 @pytest.mark.parametrize("seed,players,teams", TEAM_FULL)
 def test_team_games_keep_every_property_full(seed, players, teams):
     _all_properties(seed, players, teams=teams)
+
+
+@pytest.mark.parametrize("seed,players", CLASSIC_SAMPLE)
+def test_classic_games_keep_every_property(seed, players):
+    """The classic ruleset (issue 5): the same invariants, copies, round trips, replays and
+    hidden purses, 10 games for each of 2 to 5 players."""
+    game = _all_properties(seed + 7000, players, ruleset="classic")
+    assert game.r.name == "classic" and not game.s.hero_owner and not game.s.metro_bonus
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,players", CLASSIC_FULL)
+def test_classic_games_keep_every_property_full(seed, players):
+    _all_properties(seed + 7000, players, ruleset="classic")
 
 
 def test_illegal_action_is_refused_and_changes_nothing():

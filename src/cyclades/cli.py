@@ -6,6 +6,7 @@
     cyclades simulate --games 200 --players 2,4t,6 --team-goal 3
     cyclades replay game.json --upto 120
     cyclades board --players 4 --teams --board recommended
+    cyclades simulate --ruleset classic --games 100 --players 2,3,4,5
     cyclades bench --quick                      # benchmarks/engine_speed.py of the repository
 """
 from __future__ import annotations
@@ -24,9 +25,15 @@ from rich.table import Table
 
 import cyclades
 from cyclades.agents import agent_names, make_agent
+from cyclades.content.rulesets import RULESETS
 from cyclades.engine.log import Narrator, area_name, card_name, creature_name, decision_sentence, god_name
 
 BOARDS = ("random", "recommended")
+# R1: legendary (the default) or classic, the 2009 edition (2 to 5 players, its own board, R8).
+RULESET_OPTION = click.option("--ruleset", type=click.Choice(tuple(RULESETS)), default="legendary",
+                              show_default=True,
+                              help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players, "
+                                   "on its own board; --board and team play do not apply).")
 # Simulation modes (R22): players, and whether they play in teams. 2 players each run the
 # two factions of a team; 6 players always play in three teams; "4t" is 4 players in 2 teams.
 MODES = {"2": (2, True), "3": (3, False), "4": (4, False), "4t": (4, True), "5": (5, False),
@@ -89,8 +96,16 @@ def _mode_error(part, known) -> str:
     return f"{n} players: the game is for 2 to 6; the modes are {known} (4t: 4 players in 2 teams)"
 
 
-def _team_play(players, teams) -> bool:
-    """Whether a game of `players` plays in teams (R22): always with 2 and 6, on request with 4."""
+def _team_play(players, teams, ruleset="legendary") -> bool:
+    """Whether a game of `players` plays in teams (R22): always with 2 and 6, on request with 4.
+    The classic game has no teams: 2 to 5 players, two offerings each with 2 (R23)."""
+    if not RULESETS[ruleset].team_play:
+        if teams:
+            raise click.BadParameter(f"the {ruleset} game has no team play", param_hint="--teams")
+        if players not in RULESETS[ruleset].players:
+            raise click.BadParameter(f"the {ruleset} game takes 2 to 5 players ({players} given)",
+                                     param_hint="--players")
+        return False
     if teams and players not in (2, 4, 6):
         raise click.BadParameter(f"team play is for 4 players ({players} given); 2 and 6 players "
                                  f"always play in teams", param_hint="--teams")
@@ -148,12 +163,13 @@ FRAME_TEXT = {
 @click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
               help="End the game after this many cycles (R21 tie-breaks decide).")
 @click.option("--full-log", is_flag=True, help="Show every event, even those that repeat another.")
-def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, full_log):
+@RULESET_OPTION
+def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, full_log, ruleset):
     """Play a game in the terminal: you at one seat, bots at the others.
 
     In team play (R22) your team's purse is shared and shown to you; with 2 players you
     decide for both factions of your team, and each question says which one decides."""
-    teams = _team_play(players, teams)
+    teams = _team_play(players, teams, ruleset)
     if not 1 <= seat <= players:
         raise click.BadParameter(f"{seat} is not a seat of a {players}-player game (1..{players})",
                                  param_hint="--seat")
@@ -164,9 +180,11 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, f
         seed = random.randrange(2 ** 31)
     con = _console()
     game = cyclades.new_game(players=players, seed=seed, board=board, max_cycles=max_cycles,
-                             teams=teams, team_goal=team_goal)
+                             teams=teams, team_goal=team_goal, ruleset=ruleset)
+    board = game.r.board or board  # the classic game has its own board (R8)
     # The factions the human decides for: their seat's, or in the 2-player game their team's.
-    mine = ([q for q in range(game.s.n) if game.teams[q] == seat - 1] if players == 2 else [seat - 1])
+    mine = ([q for q in range(game.s.n) if game.teams[q] == seat - 1] if game.teams and players == 2
+            else [seat - 1])
     names = faction_names(game, mine)
     bots_by_seat = {}
     for k, p in enumerate(q for q in range(game.s.n) if q not in mine):
@@ -380,7 +398,8 @@ def show_position(con, game, me, names):
                 text += f" (reserved by {_short(names, c['reserved_by'])})"
             creatures.append(text)
     con.print("Creature track: " + (", ".join(creatures) or "empty"))
-    con.print("Hero track: " + (", ".join(card_name(h) for h in v["hero_track"] if h) or "empty"))
+    if game.r.heroes:
+        con.print("Hero track: " + (", ".join(card_name(h) for h in v["hero_track"] if h) or "empty"))
 
 
 def _columns(con, headers, rows):
@@ -477,14 +496,15 @@ def _show_team_result(con, game, names, r):
 
 # --- simulate --------------------------------------------------------------------------------
 
-def play_out(mode, seed, agents, max_cycles, team_goal=3) -> dict:
+def play_out(mode, seed, agents, max_cycles, team_goal=3, ruleset="legendary") -> dict:
     """One game between agents, one agent per faction; its figures as a row.
 
     In team play (R22) a side is a team: its Metropolises count together, its purse breaks
     ties, and its win is one win however many factions it has."""
     players, teams = MODES[mode]
+    teams = teams and RULESETS[ruleset].team_play  # classic 2 players: two offerings each (R23)
     game = cyclades.new_game(players=players, seed=seed, max_cycles=max_cycles, teams=teams,
-                             team_goal=team_goal)
+                             team_goal=team_goal, ruleset=ruleset)
     n = game.s.n
     seats = [make_agent(agents[p % len(agents)], seed=seat_seed(seed, p)) for p in range(n)]
     decisions = 0
@@ -515,7 +535,8 @@ def play_out(mode, seed, agents, max_cycles, team_goal=3) -> dict:
         row["error"] = error
         return row
     alive = [p for p in range(n) if not r["eliminated"][p]]
-    metros = {p: game.side_metropolises(p, r["metropolises"]) for p in alive}
+    # As the winner is decided (R21; classic: past the goal, ties go to GP).
+    metros = {p: game.counted_metropolises(game.side_metropolises(p, r["metropolises"])) for p in alive}
     if r["cycle_limit"]:
         row["ending"] = "cycle_limit"
     elif any(m >= game.goal for m in metros.values()):
@@ -593,7 +614,8 @@ def team_wins(rows, layout) -> list:
               help="The cycle-limit guard: a game still going after this many cycles ends (R21).")
 @click.option("--agents", default="random", show_default=True,
               help="Agent names, comma-separated, dealt to the seats in turn.")
-def simulate(games, players, team_goal, seed, json_file, max_cycles, agents):
+@RULESET_OPTION
+def simulate(games, players, team_goal, seed, json_file, max_cycles, agents, ruleset):
     """Play many games between agents and report speed, length and how they were won.
 
     Agents are dealt to the factions in turn (a 2-player game has four). In team play a
@@ -601,6 +623,11 @@ def simulate(games, players, team_goal, seed, json_file, max_cycles, agents):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     modes = _modes(players)
+    rules = RULESETS[ruleset]
+    for mode in modes:
+        if not rules.team_play and (mode == "4t" or MODES[mode][0] not in rules.players):
+            raise click.BadParameter(f"the {ruleset} game has the modes 2, 3, 4 and 5, not {mode}",
+                                     param_hint="--players")
     agent_list = _agent_list(agents, "--agents")
     # Piped output is not cut to 80 columns: a table of several modes reads better unwrapped.
     con = _console(None if sys.stdout.isatty() else 160)
@@ -610,25 +637,28 @@ def simulate(games, players, team_goal, seed, json_file, max_cycles, agents):
                   TimeElapsedColumn(), console=err, transient=True) as progress:
         for mode in modes:
             n, teams = MODES[mode]
-            label = MODE_LABELS[mode]
+            teams = teams and rules.team_play
+            label = mode_label(mode, ruleset)
             task = progress.add_task(label, total=games)
             rows = []
             t0 = time.perf_counter()
             for i in range(games):
-                rows.append(play_out(mode, seed + i, agent_list, max_cycles, team_goal))
+                rows.append(play_out(mode, seed + i, agent_list, max_cycles, team_goal, ruleset))
                 progress.advance(task)
             elapsed = time.perf_counter() - t0
             runs.append({"mode": mode, "label": label, "players": n, "factions": rows[0]["factions"],
-                         "teams": rows[0]["teams"], "metropolises_to_win": team_goal if teams else 3,
+                         "teams": rows[0]["teams"],
+                         "metropolises_to_win": team_goal if teams else rules.metropolises_to_win,
                          "summary": summarize(rows, elapsed), "games": rows})
     _print_summary(con, runs, max_cycles)
     _print_team_wins(con, runs)
     errors = [r for run in runs for r in run["games"] if "error" in r]
     for r in errors[:10]:
-        con.print(f"Error in the game of seed {r['seed']} ({MODE_LABELS[r['mode']]}) "
+        con.print(f"Error in the game of seed {r['seed']} ({mode_label(r['mode'], ruleset)}) "
                   f"after {r['decisions']} decisions: {r['error']}", markup=False)
     if json_file:
-        data = {"seed": seed, "games": games, "max_cycles": max_cycles, "team_goal": team_goal,
+        data = {"ruleset": ruleset, "seed": seed, "games": games, "max_cycles": max_cycles,
+                "team_goal": team_goal,
                 "agents": agent_list, "modes": modes,
                 "agent_seeds": "faction k of the game of seed s uses seed s*16+k", "runs": runs}
         try:
@@ -643,6 +673,13 @@ def simulate(games, players, team_goal, seed, json_file, max_cycles, agents):
 
 MODE_LABELS = {"2": "2 players (4 factions)", "3": "3 players", "4": "4 players",
                "4t": "4 players, 2 teams", "5": "5 players", "6": "6 players, 3 teams"}
+
+
+def mode_label(mode, ruleset="legendary") -> str:
+    """A mode's column title; the classic 2-player game has no factions, but two offerings (R23)."""
+    if mode == "2" and not RULESETS[ruleset].team_play:
+        return "2 players (2 offerings each)"
+    return MODE_LABELS[mode]
 
 
 def _print_summary(con, runs, max_cycles):
@@ -787,9 +824,12 @@ def _lines_with_cycles(narrator, events):
 @click.option("--teams", is_flag=True, help="Team play: 4 players in 2 teams.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--board", type=click.Choice(BOARDS), default="random", show_default=True)
-def board(players, teams, seed, board):
+@RULESET_OPTION
+def board(players, teams, seed, board, ruleset):
     """List the areas of a game's board: ids for scenarios, neighbours, sites, icons."""
-    game = cyclades.new_game(players=players, seed=seed, board=board, teams=_team_play(players, teams))
+    game = cyclades.new_game(players=players, seed=seed, board=board,
+                             teams=_team_play(players, teams, ruleset), ruleset=ruleset)
+    board = game.r.board or board  # the classic game has its own board (R8)
     b = game.board
     # Piped output is not cut to 80 columns: one line per area reads better in a file.
     con = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
@@ -803,10 +843,17 @@ def board(players, teams, seed, board):
     for a in range(len(b.ids)):
         land = b.is_land[a]
         t.add_row(str(a), b.ids[a], b.names[a], ("land" + (" (volcano)" if b.volcano[a] else "")) if land else "sea",
-                  str(b.island[a] + 1) if land else "-", str(b.sites[a]) if land else "-",
+                  str(b.island[a] + 1) if land else "-", _sites_text(b, a) if land else "-",
                   str(b.cornucopias[a]), ("yes" if b.priestess[a] else "") if land else "-",
                   ", ".join(b.ids[x] for x in b.adj[a]))
     con.print(t)
+
+
+def _sites_text(b, a) -> str:
+    """Construction sites; a classic isle's building spaces and its metropolis space (R8)."""
+    if b.metro_site[a] < 0:
+        return str(b.sites[a])
+    return f"{b.sites[a] - 1} + metropolis"
 
 
 # --- bench -----------------------------------------------------------------------------------

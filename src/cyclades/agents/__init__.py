@@ -1,5 +1,17 @@
-"""Players that are programs: `make_agent(name, seed)` makes one by name."""
-from .base import AGENTS, Agent, agent_names, make_agent, register
+"""Players that are programs: `make_agent(name, seed)` makes one by name.
+
+- `random`: uniform over the legal actions.
+- `greedy`: a heuristic player (greedy.py), its position evaluation in evaluation.py.
+- `mcts`: information-set Monte Carlo tree search over greedy rollouts (mcts.py).
+
+Every agent gets only what its player knows: the game loop calls `agent.act(game, player)`,
+which hands the agent `game.observe(player)` (R24); an agent implements `choose(obs)`.
+`cyclades tournament` (tournament.py, cli.py) plays them against each other.
+"""
+from .base import AGENTS, Agent, agent_names, make_agent, parse_agent_spec, register
+from .greedy import GreedyAgent, GreedyPolicy
+from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "agent_names", "make_agent", "register"]
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "GreedyPolicy", "MCTSAgent", "RandomAgent",
+           "agent_names", "make_agent", "parse_agent_spec", "register"]

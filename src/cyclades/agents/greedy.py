@@ -968,5 +968,5 @@ class GreedyAgent(Agent):
             raise ValueError("no legal action: the game is over or waits on someone else")
         if len(legal) == 1:
             return legal[0]
-        g = obs.determinize(self.rng, purse=ev.guess_purse)
+        g = ev.sample(obs, self.rng)
         return self.policy.decide(g, obs.player, legal)

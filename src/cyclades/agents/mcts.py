@@ -95,7 +95,7 @@ class MCTSAgent(Agent):
 
     def search(self, obs, options, deadline):
         p = obs.player
-        first = obs.determinize(self.rng, purse=ev.guess_purse)
+        first = ev.sample(obs, self.rng)
         n = first.s.n
         root = Node(n)
         root.order = self.candidates(first, p, options, root=True)
@@ -107,7 +107,7 @@ class MCTSAgent(Agent):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            g = first if it == 0 else obs.determinize(self.rng, purse=ev.guess_purse)
+            g = first if it == 0 else ev.sample(obs, self.rng)
             self.iterate(root, g, n, deadline)
             it += 1
         self.last_iterations = it

@@ -60,6 +60,16 @@ BONUS_TEXT = {
 }
 
 
+# The 2009 classic deck (R25): 17 cards, each played with its Legendary text.
+CLASSIC_CREATURES = (("pegasus", 2), ("harpy", 2), ("dryad", 2), ("sylph", 2), ("satyr", 2),
+                     ("griffin", 1), ("sphinx", 1), ("kraken", 1), ("minotaur", 1),
+                     ("medusa", 1), ("polyphemus", 1), ("chiron", 1))
+
+
+def classic_creature_deck() -> tuple:
+    return tuple(c for c, copies in CLASSIC_CREATURES for _ in range(copies))
+
+
 def creature_deck(maelstrom: bool) -> list[str]:
     return [c.name for c in CREATURES.values() if maelstrom or not c.maelstrom]
 

@@ -27,6 +27,9 @@ GODS = {
     "hera": God("hera", None, "merc", "merc", (1, 3, 5), None, True),
 }
 GOD_NAMES = tuple(GODS)
+# The 2009 classic edition has four god tiles, Hera apart; its gods are the same gods, with
+# the free building replaced by buildings at 2 GP each (classic-rulebook-actions.txt, "C. Build").
+CLASSIC_GOD_NAMES = ("poseidon", "ares", "zeus", "athena")
 
 BUILDINGS = ("port", "fortress", "temple", "university")
 METROPOLIS = "metropolis"

@@ -8,7 +8,8 @@ Areas are numbered 0..A-1. Per area (tuples indexed by area):
 - ``ids``, ``names``, ``index`` (id -> area), ``is_land``
 - ``sites`` (construction sites; 0 for seas), ``site_start`` (offset of the
   area's first site in the flat list of all sites), ``n_sites``, ``site_area``
-  (area of each flat site)
+  (area of each flat site), ``metro_site`` (classic board, R8: the flat index of
+  the isle's metropolis space, its last site, where no basic building goes; -1)
 - ``cornucopias`` (printed icons), ``priestess``, ``volcano``
 - ``adj`` every neighbour; ``land_adj`` land neighbours of a land area (the
   volcano link of R5 included); ``sea_adj`` sea neighbours of a sea area;
@@ -26,7 +27,9 @@ Adjacency is never stored: it is derived from the cells (two areas are adjacent
 iff a cell of one shares an edge with a cell of the other), which is exactly
 what ``geometry()`` draws. The one exception is the volcano rule (R5): when
 tiles 2 and 11 are both in play their volcano areas are adjacent, and
-``geometry()`` draws that adjacency as a "link".
+``geometry()`` draws that adjacency as a "link". The classic board (R8,
+``content/classic_board.json``) lives on the same grid: each of its areas lists
+its cells, and ``Board.classic(players)`` keeps the part in play for a count.
 
 Flowers tile the plane: their centres form the lattice a*(2, 1) + b*(-1, 3) in
 axial coordinates (determinant 7 = cells per flower), so slot positions are
@@ -135,10 +138,35 @@ def load_tiles() -> dict:
     return _TILES
 
 
+_CLASSIC = None
+_CLASSIC_BOARDS = {}
+
+
+def load_classic() -> dict:
+    """classic_board.json (R8): areas with cells and the player count from which each is in
+    play, and the starting positions by player count. Read once."""
+    global _CLASSIC
+    if _CLASSIC is None:
+        path = Path(__file__).resolve().parent.parent / "content" / "classic_board.json"
+        _CLASSIC = json.loads(path.read_text())
+    return _CLASSIC
+
+
+def _cell_adjacency(cell_area: dict, n: int) -> list:
+    """R7: two areas are adjacent iff a cell of one shares an edge with a cell of the other."""
+    adjacency = [set() for _ in range(n)]
+    for (q, r), i in cell_area.items():
+        for dq, dr in HEX_DIRS:
+            j = cell_area.get((q + dq, r + dr))
+            if j is not None and j != i:
+                adjacency[i].add(j)
+    return adjacency
+
+
 class Board:
     __slots__ = (
         "ids", "names", "index", "is_land", "sites", "site_start", "n_sites",
-        "site_area", "cornucopias", "priestess", "volcano", "adj", "land_adj",
+        "site_area", "metro_site", "cornucopias", "priestess", "volcano", "adj", "land_adj",
         "sea_adj", "coast", "island", "islands", "lands", "seas", "tile",
         "cells", "links", "overlaps", "spec", "_geometry",
     )
@@ -148,7 +176,8 @@ class Board:
     def __init__(self, areas: list[dict], adjacency: list[set], *, spec,
                  cells=None, links=(), overlaps=()):
         """Low level: ``areas`` are dicts with id, name, kind, sites,
-        cornucopias, priestess, volcano, tile; ``adjacency`` the neighbour sets.
+        cornucopias, priestess, volcano, tile, metropolis_site (an extra site:
+        the isle's metropolis space, R8); ``adjacency`` the neighbour sets.
         Use the from_* constructors."""
         s = object.__setattr__
         n = len(areas)
@@ -161,13 +190,16 @@ class Board:
         s(self, "names", tuple(a.get("name") or a["id"] for a in areas))
         s(self, "index", {a: i for i, a in enumerate(ids)})
         s(self, "is_land", is_land)
-        sites = tuple(int(a.get("sites", 0)) if is_land[i] else 0 for i, a in enumerate(areas))
+        metro = tuple(bool(a.get("metropolis_site")) and is_land[i] for i, a in enumerate(areas))
+        sites = tuple(int(a.get("sites", 0)) + metro[i] if is_land[i] else 0
+                      for i, a in enumerate(areas))
         start, site_area, k = [], [], 0
         for i, c in enumerate(sites):
             start.append(k)
             site_area.extend([i] * c)
             k += c
         s(self, "sites", sites)
+        s(self, "metro_site", tuple(start[i] + sites[i] - 1 if metro[i] else -1 for i in range(n)))
         s(self, "site_start", tuple(start))
         s(self, "n_sites", k)
         s(self, "site_area", tuple(site_area))
@@ -264,13 +296,7 @@ class Board:
                     cell_area[g] = i
                     mine.append(g)
                 cells_of.append(tuple(mine))
-        # R7: adjacency is derived from the cells that are drawn.
-        adjacency = [set() for _ in areas]
-        for (q, r), i in cell_area.items():
-            for dq, dr in HEX_DIRS:
-                j = cell_area.get((q + dq, r + dr))
-                if j is not None and j != i:
-                    adjacency[i].add(j)
+        adjacency = _cell_adjacency(cell_area, len(areas))
         # R5: the two volcanoes are adjacent when tiles 2 and 11 are in play.
         links = []
         if all(t in volcanoes for t in VOLCANO_TILES):
@@ -283,10 +309,36 @@ class Board:
                    links=links, overlaps=overlaps)
 
     @classmethod
+    def classic(cls, players: int) -> "Board":
+        """The classic board (R8) for 2 to 5 players: the areas of classic_board.json in play
+        from that count up; adjacency from the cells that are drawn (R7)."""
+        if players not in (2, 3, 4, 5):
+            raise ValueError(f"the classic game takes 2 to 5 players, not {players}")
+        if players in _CLASSIC_BOARDS:  # immutable: one per player count is enough
+            return _CLASSIC_BOARDS[players]
+        keep = [a for a in load_classic()["areas"] if a["players"] <= players]
+        cell_area, cells_of, overlaps = {}, [], []
+        for i, a in enumerate(keep):
+            mine = []
+            for q, r in a["cells"]:
+                if (q, r) in cell_area:
+                    overlaps.append((q, r))
+                    continue
+                cell_area[(q, r)] = i
+                mine.append((q, r))
+            cells_of.append(tuple(mine))
+        board = cls(keep, _cell_adjacency(cell_area, len(keep)),
+                    spec={"kind": "classic", "players": players},
+                    cells=tuple(cells_of), overlaps=overlaps)
+        _CLASSIC_BOARDS[players] = board
+        return board
+
+    @classmethod
     def from_map(cls, areas) -> "Board":
         """A small hand-written map without tiles (test scenarios): dicts with
         id, name (optional), kind "land"|"sea", sites, cornucopias, priestess,
-        volcano (optional), adj (ids; made symmetric)."""
+        volcano, metropolis_site (optional: an isle's metropolis space beside its
+        sites, R8), adj (ids; made symmetric)."""
         norm = []
         for a in areas:
             kind = a.get("kind", "land")
@@ -299,6 +351,8 @@ class Board:
                  "adj": sorted(str(x) for x in a.get("adj", ()))}
             if a.get("volcano"):
                 d["volcano"] = True
+            if a.get("metropolis_site") and kind == "land":
+                d["metropolis_site"] = True
             norm.append(d)
         index = {a["id"]: i for i, a in enumerate(norm)}
         adjacency = [set() for _ in norm]
@@ -318,6 +372,8 @@ class Board:
             return cls.from_tiles([(n, f, tuple(c), r) for n, f, c, r in spec["placements"]])
         if spec["kind"] == "map":
             return cls.from_map(spec["areas"])
+        if spec["kind"] == "classic":
+            return cls.classic(spec["players"])
         raise ValueError(f"unknown board spec kind {spec.get('kind')!r}")
 
     @classmethod
@@ -362,6 +418,8 @@ class Board:
             return cls.random(tiles_for_players(players), rng, face=face, players=players)
         if kind == "recommended":
             return cls.recommended(players, face or "A")
+        if kind == "classic":
+            return cls.classic(players)
         raise ValueError(f"unknown board kind {kind!r}")
 
     # ---- queries ------------------------------------------------------
@@ -374,6 +432,11 @@ class Board:
         k = self.site_start[area]
         return range(k, k + self.sites[area])
 
+    def building_sites(self, area: int) -> range:
+        """Flat site indexes where basic buildings may stand: all but a metropolis space (R8)."""
+        k = self.site_start[area]
+        return range(k, k + self.sites[area] - (self.metro_site[area] >= 0))
+
     # ---- drawing (R7) -------------------------------------------------
 
     def geometry(self) -> dict:
@@ -383,8 +446,9 @@ class Board:
          "areas": [{"id", "name", "kind", "tile", "cells": [[q, r]...],
                     "polygons": [one hexagon per cell], "outline": boundary of
                     the area (one closed ring), "centre": [x, y] for pieces,
-                    "label": [x, y], "sites": [[x, y]...], "cornucopias",
-                    "priestess", "volcano", "island"}],
+                    "label": [x, y], "sites": [[x, y]...], "metropolis_site"
+                    (index into sites of an isle's metropolis space, R8, or
+                    None), "cornucopias", "priestess", "volcano", "island"}],
          "islands": [{"areas": [ids], "outlines": [closed rings]}],
          "links": [{"a": id, "b": id, "kind": "volcano"|"map", "points": [[x,y],[x,y]]}],
          "tiles": [{"number", "face", "outline": ring}]}
@@ -453,6 +517,12 @@ def _site_points(x, y, n, s=HEX_SIZE):
     return [[round(x + (k - (n - 1) / 2) * step, 2), round(y + 0.42 * s, 2)] for k in range(n)]
 
 
+def _metro_index(board: Board, a: int):
+    """Which of the area's sites is its metropolis space (R8), or None."""
+    m = board.metro_site[a]
+    return m - board.site_start[a] if m >= 0 else None
+
+
 def _tile_geometry(board: Board) -> dict:
     raw = [[_cell_centre(q, r) for q, r in cells] for cells in board.cells]
     xs = [x for cs in raw for x, _ in cs] or [0.0]
@@ -492,6 +562,7 @@ def _tile_geometry(board: Board) -> dict:
             "centre": rnd((cx, cy)),
             "label": rnd((lx, ly - 0.45 * HEX_SIZE)),
             "sites": site_pts,
+            "metropolis_site": _metro_index(board, i),
             "cornucopias": board.cornucopias[i],
             "priestess": board.priestess[i],
             "volcano": board.volcano[i],
@@ -504,7 +575,7 @@ def _tile_geometry(board: Board) -> dict:
               "points": [areas[a]["centre"], areas[b]["centre"]]}
              for a, b, kind in board.links]
     tiles = []
-    for number, face, (cq, cr), _rot in board.spec["placements"]:
+    for number, face, (cq, cr), _rot in board.spec.get("placements", ()):  # none: classic
         x, y = _cell_centre(cq, cr)
         polys = [_corner_points(px + x + ox, py + y + oy)
                  for px, py in (_cell_centre(q, r) for q, r in FLOWER)]
@@ -536,6 +607,7 @@ def _map_geometry(board: Board) -> dict:
             "polygons": [poly], "outline": poly, "centre": [round(x, 2), round(y, 2)],
             "label": [round(x, 2), round(y - 0.45 * s, 2)],
             "sites": _site_points(x, y, board.sites[i], s),
+            "metropolis_site": _metro_index(board, i),
             "cornucopias": board.cornucopias[i], "priestess": board.priestess[i],
             "volcano": board.volcano[i], "island": board.island[i],
         })

@@ -91,9 +91,10 @@ def temples(g, p) -> int:
 
 
 def creature_cost(g, p, slot) -> tuple:
-    """(price, temples used) for the creature on a track slot."""
+    """(price, temples used) for the creature on a track slot. The classic game never lets
+    Temples bring a price below 1 GP (`Ruleset.creature_min_cost`, R25)."""
     base = g.r.creature_costs[slot]
-    used = min(base, temples(g, p))
+    used = min(max(0, base - g.r.creature_min_cost), temples(g, p))
     return base - used, used
 
 
@@ -106,14 +107,17 @@ def _buy_legal(g, f):
         if c is None or c not in EFFECTS or s.reserved.get(c, p) != p:
             continue
         cost, _ = creature_cost(g, p, slot)
-        if g.purse(p) >= cost:
-            out.append(Action("buy_creature", what=c, n=cost))
+        action = Action("buy_creature", what=c, n=cost)
+        if g.purse(p) >= cost and action not in out:  # two copies of a card (R25) at one price
+            out.append(action)
     return out
 
 
 def _buy_apply(g, f, a):
     s, p = g.s, f["p"]
-    slot = s.creature_track.index(a.what)
+    # The slot of the card at that price (the classic deck has two copies of some cards).
+    slot = next(i for i, c in enumerate(s.creature_track)
+                if c == a.what and creature_cost(g, p, i)[0] == a.n)
     cost, used = creature_cost(g, p, slot)
     g.pay(p, cost)
     key = f"temples_used:{p}"
@@ -152,7 +156,8 @@ def _peek_apply(g, f, a):
 
 
 menu_item("buy_creature", ("buy_creature",))((_buy_legal, _buy_apply))
-menu_item("peek", ("peek",))((_peek_legal, _peek_apply))
+# Zeus' look at the deck is Legendary's; the classic Zeus swaps a creature (engine/classic.py).
+menu_item("peek", ("peek",), when=lambda r: r.zeus_action == "peek")((_peek_legal, _peek_apply))
 
 
 @handler("peek")

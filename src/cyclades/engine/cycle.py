@@ -19,7 +19,9 @@ def advance(g):
     elif s.phase == "offerings":
         pay_offerings(g)
         s.phase = "maintenance"
-        start_maintenance(g)
+        start = MAINTENANCE.get(g.r.upkeep)
+        if start:  # the classic game has no such phase: its creatures leave on their own
+            start(g)
     elif s.phase == "maintenance":
         s.phase = "actions"
         s.action_order = [[p, god] for god in s.gods[:s.faceup] if god in s.bids
@@ -50,7 +52,7 @@ def begin_cycle(g):
 
 
 def prepare(g):
-    """1- Cycle Preparation: heroes, creatures, gods."""
+    """1- Cycle Preparation: heroes, creatures, gods (the gods the ruleset's way)."""
     s = g.s
     for i, h in enumerate(s.hero_track):
         if h is None:
@@ -64,9 +66,22 @@ def prepare(g):
     for i in range(len(track)):
         track[i] = cards[i] if i < len(cards) else draw(g, s.creature_deck, s.creature_discard)
     s.reserved = {c: p for c, p in s.reserved.items() if c in track}
-    # The top god leaves, the others slide up, it returns at the bottom (face down if <6).
-    s.gods.append(s.gods.pop(0))
+    GOD_PREPARATION[g.r.god_preparation](g)
     g.emit("gods", order=list(s.gods), faceup=s.faceup)
+
+
+def rotate_gods(g):
+    """Legendary: the top god leaves, the others slide up, it returns at the bottom (face down
+    if <6)."""
+    s = g.s
+    s.gods.append(s.gods.pop(0))
+
+
+# God preparation by `Ruleset.god_preparation`; engine/classic.py adds "shuffle".
+GOD_PREPARATION = {"rotate": rotate_gods}
+# Phase 4 by `Ruleset.upkeep`: Legendary's Maintenance Costs. A ruleset without an entry has no
+# such phase (classic: creatures leave at their owner's next turn, engine/classic.py).
+MAINTENANCE = {"maintenance": start_maintenance}
 
 
 def draw(g, deck, discard):

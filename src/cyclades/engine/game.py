@@ -17,12 +17,21 @@ from . import battle, creatures, heroes, maintenance, metropolis, moves, offerin
 from .cards import creatures as _creature_cards  # noqa: F401  (register creature effects)
 from .cards import miniatures as _miniature_cards  # noqa: F401  (creatures with miniatures)
 from .cards import heroes as _hero_cards  # noqa: F401  (hero powers and the Minotaur)
+from . import classic as _classic  # noqa: F401  (the classic ruleset's strategies, R1)
 
 FORMAT = 1
 
 
-def team_layout(players, teams):
-    """Team of each faction (R22), or None: 2 players run two factions each."""
+def team_layout(players, teams, ruleset=None):
+    """Team of each faction (R22), or None: 2 players run two factions each. A ruleset without
+    team play (classic) has one faction per player, 2 to 5 of them (R23: two markers at 2)."""
+    if ruleset is not None and not ruleset.team_play:
+        if teams:
+            raise ValueError(f"the {ruleset.name} game has no team play")
+        if players not in ruleset.players:
+            raise ValueError(f"the {ruleset.name} game takes {ruleset.players[0]} to "
+                             f"{ruleset.players[-1]} players, not {players}")
+        return None
     if players == 2:
         return (0, 1, 0, 1)
     if players == 6:
@@ -78,7 +87,8 @@ class Game:
             max_cycles=None, teams=False, team_goal=3):
         if ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
-        team_of = team_layout(players, teams)
+        r = RULESETS[ruleset]
+        team_of = team_layout(players, teams, r)
         if team_goal not in (3, 4):
             raise ValueError("the team goal is 3 or 4 metropolises")
         factions = len(team_of) if team_of else players
@@ -87,6 +97,8 @@ class Game:
         rng = Rng(seed)
         if isinstance(board, Board):
             b = board
+        elif r.board and board in ("random", "recommended", r.board):
+            b = Board.for_players(players, rng, kind=r.board)  # a fixed board (classic, R8)
         elif board in ("random", "recommended"):
             b = Board.for_players(players, rng, kind=board)
         else:
@@ -183,7 +195,7 @@ class Game:
         s = self.s
         metros = [metropolises_of(self, p) for p in range(s.n)]
         alive = [p for p in range(s.n) if not s.eliminated[p]]
-        score = {p: (self.side_metropolises(p, metros), self.purse(p)) for p in alive}
+        score = {p: (self.counted_metropolises(self.side_metropolises(p, metros)), self.purse(p)) for p in alive}
         best = max(score.values(), default=(0, 0))
         winners = [p for p in alive if score[p] == best] if s.over else []
         if self.teams and s.over:  # the whole team wins, eliminated teammates included
@@ -194,6 +206,11 @@ class Game:
         if self.teams:
             out["teams"] = list(self.teams)
         return out
+
+    def counted_metropolises(self, metropolises) -> int:
+        """Metropolises as the winner is decided (R21). Classic: whoever reached the goal wins,
+        ties among them on GP, so a metropolis past the goal does not count."""
+        return min(metropolises, self.goal) if self.r.score_caps_at_goal else metropolises
 
     def side_metropolises(self, p, metros=None) -> int:
         """Metropolises of p, or of p's team in team play (R21, R22)."""

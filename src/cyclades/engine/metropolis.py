@@ -3,7 +3,8 @@
 Economic development (the four basic buildings), cultural development (four
 Philosophers) and heroic action all build a Metropolis through `push_metropolis`;
 its bonus token comes from one shuffled face-down stack and is applied at once.
-A conquered Metropolis gives its bonus to the player who lost it.
+A conquered Metropolis gives its bonus to the player who lost it. The classic game
+has no bonus stack (R20) and puts a Metropolis on the isle's metropolis space (R8).
 """
 from ..content.gods import BUILDINGS, METROPOLIS
 from . import ops
@@ -92,7 +93,7 @@ class BuildMetropolis(Handler):
             return [Action("remove", what=f["remove"][0], where=b.ids[a])
                     for a in sorted({a for _, a in _remove_choices(g, f)})]
         elsewhere = [a for legal, _ in ELSEWHERE.values() for a in legal(g, f)]
-        free = lands_with_free_site(g, f["p"])
+        free = metropolis_places(g, f["p"])
         if free:
             return [Action("metropolis", where=b.ids[a]) for a in free] + elsewhere
         # No free site: one of the player's basic buildings must make way.
@@ -114,9 +115,25 @@ class BuildMetropolis(Handler):
             site = next(i for i in _area_sites(g, area) if g.s.sites[i] == act.what)
             g.emit("demolished", player=f["p"], building=act.what, area=area)
         else:
-            site = empty_sites(g, area)[0]
+            site = metropolis_site(g, area)
         pop(g, f)
         build_metropolis(g, f["p"], site, f["how"])
+
+
+def metropolis_places(g, p) -> list:
+    """Land areas of p where a new Metropolis may go: one with an empty site, or on the classic
+    board (R8) an isle whose metropolis space is free. With none, a basic building of p's must
+    make way ("If no space is free for a new metropolis, destroy your own buildings")."""
+    b, sites = g.b, g.s.sites
+    if any(m >= 0 for m in b.metro_site):
+        return [a for a in controlled_lands(g, p) if b.metro_site[a] >= 0 and not sites[b.metro_site[a]]]
+    return lands_with_free_site(g, p)
+
+
+def metropolis_site(g, area) -> int:
+    """The site a Metropolis takes in an area offered by `metropolis_places`."""
+    m = g.b.metro_site[area]
+    return m if m >= 0 else empty_sites(g, area)[0]
 
 
 def _area_sites(g, a):

@@ -74,7 +74,24 @@ class Observation:
                 f["cards"], unseen["creature_deck"] = left[:3], left[3:]
         g = Game._blank(self._board, dict(self._options, seed=None))
         g.s = State.from_dict(d)
+        _cover_offerings(g, self._public["gp"])
         return g
+
+
+def _cover_offerings(g, known):
+    """A guessed purse can always pay the offerings its owner has made this cycle (R11):
+    every real one could."""
+    from .offerings import cost_of
+    s = g.s
+    if s.phase != "offerings":
+        return
+    need = {}
+    for q, amount in s.bids.values():
+        holder = g.purse_holder(q)
+        need[holder] = need.get(holder, 0) + cost_of(g, q, amount)
+    for holder, n in need.items():
+        if known[holder] is None and s.gp[holder] < n:
+            s.gp[holder] = n
 
 
 def guess_purse(rng, q, view) -> int:

@@ -4,6 +4,11 @@ In turn order each player offers GP to a face-up god or goes to Apollo. An
 outbid player must bid again at once on another god (R10), and the chain of
 kick-outs resolves fully before the next player in turn order. A bid must be
 payable after the Priestess discount (R11), so no fine ever arises.
+
+The classic 2-player game gives each player two offering markers (R23): a player may
+then hold two gods (never outbidding themself), or go to Apollo twice; their Priests
+discount the two offerings together, once per cycle, each god offering costing at least
+1 GP (R12).
 """
 from ..content.gods import APOLLO
 from .actions import Action
@@ -20,9 +25,27 @@ def cost_of(g, p, amount) -> int:
     return max(g.r.min_payment if amount else 0, amount - g.s.priestesses[p])
 
 
+def offerings_cost(g, p, amounts) -> int:
+    """What p pays for its god offerings `amounts` together (R12; R23 two of them): their sum
+    less one GP per Priestess, and at least the ruleset's minimum for each."""
+    if not amounts:
+        return 0
+    return max(g.r.min_payment * len(amounts), sum(amounts) - g.s.priestesses[p])
+
+
+def own_bids(g, p) -> list:
+    """The amounts of p's offerings standing on gods (R23: the other marker's, if any)."""
+    return [amount for q, amount in g.s.bids.values() if q == p]
+
+
 def max_affordable(g, p) -> int:
-    """The highest bid p can pay (R11); team play pools the purse."""
-    return g.purse(p) + g.s.priestesses[p] - g.committed(p)
+    """The highest bid p can pay (R11) besides its standing offerings; team play pools the
+    purse. 0 when even the smallest bid cannot be paid (R12's minimum)."""
+    mine = own_bids(g, p)
+    room = g.purse(p) - g.committed(p)
+    if room < g.r.min_payment * (len(mine) + 1):
+        return 0
+    return room + g.s.priestesses[p] - sum(mine)
 
 
 @handler("offer")
@@ -38,6 +61,8 @@ class Offering(Handler):
             if god == f["banned"]:
                 continue
             held = s.bids.get(god)
+            if held and held[0] == p:
+                continue  # R23: a player's two markers go to two gods
             low = held[1] + 1 if held else 1
             for amount in range(low, top + 1):
                 out.append(Action("bid", what=god, n=amount))
@@ -71,9 +96,14 @@ def _next_bidder(g, f):
 
 
 def pay_offerings(g):
-    """Each player pays their offering less their Priestess discount (R12)."""
+    """Each player pays their offering less their Priestess discount (R12); with two offerings
+    (R23) the discount goes to the first god's offering first, as far as it can, then to the
+    second's, so that the two together cost `offerings_cost`."""
     s = g.s
+    discount = {}
     for god, (p, amount) in s.bids.items():
-        cost = cost_of(g, p, amount)
+        left = discount.get(p, s.priestesses[p])
+        cost = max(g.r.min_payment, amount - left)
+        discount[p] = left - (amount - cost)
         g.pay(p, cost)
         g.emit("paid", player=p, god=god, amount=cost)

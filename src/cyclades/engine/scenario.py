@@ -7,7 +7,7 @@ the next die results. The rules tests are written with it.
 import json
 from pathlib import Path
 
-from ..content.gods import GOD_NAMES
+from ..content.rulesets import RULESETS
 from . import cycle
 from .board import Board
 from .frames import push
@@ -37,7 +37,11 @@ def load_scenario(data_or_path):
     if unknown:
         raise ScenarioError(f"unknown scenario keys: {sorted(unknown)}")
     players = data.get("players", 3)
-    board = data.get("board", "recommended")
+    ruleset = data.get("ruleset", "legendary")
+    if ruleset not in RULESETS:
+        raise ScenarioError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
+    r = RULESETS[ruleset]
+    board = data.get("board", r.board or "recommended")  # classic: its own board (R8)
     from .rng import Rng
     rng = Rng(data.get("seed", 0))
     if isinstance(board, str):
@@ -47,11 +51,11 @@ def load_scenario(data_or_path):
     else:
         b = Board.from_spec(board)
     maelstrom = data.get("maelstrom", True)
-    options = {"players": players, "ruleset": data.get("ruleset", "legendary"),
+    options = {"players": players, "ruleset": ruleset,
                "seed": data.get("seed", 0), "maelstrom": maelstrom,
                "max_cycles": data.get("max_cycles"), "board": b.spec, "board_spec": b.spec,
                "scenario": data}
-    teams = team_layout(players, data.get("teams", False))
+    teams = team_layout(players, data.get("teams", False), r)
     if teams:
         options.update(teams=list(teams), team_goal=data.get("team_goal", 3))
     g = Game._blank(b, options)
@@ -61,8 +65,8 @@ def load_scenario(data_or_path):
     s.cycle = data.get("cycle", 1)
     if "gods" in data:
         gods = list(data["gods"])
-        if sorted(gods) != sorted(GOD_NAMES):
-            raise ScenarioError(f"gods must list each of {GOD_NAMES} once")
+        if sorted(gods) != sorted(r.gods):
+            raise ScenarioError(f"gods must list each of {r.gods} once")
         s.gods = gods
     s.faceup = data.get("faceup", s.faceup)
     if "turn_order" in data:
@@ -134,7 +138,7 @@ def _place_area(g, area_id, ad):
         if len(buildings) > b.sites[a]:
             raise ScenarioError(f"{area_id} has only {b.sites[a]} construction sites")
         bonuses = list(ad.get("bonuses", []))
-        for i, kind in zip(b.sites_of(a), buildings):
+        for i, kind in zip(_fill_order(b, a, buildings), buildings):
             s.sites[i] = kind
             if kind == "metropolis" and bonuses:
                 s.metro_bonus[i] = bonuses.pop(0)
@@ -146,6 +150,16 @@ def _place_area(g, area_id, ad):
             raise ScenarioError(f"sea area {area_id} has an owner but no fleet (R16)")
     s.prosperity[a] = ad.get("prosperity", 0)
     s.geryon_gp[a] = ad.get("geryon_gp", 0)
+
+
+def _fill_order(b, a, buildings) -> list:
+    """The sites that `buildings` fill, in order. On the classic board (R8) a Metropolis goes
+    to the isle's metropolis space first, the other buildings to its building spaces."""
+    if b.metro_site[a] < 0 or "metropolis" not in buildings:
+        return list(b.sites_of(a))
+    spaces = iter(b.building_sites(a))
+    first = buildings.index("metropolis")
+    return [b.metro_site[a] if k == first else next(spaces) for k in range(len(buildings))]
 
 
 def _take_hero_card(s, h, p):

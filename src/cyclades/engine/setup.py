@@ -1,6 +1,10 @@
-"""Setup (rulebook, "Setup" and "Placement for 3 to 5 players")."""
+"""Setup (rulebook, "Setup" and "Placement for 3 to 5 players").
+
+What the ruleset is played with comes from the ruleset (R1): its gods, decks and tracks, and
+how the first units reach the board (`SETUPS`: the Legendary placement rounds here, the
+classic printed starting positions in engine/classic.py).
+"""
 from ..content import cards
-from ..content.gods import GOD_NAMES, face_up_count
 from . import ops
 from .actions import Action
 from .frames import Handler, handler, pop, push
@@ -44,25 +48,32 @@ def new_state(g, players: int, seed: int, maelstrom: bool) -> State:
     s.apollo, s.action_order = [], []
     s.stack = []
     # The gods in random order, the last ones face down (Setup).
-    s.gods = list(GOD_NAMES)
+    s.gods = list(r.gods)
     ops.shuffle(g, s.gods)
-    s.faceup = face_up_count(players)
-    s.creature_deck = cards.creature_deck(maelstrom)
+    s.faceup = r.face_up_count(players)
+    s.creature_deck = list(r.creature_deck) or cards.creature_deck(maelstrom)
     ops.shuffle(g, s.creature_deck)
     s.creature_discard = []
     s.creature_track = [s.creature_deck.pop() for _ in r.creature_costs]
-    s.hero_deck = cards.hero_deck(maelstrom)
+    s.hero_deck = cards.hero_deck(maelstrom) if r.heroes else []
     ops.shuffle(g, s.hero_deck)
     s.hero_discard = []
     s.hero_track = [s.hero_deck.pop() for _ in range(r.hero_track)]
-    s.bonus_stack = cards.bonus_stack(maelstrom)
+    s.bonus_stack = cards.bonus_stack(maelstrom) if r.metropolis_bonuses else []  # R20
     ops.shuffle(g, s.bonus_stack)
-    s.turn_order = list(range(players))
+    # One slot of the turn order track per offering marker (R23: two each in the classic
+    # 2-player game).
+    s.turn_order = [p for p in range(players) for _ in range(r.markers(players))]
     ops.shuffle(g, s.turn_order)
     return s
 
 
 def start_placement(g):
+    """The first units reach the board the ruleset's way (`SETUPS`)."""
+    SETUPS[g.r.setup](g)
+
+
+def placement_rounds(g):
     """1st Placement Round in turn order; the 2nd follows in reverse order."""
     g.s.cycle = 0  # placement comes before the first Cycle (a scenario may say otherwise)
     order = tuple(g.s.turn_order)
@@ -132,3 +143,7 @@ def _next_player(g, f):
         f.update(p=order[0], queue=order[1:], round=2, picks=(), step="land", troops=3)
     else:
         pop(g, f)
+
+
+# How the first units reach the board, by `Ruleset.setup`; engine/classic.py adds "printed".
+SETUPS = {"placement": placement_rounds}

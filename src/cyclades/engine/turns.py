@@ -1,7 +1,9 @@
 """5- Actions: a god's turn (rulebook, "Athena" to "Apollo"; R13, R14).
 
-The mandatory free actions come first (the building, then the recruit), then
-the player may take the optional paid actions in any order and ends the turn.
+The mandatory free actions come first (the building, then the recruit; in the
+classic game only the recruit), then the player may take the optional paid
+actions in any order and ends the turn. Which optional actions a ruleset offers
+is said where each is registered (`menu_item(..., when=...)`).
 """
 from ..content.gods import APOLLO, BUILDINGS, GODS
 from . import ops
@@ -16,15 +18,30 @@ from .state import NOBODY
 MENU = {}
 # Extra per-turn menu items by action kind: kind -> apply function.
 _MENU_KIND = {}
+# name -> when(ruleset) -> bool: the rulesets that offer the item (absent: all of them).
+_MENU_WHEN = {}
+_MENU_FOR = {}  # ruleset name -> the (legal, apply) pairs it offers, in registration order
 
 
-def menu_item(name, kinds):
+def menu_item(name, kinds, when=None):
+    """Register a turn menu item; `when(ruleset)` limits it to the rulesets that have it (R1)."""
     def register(fns):
         MENU[name] = fns
+        if when is not None:
+            _MENU_WHEN[name] = when
         for k in kinds:
             _MENU_KIND[k] = fns
+        _MENU_FOR.clear()
         return fns
     return register
+
+
+def menu_for(r) -> tuple:
+    items = _MENU_FOR.get(r.name)
+    if items is None:
+        items = _MENU_FOR[r.name] = tuple(fns for name, fns in MENU.items()
+                                          if _MENU_WHEN.get(name, lambda _: True)(r))
+    return items
 
 
 # --- placing recruited units --------------------------------------------------
@@ -175,12 +192,16 @@ class Turn(Handler):
         p, god, stage = f["p"], f["god"], f["stage"]
         if stage == "start":
             g.emit("turn", player=p, god=god)
+            start = TURN_START.get(g.r.upkeep)
+            if start:
+                start(g, p)
             if god == APOLLO:
                 f["stage"] = "main"
-                apollo_reward(g, p)
+                APOLLO_REWARDS[g.r.apollo](g, p)
                 return True
             f["stage"] = "recruit"
-            push_build(g, p, GODS[god].building or "")
+            if g.r.free_build:
+                push_build(g, p, GODS[god].building or "")
             return True
         if stage == "recruit":
             f["stage"] = "main"
@@ -209,7 +230,7 @@ class Turn(Handler):
                 available = _card_left(g, unit) if unit in FREE_CARD else unit_sites(g, p, unit)
                 if g.purse(p) >= cost and available:
                     out.append(Action("recruit", what=unit, n=cost))
-        for legal, _ in MENU.values():
+        for legal, _ in menu_for(g.r):
             out.extend(legal(g, f))
         out.append(Action("end_turn"))
         return out
@@ -246,6 +267,13 @@ def apollo_reward(g, p):
     """R9: 2 GP and a 1-Cornucopia Prosperity token on a land and on a sea area."""
     g.gain(p, g.r.apollo_gp)
     push(g, "prosper", p, left=("sea", "land"))
+
+
+# Apollo's favour by `Ruleset.apollo` (R9); engine/classic.py adds "classic".
+APOLLO_REWARDS = {"legendary": apollo_reward}
+# What happens as a player's turn starts, by `Ruleset.upkeep` (classic: the creatures they
+# summoned leave, engine/classic.py): f(g, player).
+TURN_START = {}
 
 
 @handler("prosper")

@@ -106,4 +106,8 @@ def _decision(g, player):
             out[k] = ids[out[k]] if out[k] >= 0 else None
     if "picks" in out:
         out["picks"] = [ids[a] for a in out["picks"]]
+    if f["k"] == "voyage":  # the classic fleet move's route so far (R17)
+        out["pos"] = ids[out["pos"]] if out["pos"] >= 0 else None
+        out["path"] = [ids[a] for a in out["path"]]
+        out["changes"] = [[ids[a], d] for a, d in out["changes"]]
     return out

@@ -1,0 +1,313 @@
+"""The 2009 classic edition's own rules (R1): the strategies its ruleset names.
+
+The classic game (classic-rulebook-overview.txt, classic-rulebook-actions.txt) runs on the
+same engine as Legendary; `content/rulesets.CLASSIC` holds its numbers and names the
+strategies below, which register themselves in the tables of the modules that own each rule:
+
+- setup.SETUPS["printed"]: the starting Troops and Fleets printed on the board (R8).
+- cycle.GOD_PREPARATION["shuffle"]: the god tiles shuffled each cycle, the face-down ones of
+  the last cycle first.
+- turns.TURN_START["next_turn"]: a creature's figure stays until its owner's next turn.
+- turns.APOLLO_REWARDS["classic"]: 1 GP, or 4 with a single isle; the marker for the first (R9).
+- Turn menu items: buildings at 2 GP each (Build), Poseidon's fleet move of up to 3 sea spaces
+  (R17), Zeus' change of a creature (R25).
+
+Everything else (offerings with a 1 GP minimum and no cap, R10-R12; revenues of 1 GP per
+prosperity marker; the metropolis space and the victory with 2, R20-R21; the two markers of
+the 2-player game, R23; the 17-card deck, R25) is data the general rules read.
+"""
+from ..content.gods import APOLLO, GODS
+from . import ops
+from .actions import DESCRIPTIONS, Action
+from .board import load_classic
+from .cycle import GOD_PREPARATION, discard_creature_card, draw
+from .frames import Handler, handler, pop, push
+from .log import WRITERS, creature_name
+from .maintenance import release
+from .moves import arrive_sea, sea_origins
+from .queries import can_enter_sea, controlled_lands, sea_neighbours
+from .setup import SETUPS
+from .state import NOBODY
+from .turns import APOLLO_REWARDS, TURN_START, menu_item, place_building
+
+CANCEL = Action("cancel")
+DONE = Action("done")
+VOYAGE_LENGTH = 3  # "move them a maximum of 3 spaces"
+
+# English for the classic decisions (actions.py holds the others).
+for _kind, _text in {
+    "fleet_move": "Move Fleets up to 3 sea spaces for {n} GP",
+    "drop": "Leave {n} of the moving Fleets here",
+    "swap_creature": "Replace {what} ({n} GP slot) with the top Creature card for 1 GP",
+}.items():
+    DESCRIPTIONS.setdefault(_kind, _text)
+
+
+# --- Setup: the starting positions printed on the board (R8) ------------------------------------
+
+def printed_starts(g):
+    """Setup 2: "Place the isles, and the starting troops and fleets, according to the player
+    count as shown on the board": player i takes starting position i of the board's data."""
+    s, b = g.s, g.b
+    if b.spec.get("kind") != "classic":
+        raise ValueError("the classic setup needs the classic board (R8)")
+    s.cycle = 0  # the first Cycle follows (a scenario may say otherwise)
+    for p, start in enumerate(load_classic()["starts"][str(b.spec["players"])][:s.n]):
+        for area, n in start["troops"].items():
+            ops.place_troops(g, b.index[area], p, n)
+        for area, n in start["fleets"].items():
+            ops.place_fleets(g, b.index[area], p, n)
+
+
+SETUPS["printed"] = printed_starts
+
+
+# --- 2. The Gods: shuffled every cycle -----------------------------------------------------------
+
+def shuffle_gods(g):
+    """"Shuffle the four God tiles onto the spaces above Apollo (...) with 3-4 players some
+    Gods are placed face down and become available in the following cycle": the gods that
+    were face down take the first spaces, face up, in random order; the others are shuffled
+    onto the spaces after them, the last ones face down. With 2 and 5 players every god is
+    face up and all four are simply shuffled."""
+    s = g.s
+    down, up = s.gods[s.faceup:], s.gods[:s.faceup]
+    ops.shuffle(g, down)
+    ops.shuffle(g, up)
+    s.gods = down + up
+
+
+GOD_PREPARATION["shuffle"] = shuffle_gods
+
+
+# --- Creatures: a figure stays until its owner's next turn ----------------------------------------
+
+def creatures_leave(g, p):
+    """The classic game has no maintenance phase: a creature's figure acts "until the beginning
+    of your next turn", when its card is discarded. So the cards p holds are discarded (their
+    figures leave the board) as p's first turn of a cycle begins; with two turns in a cycle
+    (R23) the second keeps what the first summoned."""
+    s = g.s
+    key = f"acted:{p}"
+    if s.turn_flags.get(key):
+        return
+    s.turn_flags[key] = 1
+    for card in sorted(c for c, owner in s.creature_owner.items() if owner == p):
+        release(g, card)
+
+
+TURN_START["next_turn"] = creatures_leave
+
+
+# --- Apollo (R9) -----------------------------------------------------------------------------
+
+def apollo_classic(g, p):
+    """"1 GP if he owns more than one isle, or 4 GP if he owns a single isle (...) Moreover, he
+    takes one prosperity marker which he places on the isle of his choice (...) only the first
+    player to have chosen Apollo will get a prosperity marker" (R9)."""
+    s = g.s
+    g.gain(p, 4 if len(controlled_lands(g, p)) == 1 else g.r.apollo_gp)
+    # The first to choose Apollo; with two markers (R23) only that marker's turn.
+    if s.apollo and s.apollo[0] == p and not s.turn_flags.get("apollo_marker"):
+        s.turn_flags["apollo_marker"] = 1
+        push(g, "prosper", p, left=("land",))
+
+
+APOLLO_REWARDS["classic"] = apollo_classic
+
+
+# --- C. Build: 2 GP a building, any number ---------------------------------------------------------
+
+def _build_legal(g, f):
+    """"A player may build the same sort of building multiple times, including on the same isle,
+    so long as he can afford the cost of 2 GP" -- on a free building space of an isle of his
+    (the metropolis space is kept for a metropolis, R8)."""
+    p, god = f["p"], f["god"]
+    cost = g.r.building_cost
+    if god == APOLLO or g.purse(p) < cost:
+        return []
+    kind = GODS[god].building
+    if ops.buildings_left(g, kind) <= 0:  # R28
+        return []
+    return [Action("build", what=kind, where=g.b.ids[a], n=cost)
+            for a in controlled_lands(g, f["p"]) if _free_building_site(g, a) is not None]
+
+
+def _free_building_site(g, a):
+    sites = g.s.sites
+    return next((i for i in g.b.building_sites(a) if not sites[i]), None)
+
+
+def _build_apply(g, f, a):
+    p, area = f["p"], g.b.index[a.where]
+    g.pay(p, a.n)
+    # "As soon as a player owns 4 different buildings (...) he automatically creates a
+    # Metropolis": place_building checks it.
+    place_building(g, p, _free_building_site(g, area), a.what)
+
+
+menu_item("buy_building", ("build",), when=lambda r: r.building_cost is not None)(
+    (_build_legal, _build_apply))
+
+
+# --- D. Zeus: change the creatures (R25) ------------------------------------------------------------
+
+def _swap_legal(g, f):
+    """"For 1 GP, the player can discard an available Creature card and replace it with the
+    first card of the draw pile" -- as often as he can pay. A slot is named by its price."""
+    s = g.s
+    if f["god"] != "zeus" or g.purse(f["p"]) < 1:
+        return []
+    return [Action("swap_creature", what=c, n=cost)
+            for c, cost in zip(s.creature_track, g.r.creature_costs) if c]
+
+
+def _swap_apply(g, f, a):
+    s, p = g.s, f["p"]
+    slot = g.r.creature_costs.index(a.n)
+    g.pay(p, 1)
+    s.creature_track[slot] = None
+    discard_creature_card(g, a.what)
+    new = draw(g, s.creature_deck, s.creature_discard)
+    s.creature_track[slot] = new
+    g.emit("creature_swapped", player=p, card=a.what, new=new, cost=1)
+
+
+menu_item("swap_creature", ("swap_creature",), when=lambda r: r.zeus_action == "swap")(
+    (_swap_legal, _swap_apply))
+
+
+def _swapped_sentence(e, g, P):
+    """The log's sentence for a change of creature (engine/log.py holds the others)."""
+    return (f"{P(e.get('player'))} pays 1 GP to discard {creature_name(e.get('card'))} from the "
+            f"Creature track; {creature_name(e.get('new'))} takes its place")
+
+
+WRITERS.setdefault("creature_swapped", _swapped_sentence)
+
+
+# --- D. Poseidon: move fleets up to 3 sea spaces (R17) ---------------------------------------------
+
+def _voyage_legal(g, f):
+    if f["god"] != "poseidon" or g.purse(f["p"]) < 1 or not sea_origins(g, f["p"]):
+        return []
+    return [Action("fleet_move", n=1)]
+
+
+def _voyage_apply(g, f, a):
+    push(g, "voyage", f["p"], stage="origin", frm=-1, n0=0, n=0, pos=-1, path=(), changes=(),
+         picked=False, dropped=False)
+
+
+menu_item("fleet_move", ("fleet_move",), when=lambda r: r.sea_move == "voyage")(
+    (_voyage_legal, _voyage_apply))
+
+
+def _enemy_fleets(g, p, sea) -> bool:
+    s = g.s
+    return s.fleets[sea] > 0 and s.ctrl[sea] not in (NOBODY, p)
+
+
+def _stationed(g, f, sea) -> int:
+    """p's fleets that would stand in `sea` as the move goes, the moving ones apart: those on
+    the board, less those taken from the origin and picked up there, plus those dropped."""
+    s, p = g.s, f["p"]
+    n = s.fleets[sea] if s.ctrl[sea] == p else 0
+    if sea == f["frm"]:
+        n -= f["n0"]
+    return n - sum(delta for x, delta in f["changes"] if x == sea)
+
+
+def _next_seas(g, f) -> list:
+    """Where the moving fleets may sail next: an adjacent sea they may enter; one with enemy
+    fleets ends the move in a sea battle."""
+    p = f["p"]
+    s = g.s
+    return [y for y in sea_neighbours(g, p, f["pos"]) if can_enter_sea(g, p, y)
+            and not (_enemy_fleets(g, p, y) and not g.may_attack(p, s.ctrl[y], y))]
+
+
+@handler("voyage")
+class Voyage(Handler):
+    """Poseidon's classic fleet move (R17): "For 1 GP, the player may move Fleets currently on
+    the same sea space and move them a maximum of 3 spaces. He can add or abandon Fleets during
+    that movement. If Fleets enter a space occupied by enemy Fleets, their movement ends and a
+    naval battle begins immediately."
+
+    A sequence (R26): origin, how many fleets, then sea by sea; at each sea on the way the
+    player may pick up fleets of theirs standing there and drop some of the moving ones (once
+    each per sea), then sail on or stop. Nothing changes and nothing is paid until the move
+    ends (stop, third space, or a battle); it may be cancelled until then.
+
+    Frame: stage origin|count|route, frm (origin), n0 (fleets taken there), n (fleets moving),
+    pos (the sea they are in), path (seas entered), changes ((sea, +picked/-dropped), ...),
+    picked/dropped (done at this sea)."""
+
+    @staticmethod
+    def legal(g, f):
+        s, ids = g.s, g.b.ids
+        if f["stage"] == "origin":
+            return [Action("origin", where=ids[a]) for a in sea_origins(g, f["p"])] + [CANCEL]
+        if f["stage"] == "count":
+            return [Action("take", what="fleet", n=k) for k in range(1, s.fleets[f["frm"]] + 1)] + [CANCEL]
+        out = [Action("destination", where=ids[y]) for y in _next_seas(g, f)]
+        if f["path"]:
+            # Picking up or dropping only matters on the way: not where the move ends.
+            if not f["picked"]:
+                out += [Action("take", what="fleet", n=k)
+                        for k in range(1, _stationed(g, f, f["pos"]) + 1)]
+            if not f["dropped"]:
+                out += [Action("drop", what="fleet", n=k) for k in range(1, f["n"])]
+            out.append(DONE)
+        return out + [CANCEL]
+
+    @staticmethod
+    def apply(g, f, a):
+        if a.kind == "cancel":
+            pop(g, f)
+        elif a.kind == "origin":
+            f["frm"] = f["pos"] = g.b.index[a.where]
+            f["stage"] = "count"
+        elif a.kind == "take" and f["stage"] == "count":
+            f["n0"] = f["n"] = a.n
+            f["stage"] = "route"
+        elif a.kind == "take":  # pick up fleets standing in this sea
+            f["n"] += a.n
+            f["changes"] += ((f["pos"], a.n),)
+            f["picked"] = True
+        elif a.kind == "drop":
+            f["n"] -= a.n
+            f["changes"] += ((f["pos"], -a.n),)
+            f["dropped"] = True
+        elif a.kind == "done":
+            _sail(g, f)
+        else:
+            y = g.b.index[a.where]
+            f["path"] += (y,)
+            f["pos"], f["picked"], f["dropped"] = y, False, False
+            if _enemy_fleets(g, f["p"], y) or len(f["path"]) == VOYAGE_LENGTH:
+                _sail(g, f)
+
+
+def _sail(g, f):
+    """The move happens now, and is paid now: fleets leave the origin, are picked up and
+    dropped on the way, and arrive (or fight) in the last sea entered."""
+    s, p = g.s, f["p"]
+    frm, path, dest = f["frm"], f["path"], f["pos"]
+    pop(g, f)
+    g.pay(p, 1)
+    g.emit("sea_move", player=p, frm=frm, to=dest, fleets=f["n"], cost=1,
+           path=list(path), picked_up=[[x, d] for x, d in f["changes"] if d > 0],
+           dropped=[[x, -d] for x, d in f["changes"] if d < 0])
+    s.fleets[frm] -= f["n0"]
+    touched = {frm}
+    for x, delta in f["changes"]:
+        s.fleets[x] -= delta
+        touched.add(x)
+    for x in sorted(touched):
+        if s.fleets[x]:
+            ops.take_control(g, x, p)  # a sea where fleets were dropped is p's now
+        elif s.ctrl[x] == p:
+            s.ctrl[x] = NOBODY  # an empty sea area is controlled by no one (R16)
+    prev = path[-2] if len(path) > 1 else frm
+    arrive_sea(g, p, dest, f["n"], prev)

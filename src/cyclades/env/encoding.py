@@ -1,0 +1,752 @@
+"""Fixed-size encodings for learning agents: the action space and the observation vector.
+
+Both are pure functions of the engine's vocabularies (action kinds, gods, buildings,
+units, creature cards and miniatures, heroes, bonus types, frame kinds, rulesets) and
+of two maxima (`MAX_AREAS`, `MAX_FACTIONS`), so one policy network fits every
+ruleset, player count and mode. docs/rl.md documents both layouts.
+
+Action space. Every action kind of `engine.actions.DESCRIPTIONS` gets a block of
+slots, in the order of that dict; inside a block the slots run row-major over
+`what` x `where` x `n`, each a fixed domain per kind (`KIND_ARGS`; a kind missing
+from that table takes its fields from its English template, with the union of all
+vocabularies for `what`). `encode(action, board)` and `decode(index, board)` are
+exact inverses; an action that has no slot raises `ActionSpaceError` (never
+silently dropped).
+
+Observation. `ObservationEncoder().encode(game, player)` reads only what the player
+may know (R24): `game.view(player)`, plus the public board and the game's public
+options. Players appear relative to the viewer (slot 0 is the viewer, slot k the
+faction k seats later), so a policy learns one seat for all.
+"""
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_right
+from typing import NamedTuple
+
+import numpy as np
+
+from ..content.cards import BASE_BONUSES, CREATURES, HEROES, MAELSTROM_BONUSES
+from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
+from ..content.rulesets import RULESETS
+from ..engine.actions import DESCRIPTIONS, Action
+from ..engine.frames import HANDLERS
+from ..engine.queries import MINIATURES
+from ..engine import game as _game  # noqa: F401  (importing it registers every frame handler)
+
+MAX_AREAS = 64      # the largest board (10 tiles) has 63 areas
+MAX_FACTIONS = 6    # six players, or two players with two factions each (R22)
+
+
+class ActionSpaceError(ValueError):
+    """An action (or index) that the fixed action space has no slot for."""
+
+
+class EncodingError(ValueError):
+    """A view holds something the observation layout has no place for."""
+
+
+# --- vocabularies ----------------------------------------------------------------------
+
+def _unique(*groups) -> tuple:
+    return tuple(dict.fromkeys(x for g in groups for x in g))
+
+
+# Words that name units in actions ("take 3 troop", "displace units", "steal mercs").
+UNIT_WORDS = ("troop", "merc", "fleet", "priestess", "philosopher", "units", "mercs")
+_MINI_NAMES = tuple(m for minis in MINIATURES.values() for m in minis)
+
+VOCABULARIES = {
+    "god": tuple(GODS),
+    "building": _unique(BUILDINGS, (METROPOLIS,)),
+    "unit": UNIT_WORDS,
+    "creature": _unique(CREATURES, _MINI_NAMES),          # cards, then miniatures of two-miniature cards
+    "hero": tuple(HEROES),
+    "bonus": _unique(BASE_BONUSES, MAELSTROM_BONUSES),
+}
+ALL_WORDS = _unique(*VOCABULARIES.values())
+
+# Ranges of `n`: costs in GP, counts of units, bids in GP, player numbers.
+BID_MAX = max([r.bid_cap for r in RULESETS.values() if r.bid_cap] + [25])
+UNCAPPED_BID_MAX = 60  # rulesets without a bid cap: no purse reaches this in practice
+N_RANGES = {
+    "cost": 16,                                    # 0..15 GP
+    "building_cost": 1 + max(r.building_cost or 0 for r in RULESETS.values()),  # 0: free
+    "count": 21,                                   # 0..20 units
+    "bid": 1 + (UNCAPPED_BID_MAX if any(r.bid_cap is None for r in RULESETS.values()) else BID_MAX),
+    "player": MAX_FACTIONS,                        # faction index 0..5
+}
+N_RANGES["any"] = max(N_RANGES.values())
+
+# What each kind's fields range over: (vocabularies of `what`, uses `where`, range of `n`).
+# A kind not listed here is laid out from its template in DESCRIPTIONS (see `_kind_args`).
+_PIECES = ("unit", "building", "creature", "hero")
+KIND_ARGS = {
+    "place_hero": (("hero",), True, None),
+    "bid": (("god",), False, "bid"),
+    "build": (("building",), True, "building_cost"),   # classic: bought for n GP
+    "replace": (("building",), True, None),
+    "choose_building": (("building",), False, None),
+    "recruit": (("unit",), False, "cost"),
+    "recruit_hero": (("hero",), False, "cost"),
+    "sea_move": ((), False, "cost"),
+    "land_move": ((), False, "cost"),
+    "heroic_move": (("hero",), False, "cost"),
+    "take": (("unit",), False, "count"),
+    "take_hero": (("hero",), False, None),
+    "lose": (("unit", "creature"), False, None),
+    "lose_hero": (("hero",), False, None),
+    "remove": (("building",), True, None),
+    "reserve": (("creature",), False, None),
+    "play_peeked": (("creature",), False, "cost"),
+    "buy_creature": (("creature",), False, "cost"),
+    "keep": (("creature",), False, None),
+    "release": (("creature",), False, None),
+    "move_creature": (("creature",), True, None),
+    "stay": (("creature",), False, None),
+    "place_creature": (("creature",), True, None),
+    "displace": (("unit",), True, None),
+    "target_player": ((), False, "player"),
+    "destroy": (_PIECES, True, None),
+    "steal": (_PIECES, True, None),
+    "swap_hero": (("hero",), False, None),
+    "choose_hero": (("hero",), False, None),
+    "choose_card": (("creature",), False, None),
+    "exchange": (("unit", "bonus"), False, None),
+    "sacrifice": (("hero",), False, None),
+    "use_power": (("hero",), False, None),
+    "convert": (("unit",), False, "count"),
+    "metropolis_on_card": (("hero",), False, None),
+    "reroll": (("hero",), False, "cost"),
+    "escape": (("unit",), True, None),
+    # the classic ruleset's (engine/classic.py)
+    "fleet_move": ((), False, "cost"),
+    "drop": (("unit",), False, "count"),
+    "swap_creature": (("creature",), False, "cost"),
+}
+
+
+def _kind_args(kind: str):
+    """(what words, uses where, size of the n range) of a kind."""
+    if kind in KIND_ARGS:
+        vocabs, where, n = KIND_ARGS[kind]
+        whats = _unique(*(VOCABULARIES[v] for v in vocabs))
+    else:  # a kind added later: read its fields off its English template
+        template = DESCRIPTIONS.get(kind, "")
+        whats = ALL_WORDS if "{what}" in template else ()
+        where = "{where}" in template
+        n = "player" if "{player}" in template else ("any" if "{n}" in template else None)
+    return whats, where, (N_RANGES[n] if n else 0)
+
+
+# --- the action space -------------------------------------------------------------------
+
+class KindBlock(NamedTuple):
+    kind: str
+    offset: int
+    size: int
+    whats: tuple      # () when the kind has no `what`
+    areas: int        # 0 when the kind has no `where`
+    ns: int           # 0 when the kind has no `n`
+
+
+class ActionSpace:
+    """A fixed numbering of every action: `n` slots, `encode`/`decode`, `mask`.
+
+    Slots are laid out kind by kind in the order of `kinds` (default: the order of
+    `DESCRIPTIONS`), each kind's block row-major over what x where x n."""
+
+    def __init__(self, kinds=None, max_areas: int = MAX_AREAS):
+        self.max_areas = max_areas
+        self.blocks = []
+        self._by_kind = {}
+        self._what_index = {}
+        offset = 0
+        for kind in (kinds if kinds is not None else DESCRIPTIONS):
+            whats, where, ns = _kind_args(kind)
+            size = max(len(whats), 1) * (max_areas if where else 1) * max(ns, 1)
+            block = KindBlock(kind, offset, size, whats, max_areas if where else 0, ns)
+            self.blocks.append(block)
+            self._by_kind[kind] = block
+            self._what_index[kind] = {w: i for i, w in enumerate(whats)}
+            offset += size
+        self.n = offset
+        self._offsets = [b.offset for b in self.blocks]
+        self.fingerprint = hashlib.sha256(repr(
+            [(b.kind, b.whats, b.areas, b.ns) for b in self.blocks]).encode()).hexdigest()[:16]
+
+    def __len__(self):
+        return self.n
+
+    def encode(self, action: Action, board) -> int:
+        """The slot of `action` on `board` (which names the areas)."""
+        kind, what, where, n = action
+        block = self._by_kind.get(kind)
+        if block is None:
+            raise ActionSpaceError(f"{action!r}: kind {kind!r} has no slots (not in DESCRIPTIONS)")
+        i = 0
+        if block.whats:
+            wi = self._what_index[kind].get(what)
+            if wi is None:
+                raise ActionSpaceError(f"{action!r}: {what!r} is not a 'what' of {kind!r}")
+            i = wi
+        elif what:
+            raise ActionSpaceError(f"{action!r}: {kind!r} takes no 'what'")
+        if block.areas:
+            a = board.index.get(where) if where else None
+            if a is None or a >= block.areas:
+                raise ActionSpaceError(f"{action!r}: {where!r} is not one of the first "
+                                       f"{block.areas} areas of the board")
+            i = i * block.areas + a
+        elif where:
+            raise ActionSpaceError(f"{action!r}: {kind!r} takes no 'where'")
+        if block.ns:
+            if not 0 <= n < block.ns:
+                raise ActionSpaceError(f"{action!r}: n={n} is outside 0..{block.ns - 1} for {kind!r}")
+            i = i * block.ns + n
+        elif n:
+            raise ActionSpaceError(f"{action!r}: {kind!r} takes no 'n'")
+        return block.offset + i
+
+    def decode(self, index: int, board=None) -> Action:
+        """The action of a slot. Without a board an area is named by its index, '#12'."""
+        index = int(index)
+        if not 0 <= index < self.n:
+            raise ActionSpaceError(f"action index {index} is outside 0..{self.n - 1}")
+        block = self.blocks[bisect_right(self._offsets, index) - 1]
+        i = index - block.offset
+        n = where = 0
+        if block.ns:
+            i, n = divmod(i, block.ns)
+        if block.areas:
+            i, where = divmod(i, block.areas)
+        what = block.whats[i] if block.whats else ""
+        area = ""
+        if block.areas:
+            if board is None:
+                area = f"#{where}"
+            elif where < len(board.ids):
+                area = board.ids[where]
+            else:
+                raise ActionSpaceError(f"action index {index} names area {where}, "
+                                       f"beyond the board's {len(board.ids)} areas")
+        return Action(block.kind, what, area, n)
+
+    def mask(self, actions, board) -> np.ndarray:
+        """int8 vector: 1 exactly on the slots of `actions`."""
+        m = np.zeros(self.n, dtype=np.int8)
+        for a in actions:
+            m[self.encode(a, board)] = 1
+        return m
+
+    def block_of(self, kind) -> KindBlock:
+        return self._by_kind[kind]
+
+    def table(self) -> list:
+        """Rows for documentation: kind, first slot, slots, what, where, n."""
+        rows = []
+        for b in self.blocks:
+            rows.append({"kind": b.kind, "offset": b.offset, "size": b.size,
+                         "what": len(b.whats), "where": b.areas, "n": b.ns})
+        return rows
+
+
+ACTION_SPACE = ActionSpace()
+
+
+def encode(action: Action, board) -> int:
+    """Index of `action` in the default action space (`ACTION_SPACE`)."""
+    return ACTION_SPACE.encode(action, board)
+
+
+def decode(index: int, board=None) -> Action:
+    """Action of an index of the default action space; see `ActionSpace.decode`."""
+    return ACTION_SPACE.decode(index, board)
+
+
+def legal_mask(game, player, space: ActionSpace = ACTION_SPACE, view=None) -> np.ndarray:
+    """Mask of `player`'s legal actions (all zero when another player is to decide),
+    read from the player's own view."""
+    if view is None:
+        view = game.view(player)
+    actions = [Action.from_json(d) for d in view.get("legal_actions", ())]
+    return space.mask(actions, game.board)
+
+
+# --- the observation layout --------------------------------------------------------------
+
+PHASES = ("setup", "offerings", "actions", "maintenance", "over")
+FRAME_KINDS = tuple(sorted(HANDLERS))
+RULESET_NAMES = tuple(RULESETS)
+MINIATURE_NAMES = _unique((m for c, card in CREATURES.items() if card.miniature
+                           for m in MINIATURES.get(c, (c,))))
+CREATURE_CARDS = tuple(CREATURES)
+CREATURE_TRACK = max(len(r.creature_costs) for r in RULESETS.values())
+HERO_TRACK = max(r.hero_track for r in RULESETS.values())
+
+COUNT_HIGH = 1.0e6  # upper bound of count features (finite, for Box spaces)
+
+
+class Segment(NamedTuple):
+    """A named part of the observation vector: `shape` with one label tuple per axis."""
+    name: str
+    start: int
+    shape: tuple
+    axes: tuple       # label tuples, one per axis
+    doc: str
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+    @property
+    def stop(self):
+        return self.start + self.size
+
+
+def _rel(prefix, n):
+    return tuple(f"{prefix}{k}" for k in range(n))
+
+
+class ObservationLayout:
+    """The observation vector's segments, in order, with their labels and bounds."""
+
+    def __init__(self, max_areas=MAX_AREAS, max_factions=MAX_FACTIONS):
+        self.max_areas, self.max_factions = max_areas, max_factions
+        self.segments = []
+        self._start = 0
+        self._flags = []  # (start, stop) ranges bounded by 1
+        F, A = max_factions, max_areas
+        self.global_features = (
+            tuple(f"ruleset={r}" for r in RULESET_NAMES)
+            + ("maelstrom", "team_play", "factions", "metropolises_to_win", "cycle")
+            + tuple(f"phase={p}" for p in PHASES)
+            + ("over", "my_decision", "creature_deck", "hero_deck", "bonus_stack",
+               "mercenaries_in_reserve"))
+        self._add("global", (len(self.global_features),), (self.global_features,),
+                  "game-wide facts: ruleset, options, cycle, phase, pile sizes")
+        self.player_features = (
+            ("present", "me", "teammate", "to_move", "gp", "gp_known", "priestesses",
+             "philosophers", "troops_in_reserve", "fleets_in_reserve", "metropolises",
+             "eliminated", "heroes", "creatures", "on_apollo", "winner")
+            + _rel("turn_order=", F) + _rel("action_order=", F)
+            + tuple(f"acts_with={g}" for g in _unique(VOCABULARIES["god"], (APOLLO,))))
+        self._add("players", (F, len(self.player_features)), (_rel("player+", F), self.player_features),
+                  "one row per faction, relative to the viewer (row 0 is the viewer)")
+        gods = VOCABULARIES["god"]
+        self.god_features = (("present",) + _rel("slot=", len(gods))
+                             + ("face_up", "bid") + _rel("bidder=player+", F))
+        self._add("gods", (len(gods), len(self.god_features)), (gods, self.god_features),
+                  "one row per god: auction slot, face up, current bid and bidder")
+        self.creature_features = (_rel("track_slot=", CREATURE_TRACK) + ("cost",)
+                                  + _rel("reserved_by=player+", F) + ("discarded",)
+                                  + _rel("owner=player+", F))
+        self._add("creature_cards", (len(CREATURE_CARDS), len(self.creature_features)),
+                  (CREATURE_CARDS, self.creature_features),
+                  "one row per creature card: on the track, reserved, discarded or held")
+        heroes = VOCABULARIES["hero"]
+        self.hero_features = _rel("track_slot=", HERO_TRACK) + ("discarded",) + _rel("owner=player+", F)
+        self._add("hero_cards", (len(heroes), len(self.hero_features)), (heroes, self.hero_features),
+                  "one row per hero card: on the track, discarded or held")
+        self.area_features = (
+            ("present", "land", "sea", "sites", "cornucopias", "priestess_icon", "volcano")
+            + _rel("owner=player+", F) + ("owner=nobody", "troops", "mercs", "fleets", "prosperity")
+            + tuple(f"building={k}" for k in VOCABULARIES["building"]) + ("empty_sites",)
+            + tuple(f"bonus={k}" for k in VOCABULARIES["bonus"])
+            + tuple(f"hero={h}" for h in heroes)
+            + tuple(f"miniature={m}" for m in MINIATURE_NAMES)
+            + ("geryon_gp", "decision_area", "decision_from"))
+        self._add("areas", (A, len(self.area_features)), (_rel("area", A), self.area_features),
+                  "one row per area in board order (padding rows are zero)")
+        self._add("adjacency", (A, A), (_rel("area", A), _rel("area", A)),
+                  "1 where two areas are adjacent (the board's `adj`, volcano link included)")
+        self.decision_features = (tuple(f"frame={k}" for k in FRAME_KINDS)
+                                  + _rel("decider=player+", F))
+        self._add("decision", (len(self.decision_features),), (self.decision_features,),
+                  "the pending decision: its frame kind and who decides")
+        self.size = self._start
+        self.high = self._bounds()
+        self._seg = {s.name: s for s in self.segments}
+
+    def _add(self, name, shape, axes, doc):
+        seg = Segment(name, self._start, tuple(shape), tuple(axes), doc)
+        self.segments.append(seg)
+        self._start = seg.stop
+
+    def segment(self, name) -> Segment:
+        return self._seg[name]
+
+    def index(self, segment, *labels) -> int:
+        """Flat index of an element by its labels, e.g. index("areas", "area3", "troops")."""
+        seg = self._seg[segment]
+        flat = 0
+        for axis, label in zip(seg.axes, labels):
+            flat = flat * len(axis) + axis.index(label)
+        return seg.start + flat
+
+    def _bounds(self) -> np.ndarray:
+        """1 for flags (one-hot or yes/no features), COUNT_HIGH for counts."""
+        counts = {"factions", "metropolises_to_win", "cycle", "creature_deck", "hero_deck",
+                  "bonus_stack", "mercenaries_in_reserve", "gp", "priestesses", "philosophers",
+                  "troops_in_reserve", "fleets_in_reserve", "metropolises", "heroes", "creatures",
+                  "bid", "cost", "sites", "cornucopias", "troops", "mercs", "fleets", "prosperity",
+                  "empty_sites", "geryon_gp"}
+        high = np.ones(self.size, dtype=np.float32)
+        for seg in self.segments:
+            last = seg.axes[-1]
+            for j, label in enumerate(last):
+                if label in counts or label.startswith(("building=", "bonus=")):
+                    high[seg.start + j: seg.stop: len(last)] = COUNT_HIGH
+        return high
+
+    def describe(self, vec, board=None) -> dict:
+        """The non-zero entries of an observation, by segment and labels (for debugging).
+        With a board, areas are named by their ids."""
+        vec = np.asarray(vec)
+        if vec.shape != (self.size,):
+            raise ValueError(f"an observation has {self.size} numbers, not {vec.shape}")
+        out = {}
+        for seg in self.segments:
+            part = vec[seg.start:seg.stop].reshape(seg.shape)
+            if len(seg.shape) == 1:
+                d = {seg.axes[0][j]: _num(x) for j, x in enumerate(part) if x}
+            else:
+                rows = _area_names(seg.axes[0], board) if seg.name in ("areas", "adjacency") else seg.axes[0]
+                cols = _area_names(seg.axes[1], board) if seg.name == "adjacency" else seg.axes[1]
+                d = {}
+                for i, row in enumerate(part):
+                    if seg.name == "adjacency":
+                        nb = [cols[j] for j in np.flatnonzero(row)]
+                        if nb:
+                            d[rows[i]] = nb
+                        continue
+                    r = {cols[j]: _num(row[j]) for j in np.flatnonzero(row)}
+                    if r:
+                        d[rows[i]] = r
+            if d:
+                out[seg.name] = d
+        return out
+
+
+def _num(x):
+    x = float(x)
+    return int(x) if x.is_integer() else x
+
+
+def _area_names(labels, board):
+    if board is None:
+        return labels
+    return tuple(board.ids[k] if k < len(board.ids) else lab for k, lab in enumerate(labels))
+
+
+LAYOUT = ObservationLayout()
+
+
+def describe_observation(vec, board=None) -> dict:
+    """Decode an observation vector of the default layout into readable facts, e.g.
+    {"global": {"cycle": 3, "phase=actions": 1, ...}, "players": {"player+0": {...}}, ...}."""
+    return LAYOUT.describe(vec, board)
+
+
+# --- the observation encoder ------------------------------------------------------------------
+
+class ObservationEncoder:
+    """Builds the observation vector of one player from that player's view (R24)."""
+
+    def __init__(self, layout: ObservationLayout = LAYOUT):
+        self.layout = L = layout
+        self.size = L.size
+        F = L.max_factions
+        self._F = F
+        g = L.segment("global")
+        self._g = {lab: g.start + j for j, lab in enumerate(L.global_features)}
+        self._players = L.segment("players").start
+        self._pw = len(L.player_features)
+        self._pf = {lab: j for j, lab in enumerate(L.player_features)}
+        self._gods = L.segment("gods").start
+        self._gw = len(L.god_features)
+        self._god_row = {k: i for i, k in enumerate(VOCABULARIES["god"])}
+        self._cc = L.segment("creature_cards").start
+        self._cw = len(L.creature_features)
+        self._card_row = {c: i for i, c in enumerate(CREATURE_CARDS)}
+        self._hc = L.segment("hero_cards").start
+        self._hw = len(L.hero_features)
+        self._hero_row = {h: i for i, h in enumerate(VOCABULARIES["hero"])}
+        self._areas = L.segment("areas").start
+        self._aw = len(L.area_features)
+        self._af = {lab: j for j, lab in enumerate(L.area_features)}
+        self._adj = L.segment("adjacency")
+        self._dec = L.segment("decision").start
+        self._frame = {k: j for j, k in enumerate(FRAME_KINDS)}
+        self._static = {}  # id(board) -> (board, static area block, adjacency block)
+
+    def encode(self, game, player, view=None) -> np.ndarray:
+        """float32 vector of `player`'s observation of `game`: from `game.view(player)`,
+        the public board and the public options only."""
+        if view is None:
+            view = game.view(player)
+        return self.encode_view(view, game.board, game.options, player)
+
+    def encode_view(self, v, board, options, me) -> np.ndarray:
+        L, F = self.layout, self._F
+        if len(board.ids) > L.max_areas:
+            raise EncodingError(f"the board has {len(board.ids)} areas, the layout {L.max_areas}")
+        n = len(v["players"])
+        if n > F:
+            raise EncodingError(f"{n} factions, the layout has rows for {F}")
+        x = np.zeros(L.size, dtype=np.float32)
+        rel = lambda q: (q - me) % n  # noqa: E731  (faction -> row, the viewer's row is 0)
+        gi = self._g
+
+        def one(table, key, what):
+            j = table.get(key)
+            if j is None:
+                raise EncodingError(f"unknown {what} {key!r}: the observation layout is out of date")
+            return j
+
+        # global
+        x[one(gi, f"ruleset={v['ruleset']}", "ruleset")] = 1
+        x[gi["maelstrom"]] = bool(options.get("maelstrom", True))
+        x[gi["team_play"]] = bool(options.get("teams"))
+        x[gi["factions"]] = n
+        x[gi["metropolises_to_win"]] = options.get("team_goal") or RULESETS[v["ruleset"]].metropolises_to_win
+        x[gi["cycle"]] = v["cycle"]
+        x[one(gi, f"phase={v['phase']}", "phase")] = 1
+        x[gi["over"]] = v["over"]
+        x[gi["my_decision"]] = v["to_move"] == me
+        x[gi["creature_deck"]] = v["creature_deck"]
+        x[gi["hero_deck"]] = v["hero_deck"]
+        x[gi["bonus_stack"]] = v["bonus_stack"]
+        x[gi["mercenaries_in_reserve"]] = v["mercenaries_in_reserve"]
+
+        # players
+        teams = options.get("teams")
+        pf, P, pw = self._pf, self._players, self._pw
+        winners = set(v["result"]["winners"]) if v.get("result") else set()
+        for d in v["players"]:
+            q = d["index"]
+            row = P + rel(q) * pw
+            x[row + pf["present"]] = 1
+            x[row + pf["me"]] = q == me
+            x[row + pf["teammate"]] = bool(teams) and q != me and teams[q] == teams[me]
+            x[row + pf["to_move"]] = v["to_move"] == q
+            if d["gp"] is not None:
+                x[row + pf["gp"]] = d["gp"]
+                x[row + pf["gp_known"]] = 1
+            x[row + pf["priestesses"]] = d["priestesses"]
+            x[row + pf["philosophers"]] = d["philosophers"]
+            x[row + pf["troops_in_reserve"]] = d["troops_in_reserve"]
+            x[row + pf["fleets_in_reserve"]] = d["fleets_in_reserve"]
+            x[row + pf["metropolises"]] = d["metropolises"]
+            x[row + pf["eliminated"]] = d["eliminated"]
+            x[row + pf["heroes"]] = len(d["heroes"])
+            x[row + pf["creatures"]] = len(d["creatures"])
+            x[row + pf["winner"]] = q in winners
+        for q in v["apollo"]:
+            x[P + rel(q) * pw + pf["on_apollo"]] = 1
+        for pos, q in enumerate(v["turn_order"]):
+            x[P + rel(q) * pw + one(pf, f"turn_order={pos}", "turn order position")] = 1
+        for pos, (q, god) in enumerate(v["action_order"]):
+            row = P + rel(q) * pw
+            x[row + one(pf, f"action_order={pos}", "action order position")] = 1
+            x[row + one(pf, f"acts_with={god}", "god")] = 1
+
+        # gods
+        G, gw = self._gods, self._gw
+        for slot, d in enumerate(v["gods"]):
+            row = G + one(self._god_row, d["god"], "god") * gw
+            x[row] = 1
+            x[row + 1 + slot] = 1
+            k = 1 + len(self._god_row)
+            x[row + k] = d["face_up"]
+            if d["bid"]:
+                x[row + k + 1] = d["bid"]["amount"]
+                x[row + k + 2 + rel(d["bid"]["player"])] = 1
+
+        # creature cards
+        C, cw, T = self._cc, self._cw, CREATURE_TRACK
+        cards = self._card_row
+        for slot, d in enumerate(v["creature_track"]):
+            if not d["card"]:
+                continue
+            row = C + one(cards, d["card"], "creature card") * cw
+            x[row + slot] = 1
+            x[row + T] = d["cost"]
+            if d["reserved_by"] is not None:
+                x[row + T + 1 + rel(d["reserved_by"])] = 1
+        for c in v["creature_discard"]:
+            x[C + one(cards, c, "creature card") * cw + T + 1 + F] = 1
+        for d in v["players"]:
+            for c in d["creatures"]:
+                x[C + one(cards, c, "creature card") * cw + T + 2 + F + rel(d["index"])] = 1
+
+        # hero cards
+        H, hw, HT = self._hc, self._hw, HERO_TRACK
+        heroes = self._hero_row
+        for slot, h in enumerate(v["hero_track"]):
+            if h:
+                x[H + one(heroes, h, "hero") * hw + slot] = 1
+        for h in v["hero_discard"]:
+            x[H + one(heroes, h, "hero") * hw + HT] = 1
+        for d in v["players"]:
+            for h in d["heroes"]:
+                x[H + one(heroes, h, "hero") * hw + HT + 1 + rel(d["index"])] = 1
+
+        # areas: the board's static facts, then the view's pieces
+        static, adjacency = self._board_blocks(board)
+        A0, aw, af = self._areas, self._aw, self._af
+        x[A0:A0 + static.size] = static
+        x[self._adj.start:self._adj.stop] = adjacency
+        nobody = af["owner=nobody"]
+        for a, d in enumerate(v["areas"]):
+            row = A0 + a * aw
+            owner = d["owner"]
+            x[row + (nobody if owner < 0 else af["owner=player+0"] + rel(owner))] = 1
+            x[row + af["prosperity"]] = d["prosperity"]
+            if "fleets" in d:
+                x[row + af["fleets"]] = d["fleets"]
+            else:
+                x[row + af["troops"]] = d["troops"]
+                x[row + af["mercs"]] = d["mercs"]
+                for b in d["buildings"]:
+                    x[row + (one(af, f"building={b}", "building") if b else af["empty_sites"])] += 1
+                for b in d["metropolis_bonuses"]:
+                    x[row + one(af, f"bonus={b}", "metropolis bonus")] += 1
+                for h in d["heroes"]:
+                    x[row + one(af, f"hero={h}", "hero")] = 1
+            for m in d["creatures"]:
+                x[row + one(af, f"miniature={m}", "miniature")] = 1
+            if d.get("geryon_gp"):
+                x[row + af["geryon_gp"]] = d["geryon_gp"]
+
+        # the pending decision
+        dec = v["decision"]
+        if dec:
+            x[self._dec + one(self._frame, dec["k"], "frame kind")] = 1
+            x[self._dec + len(self._frame) + rel(dec["p"])] = 1
+            for key, label in (("area", "decision_area"), ("frm", "decision_from")):
+                a = dec.get(key)
+                if isinstance(a, str) and a in board.index:
+                    x[A0 + board.index[a] * aw + af[label]] = 1
+        return x
+
+    def _board_blocks(self, board):
+        """The board's static facts and adjacency, encoded once per board."""
+        hit = self._static.get(id(board))
+        if hit is not None and hit[0] is board:
+            return hit[1], hit[2]
+        L, aw, af = self.layout, self._aw, self._af
+        A = L.max_areas
+        static = np.zeros(A * aw, dtype=np.float32)
+        for a in range(len(board.ids)):
+            row = a * aw
+            static[row + af["present"]] = 1
+            static[row + af["land"]] = board.is_land[a]
+            static[row + af["sea"]] = not board.is_land[a]
+            static[row + af["sites"]] = board.sites[a]
+            static[row + af["cornucopias"]] = board.cornucopias[a]
+            static[row + af["priestess_icon"]] = board.priestess[a]
+            static[row + af["volcano"]] = board.volcano[a]
+        adjacency = np.zeros((A, A), dtype=np.float32)
+        for a, nbrs in enumerate(board.adj):
+            for b in nbrs:
+                adjacency[a, b] = 1
+        adjacency = adjacency.reshape(-1)
+        if len(self._static) > 16:
+            self._static.clear()
+        self._static[id(board)] = (board, static, adjacency)
+        return static, adjacency
+
+
+# --- game options ------------------------------------------------------------------------------
+
+def game_options(players=3, ruleset="legendary", maelstrom=True, teams=False, team_goal=3,
+                 board="random", max_cycles=100) -> dict:
+    """The options of `cyclades.new_game`, checked by making one game, with what the
+    environments need to know about its seats: "factions" and "teams" (team of each
+    faction, or None)."""
+    from ..engine.game import Game
+    o = dict(players=players, ruleset=ruleset, maelstrom=maelstrom, teams=teams,
+             team_goal=team_goal, board=board, max_cycles=max_cycles)
+    probe = Game.new(seed=0, **o)
+    o["factions"], o["team_of"] = probe.s.n, probe.teams
+    return o
+
+
+def new_engine_game(options, seed):
+    """A new engine game from `game_options(...)` and a seed."""
+    from ..engine.game import Game
+    o = options
+    return Game.new(players=o["players"], ruleset=o["ruleset"], seed=seed, board=o["board"],
+                    maelstrom=o["maelstrom"], max_cycles=o["max_cycles"], teams=o["teams"],
+                    team_goal=o["team_goal"])
+
+
+# --- rewards ------------------------------------------------------------------------------------
+
+def final_rewards(result: dict) -> list:
+    """Each faction's reward at the end of a game (R21, R22): a win is 1, a loss 0, and a
+    shared win is split evenly among the winning sides. A side is a faction, or a team in
+    team play: every faction of a winning team gets the team's share (so in team play the
+    rewards of all factions add up to more than 1)."""
+    n = len(result["metropolises"])
+    winners = result["winners"]
+    if not result["over"] or not winners:
+        return [0.0] * n
+    teams = result.get("teams")
+    side = (lambda q: teams[q]) if teams else (lambda q: q)  # noqa: E731
+    sides = {side(q) for q in winners}
+    return [1.0 / len(sides) if side(q) in sides else 0.0 for q in range(n)]
+
+
+# --- a text picture, for render() -------------------------------------------------------------
+
+def render_text(game) -> str:
+    """The public state in a few lines (what a spectator sees: no purse but at the end)."""
+    v = game.view(None)
+    lines = [f"cycle {v['cycle']}, {v['phase']}"
+             + (f", player_{v['to_move']} to decide ({v['decision']['k']})" if v["decision"] else "")
+             + (f", over: winners {v['result']['winners']}" if v["over"] else "")]
+    for d in v["players"]:
+        gp = "" if d["gp"] is None else f", {d['gp']} GP"
+        lines.append(f"  player_{d['index']}: {d['metropolises']} metropolises, "
+                     f"{d['priestesses']} priestesses, {d['philosophers']} philosophers{gp}"
+                     + (" (eliminated)" if d["eliminated"] else ""))
+    for d in v["areas"]:
+        if d["owner"] < 0 and not d.get("creatures"):
+            continue
+        units = (f"{d['fleets']} fleets" if "fleets" in d
+                 else f"{d['troops']} troops" + (f" + {d['mercs']} mercs" if d["mercs"] else ""))
+        extra = [b for b in d.get("buildings", ()) if b] + d.get("heroes", []) + d["creatures"]
+        owner = f"player_{d['owner']}" if d["owner"] >= 0 else "nobody"
+        lines.append(f"  {d['id']}: {owner}, {units}" + (f", {', '.join(extra)}" if extra else ""))
+    return "\n".join(lines)
+
+
+# --- the layouts as markdown (docs/rl.md) ----------------------------------------------------
+
+def markdown_tables(space: ActionSpace = ACTION_SPACE, layout: ObservationLayout = LAYOUT) -> str:
+    """The action space and observation layouts as markdown tables, for docs/rl.md:
+    `python3 -c "from cyclades.env.encoding import markdown_tables; print(markdown_tables())"`."""
+    out = [f"Action space: {space.n} slots, fingerprint `{space.fingerprint}`.", "",
+           "| kind | first slot | slots | what | where | n |", "|---|---:|---:|---|---|---|"]
+    for b in space.blocks:
+        vocabs = KIND_ARGS[b.kind][0] if b.kind in KIND_ARGS else (("every word",) if b.whats else ())
+        what = f"{len(b.whats)} ({' + '.join(vocabs)})" if b.whats else "-"
+        where = f"{b.areas} areas" if b.areas else "-"
+        n = f"0..{b.ns - 1}" if b.ns else "-"
+        out.append(f"| {b.kind} | {b.offset} | {b.size} | {what} | {where} | {n} |")
+    out += ["", f"Observation: {layout.size} float32 numbers.", "",
+            "| segment | first index | shape | rows | columns |", "|---|---:|---|---|---|"]
+    for seg in layout.segments:
+        if len(seg.shape) == 1:
+            rows, cols = "-", ", ".join(seg.axes[0])
+        else:
+            rows = f"{seg.axes[0][0]} .. {seg.axes[0][-1]}"
+            cols = (f"{seg.axes[1][0]} .. {seg.axes[1][-1]}" if seg.name == "adjacency"
+                    else ", ".join(seg.axes[1]))
+        out.append(f"| {seg.name} | {seg.start} | {' x '.join(map(str, seg.shape))} | {rows} | {cols} |")
+    out += ["", "Vocabularies (the order of `what` inside a kind's block):", ""]
+    for name, words in VOCABULARIES.items():
+        out.append(f"- {name}: {', '.join(words)}")
+    return "\n".join(out)

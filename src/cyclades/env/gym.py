@@ -1,0 +1,166 @@
+"""Cyclades as a Gymnasium environment for one learner against `cyclades.agents` bots.
+
+    from cyclades.env.gym import CycladesEnv
+    env = CycladesEnv(players=3, seat=0, opponents="random")
+    # or gymnasium.make("cyclades/Cyclades-v0", players=3) once cyclades.env.gym is imported
+    obs, info = env.reset(seed=0)
+    while True:
+        action = env.action_space.sample(env.action_masks().astype("int8"))
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+
+The learner plays seat `seat`: one faction, or with 2 players both factions of that
+player (R22: seat k plays factions k and k+2). Every other faction is played by an agent
+made with `cyclades.agents.make_agent(name, seed)`; teammates in team play too.
+Observations are the learner's float32 vectors (`encoding.ObservationEncoder`), actions
+indexes of the fixed action space; `action_masks()` (sb3-contrib's MaskablePPO reads it)
+and `info["action_mask"]` give the legal ones. The reward is 0 until the end, then the
+learner's result (`encoding.final_rewards`).
+
+An action outside the mask is, with `invalid_action="penalize"` (the default), answered
+with reward `invalid_penalty` (default -1) and `info["invalid_action"] = True`; the game
+is unchanged and the learner decides again. With `invalid_action="raise"` it raises
+`ActionSpaceError` or `cyclades.IllegalAction`.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..agents import make_agent
+from ..engine.game import IllegalAction
+from .encoding import (ACTION_SPACE, LAYOUT, ActionSpaceError, ObservationEncoder, final_rewards,
+                       game_options, legal_mask, new_engine_game, render_text)
+
+
+ENV_ID = "cyclades/Cyclades-v0"
+
+
+class CycladesEnv(gym.Env):
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, players=3, seat=0, opponents="random", ruleset="legendary", maelstrom=True,
+                 teams=False, team_goal=3, board="random", max_cycles=100,
+                 invalid_action="penalize", invalid_penalty=-1.0, render_mode=None):
+        """opponents: an agent name for every other faction ("random", "greedy", "mcts:..."),
+        a list of names or agents (one per other faction, in faction order), or a dict
+        {faction: name or agent}. Agents given by name are made afresh at each reset, seeded
+        from the episode's seed; agent objects are used as they are."""
+        if invalid_action not in ("penalize", "raise"):
+            raise ValueError("invalid_action is 'penalize' or 'raise'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.options = game_options(players=players, ruleset=ruleset, maelstrom=maelstrom,
+                                    teams=teams, team_goal=team_goal, board=board,
+                                    max_cycles=max_cycles)
+        factions, layout = self.options["factions"], self.options["team_of"]
+        if layout and factions > players:  # two players, two factions each (R22)
+            if seat not in (0, 1):
+                raise ValueError("with 2 players the seat is 0 or 1")
+            self.learner = tuple(f for f in range(factions) if layout[f] == seat)
+        else:
+            if not 0 <= seat < factions:
+                raise ValueError(f"seat must be 0..{factions - 1}")
+            self.learner = (seat,)
+        self.seat = seat
+        others = [f for f in range(factions) if f not in self.learner]
+        if isinstance(opponents, dict):
+            spec = {f: opponents[f] for f in others}
+        elif isinstance(opponents, (list, tuple)):
+            if len(opponents) != len(others):
+                raise ValueError(f"{len(others)} opponents needed (factions {others})")
+            spec = dict(zip(others, opponents))
+        else:
+            spec = {f: opponents for f in others}
+        self._opponent_spec = spec
+        self.opponents = {}
+        self.invalid_action = invalid_action
+        self.invalid_penalty = float(invalid_penalty)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(low=0.0, high=LAYOUT.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(ACTION_SPACE.n)
+        self.encoder = ObservationEncoder()
+        self.game = None
+        self._mask = None
+
+    # --- gymnasium API ---------------------------------------------------------------------
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
+        self.game = new_engine_game(self.options, game_seed)
+        self.opponents = {f: (make_agent(a, seed=(game_seed + 7919 * (f + 1)) % 2**63)
+                              if isinstance(a, str) else a)
+                          for f, a in self._opponent_spec.items()}
+        self._play_opponents()
+        if self.game.is_over:
+            raise RuntimeError("the game ended before the learner's first decision")
+        return self._observe(), self._info()
+
+    def step(self, action):
+        g = self.game
+        if g is None or g.is_over:
+            raise RuntimeError("call reset() before step() (the game is over)")
+        try:
+            decoded = ACTION_SPACE.decode(action, g.board)
+            g.apply(decoded)
+        except (ActionSpaceError, IllegalAction):
+            if self.invalid_action == "raise":
+                raise
+            info = self._info()
+            info["invalid_action"] = True
+            return self._observe(), self.invalid_penalty, False, False, info
+        self._play_opponents()
+        reward, terminated = 0.0, g.is_over
+        if terminated:
+            reward = final_rewards(g.result())[self.learner[0]]
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """bool vector: True exactly on the learner's legal actions (sb3-contrib's convention)."""
+        return self._current_mask().astype(bool)
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        text = render_text(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _play_opponents(self):
+        g = self.game
+        self._mask = None
+        while not g.is_over and g.to_move not in self.learner:
+            p = g.to_move
+            g.apply(self.opponents[p].act(g, p))
+
+    def _me(self):
+        """The learner's faction that observes: the one to move, else the seat's first."""
+        g = self.game
+        return g.to_move if g.to_move in self.learner else self.learner[0]
+
+    def _observe(self):
+        me = self._me()
+        view = self.game.view(me)
+        self._mask = legal_mask(self.game, me, view=view)
+        return self.encoder.encode_view(view, self.game.board, self.game.options, me)
+
+    def _current_mask(self):
+        if self._mask is None:
+            self._mask = legal_mask(self.game, self._me())
+        return self._mask
+
+    def _info(self):
+        return {"action_mask": self._current_mask().copy(), "faction": self._me()}
+
+
+if ENV_ID not in gym.registry:  # gymnasium.make("cyclades/Cyclades-v0", players=4, ...)
+    gym.register(id=ENV_ID, entry_point="cyclades.env.gym:CycladesEnv")

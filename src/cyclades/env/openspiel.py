@@ -1,0 +1,311 @@
+"""Cyclades as an OpenSpiel game (optional extra `openspiel`): importing this module
+registers it as "cyclades".
+
+    import pyspiel
+    import cyclades.env.openspiel  # noqa: F401  (registers the game)
+    game = pyspiel.load_game("cyclades", {"players": 4})
+
+Sequential, general-sum, imperfect information, terminal rewards, one OpenSpiel player
+per faction. Actions are the indexes of the fixed action space (`encoding.ACTION_SPACE`).
+
+Chance. Battle dice (and Croesus' re-roll) are explicit chance nodes: when a decision
+needs a die, the state becomes a chance node with outcomes 0..3 of probabilities
+1/6, 1/3, 1/3, 1/6 (the faces 0, 1, 1, 2, 2, 3 of R3), one node per die, and the decision
+is carried out once its dice are known. Everything else random (the board, the order of
+the creature, hero and bonus piles) comes from the game's own hidden generator (R4),
+which is drawn at an opening chance node when the parameter `seeds` is above 1 (seed =
+`seed` + outcome), or is `seed` itself. The generator and the piles stay hidden: no
+observation or information state shows them, and `resample_from_infostate` (used by
+ISMCTS) redraws them with `game.observe(p).determinize(rng)`.
+
+Observations. `observation_tensor(p)` is `encoding.ObservationEncoder` on `game.view(p)`;
+`information_state_tensor(p)` is the same vector (a Markov summary, not a perfect-recall
+one); `information_state_string(p)` adds the public history (every decision and die since
+the start) to the view, so it has perfect recall of everything public. The public
+observer (private info NONE) reads `game.view(None)`.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pyspiel
+
+from ..engine.game import Game
+from ..engine.offerings import cost_of
+from .encoding import (ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options,
+                       new_engine_game)
+
+DIE_PROBS = ((0, 1 / 6), (1, 2 / 6), (2, 2 / 6), (3, 1 / 6))  # R3: faces 0, 1, 1, 2, 2, 3
+
+_DEFAULT_PARAMS = {
+    "players": 3,
+    "ruleset": "legendary",
+    "maelstrom": True,
+    "teams": False,
+    "team_goal": 3,
+    "board": "random",
+    "max_cycles": 100,
+    "seed": 0,
+    "seeds": 1,
+    "max_game_length": 20000,
+}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="cyclades",
+    long_name="Cyclades",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULT_PARAMS,
+)
+
+
+class _NeedDie(Exception):
+    """Raised inside a trial `apply` when a die is needed that chance has not given yet."""
+
+
+class _DiceFeed(list):
+    """The state's forced dice (engine `ops.roll_die` pops them first): the dice chance has
+    given so far; one more is a `_NeedDie`."""
+
+    def __bool__(self):
+        return True  # roll_die asks `if s.dice:` before popping
+
+    def pop(self, index=-1):
+        if not len(self):
+            raise _NeedDie()
+        return super().pop(index)
+
+
+class CycladesGame(pyspiel.Game):
+    def __init__(self, params=None):
+        p = dict(_DEFAULT_PARAMS)
+        p.update(params or {})
+        self.options = p
+        self._starts = {}
+        self._engine_options = game_options(
+            players=p["players"], ruleset=p["ruleset"], maelstrom=p["maelstrom"], teams=p["teams"],
+            team_goal=p["team_goal"], board=p["board"], max_cycles=p["max_cycles"] or None)
+        self.factions = self._engine_options["factions"]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=ACTION_SPACE.n,
+            max_chance_outcomes=max(len(DIE_PROBS), int(p["seeds"])),
+            num_players=self.factions,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=int(p["max_game_length"]),
+        )
+        super().__init__(_GAME_TYPE, info, p)
+
+    def new_initial_state(self):
+        return CycladesState(self)
+
+    def new_engine_game(self, seed) -> Game:
+        """A new engine game; the first position of each seed is kept (OpenSpiel asks for
+        initial states often, and assembling a board is the costly part)."""
+        start = self._starts.get(seed)
+        if start is None:
+            start = new_engine_game(self._engine_options, seed)
+            if len(self._starts) >= 256:
+                self._starts.pop(next(iter(self._starts)))
+            self._starts[seed] = start
+        return start.copy()
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return CycladesObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                                params)
+
+
+class _Data:
+    """What a state holds besides OpenSpiel's own bookkeeping. OpenSpiel clones a Python
+    state with `copy.deepcopy`; this copies the engine game with its cheap `Game.copy()`
+    (a deep copy would walk the whole decision history)."""
+
+    __slots__ = ("engine", "pending", "dice", "public", "length")
+
+    def __init__(self, engine):
+        self.engine = engine    # the engine Game, None before the opening chance node
+        self.pending = None     # the Action waiting for dice
+        self.dice = []          # the dice chance has given it so far
+        self.public = []        # public history: "p:index" decisions and "d:die" dice
+        self.length = 0         # actions applied, chance ones included
+
+    def __deepcopy__(self, memo):
+        d = _Data(self.engine.copy() if self.engine is not None else None)
+        d.pending, d.dice, d.public, d.length = self.pending, list(self.dice), list(self.public), self.length
+        return d
+
+
+class CycladesState(pyspiel.State):
+    """An engine game plus, at a chance node, the decision waiting for its dice."""
+
+    def __init__(self, game, engine=None):
+        super().__init__(game)
+        self._options = game.options
+        self._max_length = int(game.options["max_game_length"])
+        if engine is None and int(game.options["seeds"]) <= 1:
+            engine = game.new_engine_game(int(game.options["seed"]))
+        self._d = _Data(engine)
+
+    @property
+    def engine(self):
+        """The engine `Game` (None before the opening chance node draws the generator)."""
+        return self._d.engine
+
+    @property
+    def pending(self):
+        return self._d.pending
+
+    @property
+    def public(self):
+        return self._d.public
+
+    # --- OpenSpiel API ---------------------------------------------------------------------
+
+    def current_player(self):
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if self.engine is None or self.pending is not None:
+            return pyspiel.PlayerId.CHANCE
+        return self.engine.to_move
+
+    def is_terminal(self):
+        d = self._d
+        return d.engine is not None and (d.engine.is_over or d.length >= self._max_length)
+
+    def _legal_actions(self, player):
+        g = self.engine
+        if g is None or self.pending is not None or player != g.to_move:
+            return []
+        return sorted(ACTION_SPACE.encode(a, g.board) for a in g.legal_actions())
+
+    def chance_outcomes(self):
+        if self.engine is None:
+            k = int(self._options["seeds"])
+            return [(i, 1.0 / k) for i in range(k)]
+        return list(DIE_PROBS)
+
+    def _apply_action(self, action):
+        d = self._d
+        d.length += 1
+        if d.engine is None:  # the opening chance node draws the hidden generator
+            d.engine = self.get_game().new_engine_game(int(self._options["seed"]) + action)
+            return
+        if d.pending is not None:
+            d.dice.append(action)
+            d.public.append(f"d:{action}")
+            self._carry_out(d.pending)
+            return
+        a = ACTION_SPACE.decode(action, d.engine.board)
+        d.public.append(f"{d.engine.to_move}:{action}")
+        self._carry_out(a)
+
+    def _carry_out(self, a):
+        """Apply `a` with the dice given so far; if it needs one more, wait for chance."""
+        d = self._d
+        trial = d.engine.copy()
+        trial.s.dice = _DiceFeed(d.dice)
+        try:
+            trial.apply(a)
+        except _NeedDie:
+            d.pending = a
+            return
+        trial.s.dice = []
+        d.engine, d.pending, d.dice = trial, None, []
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.engine is None:
+                return f"seed {int(self._options['seed']) + action}"
+            return f"die {action}"
+        return str(ACTION_SPACE.decode(action, self.engine.board))
+
+    def returns(self):
+        if self.engine is None or not self.engine.is_over:
+            return [0.0] * self.get_game().num_players()
+        return final_rewards(self.engine.result())
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one: hidden purses, pile orders and the
+        generator redrawn (`Observation.determinize`), the public history kept."""
+        d = self._d
+        if d.engine is None:  # nothing is known yet, nor hidden: the board is still to be drawn
+            return self.clone()
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        state = CycladesState(self.get_game(), engine=determinize(d.engine, player_id, rng))
+        state._d.pending, state._d.dice = d.pending, list(d.dice)
+        state._d.public, state._d.length = list(d.public), d.length
+        return state
+
+    def __str__(self):
+        if self.engine is None:
+            return "(the game's generator is to be drawn)"
+        s = self.engine.to_json()
+        if self.pending is not None:
+            s += f"\npending {self.pending!r} dice {self._d.dice}"
+        return s
+
+
+def determinize(game, player, rng) -> Game:
+    """`game` as `player` might imagine it (`Observation.determinize`), with every hidden
+    purse raised, if need be, to pay the offerings already made (R11; in team play a team's
+    purse pays its members' offerings together, R22): the engine's default guess can fall
+    short of a public bid, and the offering phase could then not be paid."""
+    g = game.observe(player).determinize(rng)
+    s = g.s
+    need = {}
+    for q, amount in s.bids.values():
+        h = g.purse_holder(q)
+        need[h] = need.get(h, 0) + cost_of(g, q, amount)
+    for h, n in need.items():
+        if s.gp[h] < n and not g.friends(player, h):
+            s.gp[h] = n
+    return g
+
+
+class CycladesObserver:
+    """Observation tensor and string of a player (OpenSpiel's PyObserver interface)."""
+
+    def __init__(self, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("Cyclades has no observer of every player's private facts")
+        self.encoder = ObservationEncoder()
+        self.tensor = np.zeros(LAYOUT.size, np.float32)
+        self.dict = {seg.name: self.tensor[seg.start:seg.stop].reshape(seg.shape)
+                     for seg in LAYOUT.segments}
+
+    def _view(self, state, player):
+        return state.engine.view(player if self.private else None)
+
+    def set_from(self, state, player):
+        if state.engine is None:
+            self.tensor.fill(0)
+            return
+        g = state.engine
+        self.tensor[:] = self.encoder.encode_view(self._view(state, player), g.board, g.options, player)
+
+    def string_from(self, state, player):
+        if state.engine is None:
+            return "start"
+        text = json.dumps(self._view(state, player), sort_keys=True, separators=(",", ":"))
+        if self.perfect_recall:
+            text = " ".join(state.public) + "\n" + text
+        return text
+
+
+pyspiel.register_game(_GAME_TYPE, CycladesGame)
