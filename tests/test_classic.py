@@ -93,6 +93,17 @@ def test_r8_part_of_the_board_used_by_player_count(players, isles):
     assert Board.from_spec(b.spec) is b and b.spec == {"kind": "classic", "players": players}
 
 
+def test_r8_metropolis_space_on_a_hand_written_map():
+    """R8 on a scenario map: `metropolis_site` adds the isle's metropolis space after its building
+    sites; basic buildings never use it, a metropolis goes there (scenario `buildings`)."""
+    b = Board.from_map([{"id": "isle", "kind": "land", "sites": 2, "metropolis_site": True, "adj": ["sea"]},
+                        {"id": "sea", "kind": "sea", "adj": ["isle"]}])
+    assert b.sites[0] == 3 and b.metro_site[0] == 2 and list(b.building_sites(0)) == [0, 1]
+    assert Board.from_spec(b.spec) == b and b.geometry()["areas"][0]["metropolis_site"] == 2
+    g = classic(areas={"naxos": {"owner": 0, "buildings": ["port", "metropolis"]}})
+    assert sites(g, "naxos") == ["port", "", "", "", "metropolis"]
+
+
 def test_r8_classic_board_data_is_what_the_generator_writes():
     """classic_board.json is what make_classic_board.py writes (regenerate after editing)."""
     from cyclades.content import make_classic_board
@@ -458,9 +469,9 @@ def test_r25_two_copies_on_the_track_each_at_its_slot_price():
 # --- Creature figures: until the owner's next turn ---------------------------------------------------
 
 def test_figures_stay_until_their_owners_next_turn_no_maintenance():
-    """The classic cycle has no maintenance phase (Overview, The Cycle) and Priests stay in play:
-    a creature's figure acts "until the beginning of your next turn", when its card is
-    discarded (the classic creature reference; see docs/rules-coverage.md)."""
+    """The classic cycle has no maintenance phase (Overview, The Cycle) and Priests stay in play;
+    the creature booklet is not in the rulebooks (R25), so the reading (docs/rules-coverage.md,
+    classic readings): a figure acts until its owner's next turn, when its card is discarded."""
     g = classic(player=[{"gp": 5, "priestesses": 1}, {"gp": 5}],
                 areas={"andros": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1}},
                 creatures={"kraken": {"owner": 0, "area": "delian-sea"}},
@@ -642,9 +653,6 @@ def test_r1_one_engine_two_rulesets():
     assert again.to_json() == g.to_json() and again.r is CLASSIC
 
 
-@pytest.mark.xfail(strict=True, reason="observation._unseen_cards deals Legendary cards into the "
-                                       "piles of a classic game (it reads cards.creature_deck, not "
-                                       "the ruleset's deck, and loses duplicate cards)")
 def test_r24_determinized_classic_game_keeps_the_classic_deck():
     """R24/R25: information-set sampling deals the unseen cards of the game's own deck."""
     g = cyclades.new_game(players=3, ruleset="classic", seed=3)
@@ -654,3 +662,39 @@ def test_r24_determinized_classic_game_keeps_the_classic_deck():
     d = g.observe(g.to_move).determinize(random.Random(2))
     pile = lambda s: Counter(s.creature_deck + s.creature_discard + [c for c in s.creature_track if c])  # noqa: E731
     assert pile(d.s) == pile(g.s)
+
+
+# --- the command line: --ruleset --------------------------------------------------------------------
+
+def cli(*args):
+    from click.testing import CliRunner
+    from cyclades.cli import main
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_cli_simulate_classic_games(tmp_path):
+    """`cyclades simulate --ruleset classic`: 2 to 5 players, won with 2 metropolises (R21); the
+    2-player mode is two offerings each (R23), not two factions."""
+    out = tmp_path / "classic.json"
+    r = cli("simulate", "--ruleset", "classic", "--games", 2, "--players", "2,5", "--json", out)
+    assert r.exit_code == 0, r.output
+    assert "2 players (2 offerings each)" in r.output and "Won by reaching 2 Metropolises" in r.output
+    import json
+    data = json.loads(out.read_text())
+    assert data["ruleset"] == "classic"
+    for run_ in data["runs"]:
+        assert run_["metropolises_to_win"] == 2 and run_["teams"] is None
+        assert run_["factions"] == run_["players"] and run_["summary"]["errors"] == 0
+    r = cli("simulate", "--ruleset", "classic", "--players", "6")
+    assert r.exit_code != 0 and "the classic game has the modes 2, 3, 4 and 5" in r.output
+
+
+def test_cli_board_and_play_with_the_classic_ruleset():
+    """`cyclades board --ruleset classic` lists the classic board (R8); `play` refuses team play
+    in the classic game."""
+    r = cli("board", "--ruleset", "classic", "--players", 5)
+    assert r.exit_code == 0, r.output
+    assert "37 areas: 13 land, 24 sea, 13 islands (classic board, 5 players" in r.output
+    assert "3 + metropolis" in r.output
+    r = cli("play", "--ruleset", "classic", "--players", 4, "--teams")
+    assert r.exit_code != 0 and "the classic game has no team play" in r.output

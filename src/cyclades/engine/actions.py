@@ -111,4 +111,8 @@ DESCRIPTIONS = {
     "reroll": "Pay {n} GP to re-roll the die ({what})",
     "keep_roll": "Keep the die",
     "escape": "Let a {what} retreat to {where} instead of being destroyed",
+    # The classic edition (engine/classic.py).
+    "fleet_move": "Move Fleets up to 3 sea spaces for {n} GP",
+    "drop": "Leave {n} of the moving Fleets here",
+    "swap_creature": "Replace {what} ({n} GP slot) with the top Creature card for 1 GP",
 }

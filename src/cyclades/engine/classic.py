@@ -18,11 +18,10 @@ the 2-player game, R23; the 17-card deck, R25) is data the general rules read.
 """
 from ..content.gods import APOLLO, GODS
 from . import ops
-from .actions import DESCRIPTIONS, Action
+from .actions import Action
 from .board import load_classic
 from .cycle import GOD_PREPARATION, discard_creature_card, draw
 from .frames import Handler, handler, pop, push
-from .log import WRITERS, creature_name
 from .maintenance import release
 from .moves import arrive_sea, sea_origins
 from .queries import can_enter_sea, controlled_lands, sea_neighbours
@@ -33,15 +32,6 @@ from .turns import APOLLO_REWARDS, TURN_START, menu_item, place_building
 CANCEL = Action("cancel")
 DONE = Action("done")
 VOYAGE_LENGTH = 3  # "move them a maximum of 3 spaces"
-
-# English for the classic decisions (actions.py holds the others).
-for _kind, _text in {
-    "fleet_move": "Move Fleets up to 3 sea spaces for {n} GP",
-    "drop": "Leave {n} of the moving Fleets here",
-    "swap_creature": "Replace {what} ({n} GP slot) with the top Creature card for 1 GP",
-}.items():
-    DESCRIPTIONS.setdefault(_kind, _text)
-
 
 # --- Setup: the starting positions printed on the board (R8) ------------------------------------
 
@@ -83,10 +73,11 @@ GOD_PREPARATION["shuffle"] = shuffle_gods
 # --- Creatures: a figure stays until its owner's next turn ----------------------------------------
 
 def creatures_leave(g, p):
-    """The classic game has no maintenance phase: a creature's figure acts "until the beginning
-    of your next turn", when its card is discarded. So the cards p holds are discarded (their
-    figures leave the board) as p's first turn of a cycle begins; with two turns in a cycle
-    (R23) the second keeps what the first summoned."""
+    """The classic cycle has no maintenance phase and its Priests stay in play; the creature
+    booklet is not in the rulebooks (R25). Reading: a figure acts until its owner's next turn,
+    as the 2009 figures did. So the cards p holds are discarded (their figures leave the board)
+    as p's first turn of a cycle begins; with two turns in a cycle (R23) the second keeps what
+    the first summoned."""
     s = g.s
     key = f"acted:{p}"
     if s.turn_flags.get(key):
@@ -175,15 +166,6 @@ def _swap_apply(g, f, a):
 
 menu_item("swap_creature", ("swap_creature",), when=lambda r: r.zeus_action == "swap")(
     (_swap_legal, _swap_apply))
-
-
-def _swapped_sentence(e, g, P):
-    """The log's sentence for a change of creature (engine/log.py holds the others)."""
-    return (f"{P(e.get('player'))} pays 1 GP to discard {creature_name(e.get('card'))} from the "
-            f"Creature track; {creature_name(e.get('new'))} takes its place")
-
-
-WRITERS.setdefault("creature_swapped", _swapped_sentence)
 
 
 # --- D. Poseidon: move fleets up to 3 sea spaces (R17) ---------------------------------------------

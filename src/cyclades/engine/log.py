@@ -159,8 +159,10 @@ def _metropolis(e, g, P):
     if how:
         out += " " + how
     bonus = e.get("bonus")
-    return out + (f"; bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}" if bonus
-                  else "; no bonus token is left")
+    if bonus:
+        return out + f"; bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}"
+    # R20: the classic edition has no bonuses; in Legendary the stack may run out (R28).
+    return out + ("; no bonus token is left" if g.r.metropolis_bonuses else "")
 
 
 def _metropolis_lost(e, g, P):
@@ -543,6 +545,12 @@ def _side_destroyed(e, g, P):
             f"{at_area(g, e.get('area'))} are destroyed")
 
 
+def _creature_swapped(e, g, P):
+    """Zeus in the classic edition (R25)."""
+    return (f"{P(e.get('player'))} pays 1 GP to discard {creature_name(e.get('card'))} from the "
+            f"Creature track; {creature_name(e.get('new'))} takes its place")
+
+
 WRITERS = {
     "cycle": _cycle, "gods": _gods, "reshuffle": _reshuffle, "income": _income,
     "game_over": _game_over, "philosopher": _philosopher, "priestess": _priestess,
@@ -572,6 +580,7 @@ WRITERS = {
     "metropolis_on_card": _metropolis_on_card, "cards_discarded": _cards_discarded,
     "creature_slain": _creature_slain, "hector": _hector, "mercs_turned": _mercs_turned,
     "reroll": _reroll, "escaped": _escaped, "perseus": _perseus, "side_destroyed": _side_destroyed,
+    "creature_swapped": _creature_swapped,
 }
 
 

@@ -9,9 +9,11 @@ in with one plausible guess and returns a playable Game: information-set
 search samples many such games.
 """
 import random
+from collections import Counter
 
-from ..content import cards
+from ..content.rulesets import RULESETS
 from .frames import HANDLERS
+from .setup import full_piles
 from .state import State
 
 _PILES = ("creature_deck", "hero_deck", "bonus_stack")
@@ -58,7 +60,7 @@ class Observation:
         guess = purse or guess_purse
         d["gp"] = [gp if gp is not None else guess(rng, q, self.view) for q, gp in enumerate(d["gp"])]
         maelstrom = self._options.get("maelstrom", True)
-        unseen = _unseen_cards(d, maelstrom)
+        unseen = _unseen_cards(d, RULESETS[self._options["ruleset"]], maelstrom)
         for pile in _PILES:
             pool = unseen[pile]
             rng.shuffle(pool)
@@ -101,18 +103,22 @@ def guess_purse(rng, q, view) -> int:
     return max(0, int(rng.gauss(income + 2, 2)))
 
 
-def _unseen_cards(d, maelstrom) -> dict:
-    """Cards of each pile that no public place shows: they are in the pile, in some order."""
-    seen_creatures = set(c for c in d["creature_track"] if c) | set(d["creature_discard"])
-    seen_creatures |= {c for c, _ in d["creature_owner"]}
-    seen_heroes = set(h for h in d["hero_track"] if h) | set(d["hero_discard"])
-    seen_heroes |= {h for h, _ in d["hero_owner"]}
+def _unseen_cards(d, rules, maelstrom) -> dict:
+    """Cards of each pile that no public place shows: they are in the pile, in some order.
+    Counted as multisets, since the classic deck holds two copies of some cards (R25)."""
+    seen = {pile: Counter() for pile in _PILES}
+    seen["creature_deck"].update(c for c in d["creature_track"] if c)
+    seen["creature_deck"].update(d["creature_discard"])
+    seen["creature_deck"].update(c for c, _ in d["creature_owner"])
     for _, under in d["creature_cards"]:  # cards kept under a hero's card (Heracles)
-        seen_creatures.update(under)
-    creatures = [c for c in cards.creature_deck(maelstrom) if c not in seen_creatures]
-    heroes = [h for h in cards.hero_deck(maelstrom) if h not in seen_heroes]
-    bonuses = cards.bonus_stack(maelstrom)
-    for _, b in d["metro_bonus"]:
-        if b in bonuses:
-            bonuses.remove(b)
-    return {"creature_deck": creatures, "hero_deck": heroes, "bonus_stack": bonuses}
+        seen["creature_deck"].update(under)
+    seen["hero_deck"].update(h for h in d["hero_track"] if h)
+    seen["hero_deck"].update(d["hero_discard"])
+    seen["hero_deck"].update(h for h, _ in d["hero_owner"])
+    for _, bonus in d["metro_bonus"]:  # a metropolis's token; Penthesilea's is (owner, bonus)
+        seen["bonus_stack"][bonus[-1] if isinstance(bonus, list) else bonus] += 1
+    out = {}
+    for pile, cards_ in full_piles(rules, maelstrom).items():
+        left = Counter(cards_) - seen[pile]
+        out[pile] = sorted(left.elements())
+    return out

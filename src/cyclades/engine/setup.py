@@ -51,21 +51,29 @@ def new_state(g, players: int, seed: int, maelstrom: bool) -> State:
     s.gods = list(r.gods)
     ops.shuffle(g, s.gods)
     s.faceup = r.face_up_count(players)
-    s.creature_deck = list(r.creature_deck) or cards.creature_deck(maelstrom)
+    piles = full_piles(r, maelstrom)
+    s.creature_deck = piles["creature_deck"]
     ops.shuffle(g, s.creature_deck)
     s.creature_discard = []
     s.creature_track = [s.creature_deck.pop() for _ in r.creature_costs]
-    s.hero_deck = cards.hero_deck(maelstrom) if r.heroes else []
+    s.hero_deck = piles["hero_deck"]
     ops.shuffle(g, s.hero_deck)
     s.hero_discard = []
     s.hero_track = [s.hero_deck.pop() for _ in range(r.hero_track)]
-    s.bonus_stack = cards.bonus_stack(maelstrom) if r.metropolis_bonuses else []  # R20
+    s.bonus_stack = piles["bonus_stack"]
     ops.shuffle(g, s.bonus_stack)
     # One slot of the turn order track per offering marker (R23: two each in the classic
     # 2-player game).
     s.turn_order = [p for p in range(players) for _ in range(r.markers(players))]
     ops.shuffle(g, s.turn_order)
     return s
+
+
+def full_piles(r, maelstrom) -> dict:
+    """Every card of each pile the game is played with, before shuffling (R2, R20, R25)."""
+    return {"creature_deck": list(r.creature_deck) or cards.creature_deck(maelstrom),
+            "hero_deck": cards.hero_deck(maelstrom) if r.heroes else [],
+            "bonus_stack": cards.bonus_stack(maelstrom) if r.metropolis_bonuses else []}
 
 
 def start_placement(g):
