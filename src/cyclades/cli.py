@@ -25,6 +25,7 @@ from rich.table import Table
 
 import cyclades
 from cyclades.agents import agent_names, make_agent
+from cyclades.agents.base import parse_agent_spec
 from cyclades.content.rulesets import RULESETS
 from cyclades.engine.log import Narrator, area_name, card_name, creature_name, decision_sentence, god_name
 
@@ -60,7 +61,7 @@ def _agent_list(value, param_name) -> list:
     if not names:
         raise click.BadParameter("give at least one agent name", param_hint=param_name)
     for n in names:
-        if n not in known:
+        if parse_agent_spec(n)[0] not in known:  # "mcts:iterations=50" names mcts
             raise click.BadParameter(f"unknown agent {n!r}; known agents: {', '.join(known)}",
                                      param_hint=param_name)
     return names

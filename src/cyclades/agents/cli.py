@@ -56,13 +56,13 @@ def summary_table(t: Tournament) -> Table:
     for col, just in (("Agent", "left"), ("Seat-games", "right"), ("Wins", "right"),
                       ("Win rate", "right"), ("95% CI (Wilson)", "right"), ("Par", "right"),
                       ("Metropolises", "right"), ("Cycles", "right"), ("Decisions/game", "right"),
-                      ("Own decisions", "right"), ("s/decision", "right"), ("Longest", "right")):
-        table.add_column(col, justify=just)
+                      ("Own decisions", "right"), ("ms/decision", "right"), ("Longest", "right")):
+        table.add_column(col, justify=just, overflow="fold")
     for s in t.summary():
         table.add_row(s["agent"], str(s["seat_games"]), f"{s['wins']:g}", _pct(s["win_rate"]),
                       f"{_pct(s['ci_low'])} – {_pct(s['ci_high'])}", _pct(s["par"]),
                       f"{s['metropolises']:.2f}", f"{s['cycles']:.1f}", f"{s['game_decisions']:.0f}",
-                      f"{s['decisions']:.0f}", f"{s['seconds_per_decision']:.3f}",
+                      f"{s['decisions']:.0f}", f"{1000 * s['seconds_per_decision']:.2f}",
                       f"{s['longest_decision']:.2f}s")
     return table
 

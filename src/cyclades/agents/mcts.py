@@ -17,6 +17,9 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with a reward per 
   vector that sums to one, the result itself if the game ended.
 - The action played is the root's most visited. A decision with one legal action is taken at
   once; `cancel` (which only returns to the decision before) is never searched.
+- The subtree below the action played is kept: when the player's next decision follows at once
+  (the steps of a move, the next action of a turn), the search starts from it and only tops it
+  up to the budget.
 
 Budget: `iterations` per decision, and/or `seconds` per decision (the clock is checked between
 iterations and inside rollouts, so a decision never overruns the budget by more than one
@@ -28,9 +31,9 @@ import math
 import random
 import time
 
+from ..engine.actions import Action
 from . import evaluation as ev
 from .base import Agent, register
-from ..engine.actions import Action
 from .greedy import Ctx, GreedyPolicy, bid_plan
 
 DEFAULT_ITERATIONS = 100
@@ -49,9 +52,10 @@ class Node:
 
 @register("mcts")
 class MCTSAgent(Agent):
-    """Options: iterations (default 120; 0 = no limit but time), seconds (per decision; None =
-    no limit but iterations), depth (rollout decisions at most), cycles (cycles a rollout looks
-    ahead: 1 = to the end of the current one), c (UCB exploration), width (root candidates)."""
+    """Options: iterations (per decision; the default, 100, when no seconds are given; 0 = no
+    limit but time), seconds (per decision; None = no limit but iterations), depth (rollout
+    decisions at most), cycles (cycles a rollout looks ahead: 1 = to the end of the current
+    one), c (UCB exploration), width (root candidates), widen (progressive widening below)."""
 
     name = "mcts"
 
@@ -74,6 +78,9 @@ class MCTSAgent(Agent):
         self.rollout_policy = GreedyPolicy(budget=12, depth=1)  # cheaper: plays the rollouts
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
         self.last_seconds = 0.0
+        # The subtree below the action just played, kept for the player's next decision if it
+        # comes right after (the steps of a move, a turn's actions): (node, version, player).
+        self._next = None
 
     # -- the interface -------------------------------------------------------------------
 
@@ -85,11 +92,20 @@ class MCTSAgent(Agent):
         options = [a for a in legal if a.kind != "cancel"] or legal
         if len(options) == 1:
             self.last_iterations, self.last_seconds = 0, time.perf_counter() - t0
+            kept = self._next
+            if kept and kept[1] == obs.view["version"] and kept[2] == obs.player:
+                self._next = (kept[0], kept[1] + 1, kept[2])  # the search skips these too
             return options[0]
         deadline = t0 + self.seconds if self.seconds else None
         action = self.search(obs, options, deadline)
         self.last_seconds = time.perf_counter() - t0
         return action
+
+    def _reused(self, obs):
+        kept, self._next = self._next, None
+        if kept and kept[1] == obs.view["version"] and kept[2] == obs.player:
+            return kept[0]
+        return None
 
     # -- the search ----------------------------------------------------------------------
 
@@ -97,13 +113,16 @@ class MCTSAgent(Agent):
         p = obs.player
         first = ev.sample(obs, self.rng)
         n = first.s.n
-        root = Node(n)
+        root = self._reused(obs) or Node(n)
         root.order = self.candidates(first, p, options, root=True)
         if len(root.order) == 1:
             return root.order[0]
+        # A kept subtree has searched this decision already: top it up to the budget (and at
+        # least a quarter of it, for the new candidates of the root).
+        budget = max(self.iterations - root.n, self.iterations // 4) if self.iterations else 0
         it = 0
         while True:
-            if self.iterations and it >= self.iterations:
+            if budget and it >= budget:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -119,7 +138,10 @@ class MCTSAgent(Agent):
             k = (child.n, child.w[p] / child.n)
             if key is None or k > key:
                 best, key = a, k
-        return best if best is not None else root.order[0]
+        if best is None:
+            return root.order[0]
+        self._next = (root.children[(p, best)], obs.view["version"] + 1, p)
+        return best
 
     def iterate(self, root, g, n, deadline):
         node = root
@@ -128,12 +150,12 @@ class MCTSAgent(Agent):
         expanded = False  # one new node per iteration, then the rollout
         while not g.is_over:
             legal = g.legal_actions()
-            if len(legal) == 1:
-                g.apply(legal[0])
+            opts = [a for a in legal if a.kind != "cancel"] or legal
+            if len(opts) == 1:  # forced: no node (the agent takes these without search)
+                g.apply(opts[0])
                 continue
             q = g.to_move
             if node.order is None:
-                opts = [a for a in legal if a.kind != "cancel"] or legal
                 node.order = self.candidates(g, q, opts)
             legal_set = set(legal)
             allowed = self.width if node is root else 1 + int(self.widen * math.sqrt(node.n))
@@ -144,7 +166,6 @@ class MCTSAgent(Agent):
                     if len(cands) >= allowed:
                         break
             if not cands:  # this sample's actions differ (another purse): rank them too
-                opts = [a for a in legal if a.kind != "cancel"] or legal
                 extra = [a for a in self.candidates(g, q, opts) if a not in set(node.order)]
                 node.order = node.order + extra
                 cands = extra[:allowed] or opts[:1]
@@ -197,7 +218,7 @@ class MCTSAgent(Agent):
                 continue
             g.apply(policy.decide(g, g.to_move, legal))
             steps += 1
-            if deadline is not None and steps % 8 == 0 and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
         return ev.win_chances(g)
 
