@@ -259,3 +259,18 @@ def test_every_event_of_random_games_reads_cleanly(players, board):
         assert sum(t.startswith("Cycle ") and t.endswith(" begins.") for t in text) == g.s.cycle
         assert text[-1].startswith("The game is over")
     assert {"offering", "income", "built", "turn", "game_over"} <= seen
+
+
+def test_griffin_log_names_no_amount_r24():
+    """R24: the Griffin steals half of a hidden purse; the shared log says who stole from whom,
+    never how much (which would reveal the victim's GP)."""
+    g = scenario(areas={"argos": {"owner": 0}, "naxos": {"owner": 1}, "melos": {"owner": 2}},
+                 creature_track=["griffin", "harpy", "dryad", "satyr"],
+                 player=[{"gp": 10}, {"gp": 9}, {"gp": 4}],
+                 decision={"turn": {"player": 0, "god": "zeus", "stage": "main"}})
+    narrator = Narrator(g)
+    lines = narrator.lines(g.apply(cyclades.Action("buy_creature", "griffin", n=2)))
+    lines += narrator.lines(g.apply(cyclades.Action("target_player", n=1)))
+    assert g.s.gp[0] == 10 - 2 + 4
+    text = " ".join(lines)
+    assert "steals half the GP" in text and "4 GP" not in text and "9" not in text

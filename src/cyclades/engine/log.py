@@ -702,6 +702,9 @@ class Narrator:
     def _redundant(events, i) -> bool:
         e, kind = events[i], events[i].get("type")
         if kind == "gp":
+            # The Griffin's haul: half a hidden purse is the thief's and the victim's secret (R24).
+            if i > 0 and events[i - 1].get("type") == "gp_stolen":
+                return True
             # The GP the sentence before already named (the Graeae).
             if i > 0 and events[i - 1].get("player") == e.get("player") \
                     and events[i - 1].get("amount") == e.get("amount") and events[i - 1].get("type") == "graeae":
