@@ -312,19 +312,9 @@ def guess_purse(rng, q, view) -> int:
 
 def sample(obs, rng):
     """A game consistent with the observation (`Observation.determinize`), the hidden purses
-    guessed by `guess_purse` and raised, if need be, to pay the offerings already made: in team
-    play a team's purse pays its members' offerings together (R11, R22)."""
-    from ..engine.offerings import cost_of
-    g = obs.determinize(rng, purse=guess_purse)
-    s = g.s
-    need = {}
-    for q, amount in s.bids.values():
-        h = g.purse_holder(q)
-        need[h] = need.get(h, 0) + cost_of(g, q, amount)
-    for h, n in need.items():
-        if s.gp[h] < n and not g.friends(obs.player, h):
-            s.gp[h] = n
-    return g
+    guessed by `guess_purse`; determinize raises them to pay the offerings already made (R11,
+    R22: a team's purse pays its members' offerings together)."""
+    return obs.determinize(rng, purse=guess_purse)
 
 
 def missing_types(pos, p) -> list:

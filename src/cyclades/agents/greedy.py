@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
+from ..engine.frames import nearest
 from ..engine.moves import land_destinations, sea_destinations
 from ..engine.queries import heroes_at
 from . import evaluation as ev
@@ -391,7 +392,7 @@ def creature_worth(ctx, c) -> float:
     if c == "graeae":
         return float(pos.income[p])
     if c == "empusa":
-        f = _turn_frame(g)
+        f = nearest(g, "turn")
         if f and f["god"] in GODS:
             return 0.7 * god_value(ctx, f["god"], gp_left=0)
         return 0.0
@@ -421,13 +422,6 @@ def _pegasus_worth(ctx) -> float:
         odds = attack_odds(k, pos.units[d], -pos.fort[d])
         best = max(best, odds * stake_for(ctx, d, p) - ev.TROOP * expected_losses(k, pos.units[d], -pos.fort[d]))
     return best
-
-
-def _turn_frame(g):
-    for f in reversed(g.s.stack):
-        if f["k"] == "turn":
-            return f
-    return None
 
 
 # --- the policy -------------------------------------------------------------------------------
@@ -661,7 +655,7 @@ def recruit_worth(ctx, unit) -> float:
         v = ev.TROOP
         defend = max((defence_gain(ctx, a) for a in pos.lands[p]), default=0.0)
         attack = 0.0
-        f = _turn_frame(g)
+        f = nearest(g, "turn")
         if f and f["god"] == "ares" and g.purse(p) >= 1:
             plan = best_land_plan(ctx)
             if plan:
@@ -724,7 +718,7 @@ def _place_unit(pol, ctx, legal, depth):
     b, s = g.b, g.s
     out = []
     plan = None
-    f = _turn_frame(g)
+    f = nearest(g, "turn")
     if f and f["p"] == p and f["god"] == "ares":
         plan = best_land_plan(ctx)
     for a in legal:

@@ -111,7 +111,7 @@ def effective_die(g, f, side, die) -> int:
 
 
 def strength(g, f, side, die) -> int:
-    s, b, a = g.s, g.b, f["area"]
+    s, a = g.s, f["area"]
     p = player_of(f, side)
     total = die
     if f["sea"]:
@@ -392,7 +392,7 @@ def escape(g, f, side, kind, dest):
 
 def _end(g, f, attacker_holds):
     """The battle is over: the side left in the area controls it."""
-    s, b, area, att, dfd = g.s, g.b, f["area"], f["att"], f["dfd"]
+    s, area, att, dfd = g.s, f["area"], f["att"], f["dfd"]
     pop(g, f)
     if attacker_holds:
         g.emit("battle_won", player=att, area=area)

@@ -38,6 +38,14 @@ def handler(kind):
     return register
 
 
+def nearest(g, kind):
+    """The topmost frame of a kind (the turn a move belongs to, the battle a power acts in)."""
+    for f in reversed(g.s.stack):
+        if f["k"] == kind:
+            return f
+    return None
+
+
 def push(g, kind, p, **data):
     f = {"k": kind, "p": p}
     f.update(data)

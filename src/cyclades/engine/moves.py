@@ -7,7 +7,7 @@ until the destination is chosen.
 from ..content.gods import APOLLO, GODS
 from .actions import Action
 from .battle import creature_units, start_battle
-from .frames import Handler, handler, pop, push
+from .frames import Handler, handler, nearest, pop, push
 from .heroes import heroes_arrive
 from .queries import (MODIFIERS, accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
                       heroes_at, metropolises_of, sea_neighbours)
@@ -149,13 +149,6 @@ def leave_land(g, frm, troops, mercs, heroes):
 
 # --- Land Move (Ares) and Heroic Move ------------------------------------------------
 
-def _turn_frame(g):
-    for f in reversed(g.s.stack):
-        if f["k"] == "turn":
-            return f
-    return None
-
-
 def movable_origins(g, p) -> list:
     s = g.s
     return [a for a in controlled_lands(g, p)
@@ -248,7 +241,7 @@ def _finish_land_move(g, f, dest):
     pop(g, f)
     g.pay(p, f["cost"])
     if f["hero"]:
-        turn = _turn_frame(g)
+        turn = nearest(g, "turn")
         if turn is not None:
             turn["moves"] += 1
     g.emit("land_move", player=p, frm=frm, to=dest, cost=f["cost"], heroic=f["hero"])

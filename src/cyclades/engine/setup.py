@@ -119,7 +119,7 @@ class Placement(Handler):
 
     @staticmethod
     def apply(g, f, act):
-        s, p = g.s, f["p"]
+        p = f["p"]
         a = g.b.index[act.where]
         step = f["step"]
         if step == "land":

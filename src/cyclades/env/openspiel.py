@@ -33,7 +33,6 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import Game
-from ..engine.offerings import cost_of
 from .encoding import (ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options,
                        new_engine_game)
 
@@ -258,20 +257,9 @@ class CycladesState(pyspiel.State):
 
 
 def determinize(game, player, rng) -> Game:
-    """`game` as `player` might imagine it (`Observation.determinize`), with every hidden
-    purse raised, if need be, to pay the offerings already made (R11; in team play a team's
-    purse pays its members' offerings together, R22): the engine's default guess can fall
-    short of a public bid, and the offering phase could then not be paid."""
-    g = game.observe(player).determinize(rng)
-    s = g.s
-    need = {}
-    for q, amount in s.bids.values():
-        h = g.purse_holder(q)
-        need[h] = need.get(h, 0) + cost_of(g, q, amount)
-    for h, n in need.items():
-        if s.gp[h] < n and not g.friends(player, h):
-            s.gp[h] = n
-    return g
+    """`game` as `player` might imagine it (`Observation.determinize`: hidden purses are
+    guessed and always cover the offerings already made, R11)."""
+    return game.observe(player).determinize(rng)
 
 
 class CycladesObserver:

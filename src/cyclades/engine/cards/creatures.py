@@ -11,6 +11,7 @@ from ...content.gods import APOLLO, BUILDINGS, GODS
 from .. import ops
 from ..actions import Action
 from ..creatures import EFFECTS, Effect, effect, finish, play_creature, shielded
+from ..frames import nearest
 from ..cycle import discard_creature_card, draw, income_of, take_geryon_gp
 from ..maintenance import ON_CREATURE_ARRIVES, creature_destinations, release
 from ..metropolis import gain_philosopher
@@ -48,13 +49,6 @@ def _own_buildings(g, p) -> list:
     b = g.b
     return sorted({(k, b.site_area[site]) for site, k in buildings_of(g, p)
                    if not shielded(g, p, b.site_area[site])})
-
-
-def _turn_frame(g):
-    for f in reversed(g.s.stack):
-        if f["k"] == "turn":
-            return f
-    return None
 
 
 def _merc_places(g, p) -> list:
@@ -254,13 +248,13 @@ class Empusa(Effect):
     current Cycle (the building first, then the recruit, as on the god's turn)."""
 
     def applicable(self, g, p):
-        turn = _turn_frame(g)
+        turn = nearest(g, "turn")
         return turn is not None and turn["p"] == p and turn["god"] != APOLLO
 
     def auto(self, g, f):
         p = f["p"]
         if f["stage"] == "start":
-            god = _turn_frame(g)["god"]
+            god = nearest(g, "turn")["god"]
             f["god"], f["stage"] = god, "recruit"
             push_build(g, p, GODS[god].building or "")
             return True

@@ -31,7 +31,7 @@ from ..actions import Action
 from ..battle import (HOOKS as BATTLE, destroy_units, effective_die, other, player_of, retreats,
                       side_heroes, side_of_hero)
 from ..cycle import discard_creature_card
-from ..frames import Handler, handler, pop, push
+from ..frames import Handler, handler, nearest, pop, push
 from ..heroes import (ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT, POWERS, Power, may_sacrifice,
                       own_turn_god, power, remove_from_game)
 from ..maintenance import ON_CREATURE_LEAVES
@@ -51,13 +51,6 @@ from .miniatures import Miniature, miniature
 
 def _owner(g, hero):
     return g.s.hero_owner.get(hero)
-
-
-def _battle_frame(g):
-    for f in reversed(g.s.stack):
-        if f["k"] == "battle":
-            return f
-    return None
 
 
 def _metropolis_possible(g, p) -> bool:
@@ -265,7 +258,7 @@ class Reroll(Handler):
 
     @staticmethod
     def auto(g, f):
-        if not Croesus.may_reroll(g, _battle_frame(g), f["side"]):
+        if not Croesus.may_reroll(g, nearest(g, "battle"), f["side"]):
             pop(g, f)
             return True
         return False
@@ -275,7 +268,7 @@ class Reroll(Handler):
         if a.kind == "keep_roll":
             pop(g, f)
             return
-        battle = _battle_frame(g)
+        battle = nearest(g, "battle")
         g.pay(f["p"], 1)
         die = ops.roll_die(g)
         i = 0 if f["side"] == "a" else 1
@@ -343,7 +336,7 @@ class HectorStrike(Handler):
     @staticmethod
     def apply(g, f, a):
         pop(g, f)
-        Hector.strike(g, _battle_frame(g), a.what)
+        Hector.strike(g, nearest(g, "battle"), a.what)
 
 
 @power("helen")

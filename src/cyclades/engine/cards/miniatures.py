@@ -418,7 +418,6 @@ class Polyphemus(Miniature):
     def auto(self, g, f):
         if f["stage"] != "fleets":
             return False
-        s = g.s
         changed = False
         for x in self.origins(g, f):
             if not self.exits(g, x):  # every move is impossible: destroyed
