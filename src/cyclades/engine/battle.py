@@ -111,7 +111,7 @@ def effective_die(g, f, side, die) -> int:
 
 
 def strength(g, f, side, die) -> int:
-    s, a = g.s, f["area"]
+    s, b, a = g.s, g.b, f["area"]
     p = player_of(f, side)
     total = die
     if f["sea"]:
@@ -224,7 +224,7 @@ def destroy_side(g, f, side):
 
 def retreats(g, f, side) -> list:
     """Where a side may retreat: accessible, and empty or its own (rulebook, Battle)."""
-    s, b, a = g.s, g.b, f["area"]
+    s, a = g.s, f["area"]
     p = player_of(f, side)
     if not all(fn(g, f, side) for fn in HOOKS["may_retreat"]):
         return []
