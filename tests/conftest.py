@@ -25,6 +25,51 @@ def kinds(game):
     return {a.kind for a in game.legal_actions()}
 
 
+def idx(g, area):
+    """The index of an area by its id."""
+    return g.board.index[area]
+
+
+def ctrl(g, area):
+    """Who controls an area (-1: no one)."""
+    return g.s.ctrl[idx(g, area)]
+
+
+def legal(g, kind):
+    """The legal actions of one kind."""
+    return [a for a in g.legal_actions() if a.kind == kind]
+
+
+def where(g, kind):
+    """The areas named by the legal actions of one kind."""
+    return {a.where for a in g.legal_actions() if a.kind == kind}
+
+
+def wheres(g, kind):
+    return sorted(a.where for a in legal(g, kind))
+
+
+def sites(g, area):
+    """What stands on an area's construction sites, in order ("" for an empty site)."""
+    return [g.s.sites[i] for i in g.board.sites_of(idx(g, area))]
+
+
+def buy(g, card):
+    """Buy a creature of the track at the price the engine offers."""
+    a = next(a for a in g.legal_actions() if a.kind == "buy_creature" and a.what == card)
+    return g.apply(a)
+
+
+def wasted(events, card):
+    """The card was discarded without effect."""
+    return any(e["type"] == "creature_wasted" and e["card"] == card for e in events)
+
+
+def back_to_turn(g):
+    """The effect is over: the god's turn menu is offered again."""
+    return g.s.stack[-1]["k"] == "turn" and "end_turn" in kinds(g)
+
+
 @pytest.fixture
 def small_map():
     return SMALL_MAP

@@ -16,7 +16,7 @@ faces 0, 1, 1, 2, 2, 3).
 """
 import pytest
 
-from conftest import act, kinds, scenario
+from conftest import act, ctrl, idx, kinds, scenario, where
 
 NOBODY = -1
 
@@ -26,14 +26,6 @@ def turn(god, areas, dice=(), gp=(9, 5, 5), **kw):
     kw.setdefault("player", [{"gp": x} for x in gp])
     return scenario(areas=areas, dice=list(dice),
                     decision={"turn": {"player": 0, "god": god, "stage": "main"}}, **kw)
-
-
-def idx(g, area):
-    return g.board.index[area]
-
-
-def ctrl(g, area):
-    return g.s.ctrl[idx(g, area)]
 
 
 def units(g, area):
@@ -68,10 +60,6 @@ def sail(g, frm, to, n):
     """A Poseidon Sea Move; returns the events."""
     return act(g, "sea_move", n=1) + act(g, "origin", where=frm) + act(g, "take", "fleet", n=n) \
         + act(g, "destination", where=to)
-
-
-def where(g, kind):
-    return {a.where for a in g.legal_actions() if a.kind == kind}
 
 
 def test_battle_die_faces():

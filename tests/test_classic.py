@@ -16,7 +16,7 @@ from cyclades.content.cards import CLASSIC_CREATURES
 from cyclades.content.rulesets import CLASSIC, RULESETS
 from cyclades.engine.board import Board, load_classic
 from cyclades.engine.invariants import check
-from conftest import act, kinds, scenario
+from conftest import act, kinds, legal, scenario
 from test_board import check_r7
 
 CLASSIC_GODS = {"poseidon", "ares", "zeus", "athena"}
@@ -40,10 +40,6 @@ def area(g, area_id):
 
 def gp(g, p):
     return g.s.gp[p]
-
-
-def legal(g, kind):
-    return [a for a in g.legal_actions() if a.kind == kind]
 
 
 def sites(g, area_id):

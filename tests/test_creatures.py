@@ -5,7 +5,7 @@ Maelström texts are the wording of their cards, R2). For each card: its effect,
 discarded without effect")."""
 from cyclades.engine.queries import area_income
 
-from conftest import act, kinds, scenario
+from conftest import act, back_to_turn, buy, idx, kinds, legal, scenario, sites, wasted, wheres
 
 # small map: argos (2 sites, 1 cornucopia) and corinth (2 sites, Priestess icon) form one island
 # with the seas west, south / west, north; naxos (3 sites, 1 cornucopia) touches north and east;
@@ -18,35 +18,6 @@ def buying(card, areas, player=None, god="zeus", **data):
     data.setdefault("creature_deck", ["medusa", "kraken"])
     return scenario(areas=areas, player=player or [{"gp": 10}],
                     decision={"turn": {"player": 0, "god": god, "stage": "main"}}, **data)
-
-
-def buy(g, card):
-    a = next(a for a in g.legal_actions() if a.kind == "buy_creature" and a.what == card)
-    return g.apply(a)
-
-
-def legal(g, kind):
-    return [a for a in g.legal_actions() if a.kind == kind]
-
-
-def wheres(g, kind):
-    return sorted(a.where for a in legal(g, kind))
-
-
-def idx(g, area_id):
-    return g.board.index[area_id]
-
-
-def sites(g, area_id):
-    return [g.s.sites[i] for i in g.board.sites_of(idx(g, area_id))]
-
-
-def wasted(events, card):
-    return any(e["type"] == "creature_wasted" and e["card"] == card for e in events)
-
-
-def back_to_turn(g):
-    return g.s.stack[-1]["k"] == "turn" and "end_turn" in kinds(g)
 
 
 HOME = {"argos": {"owner": 0, "troops": 1}}

@@ -2,7 +2,7 @@
 import cyclades
 from cyclades.engine import creatures
 
-from conftest import act, kinds, scenario
+from conftest import act, kinds, legal, scenario
 
 # small map: argos (2 sites, 1 cornucopia) and corinth (2 sites, Priestess icon) form one island
 # with the seas west, south / west, north; naxos (3 sites) touches north and east; melos (1 site)
@@ -14,10 +14,6 @@ def turn(god, areas, gp=10, player=None, **data):
     players = player or [{"gp": gp}]
     return scenario(areas=areas, player=players,
                     decision={"turn": {"player": 0, "god": god, **data.pop("turn", {})}}, **data)
-
-
-def legal(g, kind):
-    return [a for a in g.legal_actions() if a.kind == kind]
 
 
 def places(g, kind):

@@ -17,7 +17,7 @@ Scenario key `dice` forces the next die results, attacker's roll first in each r
 """
 import pytest
 
-from conftest import act, kinds, scenario
+from conftest import act, ctrl, idx, kinds, scenario, sites, where
 from cyclades import Action
 from cyclades.engine.queries import metropolises_of
 
@@ -37,26 +37,10 @@ def turn(god, areas, dice=(), gp=(9, 5, 5), **kw):
                     decision={"turn": {"player": 0, "god": god, "stage": "main"}}, **kw)
 
 
-def idx(g, area):
-    return g.board.index[area]
-
-
-def ctrl(g, area):
-    return g.s.ctrl[idx(g, area)]
-
-
 def units(g, area):
     """(troops, mercenaries, heroes) on a land area."""
     a = idx(g, area)
     return g.s.troops[a], g.s.mercs[a], sorted(h for h, at in g.s.hero_at.items() if at == a)
-
-
-def sites(g, area):
-    return [g.s.sites[i] for i in g.board.sites_of(idx(g, area))]
-
-
-def where(g, kind):
-    return {a.where for a in g.legal_actions() if a.kind == kind}
 
 
 def rounds(events):

@@ -15,18 +15,7 @@ Construction sites: argos 2, corinth 2, naxos 3, melos 1, ios 2. Scenario key `b
 lists the bonus tokens top first; area key `bonuses` gives the bonus of a metropolis.
 """
 from cyclades.engine import creatures
-from conftest import act, kinds, scenario
-
-def idx(g, area):
-    return g.board.index[area]
-
-
-def sites(g, area):
-    return [g.s.sites[i] for i in g.board.sites_of(idx(g, area))]
-
-
-def where(g, kind):
-    return {a.where for a in g.legal_actions() if a.kind == kind}
+from conftest import act, idx, kinds, scenario, sites, where
 
 
 def cultural(areas, stack, gp=4, **kw):

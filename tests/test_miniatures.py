@@ -9,7 +9,7 @@ from cyclades.engine.cycle import income, income_of
 from cyclades.engine.invariants import check
 from cyclades.engine.queries import accessible_lands, area_income, count_in_area
 
-from conftest import act, kinds, scenario
+from conftest import act, back_to_turn, buy, idx, kinds, legal, scenario, wasted, wheres
 
 # small map: argos (2 sites, 1 cornucopia) and corinth (2 sites, Priestess icon) form one island
 # touching the seas west, south / west, north; naxos (3 sites, 1 cornucopia) touches north and
@@ -33,37 +33,12 @@ def turn(god, areas, **data):
     return buying(None, areas, god=god, creature_track=[None] * 4, **data)
 
 
-def buy(g, card):
-    a = next(a for a in g.legal_actions() if a.kind == "buy_creature" and a.what == card)
-    return g.apply(a)
-
-
-def legal(g, kind):
-    return [a for a in g.legal_actions() if a.kind == kind]
-
-
-def wheres(g, kind):
-    return sorted(a.where for a in legal(g, kind))
-
-
-def idx(g, area_id):
-    return g.board.index[area_id]
-
-
 def unit(g, kind, area_id):
     return getattr(g.s, kind)[idx(g, area_id)]
 
 
 def owner(g, area_id):
     return g.s.ctrl[idx(g, area_id)]
-
-
-def wasted(events, card):
-    return any(e["type"] == "creature_wasted" and e["card"] == card for e in events)
-
-
-def back_to_turn(g):
-    return g.s.stack[-1]["k"] == "turn" and "end_turn" in kinds(g)
 
 
 def place(g, card, area_id):

@@ -17,7 +17,7 @@ corinth carries the Priestess icon.
 import pytest
 
 import cyclades
-from conftest import act, kinds, scenario
+from conftest import act, ctrl, idx, kinds, scenario, where
 
 NOBODY = -1
 
@@ -26,10 +26,6 @@ def turn(god, areas, gp=(5, 5, 5), **kw):
     """Player 0's turn of `god`, past the free actions (the optional actions' menu)."""
     kw.setdefault("player", [{"gp": x} for x in gp])
     return scenario(areas=areas, decision={"turn": {"player": 0, "god": god, "stage": "main"}}, **kw)
-
-
-def idx(g, area):
-    return g.board.index[area]
 
 
 def fleets(g, area):
@@ -42,15 +38,6 @@ def troops(g, area):
 
 def mercs(g, area):
     return g.s.mercs[idx(g, area)]
-
-
-def ctrl(g, area):
-    return g.s.ctrl[idx(g, area)]
-
-
-def where(g, kind):
-    """The areas named by the legal actions of one kind."""
-    return {a.where for a in g.legal_actions() if a.kind == kind}
 
 
 def snapshot(g):
