@@ -15,8 +15,6 @@ areas (7 land areas for Ajax, 6 seas for Penelope: the recommended 3-player boar
 Heroes placed by a scenario were recruited in an earlier cycle (they may be sacrificed).
 Scenario key `dice` forces the next die results, attacker's roll first in each round (R3).
 """
-import pytest
-
 from conftest import act, ctrl, idx, kinds, scenario, sites, where
 from cyclades import Action
 from cyclades.engine.queries import metropolises_of

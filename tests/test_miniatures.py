@@ -1,13 +1,11 @@
 """The Mythological Creatures with miniatures (rulebook, "Creatures with Miniatures"; the
 Maelström texts are the wording of their cards, R2), the Minotaur aside (test_battle.py).
 For each card: its effect, and its limit (what its text forbids, or where it stops)."""
-import pytest
-
 import cyclades
 from cyclades.engine import ops
 from cyclades.engine.cycle import income, income_of
 from cyclades.engine.invariants import check
-from cyclades.engine.queries import accessible_lands, area_income, count_in_area
+from cyclades.engine.queries import accessible_lands, count_in_area
 
 from conftest import act, back_to_turn, buy, idx, kinds, legal, scenario, wasted, wheres
 
