@@ -54,6 +54,23 @@ def sites(g, area):
     return [g.s.sites[i] for i in g.board.sites_of(idx(g, area))]
 
 
+def take_and_go(g, to, t=0, m=0, heroes=()):
+    """Answer a move's unit stages (t troops, m mercenaries, these heroes) as the engine asks
+    them (engine/unit_choice.py), then choose the destination; returns the events."""
+    ev = []
+    st = g.s.stack[-1]
+    if st["stage"] == "troops":
+        ev += act(g, "take", "troop", n=t or 0)
+    if st["stage"] == "mercs":
+        ev += act(g, "take", "merc", n=m or 0)
+    if st["stage"] == "heroes":
+        for h in heroes:
+            ev += act(g, "take_hero", h)
+        if st["stage"] == "heroes":
+            ev += act(g, "done")
+    return ev + act(g, "destination", where=to)
+
+
 def buy(g, card):
     """Buy a creature of the track at the price the engine offers."""
     a = next(a for a in g.legal_actions() if a.kind == "buy_creature" and a.what == card)

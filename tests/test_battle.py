@@ -16,7 +16,7 @@ faces 0, 1, 1, 2, 2, 3).
 """
 import pytest
 
-from conftest import act, ctrl, idx, kinds, scenario, where
+from conftest import act, ctrl, idx, kinds, scenario, take_and_go, where
 
 NOBODY = -1
 
@@ -42,18 +42,7 @@ def rounds(events):
 
 def attack(g, frm, to, t=0, m=0, heroes=()):
     """An Ares Land Move into an enemy area; returns the events (the battle's first round)."""
-    ev = act(g, "land_move", n=1) + act(g, "origin", where=frm)
-    st = g.s.stack[-1]
-    if st["stage"] == "troops":
-        ev += act(g, "take", "troop", n=t)
-    if st["stage"] == "mercs":
-        ev += act(g, "take", "merc", n=m)
-    if st["stage"] == "heroes":
-        for h in heroes:
-            ev += act(g, "take_hero", h)
-        if st["stage"] == "heroes":
-            ev += act(g, "done")
-    return ev + act(g, "destination", where=to)
+    return act(g, "land_move", n=1) + act(g, "origin", where=frm) + take_and_go(g, to, t, m, heroes)
 
 
 def sail(g, frm, to, n):

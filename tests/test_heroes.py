@@ -15,7 +15,7 @@ areas (7 land areas for Ajax, 6 seas for Penelope: the recommended 3-player boar
 Heroes placed by a scenario were recruited in an earlier cycle (they may be sacrificed).
 Scenario key `dice` forces the next die results, attacker's roll first in each round (R3).
 """
-from conftest import act, ctrl, idx, kinds, scenario, sites, where
+from conftest import act, ctrl, idx, kinds, scenario, sites, take_and_go, where
 from cyclades import Action
 from cyclades.engine.queries import metropolises_of
 
@@ -49,29 +49,14 @@ def battle(g):
     return next(f for f in reversed(g.s.stack) if f["k"] == "battle")
 
 
-def _take_and_go(g, to, t, m, heroes):
-    ev = []
-    st = g.s.stack[-1]
-    if st["stage"] == "troops":
-        ev += act(g, "take", "troop", n=t)
-    if st["stage"] == "mercs":
-        ev += act(g, "take", "merc", n=m)
-    if st["stage"] == "heroes":
-        for h in heroes:
-            ev += act(g, "take_hero", h)
-        if st["stage"] == "heroes":
-            ev += act(g, "done")
-    return ev + act(g, "destination", where=to)
-
-
 def attack(g, frm, to, t=0, m=0, heroes=()):
     """An Ares Land Move; returns the events."""
-    return act(g, "land_move", n=1) + act(g, "origin", where=frm) + _take_and_go(g, to, t, m, heroes)
+    return act(g, "land_move", n=1) + act(g, "origin", where=frm) + take_and_go(g, to, t, m, heroes)
 
 
 def heroic(g, hero, to, cost=1, t=0, m=0):
     """A Heroic Move of `hero` with t troops and m mercenaries; returns the events."""
-    return act(g, "heroic_move", hero, n=cost) + _take_and_go(g, to, t, m, ())
+    return act(g, "heroic_move", hero, n=cost) + take_and_go(g, to, t, m, ())
 
 
 def sail(g, frm, to, n):

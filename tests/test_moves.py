@@ -17,7 +17,7 @@ corinth carries the Priestess icon.
 import pytest
 
 import cyclades
-from conftest import act, ctrl, idx, kinds, scenario, where
+from conftest import act, ctrl, idx, kinds, scenario, take_and_go, where
 
 NOBODY = -1
 
@@ -51,26 +51,12 @@ def land_move(g, frm, to, t=None, m=None, heroes=()):
     """A complete Ares Land Move: origin, troops, mercenaries, heroes, destination."""
     act(g, "land_move", n=1)
     act(g, "origin", where=frm)
-    _take_and_go(g, to, t, m, heroes)
+    take_and_go(g, to, t, m, heroes)
 
 
 def heroic_move(g, hero, cost, to, t=None, m=None):
     act(g, "heroic_move", hero, n=cost)
-    _take_and_go(g, to, t, m, ())
-
-
-def _take_and_go(g, to, t, m, heroes):
-    st = g.s.stack[-1]
-    if st["stage"] == "troops":
-        act(g, "take", "troop", n=t or 0)
-    if st["stage"] == "mercs":
-        act(g, "take", "merc", n=m or 0)
-    if st["stage"] == "heroes":
-        for h in heroes:
-            act(g, "take_hero", h)
-        if st["stage"] == "heroes":
-            act(g, "done")
-    return act(g, "destination", where=to)
+    take_and_go(g, to, t, m, ())
 
 
 # --- Sea Move (Poseidon) -------------------------------------------------------------

@@ -701,6 +701,17 @@ def final_rewards(result: dict) -> list:
 
 # --- a text picture, for render() -------------------------------------------------------------
 
+def render(mode, game):
+    """The environments' render(): the position as text ("ansi") or printed ("human")."""
+    if mode is None or game is None:
+        return None
+    text = render_text(game)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def render_text(game) -> str:
     """The public state in a few lines (what a spectator sees: no purse but at the end)."""
     v = game.view(None)

@@ -32,7 +32,7 @@ from gymnasium import spaces
 from ..agents import make_agent
 from ..engine.game import IllegalAction
 from .encoding import (ACTION_SPACE, LAYOUT, ActionSpaceError, ObservationEncoder, final_rewards,
-                       game_options, legal_mask, new_engine_game, render_text)
+                       game_options, legal_mask, new_engine_game, render)
 
 
 ENV_ID = "cyclades/Cyclades-v0"
@@ -125,13 +125,7 @@ class CycladesEnv(gym.Env):
         return self._current_mask().astype(bool)
 
     def render(self):
-        if self.render_mode is None or self.game is None:
-            return None
-        text = render_text(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self.game)
 
     # --- internals -------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .encoding import (ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options,
-                       legal_mask, new_engine_game, render_text)
+                       legal_mask, new_engine_game, render)
 
 
 def env(**options):
@@ -128,13 +128,7 @@ class raw_env(AECEnv):
             self.render()
 
     def render(self):
-        if self.render_mode is None or self.game is None:
-            return None
-        text = render_text(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self.game)
 
     def close(self):
         pass
