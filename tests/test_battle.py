@@ -97,7 +97,7 @@ def test_rulebook_sea_battle_example():
                           "north": {"owner": 0, "fleets": 2},
                           "west": {"owner": 1, "fleets": 1}}, dice=[2, 2])
     ev = sail(g, "north", "west", 2)
-    assert rounds(ev) == [{"type": "round", "area": idx(g, "west"), "round": 1, "dice": [2, 2],
+    assert rounds(ev) == [{"type": "round", "area": "west", "round": 1, "dice": [2, 2],
                            "strength": [5, 4]}]
     assert units(g, "west") == 2 and ctrl(g, "west") == 0
     assert g.s.fleets_left[1] == 8  # back in Black's reserve

@@ -421,15 +421,28 @@ def test_r25_zeus_swaps_a_visible_creature_for_the_top_card_for_1_gp():
     g = classic(player=[{"gp": 2}], areas={"andros": {"owner": 0, "troops": 1}},
                 creature_track=["harpy", "pegasus", "kraken"], creature_deck=["sylph", "dryad"],
                 decision=turn(0, "zeus"))
-    assert set(legal(g, "swap_creature")) == {Action("swap_creature", "harpy", n=2),
-                                              Action("swap_creature", "pegasus", n=3),
-                                              Action("swap_creature", "kraken", n=4)}
+    # n is the 1 GP paid (as everywhere an amount); `where` names the slot by its price
+    assert set(legal(g, "swap_creature")) == {Action("swap_creature", "harpy", "slot-2", 1),
+                                              Action("swap_creature", "pegasus", "slot-3", 1),
+                                              Action("swap_creature", "kraken", "slot-4", 1)}
     assert "peek" not in kinds(g)  # Legendary's Zeus action is not classic
-    act(g, "swap_creature", "pegasus", n=3)
+    events = act(g, "swap_creature", "pegasus", "slot-3", n=1)
     assert g.s.creature_track == ["harpy", "sylph", "kraken"] and g.s.creature_discard == ["pegasus"]
-    act(g, "swap_creature", "kraken", n=4)
+    assert [e["cost"] for e in events if e["type"] == "creature_swapped"] == [1]
+    act(g, "swap_creature", "kraken", "slot-4", n=1)
     assert g.s.creature_track == ["harpy", "sylph", "dryad"] and g.s.gp[0] == 0
     assert not legal(g, "swap_creature")
+
+
+def test_r25_zeus_chooses_which_of_two_identical_creatures_to_swap():
+    """R25: the classic deck holds two of several cards; when both lie on the track, the
+    player chooses which slot's card is replaced (the engine never chooses for them)."""
+    g = classic(player=[{"gp": 2}], areas={"andros": {"owner": 0, "troops": 1}},
+                creature_track=["pegasus", "harpy", "pegasus"], creature_deck=["sylph"],
+                decision=turn(0, "zeus"))
+    assert {a.where for a in legal(g, "swap_creature") if a.what == "pegasus"} == {"slot-2", "slot-4"}
+    act(g, "swap_creature", "pegasus", "slot-4", n=1)
+    assert g.s.creature_track == ["pegasus", "harpy", "sylph"]
 
 
 def test_r25_only_zeus_swaps_creatures():

@@ -15,7 +15,8 @@ from conftest import act, back_to_turn, buy, idx, kinds, legal, scenario, sites,
 def buying(card, areas, player=None, god="zeus", **data):
     """Player 0 in the optional actions of a `god` turn, `card` on the 2 GP slot of the track."""
     data.setdefault("creature_track", [card, None, None, None])
-    data.setdefault("creature_deck", ["medusa", "kraken"])
+    # the deck holds the two cards unless a player holds them (one place per card)
+    data.setdefault("creature_deck", [c for c in ("medusa", "kraken") if c not in data.get("creatures", {})])
     return scenario(areas=areas, player=player or [{"gp": 10}],
                     decision={"turn": {"player": 0, "god": god, "stage": "main"}}, **data)
 
@@ -582,7 +583,7 @@ def test_pegasus_into_a_defended_area_is_a_battle():
     act(g, "origin", where="argos")
     act(g, "take", what="troop", n=2)
     events = act(g, "destination", where="ios")
-    assert any(e["type"] == "battle" and e["area"] == idx(g, "ios") and e["attacker"] == 0
+    assert any(e["type"] == "battle" and e["area"] == "ios" and e["attacker"] == 0
                for e in events)
     # dice 3 vs 0: the defender's only Troop falls, and the attackers hold ios
     assert g.s.ctrl[idx(g, "ios")] == 0 and g.s.troops[idx(g, "ios")] == 2

@@ -52,6 +52,18 @@ def test_preparation_chimera_discarded_reshuffles_deck_and_discards():
         creature_track=["chimera", "cyclops", "dryad", "satyr"], creature_deck=["medusa"]))
 
 
+def test_reservation_ends_when_its_card_leaves_the_track():
+    """Rulebook, Metropolis Bonuses, "Reserve a Mythological Creature": only the player can buy
+    it "as long as the card remains on the Creature track". A reserved Chimera left on the 2 GP
+    slot is discarded, its reshuffle puts it back in the deck and the refill draws it again: it
+    is a new card, reserved by no one; the reservation of a card that stays on the track holds."""
+    g = new_cycle(creature_track=["chimera", "cyclops", "dryad", "satyr"], creature_deck=[],
+                  reserved={"chimera": 0, "dryad": 1})
+    assert g.s.creature_track == ["cyclops", "dryad", "satyr", "chimera"]
+    assert g.s.reserved == {"dryad": 1}
+    assert [c["reserved_by"] for c in g.view(2)["creature_track"]] == [None, 1, None, None]
+
+
 def _events_of_new_cycle(**data):
     """Events of the preparation: start one cycle earlier and end its last turn."""
     g = scenario(cycle=1, decision={"turn": {"player": 0, "god": "zeus", "stage": "main"}},

@@ -1074,12 +1074,12 @@ def test_minotaur_moves_in_maintenance_only_to_a_land_area_its_owner_controls():
     g = scenario(areas={"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 1, "troops": 1},
                         "naxos": {"owner": 2}},
                  creatures={"minotaur": {"owner": 0, "area": "argos"}},
-                 player=[{"priestesses": 1}, {}, {}], decision={"maintenance": {}})
+                 player=[{"priestesses": 1}, {}, {}], apollo=[0, 1, 2], decision={"maintenance": {}})
     act(g, "keep", "minotaur")
     assert {a.where for a in g.legal_actions() if a.kind == "move_creature"} == set()
     g = scenario(areas={"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 0},
                         "naxos": {"owner": 2}},
                  creatures={"minotaur": {"owner": 0, "area": "argos"}},
-                 player=[{"priestesses": 1}, {}, {}], decision={"maintenance": {}})
+                 player=[{"priestesses": 1}, {}, {}], apollo=[0, 1, 2], decision={"maintenance": {}})
     act(g, "keep", "minotaur")
     assert {a.where for a in g.legal_actions() if a.kind == "move_creature"} == {"corinth"}

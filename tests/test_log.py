@@ -181,9 +181,10 @@ def test_areas_read_with_the_right_preposition():
     """Land areas are 'on' (Place a Troop on...), sea areas 'in' (a Fleet in the...)."""
     g = cyclades.new_game(players=3, seed=1)
     land, sea = g.board.lands[0], g.board.seas[0]
-    assert describe({"type": "troop", "player": 0, "area": land, "count": 1}, g) == \
+    ids = g.board.ids
+    assert describe({"type": "troop", "player": 0, "area": ids[land], "count": 1}, g) == \
         f"Player 1 places a Troop on {g.board.names[land]}."
-    assert describe({"type": "fleet", "player": 0, "area": sea, "count": 2}, g) == \
+    assert describe({"type": "fleet", "player": 0, "area": ids[sea], "count": 2}, g) == \
         f"Player 1 places 2 Fleets in {log.area_name(g, sea)}."
     assert log.area_name(g, sea).startswith("the ")
 
@@ -193,7 +194,8 @@ def test_areas_read_with_the_right_preposition():
 def test_unknown_event_falls_back_to_a_sentence():
     """An event type the log does not know still reads as a sentence, never a crash."""
     g = cyclades.new_game(players=3, seed=1)
-    s = describe({"type": "sacrificed_hero", "player": 1, "hero": "ajax", "area": 0, "extra": None}, g)
+    s = describe({"type": "sacrificed_hero", "player": 1, "hero": "ajax", "area": g.board.ids[0],
+                  "extra": None}, g)
     assert clean(s) and "Player 2" in s and "Ajax" in s and g.board.names[0] in s
     for weird in ({}, {"type": None}, {"type": "offering"}, {"type": "round", "area": 999},
                   {"type": "income", "gains": None}, "not a dict"):
@@ -213,13 +215,13 @@ def emitted_event_fields():
     return found
 
 
-SAMPLE = {"player": 0, "attacker": 0, "defender": 1, "previous": 1, "area": 0, "to": 1, "frm": 0,
+SAMPLE = {"player": 0, "attacker": 0, "defender": 1, "previous": 1,
           "card": "kraken", "hero": "ajax", "god": "zeus", "building": "port", "unit": "troop",
           "count": 2, "amount": 3, "cost": 2, "round": 1, "cycle": 4, "dice": [2, 1],
           "strength": [4, 3], "gains": [1, 0, 2], "winners": [0], "faceup": 2,
           "order": ["zeus", "ares", "athena", "poseidon", "hera"], "sea": False, "heroes": ["ajax"],
           "troops": 2, "mercs": 1, "fleets": 1, "how": "economic", "bonus": "three-gp",
-          "heroic": "", "deck": "creatures"}
+          "deck": "creatures"}
 
 
 def test_every_engine_event_type_has_its_own_sentence():
@@ -230,8 +232,11 @@ def test_every_engine_event_type_has_its_own_sentence():
     missing = sorted(set(found) - set(log.WRITERS))
     assert not missing, f"engine events without a sentence in engine/log.py: {missing}"
     g = cyclades.new_game(players=3, seed=2)
+    ids = g.board.ids  # events name areas by id
+    sample = dict(SAMPLE, area=ids[0], origin=ids[0], destination=ids[1], areas=[ids[0], ids[1]],
+                  path=[ids[1]])
     for kind, keys in sorted(found.items()):
-        event = {"type": kind, **{k: SAMPLE.get(k, 1) for k in keys}}
+        event = {"type": kind, **{k: sample.get(k, 1) for k in keys}}
         s = describe(event, g)
         assert clean(s), (kind, s)
         if "player" in keys:

@@ -51,7 +51,7 @@ def test_economic_development_removes_the_four_buildings_and_builds_a_metropolis
     assert where(g, "metropolis") == {"argos", "naxos"}  # not ios: not controlled
     ev = act(g, "metropolis", where="naxos")
     assert sites(g, "naxos") == ["metropolis", "", ""]
-    assert {"type": "metropolis", "player": 0, "area": idx(g, "naxos"), "how": "economic",
+    assert {"type": "metropolis", "player": 0, "area": "naxos", "how": "economic",
             "bonus": "three-gp"} in ev
     assert g.view(0)["players"][0]["metropolises"] == 1
 
@@ -136,7 +136,7 @@ def test_empty_bonus_stack_gives_no_bonus():
     g = cultural(HOME, [])
     ev = fourth_philosopher(g) + act(g, "metropolis", where="naxos")
     assert sites(g, "naxos")[0] == "metropolis"
-    assert next(e for e in ev if e["type"] == "metropolis")["bonus"] == ""
+    assert next(e for e in ev if e["type"] == "metropolis")["bonus"] is None
     assert g.view(0)["areas"][idx(g, "naxos")]["metropolis_bonuses"] == []
     assert g.s.gp[0] == 0 and "end_turn" in kinds(g)
 
@@ -277,7 +277,7 @@ def test_conquered_metropolis_gives_its_bonus_to_the_player_who_lost_it():
     ev = act(g, "destination", where="ios")
     assert g.s.ctrl[idx(g, "ios")] == 0
     assert (g.s.gp[0], g.s.gp[1]) == (5 - 1, 0 + 3)
-    assert {"type": "metropolis_lost", "player": 1, "area": idx(g, "ios"), "bonus": "three-gp"} in ev
+    assert {"type": "metropolis_lost", "player": 1, "area": "ios", "bonus": "three-gp"} in ev
     assert g.view(0)["areas"][idx(g, "ios")]["metropolis_bonuses"] == ["three-gp"]
     assert g.view(0)["players"][0]["metropolises"] == 1
 

@@ -137,7 +137,7 @@ def test_rulebook_example_move():
     act(g, "take", "fleet", n=3)
     events = act(g, "destination", where="east")
     battle = [e for e in events if e["type"] == "battle"]
-    assert battle == [{"type": "battle", "attacker": 0, "defender": 1, "area": idx(g, "east"), "sea": True}]
+    assert battle == [{"type": "battle", "attacker": 0, "defender": 1, "area": "east", "sea": True}]
     assert g.s.gp[0] == 3
     # 2 + 3 fleets = 5 against 0 + 1 fleet = 1: Yellow loses its only fleet.
     assert (fleets(g, "north"), fleets(g, "east"), ctrl(g, "east")) == (1, 3, 0)
@@ -260,7 +260,7 @@ def test_land_move_into_area_with_only_enemy_control_token_takes_it():
         + act(g, "destination", where="ios")
     types = [e["type"] for e in events]
     assert "battle" not in types
-    assert {"type": "token_returned", "player": 1, "area": idx(g, "ios")} in events
+    assert {"type": "token_returned", "player": 1, "area": "ios"} in events
     assert (ctrl(g, "ios"), troops(g, "ios")) == (0, 1)
     assert ctrl(g, "melos") == 0  # the emptied origin keeps player 0's token
 
@@ -272,7 +272,7 @@ def test_land_move_into_enemy_troops_starts_a_land_battle():
                       "naxos": {"owner": 1, "troops": 1}}, dice=[3, 0])
     events = act(g, "land_move", n=1) + act(g, "origin", where="melos") + act(g, "take", "troop", n=2) \
         + act(g, "destination", where="ios")
-    assert {"type": "battle", "attacker": 0, "defender": 1, "area": idx(g, "ios"), "sea": False} in events
+    assert {"type": "battle", "attacker": 0, "defender": 1, "area": "ios", "sea": False} in events
     # 3 + 2 troops against 0 + Jason: Jason falls, player 0 holds ios.
     assert (ctrl(g, "ios"), troops(g, "ios")) == (0, 2) and "jason" not in g.s.hero_at
 
@@ -475,7 +475,7 @@ def test_heroic_move_into_enemy_area_starts_a_land_battle():
     g = turn("zeus", {"argos": {"owner": 0, "heroes": ["jason"]}, "corinth": {"owner": 1, "troops": 1},
                       "naxos": {"owner": 1, "troops": 1}}, dice=[2, 1])
     events = act(g, "heroic_move", "jason", n=1) + act(g, "destination", where="corinth")
-    assert {"type": "battle", "attacker": 0, "defender": 1, "area": idx(g, "corinth"), "sea": False} in events
+    assert {"type": "battle", "attacker": 0, "defender": 1, "area": "corinth", "sea": False} in events
     rnd = next(e for e in events if e["type"] == "round")
     assert rnd["strength"] == [2 + 1, 1 + 1]
     assert ctrl(g, "corinth") == 0 and g.s.hero_at["jason"] == idx(g, "corinth")

@@ -55,20 +55,47 @@ def test_teammates_may_not_start_on_the_same_island():
     assert offered == {"melos", "ios"}
 
 
+TEAM_AREAS = {"argos": {"owner": 0}, "naxos": {"owner": 1}, "melos": {"owner": 2}, "ios": {"owner": 3}}
+
+
+def bids_on(g, god):
+    return [a.n for a in g.legal_actions() if a.kind == "bid" and a.what == god]
+
+
 def test_team_offerings_must_be_payable_together():
     """R11 / Specific Rules: "Both players must be careful not to bet more than they have
-    combined": a teammate's offering already counts against the shared purse."""
-    g = team_scenario(turn_order=[0, 2, 1, 3], player=[{"gp": 10}, {"gp": 10}, {"gp": 0}, {"gp": 0}],
-                      areas={"argos": {"owner": 0}, "naxos": {"owner": 1}, "melos": {"owner": 2},
-                             "ios": {"owner": 3}})
+    combined": a teammate's offering that still stands counts against the shared purse."""
+    g = team_scenario(turn_order=[0, 2, 1, 3], player=[{"gp": 10}, {"gp": 10}, {"gp": 10}, {"gp": 10}],
+                      areas=TEAM_AREAS)
     act(g, "bid", "zeus", n=8)
     assert g.to_move == 2
-    bids = [a.n for a in g.legal_actions() if a.kind == "bid"]
-    assert max(bids) == 2  # 10 GP shared, 8 already offered by the teammate
+    assert max(bids_on(g, "ares")) == 2  # 10 GP shared, 8 already offered by the teammate
     act(g, "bid", "ares", n=2)
     act(g, "apollo")
     act(g, "apollo")
     assert g.purse(0) == 0 and g.purse(2) == 0  # both paid from the one purse
+
+
+@pytest.mark.parametrize("players, teams", [(4, True), (2, False)])
+def test_r29_outbidding_a_teammate_takes_its_offering_back(players, teams):
+    """R29 (rulebook, Offerings: "a player may outbid their teammate"; the displaced offering
+    is taken back at once): with 10 GP shared and the teammate's 3 on Zeus, Zeus is offered
+    at 4 to 10, every amount payable once the teammate's 3 no longer counts. The same between
+    the two factions of one person in the 2-player game (R22)."""
+    g = team_scenario(players=players, teams=teams, turn_order=[0, 2, 1, 3],
+                      player=[{"gp": 10}, {"gp": 10}, {"gp": 10}, {"gp": 10}], areas=TEAM_AREAS)
+    act(g, "bid", "zeus", n=3)
+    assert g.to_move == 2
+    assert bids_on(g, "zeus") == list(range(4, 11))
+    assert max(bids_on(g, "ares")) == 7  # the teammate's 3 on Zeus still stands there
+    act(g, "bid", "zeus", n=10)
+    assert g.to_move == 0 and g.s.bids["zeus"] == (2, 10)
+    # the outbid teammate bids again at once (R10), with what the purse has left: nothing
+    assert {a.kind for a in g.legal_actions()} == {"apollo"}
+    act(g, "apollo")
+    act(g, "apollo")
+    act(g, "apollo")
+    assert g.purse(0) == 0  # the 10 on Zeus paid; the 3 was never paid
 
 
 def test_no_battle_and_no_stop_in_a_teammates_area():
@@ -80,7 +107,7 @@ def test_no_battle_and_no_stop_in_a_teammates_area():
              "naxos": {"owner": 1}, "ios": {"owner": 3}, "melos": {"owner": 1}}
 
     def destinations(areas):
-        g = team_scenario(areas=areas, player=[{"gp": 5}, {"gp": 5}, {"gp": 0}, {"gp": 0}],
+        g = team_scenario(areas=areas, player=[{"gp": 5}, {"gp": 5}, {}, {}],
                           decision={"turn": {"player": 0, "god": "ares", "stage": "main"}})
         if "land_move" not in kinds(g):
             return set()
@@ -101,7 +128,7 @@ def test_team_sea_move_never_enters_a_teammates_fleets():
     g = team_scenario(areas={"argos": {"owner": 0}, "west": {"owner": 0, "fleets": 2},
                              "north": {"owner": 2, "fleets": 1}, "south": {"owner": 1, "fleets": 1},
                              "naxos": {"owner": 2}, "melos": {"owner": 1}, "ios": {"owner": 3}},
-                      player=[{"gp": 5}, {"gp": 5}, {"gp": 0}, {"gp": 0}],
+                      player=[{"gp": 5}, {"gp": 5}, {}, {}],
                       decision={"turn": {"player": 0, "god": "poseidon", "stage": "main"}})
     act(g, "sea_move", n=1)
     act(g, "origin", where="west")
@@ -150,3 +177,98 @@ def test_team_wins_together_with_the_teams_metropolises(goal, ends):
     assert g.is_over is ends
     if ends:
         assert g.result()["winners"] == [0, 2]
+
+
+# --- R30: a player's last land area, counted for the team -------------------------------------
+
+def _map_with_two_more_islands():
+    """The small test map with two more one-area islands, so that four factions hold land."""
+    import copy
+    from conftest import SMALL_MAP
+    board = copy.deepcopy(SMALL_MAP)
+    for area in board["map"]:
+        if area["id"] == "east":
+            area["adj"].append("paros")
+        if area["id"] == "north":
+            area["adj"].append("delos")
+    board["map"] += [{"id": "paros", "kind": "land", "sites": 2, "adj": ["east"]},
+                     {"id": "delos", "kind": "land", "sites": 2, "adj": ["north"]}]
+    return board
+
+
+def last_area_game(team_goal, areas, god="ares", **kw):
+    """Faction 0's turn of `god` in a 4-player team game; faction 1 holds only ios."""
+    return team_scenario(board=_map_with_two_more_islands(), team_goal=team_goal, areas=areas,
+                         player=[{"gp": 10}] * 4,
+                         decision={"turn": {"player": 0, "god": god, "stage": "main"}}, **kw)
+
+
+def ios_offered(g):
+    """Is ios offered as a Land Move's destination from melos (its only neighbour)?"""
+    if "land_move" not in kinds(g):
+        return False  # no destination at all: the engine offers no Land Move
+    act(g, "land_move", n=1)
+    act(g, "origin", where="melos")
+    act(g, "take", "troop", n=2)
+    return "ios" in {a.where for a in g.legal_actions() if a.kind == "destination"}
+
+
+def test_r30_last_area_attack_allowed_when_the_team_would_reach_its_goal():
+    """R30 / R19 (Land Move, "Warning": the last land area may be attacked only when winning it
+    gives the metropolises that end the game): with teams the teammate's metropolises count.
+    Team goal 3: faction 0 holds 1, its teammate 1, faction 1's last area 1: the team would
+    have 3, so the attack is allowed."""
+    areas = {"melos": {"owner": 0, "troops": 3}, "argos": {"owner": 0, "buildings": ["metropolis"]},
+             "corinth": {"owner": 2, "buildings": ["metropolis"]},
+             "ios": {"owner": 1, "troops": 1, "buildings": ["metropolis"]},
+             "naxos": {"owner": 3}, "delos": {"owner": 3}}
+    g = last_area_game(3, areas)
+    assert ios_offered(g)
+
+
+def test_r30_last_area_attack_refused_when_the_team_would_fall_short_of_its_goal():
+    """R30: team goal 4: faction 0 holds 2, its teammate none, faction 1's last area 1: the
+    team would have only 3, so the attack is refused."""
+    areas = {"melos": {"owner": 0, "troops": 3}, "argos": {"owner": 0, "buildings": ["metropolis"]},
+             "corinth": {"owner": 0, "buildings": ["metropolis"]}, "paros": {"owner": 2},
+             "ios": {"owner": 1, "troops": 1, "buildings": ["metropolis"]},
+             "naxos": {"owner": 3}, "delos": {"owner": 3}}
+    g = last_area_game(4, areas)
+    assert not ios_offered(g)
+    # the same position with team goal 3 allows it (the team would reach 3)
+    assert ios_offered(last_area_game(3, areas))
+
+
+def test_r30_pegasus_follows_the_team_rule():
+    """R30: "also with Pegasus and any other way in": Pegasus may fly to the last area only when
+    the team would reach its goal."""
+    areas = {"melos": {"owner": 0, "troops": 3}, "argos": {"owner": 0, "buildings": ["metropolis"]},
+             "corinth": {"owner": 2, "buildings": ["metropolis"]},
+             "ios": {"owner": 1, "troops": 1, "buildings": ["metropolis"]},
+             "naxos": {"owner": 3}, "delos": {"owner": 3}}
+    for goal, offered in ((3, True), (4, False)):
+        g = last_area_game(goal, areas, creature_track=["pegasus", None, None, None])
+        buy = next(a for a in g.legal_actions() if a.kind == "buy_creature" and a.what == "pegasus")
+        g.apply(buy)
+        act(g, "origin", where="melos")
+        act(g, "take", "troop", n=2)
+        assert ("ios" in {a.where for a in g.legal_actions() if a.kind == "destination"}) == offered
+
+
+def test_view_says_who_plays_with_whom_and_the_goal():
+    """R22: teams are public; R21: the team goal (3 or 4) ends the game. The view carries both,
+    and each player's team."""
+    g = cyclades.new_game(players=4, teams=True, team_goal=4, seed=2)
+    v = g.view(1)
+    assert v["teams"] == [0, 1, 0, 1] and v["goal"] == 4
+    assert [p["team"] for p in v["players"]] == [0, 1, 0, 1]
+    solo = cyclades.new_game(players=3, seed=2).view(0)
+    assert solo["teams"] is None and solo["goal"] == 3 and solo["players"][0]["team"] is None
+    assert cyclades.new_game(players=3, ruleset="classic", seed=2).view(0)["goal"] == 2
+
+
+def test_result_gives_each_player_their_teams_purse():
+    """R22: one purse per team, kept by its first member: the result gives every member the
+    team's GP (not 0 for the one who does not keep it)."""
+    g = team_scenario(player=[{"gp": 7}, {"gp": 4}, {"gp": 7}, {"gp": 4}], areas=TEAM_AREAS)
+    assert g.result()["gp"] == [7, 4, 7, 4]

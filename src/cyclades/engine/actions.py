@@ -114,5 +114,5 @@ DESCRIPTIONS = {
     # The classic edition (engine/classic.py).
     "fleet_move": "Move Fleets up to 3 sea spaces for {n} GP",
     "drop": "Leave {n} of the moving Fleets here",
-    "swap_creature": "Replace {what} ({n} GP slot) with the top Creature card for 1 GP",
+    "swap_creature": "Replace {what} ({where}) with the top Creature card for {n} GP",
 }

@@ -41,7 +41,7 @@ def start_battle(g, att, dfd, area, frm, troops=0, mercs=0, heroes=(), fleets=0)
     # R19: an attack on the defender's last land area (allowed only when it gives the attacker
     # the metropolises needed) ends the game at the end of the cycle if it is won.
     last = not sea and controlled_lands(g, dfd) == [area]
-    g.emit("battle", attacker=att, defender=dfd, area=area, sea=sea)
+    g.emit("battle", attacker=att, defender=dfd, area=g.b.ids[area], sea=sea)
     push(g, "battle", att, sea=sea, area=area, att=att, dfd=dfd, frm=frm,
          at=troops, am=mercs, ah=tuple(heroes), af=fleets, stage="start", pend=(), lost=(),
          dice=(), round=0, last=last)
@@ -192,7 +192,7 @@ def lose_unit(g, f, side, act):
     if act.kind == "escape":
         escape(g, f, side, act.what, g.b.index[act.where])
         return
-    g.emit("casualty", player=p, area=a, unit=act.what)
+    g.emit("casualty", player=p, area=g.b.ids[a], unit=act.what)
     if act.kind == "lose_hero":
         if side == "a":
             f["ah"] = tuple(h for h in f["ah"] if h != act.what)
@@ -209,7 +209,7 @@ def destroy_side(g, f, side):
     """All of a side's troops and heroes are destroyed (Achilles' power)."""
     s, a = g.s, f["area"]
     p = player_of(f, side)
-    g.emit("side_destroyed", player=p, area=a)
+    g.emit("side_destroyed", player=p, area=g.b.ids[a])
     if side == "a":
         troops, mercs = f["at"], f["am"]
     else:
@@ -326,7 +326,7 @@ def _resolve_round(g, f):
     raw = f["dice"]
     da, dd = effective_die(g, f, "a", raw[0]), effective_die(g, f, "d", raw[1])
     sa, sd = strength(g, f, "a", da), strength(g, f, "d", dd)
-    event = dict(area=f["area"], round=f["round"], dice=[da, dd], strength=[sa, sd])
+    event = dict(area=g.b.ids[f["area"]], round=f["round"], dice=[da, dd], strength=[sa, sd])
     if (da, dd) != raw:
         event["rolled"] = list(raw)
     g.emit("round", **event)
@@ -350,7 +350,7 @@ def _after_losses(g, f) -> bool:
 def _retreat(g, f, side, dest):
     s, area = g.s, f["area"]
     if side == "a":
-        g.emit("retreat", player=f["att"], frm=area, to=dest)
+        g.emit("retreat", player=f["att"], origin=g.b.ids[area], destination=g.b.ids[dest])
         if f["sea"]:
             s.fleets[dest] += f["af"]
         else:
@@ -362,7 +362,7 @@ def _retreat(g, f, side, dest):
         pop(g, f)
         heroes_arrive(g, f["att"], dest, () if f["sea"] else f["ah"])
         return
-    g.emit("retreat", player=f["dfd"], frm=area, to=dest)
+    g.emit("retreat", player=f["dfd"], origin=g.b.ids[area], destination=g.b.ids[dest])
     heroes = () if f["sea"] else heroes_at(g, area)
     if f["sea"]:
         s.fleets[dest] += s.fleets[area]
@@ -386,7 +386,7 @@ def escape(g, f, side, kind, dest):
         s.troops[dest] += 1
     else:
         s.mercs[dest] += 1
-    g.emit("escaped", player=p, area=f["area"], to=dest, unit=kind)
+    g.emit("escaped", player=p, origin=g.b.ids[f["area"]], destination=g.b.ids[dest], unit=kind)
     ops.take_control(g, dest, p)
 
 
@@ -395,7 +395,7 @@ def _end(g, f, attacker_holds):
     s, area, att, dfd = g.s, f["area"], f["att"], f["dfd"]
     pop(g, f)
     if attacker_holds:
-        g.emit("battle_won", player=att, area=area)
+        g.emit("battle_won", player=att, area=g.b.ids[area])
         if f["sea"]:
             s.fleets[area] = f["af"]
         else:
@@ -413,4 +413,4 @@ def _end(g, f, attacker_holds):
         return
     if f["sea"] and not s.fleets[area]:
         s.ctrl[area] = NOBODY  # both sides destroyed: no one controls the sea (rulebook)
-    g.emit("battle_held", player=dfd, area=area)
+    g.emit("battle_held", player=dfd, area=g.b.ids[area])

@@ -145,23 +145,24 @@ menu_item("buy_building", ("build",), when=lambda r: r.building_cost is not None
 
 def _swap_legal(g, f):
     """"For 1 GP, the player can discard an available Creature card and replace it with the
-    first card of the draw pile" -- as often as he can pay. A slot is named by its price."""
+    first card of the draw pile" -- as often as he can pay. `where` names the track slot by its
+    price ("slot-3": the same card may lie on two slots); `n` is the 1 GP paid."""
     s = g.s
     if f["god"] != "zeus" or g.purse(f["p"]) < 1:
         return []
-    return [Action("swap_creature", what=c, n=cost)
+    return [Action("swap_creature", what=c, where=f"slot-{cost}", n=1)
             for c, cost in zip(s.creature_track, g.r.creature_costs) if c]
 
 
 def _swap_apply(g, f, a):
     s, p = g.s, f["p"]
-    slot = g.r.creature_costs.index(a.n)
-    g.pay(p, 1)
+    slot = g.r.creature_costs.index(int(a.where.removeprefix("slot-")))
+    g.pay(p, a.n)
     s.creature_track[slot] = None
     discard_creature_card(g, a.what)
     new = draw(g, s.creature_deck, s.creature_discard)
     s.creature_track[slot] = new
-    g.emit("creature_swapped", player=p, card=a.what, new=new, cost=1)
+    g.emit("creature_swapped", player=p, card=a.what, new=new, cost=a.n)
 
 
 menu_item("swap_creature", ("swap_creature",), when=lambda r: r.zeus_action == "swap")(
@@ -278,9 +279,11 @@ def _sail(g, f):
     frm, path, dest = f["frm"], f["path"], f["pos"]
     pop(g, f)
     g.pay(p, 1)
-    g.emit("sea_move", player=p, frm=frm, to=dest, fleets=f["n"], cost=1,
-           path=list(path), picked_up=[[x, d] for x, d in f["changes"] if d > 0],
-           dropped=[[x, -d] for x, d in f["changes"] if d < 0])
+    ids = g.b.ids
+    g.emit("sea_move", player=p, origin=ids[frm], destination=ids[dest], fleets=f["n"], cost=1,
+           path=[ids[x] for x in path],
+           picked_up=[{"area": ids[x], "count": d} for x, d in f["changes"] if d > 0],
+           dropped=[{"area": ids[x], "count": -d} for x, d in f["changes"] if d < 0])
     s.fleets[frm] -= f["n0"]
     touched = {frm}
     for x, delta in f["changes"]:

@@ -63,9 +63,11 @@ def prepare(g):
         discard_creature_card(g, track[0])
         track[0] = None
     cards = [c for c in track if c is not None]
+    # A reservation lasts "as long as the card remains on the Creature track": a discarded card
+    # loses it, and the same card drawn back by the refill below is a new card.
+    s.reserved = {c: p for c, p in s.reserved.items() if c in cards}
     for i in range(len(track)):
         track[i] = cards[i] if i < len(cards) else draw(g, s.creature_deck, s.creature_discard)
-    s.reserved = {c: p for c, p in s.reserved.items() if c in track}
     GOD_PREPARATION[g.r.god_preparation](g)
     g.emit("gods", order=list(s.gods), faceup=s.faceup)
 
@@ -135,7 +137,7 @@ def take_geryon_gp(g, p) -> int:
         if pile and s.ctrl[a] == p:
             n += pile
             s.geryon_gp[a] = 0
-            g.emit("geryon_gp_taken", player=p, area=a, amount=pile)
+            g.emit("geryon_gp_taken", player=p, area=g.b.ids[a], amount=pile)
     return n
 
 

@@ -151,8 +151,8 @@ class Game:
         return list(self._legal)  # a copy: callers may shuffle or sort it
 
     def apply(self, action) -> list:
-        """Apply one legal action; return the events it caused. An illegal one raises
-        IllegalAction and changes nothing."""
+        """Apply one legal action; return the events it caused (engine/events.py declares
+        them; docs/events.md). An illegal one raises IllegalAction and changes nothing."""
         if isinstance(action, dict):
             action = Action.from_json(action)
         if self.s.over:
@@ -201,7 +201,8 @@ class Game:
         if self.teams and s.over:  # the whole team wins, eliminated teammates included
             won = {self.teams[p] for p in winners}
             winners = [p for p in range(s.n) if self.teams[p] in won]
-        out = {"over": s.over, "winners": winners, "metropolises": metros, "gp": list(s.gp),
+        out = {"over": s.over, "winners": winners, "metropolises": metros,
+               "gp": [self.purse(p) for p in range(s.n)],  # team play: each the team's purse
                "cycles": s.cycle, "cycle_limit": s.cycle_limit_hit, "eliminated": list(s.eliminated)}
         if self.teams:
             out["teams"] = list(self.teams)
@@ -305,6 +306,12 @@ class Game:
         from .scenario import load_scenario
         return load_scenario(data_or_path)
 
+    def state_dict(self) -> dict:
+        """The position as a scenario (docs/scenarios.md): `Game.from_scenario(state_dict())`
+        is the same position (state, generator, views, legal actions, future)."""
+        from .scenario_export import state_dict
+        return state_dict(self)
+
     # --- services for the rules (team play overrides purse and friendship) ---------------------
 
     def emit(self, kind, **data):
@@ -318,13 +325,14 @@ class Game:
     def purse(self, p) -> int:
         return self.s.gp[self.purse_holder(p)]
 
-    def committed(self, p) -> int:
-        """GP a teammate's current offering already needs from the shared purse (R11)."""
+    def committed(self, p, displaced=None) -> int:
+        """GP a teammate's current offerings already need from the shared purse (R11), less
+        the offering on the god `displaced`, which an outbid takes back (R29)."""
         if not self.teams:
             return 0
         from .offerings import cost_of
-        return sum(cost_of(self, q, amount) for q, amount in self.s.bids.values()
-                   if q != p and self.teams[q] == self.teams[p])
+        return sum(cost_of(self, q, amount) for god, (q, amount) in self.s.bids.items()
+                   if q != p and self.teams[q] == self.teams[p] and god != displaced)
 
     def gain(self, p, n):
         ops.gain_gp(self, self.purse_holder(p), n)

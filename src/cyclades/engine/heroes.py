@@ -79,7 +79,7 @@ class PlaceHero(Handler):
     def apply(g, f, a):
         area = g.b.index[a.where]
         g.s.hero_at[f["hero"]] = area
-        g.emit("hero_placed", player=f["p"], hero=f["hero"], area=area)
+        g.emit("hero_placed", player=f["p"], hero=f["hero"], area=a.where)
         pop(g, f)
 
 

@@ -4,8 +4,9 @@
     describe({"type": "offering", "player": 1, "god": "zeus", "amount": 5}, game)
     # -> "Player 2 offers 5 GP to Zeus."
 
-Events are the dicts `Game.apply` returns (each has a "type"); area fields are
-area indices, player fields are player indices (shown as "Player 1".."Player N"
+Events are the dicts `Game.apply` returns (each has a "type"; engine/events.py declares
+them, docs/events.md lists them); area fields are area ids (an index is read too), player
+fields are player indices (shown as "Player 1".."Player N"
 unless a `names` list is given). `describe` never raises: an event type it does
 not know still becomes a sentence built from its fields.
 
@@ -68,11 +69,23 @@ def building_name(kind) -> str:
     return BUILDING_NAMES.get(kind) or card_name(kind)
 
 
+def area_index(game, a):
+    """The index of an area given by its id (as events name it) or its index; None if unknown."""
+    b = game.board
+    if isinstance(a, str):
+        return b.index.get(a)
+    if isinstance(a, int) and not isinstance(a, bool) and 0 <= a < len(b.names):
+        return a
+    return None
+
+
 def area_name(game, a) -> str:
     """The area's printed name; a sea area reads with "the" ("the Sea of Io")."""
     b = game.board
-    if not isinstance(a, int) or not 0 <= a < len(b.names):
+    i = area_index(game, a)
+    if i is None:
         return f"area {a}" if a is not None else "an unknown area"
+    a = i
     name = b.names[a]
     if not b.is_land[a] and not name.lower().startswith("the "):
         return "the " + name
@@ -81,8 +94,8 @@ def area_name(game, a) -> str:
 
 def at_area(game, a) -> str:
     """'on Naxos' for a land area, 'in the Sea of Io' for a sea area."""
-    b = game.board
-    if isinstance(a, int) and 0 <= a < len(b.names) and b.is_land[a]:
+    i = area_index(game, a)
+    if i is not None and game.board.is_land[i]:
         return "on " + area_name(game, a)
     return "in " + area_name(game, a)
 
@@ -259,25 +272,26 @@ def _fleets_exchanged(e, g, P):
 
 
 def _fleets_swapped(e, g, P):
-    return (f"{P(e.get('player'))} swaps the Fleets of {area_name(g, e.get('area'))} "
-            f"and {area_name(g, e.get('other'))}")
+    areas = list(e.get("areas") or ()) + [None, None]
+    return (f"{P(e.get('player'))} swaps the Fleets of {area_name(g, areas[0])} "
+            f"and {area_name(g, areas[1])}")
 
 
 def _hero_swapped(e, g, P):
     out = (f"{P(e.get('player'))} swaps their Hero {card_name(e.get('old'))} for "
            f"{card_name(e.get('hero'))} from the Hero track")
     a = e.get("area")
-    return out + (f", who stands {at_area(g, a)}" if isinstance(a, int) else "")
+    return out + (f", who stands {at_area(g, a)}" if a is not None else "")
 
 
 def _pegasus(e, g, P):
-    return (f"{P(e.get('player'))} flies with Pegasus from {area_name(g, e.get('frm'))} "
-            f"to {area_name(g, e.get('to'))}")
+    return (f"{P(e.get('player'))} flies with Pegasus from {area_name(g, e.get('origin'))} "
+            f"to {area_name(g, e.get('destination'))}")
 
 
 def _prosperity_moved(e, g, P):
-    return (f"{P(e.get('player'))} moves a Prosperity token from {area_name(g, e.get('frm'))} "
-            f"to {area_name(g, e.get('to'))}")
+    return (f"{P(e.get('player'))} moves a Prosperity token from {area_name(g, e.get('origin'))} "
+            f"to {area_name(g, e.get('destination'))}")
 
 
 def _sphinx_draw(e, g, P):
@@ -286,9 +300,8 @@ def _sphinx_draw(e, g, P):
 
 
 def _battle_kind(g, a) -> str:
-    b = g.board
-    land = isinstance(a, int) and 0 <= a < len(b.names) and b.is_land[a]
-    return "Land Battle" if land else "Sea Battle"
+    i = area_index(g, a)
+    return "Land Battle" if i is not None and g.board.is_land[i] else "Sea Battle"
 
 
 def _battle(e, g, P):
@@ -315,8 +328,9 @@ def _round(e, g, P, sides=None):
 
 def _battle_sides(g, a):
     """The attacker and defender of the battle in area a, if it is still being fought."""
+    i = area_index(g, a)
     for f in reversed(getattr(g.s, "stack", ()) or ()):
-        if f.get("k") == "battle" and f.get("area") == a:
+        if f.get("k") == "battle" and i is not None and f.get("area") == i:
             return f.get("att"), f.get("dfd")
     return None, None
 
@@ -326,8 +340,8 @@ def _casualty(e, g, P):
 
 
 def _retreat(e, g, P):
-    return (f"{P(e.get('player'))} retreats from {area_name(g, e.get('frm'))} "
-            f"to {area_name(g, e.get('to'))}")
+    return (f"{P(e.get('player'))} retreats from {area_name(g, e.get('origin'))} "
+            f"to {area_name(g, e.get('destination'))}")
 
 
 def _battle_won(e, g, P):
@@ -351,21 +365,21 @@ def _moved(e, g, P):
             parts.append(unit_name(kind[:-1], n))
     parts.extend(card_name(h) for h in e.get("heroes") or ())
     what = listing(parts) or "nothing"
-    return (f"{P(e.get('player'))} moves {what} from {area_name(g, e.get('frm'))} "
-            f"to {area_name(g, e.get('to'))}")
+    return (f"{P(e.get('player'))} moves {what} from {area_name(g, e.get('origin'))} "
+            f"to {area_name(g, e.get('destination'))}")
 
 
 def _land_move(e, g, P):
-    hero = e.get("heroic")
+    hero = e.get("hero")
     kind = f"a Heroic Move with {card_name(hero)}" if hero else "a Land Move"
     return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for {kind} "
-            f"from {area_name(g, e.get('frm'))} to {area_name(g, e.get('to'))}")
+            f"from {area_name(g, e.get('origin'))} to {area_name(g, e.get('destination'))}")
 
 
 def _sea_move(e, g, P):
     return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for a Sea Move of "
-            f"{unit_name('fleet', e.get('fleets', 1))} from {area_name(g, e.get('frm'))} "
-            f"to {area_name(g, e.get('to'))}")
+            f"{unit_name('fleet', e.get('fleets', 1))} from {area_name(g, e.get('origin'))} "
+            f"to {area_name(g, e.get('destination'))}")
 
 
 def _offering(e, g, P):
@@ -425,7 +439,7 @@ def _gp(e, g, P):
 def _control(e, g, P):
     prev = e.get("previous")
     out = f"{P(e.get('player'))} takes control of {area_name(g, e.get('area'))}"
-    if isinstance(prev, int) and prev >= 0:
+    if isinstance(prev, int) and prev >= 0:  # null: nobody held it
         out += f" from {P(prev)}"
     return out
 
@@ -532,12 +546,12 @@ def _reroll(e, g, P):
 
 def _escaped(e, g, P):
     return (f"Perseus: {P(e.get('player'))}'s {UNITS.get(e.get('unit'), (e.get('unit'),))[0]} retreats "
-            f"from {area_name(g, e.get('area'))} to {area_name(g, e.get('to'))} instead of being destroyed")
+            f"from {area_name(g, e.get('origin'))} to {area_name(g, e.get('destination'))} instead of being destroyed")
 
 
 def _perseus(e, g, P):
-    return (f"{P(e.get('player'))} moves Troops with Perseus' power from {area_name(g, e.get('frm'))} "
-            f"to {area_name(g, e.get('to'))}")
+    return (f"{P(e.get('player'))} moves Troops with Perseus' power from {area_name(g, e.get('origin'))} "
+            f"to {area_name(g, e.get('destination'))}")
 
 
 def _side_destroyed(e, g, P):
@@ -588,7 +602,7 @@ WRITERS = {
 
 _PLAYER_KEYS = {"player", "attacker", "defender", "owner", "buyer", "target", "previous", "loser",
                 "winner", "victim"}
-_AREA_KEYS = {"area", "to", "frm", "dest", "origin", "other"}
+_AREA_KEYS = {"area", "areas", "origin", "destination", "path"}
 _CARD_KEYS = {"card", "hero", "creature", "god", "building", "unit", "bonus", "old", "by", "reward"}
 
 
@@ -610,7 +624,7 @@ def _plain(k, v, g, P):
         return "yes" if v else "no"
     if k in _PLAYER_KEYS and isinstance(v, int):
         return P(v)
-    if k in _AREA_KEYS and isinstance(v, int):
+    if k in _AREA_KEYS and isinstance(v, (int, str)) and not isinstance(v, bool):
         return area_name(g, v)
     if k in ("winners", "players") and isinstance(v, (list, tuple)):
         return listing(P(p) for p in v if isinstance(p, int)) or "none"

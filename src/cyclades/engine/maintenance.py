@@ -101,7 +101,7 @@ class Maintenance(Handler):
             if a.kind == "move_creature":
                 dest = g.b.index[a.where]
                 s.creature_at[a.what] = dest
-                g.emit("creature_moved", card=a.what, area=dest)
+                g.emit("creature_moved", card=a.what, area=a.where)
                 if a.what in ON_CREATURE_ARRIVES:
                     ON_CREATURE_ARRIVES[a.what](g, a.what, dest, p)
             f["minis"] = f["minis"][1:]

@@ -113,7 +113,7 @@ class BuildMetropolis(Handler):
             return
         if act.kind == "replace":
             site = next(i for i in _area_sites(g, area) if g.s.sites[i] == act.what)
-            g.emit("demolished", player=f["p"], building=act.what, area=area)
+            g.emit("demolished", player=f["p"], building=act.what, area=act.where)
         else:
             site = metropolis_site(g, area)
         pop(g, f)
@@ -151,7 +151,7 @@ def build_metropolis(g, p, site, how):
     bonus = draw_bonus(g)
     if bonus:
         s.metro_bonus[site] = bonus
-    g.emit("metropolis", player=p, area=g.b.site_area[site], how=how, bonus=bonus)
+    g.emit("metropolis", player=p, area=g.b.ids[g.b.site_area[site]], how=how, bonus=bonus or None)
     if bonus:
         apply_bonus(g, p, bonus)
 
@@ -168,7 +168,7 @@ def metropolis_conquered(g, area, loser):
         return
     for site in _area_sites(g, area):
         if s.sites[site] == METROPOLIS and site in s.metro_bonus:
-            g.emit("metropolis_lost", player=loser, area=area, bonus=s.metro_bonus[site])
+            g.emit("metropolis_lost", player=loser, area=g.b.ids[area], bonus=s.metro_bonus[site])
             apply_bonus(g, loser, s.metro_bonus[site])
 
 

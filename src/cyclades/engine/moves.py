@@ -10,7 +10,7 @@ from .battle import creature_units, start_battle
 from .frames import Handler, handler, nearest, pop, push
 from .heroes import heroes_arrive
 from .queries import (MODIFIERS, accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
-                      heroes_at, metropolises_of, sea_neighbours)
+                      heroes_at, sea_neighbours)
 from .state import NOBODY
 from .turns import menu_item
 from .unit_choice import choose_unit, start_units, unit_choices
@@ -83,12 +83,13 @@ def fleet_route(g, p, frm, dest, carries) -> tuple:
 
 def last_area_attack_allowed(g, p, q, a) -> bool:
     """R19: a player's last land area may be attacked only if winning it gives the
-    attacker the metropolises needed to end the game."""
+    attacker the metropolises needed to end the game; in team play (R30) the team's,
+    the teammates' metropolises counted, against the team goal."""
     if any(x != a for x in controlled_lands(g, q)):
         return True
     in_area = sum(1 for i in range(g.b.site_start[a], g.b.site_start[a] + g.b.sites[a])
                   if g.s.sites[i] == "metropolis")
-    return metropolises_of(g, p) + in_area >= g.r.metropolises_to_win
+    return g.side_metropolises(p) + in_area >= g.goal
 
 
 def sea_destinations(g, p, frm) -> list:
@@ -118,12 +119,13 @@ def arrive_land(g, p, dest, troops, mercs, heroes, frm, route=()):
         start_battle(g, p, q, dest, frm, troops=troops, mercs=mercs, heroes=tuple(heroes))
         return
     if q not in (NOBODY, p):
-        g.emit("token_returned", player=q, area=dest)
+        g.emit("token_returned", player=q, area=g.b.ids[dest])
     s.troops[dest] += troops
     s.mercs[dest] += mercs
     for h in heroes:
         s.hero_at[h] = dest
-    g.emit("moved", player=p, to=dest, troops=troops, mercs=mercs, heroes=list(heroes), frm=frm)
+    g.emit("moved", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest], troops=troops, mercs=mercs,
+           heroes=list(heroes), fleets=0)
     ops.take_control(g, dest, p)
 
 
@@ -134,7 +136,8 @@ def arrive_sea(g, p, dest, fleets, frm):
         start_battle(g, p, q, dest, frm, fleets=fleets)
         return
     s.fleets[dest] += fleets
-    g.emit("moved", player=p, to=dest, fleets=fleets, frm=frm)
+    g.emit("moved", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest], troops=0, mercs=0, heroes=[],
+           fleets=fleets)
     ops.take_control(g, dest, p)
 
 
@@ -244,7 +247,8 @@ def _finish_land_move(g, f, dest):
         turn = nearest(g, "turn")
         if turn is not None:
             turn["moves"] += 1
-    g.emit("land_move", player=p, frm=frm, to=dest, cost=f["cost"], heroic=f["hero"])
+    g.emit("land_move", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest], cost=f["cost"],
+           hero=f["hero"] or None)
     leave_land(g, frm, f["t"], f["m"], f["h"])
     arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm, _route(g, p, frm, dest, f["h"]))
 
@@ -305,7 +309,7 @@ class SeaMove(Handler):
             dest = g.b.index[a.where]
             pop(g, f)
             g.pay(p, 1)
-            g.emit("sea_move", player=p, frm=frm, to=dest, fleets=n, cost=1)
+            g.emit("sea_move", player=p, origin=g.b.ids[frm], destination=a.where, fleets=n, cost=1)
             s.fleets[frm] -= n
             if not s.fleets[frm]:
                 s.ctrl[frm] = NOBODY  # an empty sea area is controlled by no one (R16)

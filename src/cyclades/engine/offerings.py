@@ -38,14 +38,20 @@ def own_bids(g, p) -> list:
     return [amount for q, amount in g.s.bids.values() if q == p]
 
 
-def max_affordable(g, p) -> int:
+def max_affordable(g, p, displaced=None) -> int:
     """The highest bid p can pay (R11) besides its standing offerings; team play pools the
-    purse. 0 when even the smallest bid cannot be paid (R12's minimum)."""
+    purse. A teammate's offering on the god `displaced` does not count: outbidding it gives it
+    back at once (R29). 0 when even the smallest bid cannot be paid (R12's minimum)."""
     mine = own_bids(g, p)
-    room = g.purse(p) - g.committed(p)
+    room = g.purse(p) - g.committed(p, displaced)
     if room < g.r.min_payment * (len(mine) + 1):
         return 0
     return room + g.s.priestesses[p] - sum(mine)
+
+
+def _capped(g, amount) -> int:
+    """A bid no higher than the ruleset's cap, if it has one."""
+    return amount if g.r.bid_cap is None else min(amount, g.r.bid_cap)
 
 
 @handler("offer")
@@ -53,9 +59,7 @@ class Offering(Handler):
     @staticmethod
     def legal(g, f):
         s, p = g.s, f["p"]
-        top = max_affordable(g, p)
-        if g.r.bid_cap is not None:
-            top = min(top, g.r.bid_cap)
+        top = _capped(g, max_affordable(g, p))
         out = []
         for god in s.gods[:s.faceup]:
             if god == f["banned"]:
@@ -64,7 +68,11 @@ class Offering(Handler):
             if held and held[0] == p:
                 continue  # R23: a player's two markers go to two gods
             low = held[1] + 1 if held else 1
-            for amount in range(low, top + 1):
+            highest = top
+            if held and g.friends(p, held[0]):
+                # R29: outbidding a teammate takes its offering back from the shared purse.
+                highest = _capped(g, max_affordable(g, p, displaced=god))
+            for amount in range(low, highest + 1):
                 out.append(Action("bid", what=god, n=amount))
         out.append(Action("apollo"))
         return out

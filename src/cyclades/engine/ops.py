@@ -38,6 +38,8 @@ def roll_die(g) -> int:
 
 
 def emit(g, kind: str, **data) -> None:
+    """Record an event for `Game.apply` to return: a kind declared in engine/events.py with
+    exactly its fields, areas already as board ids (`g.b.ids[a]`)."""
     if g.ev is not None:
         data["type"] = kind
         g.ev.append(data)
@@ -65,7 +67,7 @@ def take_control(g, a, p):
         return
     s.ctrl[a] = p
     if g.b.is_land[a] and p != NOBODY:
-        emit(g, "control", player=p, area=a, previous=old)
+        emit(g, "control", player=p, area=g.b.ids[a], previous=None if old == NOBODY else old)
         if g.b.priestess[a]:
             gain_priestess(g, p)  # the Priestess icon (rulebook, Land Move)
     if old != NOBODY and g.b.is_land[a]:
@@ -125,7 +127,7 @@ def release_creature(g, c):
 
 def destroyed(g, a, kind, n=1):
     """Units destroyed (not merely moved or exchanged): returned to their reserve."""
-    emit(g, "destroyed", area=a, unit=kind, count=n)
+    emit(g, "destroyed", area=g.b.ids[a], unit=kind, count=n)
     for f in ON_DESTROY:
         f(g, a, kind, n)
 
@@ -150,7 +152,7 @@ def place_troops(g, a, p, n=1):
         s.troops_left[p] -= n
         s.troops[a] += n
         take_control(g, a, p)
-        emit(g, "troop", player=p, area=a, count=n)
+        emit(g, "troop", player=p, area=g.b.ids[a], count=n)
 
 
 def place_mercs(g, a, p, n=1):
@@ -160,7 +162,7 @@ def place_mercs(g, a, p, n=1):
         s.mercs_left -= n
         s.mercs[a] += n
         take_control(g, a, p)
-        emit(g, "merc", player=p, area=a, count=n)
+        emit(g, "merc", player=p, area=g.b.ids[a], count=n)
 
 
 def place_fleets(g, a, p, n=1):
@@ -170,7 +172,7 @@ def place_fleets(g, a, p, n=1):
         s.fleets_left[p] -= n
         s.fleets[a] += n
         take_control(g, a, p)
-        emit(g, "fleet", player=p, area=a, count=n)
+        emit(g, "fleet", player=p, area=g.b.ids[a], count=n)
 
 
 def buildings_left(g, kind) -> int:

@@ -157,7 +157,7 @@ class Build(Handler):
         if a.kind == "replace":
             site = next(i for i in range(g.b.site_start[area], g.b.site_start[area] + g.b.sites[area])
                         if g.s.sites[i] == a.what)
-            g.emit("demolished", player=p, building=a.what, area=area)
+            g.emit("demolished", player=p, building=a.what, area=a.where)
         else:
             site = empty_sites(g, area)[0]
         place_building(g, p, site, f["what"])
@@ -166,7 +166,7 @@ class Build(Handler):
 def place_building(g, p, site, kind):
     from .metropolis import check_economic
     g.s.sites[site] = kind
-    g.emit("built", player=p, building=kind, area=g.b.site_area[site])
+    g.emit("built", player=p, building=kind, area=g.b.ids[g.b.site_area[site]])
     check_economic(g, p)
 
 
@@ -304,7 +304,7 @@ class Prosper(Handler):
     def apply(g, f, a):
         area = g.b.index[a.where]
         g.s.prosperity[area] += 1
-        g.emit("prosperity", player=f["p"], area=area)
+        g.emit("prosperity", player=f["p"], area=a.where)
         f["left"] = f["left"][:-1]
         if not f["left"]:
             pop(g, f)

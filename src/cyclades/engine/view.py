@@ -40,6 +40,7 @@ def view(g, player=None) -> dict:
     for p in range(s.n):
         players.append({
             "index": p,
+            "team": g.teams[p] if g.teams else None,
             "gp": g.purse(p) if player == p or s.over or g.sees_purse(player, p) else None,
             "priestesses": s.priestesses[p],
             "philosophers": s.philosophers[p],
@@ -64,6 +65,10 @@ def view(g, player=None) -> dict:
         "to_move": g.to_move,
         "over": s.over,
         "turn_order": list(s.turn_order),
+        # Who plays with whom (R22): each faction's team, or None; the metropolises that end the
+        # game (R21: the team goal in team play).
+        "teams": list(g.teams) if g.teams else None,
+        "goal": g.goal,
         "gods": gods,
         "apollo": list(s.apollo),
         "action_order": [[p, god] for p, god in s.action_order] if s.phase == "actions" else [],

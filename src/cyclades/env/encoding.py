@@ -78,7 +78,11 @@ N_RANGES = {
 }
 N_RANGES["any"] = max(N_RANGES.values())
 
-# What each kind's fields range over: (vocabularies of `what`, uses `where`, range of `n`).
+# Creature track slots, named by their price (swap_creature's `where`).
+TRACK_SLOTS = tuple(f"slot-{cost}" for cost in sorted({c for r in RULESETS.values() for c in r.creature_costs}))
+
+# What each kind's fields range over: (vocabularies of `what`, uses `where` (True: an area; a
+# tuple: those words), range of `n`).
 # A kind not listed here is laid out from its template in DESCRIPTIONS (see `_kind_args`).
 _PIECES = ("unit", "building", "creature", "hero")
 KIND_ARGS = {
@@ -122,7 +126,7 @@ KIND_ARGS = {
     # the classic ruleset's (engine/classic.py)
     "fleet_move": ((), False, "cost"),
     "drop": (("unit",), False, "count"),
-    "swap_creature": (("creature",), False, "cost"),
+    "swap_creature": (("creature",), TRACK_SLOTS, "cost"),
 }
 
 
@@ -139,6 +143,11 @@ def _kind_args(kind: str):
     return whats, where, (N_RANGES[n] if n else 0)
 
 
+def _places(where) -> tuple:
+    """The words a kind's `where` ranges over when they are not the board's areas."""
+    return where if isinstance(where, tuple) else ()
+
+
 # --- the action space -------------------------------------------------------------------
 
 class KindBlock(NamedTuple):
@@ -148,6 +157,7 @@ class KindBlock(NamedTuple):
     whats: tuple      # () when the kind has no `what`
     areas: int        # 0 when the kind has no `where`
     ns: int           # 0 when the kind has no `n`
+    places: tuple = ()  # the words of `where` when they are not areas (track slots)
 
 
 class ActionSpace:
@@ -164,8 +174,10 @@ class ActionSpace:
         offset = 0
         for kind in (kinds if kinds is not None else DESCRIPTIONS):
             whats, where, ns = _kind_args(kind)
-            size = max(len(whats), 1) * (max_areas if where else 1) * max(ns, 1)
-            block = KindBlock(kind, offset, size, whats, max_areas if where else 0, ns)
+            places = _places(where)
+            wheres = len(places) if places else (max_areas if where else 0)
+            size = max(len(whats), 1) * max(wheres, 1) * max(ns, 1)
+            block = KindBlock(kind, offset, size, whats, wheres, ns, places)
             self.blocks.append(block)
             self._by_kind[kind] = block
             self._what_index[kind] = {w: i for i, w in enumerate(whats)}
@@ -192,7 +204,12 @@ class ActionSpace:
             i = wi
         elif what:
             raise ActionSpaceError(f"{action!r}: {kind!r} takes no 'what'")
-        if block.areas:
+        if block.places:
+            a = block.places.index(where) if where in block.places else None
+            if a is None:
+                raise ActionSpaceError(f"{action!r}: {where!r} is not one of {block.places}")
+            i = i * block.areas + a
+        elif block.areas:
             a = board.index.get(where) if where else None
             if a is None or a >= block.areas:
                 raise ActionSpaceError(f"{action!r}: {where!r} is not one of the first "
@@ -222,7 +239,9 @@ class ActionSpace:
             i, where = divmod(i, block.areas)
         what = block.whats[i] if block.whats else ""
         area = ""
-        if block.areas:
+        if block.places:
+            area = block.places[where]
+        elif block.areas:
             if board is None:
                 area = f"#{where}"
             elif where < len(board.ids):

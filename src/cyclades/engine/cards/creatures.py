@@ -119,7 +119,7 @@ class Charon(Effect):
         s.hero_since[new] = s.cycle  # no sacrifice during this Cycle
         if at is not None:  # the new miniature stands where the old one stood
             s.hero_at[new] = at
-        g.emit("hero_swapped", player=p, hero=new, old=old, area=at)
+        g.emit("hero_swapped", player=p, hero=new, old=old, area=None if at is None else g.b.ids[at])
 
 
 @effect("chimera")
@@ -173,7 +173,7 @@ class Cyclops(Effect):
         p, area = f["p"], f["area"]
         finish(g, f)
         site = _site_of(g, area, f["old"])
-        g.emit("demolished", player=p, building=f["old"], area=area)
+        g.emit("demolished", player=p, building=f["old"], area=g.b.ids[area])
         g.s.sites[site] = ""  # back to the reserve
         place_building(g, p, site, a.what)
 
@@ -237,7 +237,7 @@ class Echidna(Effect):
         if a.kind == "move_creature":
             m, dest = a.what, _area(g, a)
             s.creature_at[m] = dest
-            g.emit("creature_moved", card=m, area=dest)
+            g.emit("creature_moved", card=m, area=a.where)
             if m in ON_CREATURE_ARRIVES:  # e.g. the Kraken destroys the Fleets there
                 ON_CREATURE_ARRIVES[m](g, m, dest, p)
 
@@ -297,7 +297,7 @@ class Erinyes(Effect):
         finish(g, f)
         s.prosperity[frm] -= 1
         s.prosperity[dest] += 1
-        g.emit("prosperity_moved", player=f["p"], frm=frm, to=dest)
+        g.emit("prosperity_moved", player=f["p"], origin=g.b.ids[frm], destination=a.where)
 
 
 @effect("giant")
@@ -325,7 +325,7 @@ class Giant(Effect):
         if a.kind == "steal":
             frm = _area(g, a)
             f["frm"], f["left"], f["stage"] = frm, s.mercs[frm], "place"
-            g.emit("mercs_stolen", player=p, victim=s.ctrl[frm], area=frm, count=s.mercs[frm])
+            g.emit("mercs_stolen", player=p, victim=s.ctrl[frm], area=a.where, count=s.mercs[frm])
             return
         # One mercenary at a time goes from the robbed area to the chosen one; an emptied
         # area keeps its controller's token (R16).
@@ -333,7 +333,7 @@ class Giant(Effect):
         s.mercs[frm] -= 1
         s.mercs[dest] += 1
         f["left"] -= 1
-        g.emit("merc", player=p, area=dest, count=1)
+        g.emit("merc", player=p, area=a.where, count=1)
         if not f["left"]:
             finish(g, f)
 
@@ -474,7 +474,7 @@ class Hippalectryon(Effect):
         else:  # the Prosperity token
             area = _area(g, a)
             g.s.prosperity[area] += 1
-            g.emit("prosperity", player=p, area=area)
+            g.emit("prosperity", player=p, area=a.where)
             f["stage"] = "start"
 
 
@@ -513,7 +513,7 @@ class Hippocampus(Effect):
             s.fleets_left[p] += n  # returned, not destroyed
             if not s.fleets[sea]:
                 s.ctrl[sea] = NOBODY  # an empty sea area is controlled by no one (R16)
-            g.emit("fleets_exchanged", player=p, area=sea, count=n)
+            g.emit("fleets_exchanged", player=p, area=g.b.ids[sea], count=n)
             f["left"], f["stage"] = n, "place"
         else:
             ops.place_mercs(g, _area(g, a), p)
@@ -597,7 +597,7 @@ class Pegasus(Effect):
         elif not choose_unit(g, f, a, sorted(heroes_at(g, f["frm"]))):
             p, frm, dest = f["p"], f["frm"], _area(g, a)
             finish(g, f)
-            g.emit("pegasus", player=p, frm=frm, to=dest)
+            g.emit("pegasus", player=p, origin=g.b.ids[frm], destination=a.where)
             leave_land(g, frm, f["t"], f["m"], f["h"])
             arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
 
@@ -696,7 +696,7 @@ class Sylph(Effect):
         finish(g, f)
         s.fleets[x], s.fleets[y] = s.fleets[y], s.fleets[x]
         s.ctrl[x], s.ctrl[y] = s.ctrl[y], s.ctrl[x]
-        g.emit("fleets_swapped", player=f["p"], area=x, other=y)
+        g.emit("fleets_swapped", player=f["p"], areas=[g.b.ids[x], a.where])
 
 
 @effect("triton")
@@ -736,10 +736,10 @@ class Triton(Effect):
         kind, frm, area = f["what"], f["frm"], _area(g, a)
         finish(g, f)
         s.sites[_site_of(g, frm, kind)] = ""
-        g.emit("building_stolen", player=p, victim=s.ctrl[frm], building=kind, area=frm)
+        g.emit("building_stolen", player=p, victim=s.ctrl[frm], building=kind, area=g.b.ids[frm])
         if a.kind == "replace":
             site = _site_of(g, area, a.what)
-            g.emit("demolished", player=p, building=a.what, area=area)
+            g.emit("demolished", player=p, building=a.what, area=a.where)
         else:
             site = empty_sites(g, area)[0]
         place_building(g, p, site, kind)

@@ -151,7 +151,7 @@ class Achilles(Power):
         for kind, gone in zip(f["chosen"][1::2], f["chosen"][2::2]):
             site = next(i for i in b.sites_of(area) if s.sites[i] == gone and i not in new)
             if gone:
-                g.emit("demolished", player=p, building=gone, area=area)
+                g.emit("demolished", player=p, building=gone, area=g.b.ids[area])
             new.append(site)
             place_building(g, p, site, kind)
 
@@ -213,7 +213,7 @@ class Antigone(BuildsMetropolis):
             taken += [a] * min(left[a], 3 - len(taken))
         for a in taken:
             s.prosperity[a] -= 1
-            g.emit("prosperity_discarded", player=p, area=a)
+            g.emit("prosperity_discarded", player=p, area=g.b.ids[a])
         push_metropolis(g, p, "heroic")
 
 
@@ -275,7 +275,7 @@ class Reroll(Handler):
         dice = list(battle["dice"])
         dice[i] = die
         battle["dice"] = f["dice"] = tuple(dice)
-        g.emit("reroll", player=f["p"], area=battle["area"], die=die, cost=1)
+        g.emit("reroll", player=f["p"], area=g.b.ids[battle["area"]], die=die, cost=1)
 
 
 @power("hector")
@@ -297,7 +297,7 @@ class Hector(Power):
 
     @staticmethod
     def strike(g, f, kind):
-        g.emit("hector", player=f["dfd"], area=f["area"], unit=kind)
+        g.emit("hector", player=f["dfd"], area=g.b.ids[f["area"]], unit=kind)
         destroy_units(g, f, "a", kind)
 
     @staticmethod
@@ -414,7 +414,7 @@ class Heracles(BuildsMetropolis):
         for m in miniatures_of(card):
             s.creature_at.pop(m, None)
         s.creature_cards["heracles"] = s.creature_cards.get("heracles", ()) + (card,)
-        g.emit("creature_slain", hero="heracles", card=card, area=area, owner=owner)
+        g.emit("creature_slain", hero="heracles", card=card, area=g.b.ids[area], owner=owner)
         if card in ON_CREATURE_LEAVES:
             ON_CREATURE_LEAVES[card](g, card)
 
@@ -552,7 +552,7 @@ class Pandora(Power):
             n, f["am"] = f["am"], 0
             s.mercs[a] += n
         if n:
-            g.emit("mercs_turned", player=player_of(f, side), area=a, count=n)
+            g.emit("mercs_turned", player=player_of(f, side), area=g.b.ids[a], count=n)
 
     @staticmethod
     def _lent(g, p, hero):
@@ -710,7 +710,7 @@ class Perseus(Power):
 
     def effect(self, g, f):
         p, frm, dest = f["p"], f["frm"], f["to"]
-        g.emit("perseus", player=p, frm=frm, to=dest)
+        g.emit("perseus", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest])
         leave_land(g, frm, f["t"], f["m"], f["h"])
         arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
 

@@ -61,7 +61,7 @@ class Miniature(Effect):
         s, p, card, area = g.s, f["p"], f["card"], g.b.index[a.where]
         s.creature_owner[card] = p
         s.creature_at[a.what] = area
-        g.emit("creature_placed", player=p, card=card, miniature=a.what, area=area)
+        g.emit("creature_placed", player=p, card=card, miniature=a.what, area=a.where)
         if a.what != miniatures_of(card)[-1]:
             f["stage"] = "second"
             return
@@ -150,7 +150,7 @@ class CalydonianBoar(Miniature):
         if f["stage"] == "displace" and not self.exits(g, f):
             s, area = g.s, f["area"]
             finish(g, f, discard=False)
-            g.emit("displaced_destroyed", area=area, player=s.ctrl[area])
+            g.emit("displaced_destroyed", area=g.b.ids[area], player=s.ctrl[area])
             for h in heroes_at(g, area):
                 ops.discard_hero(g, h)
             ops.remove_land_units(g, area, s.ctrl[area], s.troops[area], s.mercs[area], destroy=True)
@@ -170,7 +170,8 @@ class CalydonianBoar(Miniature):
         s.mercs[dest] += m
         for h in hs:
             s.hero_at[h] = dest
-        g.emit("displaced", player=q, frm=area, to=dest, troops=t, mercs=m, heroes=hs, by=f["p"])
+        g.emit("displaced", player=q, origin=g.b.ids[area], destination=a.where, troops=t, mercs=m,
+               heroes=list(hs), fleets=0, by=f["p"])
         ops.take_control(g, dest, q)
 
 
@@ -260,7 +261,7 @@ def _geryon_hears(g, area, kind, n):
     at = _at(g, "geryon")
     if at is not None and kind in ("troop", "merc", "fleet") and "geryon" in g.s.creature_owner:
         g.s.geryon_gp[at] += n
-        g.emit("geryon_gp", area=at, amount=n)
+        g.emit("geryon_gp", area=g.b.ids[at], amount=n)
 
 
 ops.ON_DESTROY.append(_geryon_hears)
@@ -318,7 +319,7 @@ class Hydra(Miniature):
             ops.remove_land_units(g, a, q, int(troop), int(not troop), destroy=True)
         at = _at(g, "hydra")
         s.prosperity[at] += 1
-        g.emit("prosperity", player=f["p"], area=at)
+        g.emit("prosperity", player=f["p"], area=g.b.ids[at])
 
 
 def feed(g, card, p):
@@ -448,7 +449,8 @@ class Polyphemus(Miniature):
         if not s.fleets[frm]:
             s.ctrl[frm] = NOBODY
         s.fleets[dest] += 1
-        g.emit("displaced", player=q, frm=frm, to=dest, fleets=1, by=f["p"])
+        g.emit("displaced", player=q, origin=g.b.ids[frm], destination=g.b.ids[dest], troops=0, mercs=0,
+               heroes=[], fleets=1, by=f["p"])
         ops.take_control(g, dest, q)
 
 
