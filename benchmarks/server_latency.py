@@ -2,6 +2,16 @@
 all-bot games it holds before that time doubles.
 
     PYTHONPATH=src python3 benchmarks/server_latency.py [--decisions 100] [--bot-delay 0.3]
+    python3 benchmarks/server_latency.py --parts multi,memory,restart   # PostgreSQL: --pg URL
+
+Several processes, memory, restart (benchmarks/multi_bench.py, on PostgreSQL from --pg or
+$CYCLADES_TEST_PG, in a database made for the run and dropped after): the median and p99 time
+to answer a person's decision with 1, 2 and 4 server processes (`cyclades serve --workers N`)
+while --people simulated people play (each against two bots, thinking 0.2 to 1 s before each
+decision, told of their turn over a WebSocket that may be on another process); the memory of a
+server per game held idle; and the time a server takes to answer after a restart with
+--restart-games (10,000) games stored, on PostgreSQL and SQLite, against what replaying them
+all before answering (as the server did before) would take.
 
 Starts a server on 127.0.0.1 (a free port, a temporary SQLite file), plays a
 scripted game in which the script is a human seat choosing random legal actions
@@ -27,6 +37,7 @@ import httpx
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # multi_bench.py
 from cyclades.server.testing import ServerProcess  # noqa: E402
 
 
@@ -120,7 +131,25 @@ def main():
     ap.add_argument("--budget", type=float, default=240, help="stop after about this many seconds")
     ap.add_argument("--max-games", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--parts", default="single,multi,memory,restart",
+                    help="what to measure, comma-separated: single (one SQLite process: latency, "
+                         "then concurrent all-bot games), multi (latency with 1, 2 and 4 processes "
+                         "on PostgreSQL under simulated people), memory (per idle game), restart "
+                         "(with --restart-games stored games)")
+    ap.add_argument("--pg", default=os.environ.get("CYCLADES_TEST_PG"),
+                    help="a PostgreSQL URL whose server may create databases (default: "
+                         "$CYCLADES_TEST_PG; without it the PostgreSQL parts are skipped)")
+    ap.add_argument("--processes", default="1,2,4", help="server processes to compare (multi)")
+    ap.add_argument("--people", type=int, default=40, help="simulated people playing at once (multi)")
+    ap.add_argument("--seconds", type=float, default=20, help="measured seconds per configuration (multi)")
+    ap.add_argument("--restart-games", type=int, default=10_000, help="stored games (restart)")
     args = ap.parse_args()
+    parts = set(args.parts.split(","))
+    if parts - {"single"}:
+        import multi_bench
+        multi_bench.run(args, parts)
+    if "single" not in parts:
+        return
     t_start = time.monotonic()
     deadline = t_start + args.budget
     rng = random.Random(args.seed)
@@ -128,8 +157,10 @@ def main():
     print(f"load average before the run: {load:.2f} on {os.cpu_count()} cores"
           + (" (other work is running: the figures will be noisy)" if load > 1 else ""), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
+        # One client holds up to --max-games games: the per-client creation limits are off.
         srv = ServerProcess(f"sqlite:///{tmp}/bench.db", bot_delay=args.bot_delay,
-                            log_path=f"{tmp}/server.log").start()
+                            log_path=f"{tmp}/server.log",
+                            args=["--game-rate", "none", "--max-open-games", "0"]).start()
         script = None
         try:
             with httpx.Client(base_url=srv.url, timeout=60) as http:

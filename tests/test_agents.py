@@ -433,3 +433,166 @@ def test_sampled_team_purse_pays_both_members_offerings():
         d = ev.sample(obs, rng)
         need = sum(max(0, 6 - d.s.priestesses[q]) for q in rivals)
         assert d.purse(rivals[0]) >= need
+
+
+# --- every mode: teams (R22, R29) and the classic rules (issue 18) ------------------------------------
+
+from cyclades.agents.greedy import apollo_value, Ctx  # noqa: E402
+from cyclades.agents.match import Mode, play_match  # noqa: E402
+
+EVERY_MODE = [Mode(2), Mode(3), Mode(4), Mode(4, teams=True), Mode(5), Mode(6),
+              Mode(4, teams=True, team_goal=4), Mode(2, ruleset="classic"),
+              Mode(3, ruleset="classic"), Mode(4, ruleset="classic"), Mode(5, ruleset="classic")]
+TEAM_AREAS = {"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+              "melos": {"owner": 2, "troops": 1}, "ios": {"owner": 3, "troops": 1}}
+
+
+def _athena_wanted(players, teams):
+    """Offerings: faction 0 holds Athena at 4; the next to bid (faction 2) has 3 Philosophers
+    too, so Athena (a Metropolis) is the god it wants most."""
+    people = [{"gp": 14, "philosophers": 3}, {"gp": 10}, {"gp": 14, "philosophers": 3}, {"gp": 10}]
+    areas = dict(TEAM_AREAS)
+    if players == 3:
+        del areas["ios"]
+    g = scenario(players=players, teams=teams, turn_order=[0, 2, 1, 3][:players],
+                 gods=["athena", "zeus", "poseidon", "ares", "hera"], player=people[:players],
+                 areas=areas, decision={"offerings": {}})
+    g.apply(cyclades.Action("bid", what="athena", n=4))
+    assert g.to_move == 2
+    return g
+
+
+def test_greedy_never_outbids_its_teammate_when_it_has_another_option():
+    """R29 allows outbidding a teammate (the shared purse then pays the new offering only), but
+    a teammate is not a rival (R22): greedy bids elsewhere. Against a rival in the same spot
+    it outbids (the god is worth it)."""
+    g = _athena_wanted(4, True)
+    assert cyclades.Action("bid", what="athena", n=5) in g.legal_actions()  # R29: it could
+    for choice in (GreedyPolicy().decide(g, 2), make_agent("greedy", seed=1).act(g, 2),
+                   MCTSAgent(seed=1, iterations=30, depth=20).act(g, 2)):
+        assert not (choice.kind == "bid" and choice.what == "athena"), choice
+    solo = _athena_wanted(3, False)
+    a = GreedyPolicy().decide(solo, 2)
+    assert a.kind == "bid" and a.what == "athena"
+
+
+def _partner_bids(g, p, a):
+    held = g.s.bids.get(a.what) if a.kind == "bid" else None
+    return held is not None and held[0] != p and g.friends(p, held[0])
+
+
+@pytest.mark.parametrize("mode", EVERY_MODE, ids=lambda m: m.label())
+def test_greedy_plays_whole_games_in_every_mode(mode):
+    """Every mode to its end (R21): legal decisions only (the shared loop checks each), and in
+    team play never an offering that outbids a teammate (Apollo is always another option)."""
+    g = mode.new_game(seed=4, max_cycles=15)
+    seen = []
+    out = play_match(g, [make_agent("greedy", seed=q) for q in range(g.s.n)],
+                     on_decision=lambda game, p, a, events: seen.append(a))
+    assert "error" not in out and out["ending"] in ("metropolises", "elimination", "cycle_limit")
+    # Replay the decisions to check each offering against the position it was made in.
+    h = mode.new_game(seed=4, max_cycles=15)
+    for a in seen:
+        assert not _partner_bids(h, h.to_move, a), a
+        h.apply(a)
+
+
+@pytest.mark.parametrize("mode", EVERY_MODE, ids=lambda m: m.label())
+def test_mcts_plays_games_in_every_mode(mode):
+    """The search in every mode (a small budget, a few cycles): legal decisions to the end."""
+    g = mode.new_game(seed=6, max_cycles=2)
+    agents = [make_agent("mcts:iterations=2,depth=6" if q == 0 else "greedy", seed=q)
+              for q in range(g.s.n)]
+    out = play_match(g, agents)
+    assert "error" not in out and g.is_over
+
+
+def test_mcts_reward_is_the_teams():
+    """R21/R22: a team wins together, so the search's reward for a faction is its team's: the
+    partner's win is a win (1) for each member, the other team's a loss (0); before the end the
+    partners share one value, which a partner's Metropolis raises for both."""
+    areas = {"argos": {"owner": 0, "troops": 1},
+             "naxos": {"owner": 2, "troops": 1, "buildings": ["metropolis"]},
+             "corinth": {"owner": 2, "troops": 1, "buildings": ["metropolis"]},
+             "melos": {"owner": 1, "troops": 1, "buildings": ["metropolis"]},
+             "ios": {"owner": 3, "troops": 1}}
+    people = [{"gp": 5}, {"gp": 5}, {"gp": 5}, {"gp": 5}]
+    over = scenario(players=4, teams=True, player=people, areas=areas, decision={"game_over": {}})
+    assert over.result()["winners"] == [0, 2]
+    assert MCTSAgent.rewards(over) == [1.0, 0.0, 1.0, 0.0]
+    level = dict(areas, corinth={"owner": 2, "troops": 1})  # one Metropolis a team
+    r = MCTSAgent.rewards(scenario(players=4, teams=True, player=people, areas=level))
+    assert r[0] == r[2] and r[1] == r[3]
+    r2 = MCTSAgent.rewards(scenario(players=4, teams=True, player=people, areas=areas))
+    assert r2[0] == r2[2] and r2[0] > r[0] and r2[0] > r2[1]  # the partner's second one
+    # Not a team game: each player's own chances, summing to one.
+    solo = scenario(player=people[:3], areas={k: v for k, v in areas.items() if k != "ios"})
+    assert abs(sum(MCTSAgent.rewards(solo)) - 1) < 1e-9
+
+
+def test_mcts_backs_up_the_teams_value():
+    """The tree's statistics of a faction are its team's: after a search in a team game, the
+    root's totals are equal for the two partners."""
+    g = cyclades.new_game(players=4, teams=True, seed=3)
+    greedy = make_agent("greedy", seed=0)
+    while len(g.legal_actions()) < 3:
+        g.apply(greedy.act(g, g.to_move))
+    p = g.to_move
+    agent = MCTSAgent(seed=2, iterations=20, depth=10)
+    agent.act(g, p)
+    node = agent._next[0]
+    mate = g.teammates(p)[0]
+    assert node.n > 0 and node.w[p] == pytest.approx(node.w[mate])
+
+
+def _classic_turn(gp, buildings, god="athena"):
+    return scenario(players=3, ruleset="classic", board="classic", player=[{"gp": gp}],
+                    areas={"andros": {"owner": 0, "troops": 1, "buildings": buildings},
+                           "tinos": {"owner": 0, "troops": 1}},
+                    decision={"turn": {"player": 0, "god": god, "stage": "main",
+                                       "action_order": [[0, god]]}})
+
+
+def test_greedy_buys_the_classic_building_that_completes_a_metropolis():
+    """Classic, C. Build: buildings cost 2 GP each on the god's turn (no free building); with a
+    Port, a Fortress and a Temple, Athena's University for 2 GP makes a Metropolis, which wins
+    half the game (2 win, R21): greedy buys it."""
+    g = _classic_turn(4, ["port", "fortress", "temple"])
+    a = GreedyPolicy().decide(g, 0)
+    assert a.kind == "build" and a.what == "university" and a.n == 2
+
+
+def test_greedy_knows_classic_apollo():
+    """R9 classic: Apollo gives 1 GP (4 with a single isle) and a Prosperity marker to the first
+    player there only; Legendary: 2 GP and two markers."""
+    g = _classic_turn(4, [])
+    ctx = Ctx(g, 0)
+    first = apollo_value(ctx, 0)
+    g.s.apollo.append(1)  # someone is at Apollo already: no marker
+    assert apollo_value(Ctx(g, 0), 0) == 1.0 < first
+    one_isle = _classic_turn(4, [])
+    one_isle.s.ctrl[one_isle.b.index["tinos"]] = -1
+    one_isle.s.troops[one_isle.b.index["tinos"]] = 0
+    one_isle.s.apollo.append(1)
+    assert apollo_value(Ctx(one_isle, 0), 0) == 4.0
+    legendary = cyclades.new_game(players=3, seed=1)
+    assert apollo_value(Ctx(legendary, 0), 0) > 2.0
+
+
+def test_sampled_purse_pays_two_classic_offerings():
+    """R23 and R12: in the classic 2-player game a player's two offerings share one Priestess
+    discount and each costs at least 1 GP, so a sampled rival purse must cover them together
+    (3 and 3 with 2 Priestesses cost 4, not 1 + 1): the sampled game pays without error."""
+    g = scenario(players=2, ruleset="classic", board="classic", gods=["zeus", "ares", "poseidon", "athena"],
+                 faceup=4, player=[{"gp": 4, "priestesses": 2}, {"gp": 6}], turn_order=[0, 0, 1, 1],
+                 areas={"andros": {"owner": 0, "troops": 1}, "tinos": {"owner": 1, "troops": 1}})
+    g.apply(cyclades.Action("bid", what="zeus", n=3))
+    g.apply(cyclades.Action("bid", what="ares", n=3))
+    assert g.to_move == 1
+    obs = g.observe(1)
+    rng = random.Random(0)
+    for _ in range(40):
+        d = ev.sample(obs, rng)
+        assert d.s.gp[0] >= 4
+        while d.phase == "offerings" and not d.is_over:
+            d.apply(rng.choice(d.legal_actions()))  # the payment runs without error

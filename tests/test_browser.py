@@ -109,7 +109,7 @@ def create_game_in_lobby(page, base_url, players=3) -> str:
     page.goto(base_url + "/")
     page.select_option("#players", str(players))
     page.fill("input[name='name-0']", "Ann")
-    page.select_option("select[data-seat='0']", "human")
+    page.select_option("select[data-seat='0']", "you")
     for seat in range(1, players):
         page.select_option(f"select[data-seat='{seat}']", "random")
     page.select_option("#board", "recommended")

@@ -436,3 +436,42 @@ def test_replay_of_a_scenario_record_names_the_battle(tmp_path):
             "Player 2 rolls 0 (strength 1); Player 2 loses the round.") in r.output
     assert "Player 1 wins the battle and takes control of the north." in r.output
     assert "the game goes on" in r.output
+
+
+# --- every mode (issue 18) -----------------------------------------------------------------------
+
+def test_simulate_teams_flag_is_mode_4t(tmp_path):
+    """`--players 4 --teams` is the mode 4t (R22), alongside 2 and 6 which always are."""
+    out = tmp_path / "t.json"
+    r = run("simulate", "--games", 2, "--players", "4,6", "--teams", "--team-goal", 4, "--json", out)
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert [(x["mode"], x["teams"], x["metropolises_to_win"]) for x in data["runs"]] == [
+        ("4t", [0, 1, 0, 1], 4), ("6", [0, 1, 2, 0, 1, 2], 4)]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["simulate", "--ruleset", "classic", "--players", "4", "--teams"], "the classic game has no team play"),
+    (["simulate", "--players", "3", "--teams"], "team play is for 4 players (3 given)"),
+    (["simulate", "--players", "3,5", "--team-goal", "4"], "--team-goal is for team play"),
+    (["simulate", "--ruleset", "classic", "--players", "2", "--team-goal", "4"], "--team-goal"),
+    (["play", "--players", "3", "--team-goal", "4"], "--team-goal is for team play"),
+    (["play", "--ruleset", "classic", "--players", "6"], "2 to 5 players (6 given)"),
+    (["play", "--ruleset", "classic", "--players", "2", "--team-goal", "4"], "no team play"),
+])
+def test_every_tool_refuses_impossible_modes_naming_the_option(args, message):
+    r = run(*args)
+    assert r.exit_code == 2, r.output  # click's usage error: nothing was played
+    assert message in r.output and "Simulated games" not in r.output and "Cycle" not in r.output
+
+
+def test_play_a_classic_two_player_game_with_team_goal_in_team_play():
+    """`play` in the classic 2-player game (two offerings each, R23) and with a team goal of 4 in
+    team play: both to their end against bots."""
+    r = run("play", "--ruleset", "classic", "--players", 2, "--seed", 3, "--max-cycles", 4, input=ENOUGH_ONES)
+    assert r.exit_code == 0, r.output
+    assert "2 players" in r.output and "The game is over" in r.output
+    r = run("play", "--players", 4, "--teams", "--team-goal", 4, "--seed", 3, "--max-cycles", 3,
+            "--bots", "greedy", input=ENOUGH_ONES)
+    assert r.exit_code == 0, r.output
+    assert "4 players in 2 teams, 4 Metropolises to win" in r.output and "The game is over" in r.output

@@ -1,7 +1,7 @@
-"""The game server against a real running server (uvicorn in a subprocess, a temp
-SQLite file; httpx and the `websockets` client, no mocks). Contract: docs/api.md."""
+"""The game server against a real running server (uvicorn in a subprocess, on a temp SQLite
+file and on a fresh PostgreSQL database: conftest.db_url; httpx and the `websockets` client, no
+mocks). Contract: docs/api.md."""
 import json
-import os
 import random
 import time
 
@@ -20,10 +20,10 @@ SEED = 918273645546372819  # a seed no answer may contain before the game is ove
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # CYCLADES_TEST_DB=postgresql+psycopg://... runs these tests on PostgreSQL.
-    url = os.environ.get("CYCLADES_TEST_DB") or f"sqlite:///{tmp_path_factory.mktemp('server') / 'games.db'}"
-    with ServerProcess(url, bot_delay=0.0) as srv:
+def server(db_url):
+    # Every test runs on SQLite and on PostgreSQL (conftest.db_url; PostgreSQL needs
+    # CYCLADES_TEST_PG, else those are skipped).
+    with ServerProcess(db_url, bot_delay=0.0) as srv:
         yield srv
 
 
@@ -96,22 +96,24 @@ def test_list_shows_the_game_waiting_until_its_humans_join(http):
 
 
 def test_a_free_seat_is_handed_out_once_from_the_lobby(http):
-    c = create(http, players=3, seats=["human", "human", "random"])
+    # Issue 13: only an open seat is handed out, with a token made when it is taken; a seat
+    # with an invitation link ("human" is the older name of "invite") never is.
+    c = create(http, players=3, seats=["human", "open", "random"])
     gid, t0 = c["game_id"], c["seats"][0]["token"]
     state(http, gid, t0)  # seat 0 used its link
-    assert http.post(f"/api/games/{gid}/join", json={"seat": 0}).status_code == 409
+    assert http.post(f"/api/games/{gid}/join", json={"seat": 0}).status_code == 403  # invited
     assert http.post(f"/api/games/{gid}/join", json={"seat": 2}).status_code == 422  # a bot
     assert http.post(f"/api/games/{gid}/join", json={"seat": 7}).status_code == 422
     r = http.post(f"/api/games/{gid}/join", json={"seat": 1})
-    assert r.status_code == 200 and r.json()["token"] == c["seats"][1]["token"]
-    assert r.json()["url"] == c["seats"][1]["url"]
+    assert r.status_code == 200 and r.json()["token"] not in (c["seats"][0]["token"], None)
+    assert r.json()["url"] == f"/game/{gid}?token={r.json()['token']}"
     assert http.post(f"/api/games/{gid}/join", json={"seat": 1}).status_code == 409  # only once
     assert state(http, gid)["status"] == "playing"
     assert "random" in http.get("/api/bots").json()["bots"]
 
 
 def test_create_refuses_bad_setups(http):
-    assert http.post("/api/games", json={"players": 6}).status_code == 422
+    assert http.post("/api/games", json={"players": 7}).status_code == 422  # 2 to 6 (issue 12)
     assert http.post("/api/games", json={"players": 3, "seats": ["human"]}).status_code == 422
     r = http.post("/api/games", json={"players": 3, "seats": ["human", "genius", "random"]})
     assert r.status_code == 422 and "genius" in r.json()["detail"]

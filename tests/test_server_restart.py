@@ -24,8 +24,8 @@ def wait_turn(c, gid, tok, deadline):
         time.sleep(0.01)
 
 
-def test_kill_9_between_decisions_resumes_every_game(tmp_path):
-    db = f"sqlite:///{tmp_path / 'games.db'}"
+def test_kill_9_between_decisions_resumes_every_game(db_url):
+    db = db_url  # SQLite and PostgreSQL (conftest.db_url)
     port = free_port()
     rng = random.Random(7)
     acked = {}  # version -> action: every decision the server acknowledged to us

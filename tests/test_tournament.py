@@ -110,3 +110,94 @@ def test_tournament_on_a_local_ray_instance(tmp_path):
         assert "ray" in json.loads(paths["json"].read_text())["backend"]
     finally:
         ray.shutdown()
+
+
+# --- every mode (issue 18) ------------------------------------------------------------------------
+
+from cyclades.agents.tournament import faction_lineup  # noqa: E402
+
+
+def test_team_schedules_rotate_teams_and_seat_a_team_lineup():
+    """In team play an agent entry plays a whole team (R22: teams of factions 0/2 and 1/3);
+    the teams swap places game by game on the same seed; "greedy+random" seats greedy at the
+    team's first faction and random at its second."""
+    specs = schedule(["greedy", "random"], 4, games=4, seed=5, teams=True)
+    assert [s["side_lineup"] for s in specs] == [["greedy", "random"], ["random", "greedy"]] * 2
+    assert specs[0]["lineup"] == ["greedy", "random", "greedy", "random"]
+    assert [s["seed"] for s in specs] == [5, 5, 6, 6] and all(s["teams"] for s in specs)
+    assert faction_lineup(["greedy+random", "mcts"], [0, 1, 0, 1]) == ["greedy", "mcts", "random", "mcts"]
+    six = schedule(["a", "b", "c"], 6, games=6)
+    assert len(six) == 6 and six[0]["lineup"] == ["a", "b", "c", "a", "b", "c"]
+    two = schedule(["mcts", "greedy"], 2, games=2)  # the 2-player game: two factions each
+    assert two[0]["lineup"] == ["greedy", "mcts", "greedy", "mcts"] and two[0]["teams"]
+    classic = schedule(["mcts", "greedy"], 2, games=2, ruleset="classic")
+    assert classic[0]["lineup"] == ["greedy", "mcts"] and not classic[0]["teams"]
+
+
+def test_a_teams_win_counts_once():
+    """R21/R22: the whole team wins; it is one win of one team-game, not two."""
+    row = {"game": 0, "seed": 0, "lineup": ["g", "r", "g", "r"], "side_lineup": ["g", "r"],
+           "sides": [0, 1, 0, 1], "winners": [0, 2], "winning_sides": [0],
+           "metropolises": [2, 0, 1, 1], "side_metropolises": [3, 1], "gp": [4, 2, 0, 0],
+           "cycles": 8, "decisions": 200, "decisions_by_seat": [50, 50, 50, 50],
+           "thinking_by_seat": [0.5, 0.1, 0.5, 0.1], "longest_by_seat": [0.1, 0.01, 0.2, 0.01],
+           "seconds": 1.0, "ending": "metropolises"}
+    s = {x["agent"]: x for x in summarize([row])}
+    assert s["g"]["seat_games"] == 1 and s["g"]["wins"] == 1 and s["g"]["win_rate"] == 1.0
+    assert s["r"]["wins"] == 0 and s["g"]["par"] == 0.5
+    assert s["g"]["metropolises"] == 3 and s["g"]["decisions"] == 100
+    assert s["g"]["longest_decision"] == 0.2
+
+
+def test_team_tournament_command_reports_per_team(tmp_path):
+    """`cyclades tournament --players 4 --teams`: a row per team lineup, team-games counted once,
+    the JSON names the mode and the unit; games.csv gives each game's winning team."""
+    out = tmp_path / "teams"
+    r = CliRunner().invoke(main, ["tournament", "--agents", "greedy,random", "--players", "4",
+                                  "--teams", "--games", "4", "--workers", "1", "--seed", "2",
+                                  "--max-cycles", "30", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "Team (agents)" in r.output and "Team-games" in r.output and "4 players, 2 teams" in r.output
+    data = json.loads((out / "results.json").read_text())
+    assert data["unit"] == "team" and data["teams"] and data["layout"] == [0, 1, 0, 1]
+    assert data["arrangements"] == [["greedy", "random"], ["random", "greedy"]]
+    summary = {s["agent"]: s for s in data["summary"]}
+    assert summary["greedy"]["seat_games"] == summary["random"]["seat_games"] == 4
+    assert summary["greedy"]["wins"] + summary["random"]["wins"] == 4 - sum(
+        len(row["winning_sides"]) > 1 for row in data["rows"])
+    assert sum(data["endings"].values()) == 4
+    for row in data["rows"]:
+        assert row["winners"] == [q for q in range(4) if row["sides"][q] in row["winning_sides"]]
+    with open(out / "games.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {"winning_sides", "side1", "side2", "side_metropolises1"} <= set(rows[0])
+
+
+@pytest.mark.parametrize("args", [["--players", "2"], ["--ruleset", "classic", "--players", "3"],
+                                  ["--ruleset", "classic", "--players", "2"], ["--players", "6"],
+                                  ["--players", "4", "--teams", "--team-goal", "4"]])
+def test_tournaments_in_every_mode(tmp_path, args):
+    r = CliRunner().invoke(main, ["tournament", "--agents", "greedy,random", "--games", "2",
+                                  "--workers", "1", "--max-cycles", "12", "--out", str(tmp_path)] + args)
+    assert r.exit_code == 0, r.output
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["errors"] == 0 and data["games"] >= 2
+    assert data["ruleset"] == (args[1] if args[0] == "--ruleset" else "legendary")
+    if "--team-goal" in args:
+        assert data["team_goal"] == 4 and data["metropolises_to_win"] == 4
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ruleset", "classic", "--players", "4", "--teams"], "the classic game has no team play"),
+    (["--ruleset", "classic", "--players", "6"], "2 to 5 players (6 given)"),
+    (["--players", "7"], "--players"),
+    (["--players", "4", "--teams", "--team-goal", "5"], "--team-goal"),
+    (["--players", "3", "--team-goal", "4"], "--team-goal is for team play"),
+    (["--players", "5", "--teams"], "team play is for 4 players (5 given)"),
+    (["--players", "3", "--agents", "greedy+random,random"], "for team play only"),
+    (["--players", "4", "--teams", "--agents", "greedy+oracle,random"], "unknown agent 'oracle'"),
+])
+def test_impossible_tournaments_are_refused_before_any_game(tmp_path, args, message):
+    r = CliRunner().invoke(main, ["tournament", "--games", "1", "--out", str(tmp_path / "x")] + args)
+    assert r.exit_code == 2 and message in r.output
+    assert not (tmp_path / "x").exists()  # nothing run

@@ -7,7 +7,14 @@
     cyclades replay game.json --upto 120
     cyclades board --players 4 --teams --board recommended
     cyclades simulate --ruleset classic --games 100 --players 2,3,4,5
+    cyclades simulate --games 100 --players 4 --teams --team-goal 4 --agents greedy
+    cyclades tournament --agents greedy,random --players 4 --teams   # agents/cli.py
     cyclades bench --quick                      # benchmarks/engine_speed.py of the repository
+
+Every tool takes the same mode options (agents/match.py checks them; a wrong one is a usage
+error naming the option, and nothing is played): --ruleset legendary|classic, --players 2..6
+(classic 2..5), --teams (4 players; 2 and 6 always play in teams, R22), --team-goal 3|4 (team
+play only). Games between agents are played by the one loop of agents/match.py.
 """
 from __future__ import annotations
 
@@ -26,6 +33,7 @@ from rich.table import Table
 import cyclades
 from cyclades.agents import agent_names, make_agent
 from cyclades.agents.base import parse_agent_spec
+from cyclades.agents.match import MAX_DECISIONS, Mode, ModeError, check_mode, decide, play_match  # noqa: F401
 from cyclades.content.rulesets import RULESETS
 from cyclades.engine.log import Narrator, area_name, card_name, creature_name, decision_sentence, god_name
 
@@ -39,7 +47,9 @@ RULESET_OPTION = click.option("--ruleset", type=click.Choice(tuple(RULESETS)), d
 # two factions of a team; 6 players always play in three teams; "4t" is 4 players in 2 teams.
 MODES = {"2": (2, True), "3": (3, False), "4": (4, False), "4t": (4, True), "5": (5, False),
          "6": (6, True)}
-MAX_DECISIONS = 200_000  # a guard for simulate: no real game comes near it
+TEAM_GOAL_OPTION = click.option(
+    "--team-goal", type=click.IntRange(3, 4), default=None,
+    help="Metropolises a team needs to win in team play: 3 (the default) or 4 (R21).")
 
 
 def _console(width=None) -> Console:
@@ -97,20 +107,20 @@ def _mode_error(part, known) -> str:
     return f"{n} players: the game is for 2 to 6; the modes are {known} (4t: 4 players in 2 teams)"
 
 
-def _team_play(players, teams, ruleset="legendary") -> bool:
+def _team_play(players, teams, ruleset="legendary", team_goal=None) -> bool:
     """Whether a game of `players` plays in teams (R22): always with 2 and 6, on request with 4.
-    The classic game has no teams: 2 to 5 players, two offerings each with 2 (R23)."""
-    if not RULESETS[ruleset].team_play:
-        if teams:
-            raise click.BadParameter(f"the {ruleset} game has no team play", param_hint="--teams")
-        if players not in RULESETS[ruleset].players:
-            raise click.BadParameter(f"the {ruleset} game takes 2 to 5 players ({players} given)",
-                                     param_hint="--players")
-        return False
-    if teams and players not in (2, 4, 6):
-        raise click.BadParameter(f"team play is for 4 players ({players} given); 2 and 6 players "
-                                 f"always play in teams", param_hint="--teams")
-    return teams or players in (2, 6)
+    The classic game has no teams: 2 to 5 players, two offerings each with 2 (R23). A wrong
+    mode is a click error naming the option (agents/match.check_mode)."""
+    return mode_of(players, teams, ruleset, team_goal).teams
+
+
+def mode_of(players, teams=False, ruleset="legendary", team_goal=None) -> Mode:
+    """The checked Mode of the options; `team_goal` None when the option was not given."""
+    try:
+        check_mode(players, teams, ruleset, team_goal or 3, team_goal_given=team_goal is not None)
+        return Mode(players, teams, ruleset, team_goal or 3)
+    except ModeError as e:
+        raise click.BadParameter(str(e), param_hint=e.option)
 
 
 def mode_text(game) -> str:
@@ -151,8 +161,7 @@ FRAME_TEXT = {
               help="Number of players: 3 to 5; 4 with --teams; 6 (three teams); 2 (you run the two "
                    "factions of one team).")
 @click.option("--teams", is_flag=True, help="Team play (R22): 4 players in 2 teams (2 and 6 always are).")
-@click.option("--team-goal", type=click.IntRange(3, 4), default=3, show_default=True,
-              help="Metropolises a team needs to win (team play).")
+@TEAM_GOAL_OPTION
 @click.option("--seed", type=int, default=None, help="Game seed (default: a random one, printed).")
 @click.option("--seat", type=int, default=1, show_default=True,
               help="Your seat, 1..players (2 players: seat 1 runs factions 1 and 3, seat 2 factions 2 and 4).")
@@ -170,7 +179,8 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, f
 
     In team play (R22) your team's purse is shared and shown to you; with 2 players you
     decide for both factions of your team, and each question says which one decides."""
-    teams = _team_play(players, teams, ruleset)
+    mode = mode_of(players, teams, ruleset, team_goal)
+    teams, team_goal = mode.teams, mode.team_goal
     if not 1 <= seat <= players:
         raise click.BadParameter(f"{seat} is not a seat of a {players}-player game (1..{players})",
                                  param_hint="--seat")
@@ -199,7 +209,8 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, f
     while not game.is_over:
         p = game.to_move
         if p not in mine:
-            pending.extend(_narrate(narrator, game, bots_by_seat[p].act(game, p), names))
+            action, _ = decide(bots_by_seat[p], game, p)  # the loop's one decision step (match.py)
+            pending.extend(_narrate(narrator, game, action, names))
             continue
         show_position(con, game, p, names)
         _show_log(con, pending)
@@ -498,59 +509,29 @@ def _show_team_result(con, game, names, r):
 # --- simulate --------------------------------------------------------------------------------
 
 def play_out(mode, seed, agents, max_cycles, team_goal=3, ruleset="legendary") -> dict:
-    """One game between agents, one agent per faction; its figures as a row.
+    """One game between agents, one agent per faction; its figures as a row (the loop is
+    agents/match.play_match, the same as tournaments and the server's bots).
 
     In team play (R22) a side is a team: its Metropolises count together, its purse breaks
     ties, and its win is one win however many factions it has."""
     players, teams = MODES[mode]
-    teams = teams and RULESETS[ruleset].team_play  # classic 2 players: two offerings each (R23)
-    game = cyclades.new_game(players=players, seed=seed, max_cycles=max_cycles, teams=teams,
-                             team_goal=team_goal, ruleset=ruleset)
+    m = Mode(players, teams and RULESETS[ruleset].team_play, ruleset, team_goal)
+    game = m.new_game(seed=seed, max_cycles=max_cycles)
     n = game.s.n
     seats = [make_agent(agents[p % len(agents)], seed=seat_seed(seed, p)) for p in range(n)]
-    decisions = 0
-    t0 = time.perf_counter()
-    error = None
-    try:
-        while not game.is_over:
-            if decisions >= MAX_DECISIONS:
-                raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
-            p = game.to_move
-            game.apply(seats[p].act(game, p))
-            decisions += 1
-    except Exception as e:  # an engine bug: recorded with its seed, the run goes on
-        error = f"{type(e).__name__}: {e}"
-    seconds = time.perf_counter() - t0
-    r = game.result()
-    side = (lambda p: game.teams[p]) if game.teams else (lambda p: p)  # who wins: a team or a player
+    out = play_match(game, seats)
     row = {"seed": seed, "mode": mode, "players": players, "factions": n,
-           "teams": list(game.teams) if game.teams else None, "decisions": decisions,
-           "cycles": r["cycles"], "seconds": round(seconds, 6), "winners": r["winners"],
-           "winning_teams": sorted({side(p) for p in r["winners"]}) if game.teams else None,
-           "metropolises": r["metropolises"], "gp": r["gp"], "eliminated": r["eliminated"],
-           "ending": None, "shared": False, "gp_tiebreak": False}
+           "teams": list(game.teams) if game.teams else None, "decisions": out["decisions"],
+           "cycles": out["cycles"], "seconds": out["seconds"], "winners": out["winners"],
+           "winning_teams": out["winning_sides"] if game.teams else None,
+           "metropolises": out["metropolises"], "gp": out["gp"], "eliminated": out["eliminated"],
+           "ending": None if "error" in out else out["ending"], "shared": out["shared"],
+           "gp_tiebreak": out["gp_tiebreak"]}
     if game.teams:
-        row["team_metropolises"] = [sum(r["metropolises"][q] for q in m) for _, m in _teams(game)]
-        row["team_gp"] = [game.purse(m[0]) for _, m in _teams(game)]
-    if error:
-        row["error"] = error
-        return row
-    alive = [p for p in range(n) if not r["eliminated"][p]]
-    # As the winner is decided (R21; classic: past the goal, ties go to GP).
-    metros = {p: game.counted_metropolises(game.side_metropolises(p, r["metropolises"])) for p in alive}
-    if r["cycle_limit"]:
-        row["ending"] = "cycle_limit"
-    elif any(m >= game.goal for m in metros.values()):
-        row["ending"] = "metropolises"
-    elif any(r["eliminated"]):
-        row["ending"] = "elimination"
-    else:
-        row["ending"] = "other"
-    winning_sides = {side(p) for p in r["winners"]}
-    row["shared"] = len(winning_sides) > 1
-    top = max(metros.values(), default=0)
-    contenders = {side(p) for p in alive if metros[p] == top}
-    row["gp_tiebreak"] = len(contenders) > 1 and len(winning_sides) < len(contenders)
+        row["team_metropolises"] = out["side_metropolises"]
+        row["team_gp"] = out["side_gp"]
+    if "error" in out:
+        row["error"] = out["error"]
     return row
 
 
@@ -606,8 +587,10 @@ def team_wins(rows, layout) -> list:
 @click.option("--players", multiple=True, default=("3",), show_default=True,
               help='Modes: 2, 3, 4, 4t (4 players in 2 teams), 5, 6 (3 teams); 2 players run two '
                    'factions each (R22). Repeat the option or write "2,4t,6" to run each mode.')
-@click.option("--team-goal", type=click.IntRange(3, 4), default=3, show_default=True,
-              help="Metropolises a team needs to win (modes 2, 4t and 6).")
+@click.option("--teams", is_flag=True,
+              help='Team play (R22): mode 4 becomes 4t, 4 players in 2 teams ("--players 4 --teams" '
+                   'is "--players 4t"); 2 and 6 always play in teams.')
+@TEAM_GOAL_OPTION
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed S+i.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None,
               help="Write the figures and one row per game to this file.")
@@ -616,7 +599,7 @@ def team_wins(rows, layout) -> list:
 @click.option("--agents", default="random", show_default=True,
               help="Agent names, comma-separated, dealt to the seats in turn.")
 @RULESET_OPTION
-def simulate(games, players, team_goal, seed, json_file, max_cycles, agents, ruleset):
+def simulate(games, players, teams, team_goal, seed, json_file, max_cycles, agents, ruleset):
     """Play many games between agents and report speed, length and how they were won.
 
     Agents are dealt to the factions in turn (a 2-player game has four). In team play a
@@ -625,10 +608,23 @@ def simulate(games, players, team_goal, seed, json_file, max_cycles, agents, rul
 
     modes = _modes(players)
     rules = RULESETS[ruleset]
+    if teams:
+        if not rules.team_play:
+            raise click.BadParameter(f"the {ruleset} game has no team play", param_hint="--teams")
+        odd = [m for m in modes if m in ("3", "5")]
+        if odd:
+            raise click.BadParameter(f"team play is for 4 players ({odd[0]} given); 2 and 6 players "
+                                     f"always play in teams", param_hint="--teams")
+        modes = list(dict.fromkeys("4t" if m == "4" else m for m in modes))
     for mode in modes:
         if not rules.team_play and (mode == "4t" or MODES[mode][0] not in rules.players):
             raise click.BadParameter(f"the {ruleset} game has the modes 2, 3, 4 and 5, not {mode}",
                                      param_hint="--players")
+    if team_goal is not None and not any(MODES[m][1] and rules.team_play for m in modes):
+        raise click.BadParameter(
+            f"--team-goal is for team play (modes 2, 4t and 6 of the legendary game), not for "
+            f"{', '.join(mode_label(m, ruleset) for m in modes)}", param_hint="--team-goal")
+    team_goal = team_goal or 3
     agent_list = _agent_list(agents, "--agents")
     # Piped output is not cut to 80 columns: a table of several modes reads better unwrapped.
     con = _console(None if sys.stdout.isatty() else 160)

@@ -6,7 +6,8 @@
 
 Every agent gets only what its player knows: the game loop calls `agent.act(game, player)`,
 which hands the agent `game.observe(player)` (R24); an agent implements `choose(obs)`.
-`cyclades tournament` (tournament.py, cli.py) plays them against each other.
+`cyclades tournament` (tournament.py, cli.py) plays them against each other; every game loop
+(simulate, tournaments, `play`'s bots, the server's bots) goes through match.py.
 """
 from .base import AGENTS, Agent, agent_names, make_agent, parse_agent_spec, register
 from .greedy import GreedyAgent, GreedyPolicy

@@ -1,6 +1,9 @@
 """`cyclades tournament`: many games between agents, seats rotated, win rates with intervals.
 
     cyclades tournament --agents mcts,greedy,random --players 3 --games 300
+    cyclades tournament --agents greedy,random --players 4 --teams --games 100   # team vs team
+    cyclades tournament --agents mcts,greedy --players 2 --games 30              # 2 teams of 2 factions
+    cyclades tournament --agents mcts,greedy,greedy --ruleset classic --games 30
     cyclades tournament --agents mcts,greedy,greedy --games 60 --workers 2 --out results/
     cyclades tournament --agents "mcts:iterations=400,greedy,greedy" --ray local
     cyclades tournament --agents greedy,random,random --games 3000 --ray ray://head:10001
@@ -15,23 +18,37 @@ from rich.console import Console
 from rich.table import Table
 
 from .base import agent_names, parse_agent_spec
-from .tournament import Tournament, lineups, split_agents
+from .match import Mode, ModeError, check_mode
+from .tournament import Tournament, _sides, lineups, members, split_agents
 
 
-def _check_agents(text) -> list:
+def _check_agents(text, teams=False) -> list:
     names = split_agents(text)
     if not names:
         raise click.BadParameter("give at least one agent name", param_hint="--agents")
     known = agent_names()
-    for spec in names:
-        try:
-            base, _ = parse_agent_spec(spec)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--agents")
-        if base not in known:
-            raise click.BadParameter(f"unknown agent {base!r}; known agents: {', '.join(known)}",
-                                     param_hint="--agents")
+    for entry in names:
+        parts = members(entry)
+        if len(parts) > 1 and not teams:
+            raise click.BadParameter(f"{entry!r}: agents joined with '+' make a team's lineup, "
+                                     f"for team play only", param_hint="--agents")
+        for spec in parts or [entry]:
+            try:
+                base, _ = parse_agent_spec(spec)
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="--agents")
+            if base not in known:
+                raise click.BadParameter(f"unknown agent {base!r}; known agents: {', '.join(known)}",
+                                         param_hint="--agents")
     return names
+
+
+def _mode(players, teams, ruleset, team_goal) -> Mode:
+    try:
+        check_mode(players, teams, ruleset, team_goal or 3, team_goal_given=team_goal is not None)
+        return Mode(players, teams, ruleset, team_goal or 3)
+    except ModeError as e:
+        raise click.BadParameter(str(e), param_hint=e.option)
 
 
 def _pct(x) -> str:
@@ -44,16 +61,19 @@ def standings(rows, agents) -> str:
     for r in rows:
         if "error" in r:
             continue
-        for p, a in enumerate(r["lineup"]):
+        _, entries, won = _sides(r)
+        for t, a in enumerate(entries):
             seats[a] = seats.get(a, 0) + 1
-            if p in r["winners"]:
-                wins[a] = wins.get(a, 0.0) + 1.0 / len(r["winners"])
+            if t in won:
+                wins[a] = wins.get(a, 0.0) + 1.0 / len(won)
     return " · ".join(f"{a} {100 * wins.get(a, 0.0) / seats[a]:.0f}%" for a in agents if seats.get(a))
 
 
 def summary_table(t: Tournament) -> Table:
     table = Table(title=f"Tournament: {t.title()}")
-    for col, just in (("Agent", "left"), ("Seat-games", "right"), ("Wins", "right"),
+    team = t.unit == "team"
+    for col, just in (("Team (agents)" if team else "Agent", "left"),
+                      ("Team-games" if team else "Seat-games", "right"), ("Wins", "right"),
                       ("Win rate", "right"), ("95% CI (Wilson)", "right"), ("Par", "right"),
                       ("Metropolises", "right"), ("Cycles", "right"), ("Decisions/game", "right"),
                       ("Own decisions", "right"), ("ms/decision", "right"), ("Longest", "right")):
@@ -71,7 +91,16 @@ def summary_table(t: Tournament) -> Table:
 @click.option("--agents", default="mcts,greedy,random", show_default=True,
               help='Agents, one per seat (repeated in turn if fewer than the players), e.g. '
                    '"mcts,greedy,greedy"; options after a colon: "mcts:iterations=400,greedy".')
-@click.option("--players", type=click.IntRange(3, 5), default=3, show_default=True)
+@click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="2 to 6 (classic: 2 to 5). Legendary 2 and 6 players play in teams (R22: 2 "
+                   "players run two factions each), 4 with --teams.")
+@click.option("--teams", is_flag=True,
+              help="Team play with 4 players (2 and 6 always): one agent entry per team, e.g. "
+                   '"greedy,random" (greedy team against random team) or "greedy+random,random".')
+@click.option("--team-goal", type=click.IntRange(3, 4), default=None,
+              help="Metropolises a team needs to win in team play: 3 (the default) or 4.")
+@click.option("--ruleset", type=click.Choice(("legendary", "classic")), default="legendary",
+              show_default=True, help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players).")
 @click.option("--games", type=click.IntRange(min=1), default=300, show_default=True,
               help="Games to play (rounded up so that every seating is played equally often).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -86,19 +115,28 @@ def summary_table(t: Tournament) -> Table:
                    "(default: tournament-<date-time>).")
 @click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
               help="A guard: a game still going after this many cycles ends (R21).")
-def tournament(agents, players, games, workers, ray_address, seed, out_dir, max_cycles):
-    """Play agents against each other with seats rotated; print win rates with 95% intervals."""
+def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_address, seed, out_dir,
+               max_cycles):
+    """Play agents against each other with seats rotated; print win rates with 95% intervals.
+
+    In team play (--teams with 4 players; 2 and 6 players always) each agent entry plays a
+    whole team, teams rotated over the team seats, and a team's win counts once."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
-    names = _check_agents(agents)
+    mode = _mode(players, teams, ruleset, team_goal)
+    names = _check_agents(agents, mode.teams)
     t = Tournament(agents=names, players=players, games=games, seed=seed, workers=workers,
-                   ray=ray_address, max_cycles=max_cycles)
+                   ray=ray_address, max_cycles=max_cycles, teams=mode.teams,
+                   team_goal=mode.team_goal, ruleset=ruleset)
     specs = t.specs()
     con = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     err = Console(stderr=True)
+    unit = "teams" if mode.teams else "seats"
+    if len(names) > mode.sides:
+        err.print(f"{len(names)} agents for {mode.sides} {unit}: only {', '.join(names[:mode.sides])} play.")
     if len(specs) != games:
-        k = len(lineups(names, players))
+        k = len(lineups(names, mode.sides))
         err.print(f"{len(specs)} games, so that each of the {k} seatings is played equally often.")
     rows = []
     with Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
@@ -115,6 +153,9 @@ def tournament(agents, players, games, workers, ray_address, seed, out_dir, max_
         except RuntimeError as e:
             raise click.ClickException(str(e))
     con.print(summary_table(t))
+    ends = t.to_json()["endings"]
+    con.print(f"{t.mode.label()}: games ended by "
+              + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(ends.items())), markup=False)
     errors = [r for r in t.rows if "error" in r]
     for r in errors[:10]:
         con.print(f"Error in game {r['game']} (seed {r['seed']}, {', '.join(r['lineup'])}): {r['error']}",

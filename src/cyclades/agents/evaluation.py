@@ -1,9 +1,14 @@
 """What a position is worth to each player: the heuristic both `greedy` and `mcts` use.
 
-Values are in GP-equivalents: a Metropolis is worth about what it costs to build one (three
-of them win, R21), the buildings toward a set and the Philosophers toward four are worth a
-growing share of one, income is worth its GP over the cycles left, units what they cost to
-recruit; areas that an enemy can take by the odds of the die are discounted by that risk.
+Values are in GP-equivalents: a Metropolis is worth about what it costs to build one (the
+game's goal of them win, R21: `g.goal`, 3 in Legendary, 2 in the classic game, 3 or 4 for a
+team; classic counts none past the goal), the buildings toward a set and the Philosophers
+toward four are worth a growing share of one, income is worth its GP over the cycles left,
+units what they cost to recruit; areas that an enemy can take by the odds of the die are discounted by that risk.
+
+Team play (R22): a teammate is not a rival. A team's buildings count together toward its
+Metropolis, an area a teammate holds is not threatened by us nor by them, and `relative` and
+`win_chances` compare sides: a team's win is a win for each of its members.
 
 Everything here reads only what is public and the purses in the game it is given: an agent
 hands it a determinized game (`Observation.determinize`), whose hidden facts are guesses.
@@ -83,7 +88,7 @@ class Position:
 
     __slots__ = ("g", "n", "lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in",
                  "income_of", "types", "dups", "free", "metros", "income", "troops", "fleets",
-                 "heroes", "creatures", "_threat", "hero_count")
+                 "heroes", "creatures", "_threat", "hero_count", "side_types")
 
     def __init__(self, g):
         s, b = g.s, g.b
@@ -179,6 +184,13 @@ class Position:
         self.income, self.troops, self.fleets = income, troops, fleets
         self.heroes, self.creatures = heroes, creatures
         self._threat = None
+        if g.teams:  # R22: a team builds its Metropolis from its combined four types
+            side = {}
+            for q in range(n):
+                side.setdefault(g.teams[q], set()).update(types[q])
+            self.side_types = [side[g.teams[q]] for q in range(n)]
+        else:
+            self.side_types = types
 
     # -- who can reach what ---------------------------------------------------------------
 
@@ -189,7 +201,10 @@ class Position:
         s, b = g.s, g.b
         comp_of = {}
         comps = []
-        for sea in self.seas[q]:
+        # In team play a teammate's fleets carry q's troops too (R22, queries.fleet_chain_lands).
+        friends = [x for x in range(self.n) if g.friends(q, x)]
+        seas = [a for x in friends for a in self.seas[x]]
+        for sea in seas:
             if sea in comp_of or not s.fleets[sea]:
                 continue
             k = len(comps)
@@ -199,7 +214,7 @@ class Position:
                 x = todo.pop()
                 lands.update(b.coast[x])
                 for y in b.sea_adj[x]:
-                    if y not in comp_of and s.ctrl[y] == q and s.fleets[y]:
+                    if y not in comp_of and g.friends(q, s.ctrl[y]) and s.fleets[y]:
                         comp_of[y] = k
                         todo.append(y)
             comps.append(lands)
@@ -220,13 +235,15 @@ class Position:
         """area -> (units of the strongest single enemy origin that can reach it, that enemy)."""
         if self._threat is not None:
             return self._threat
-        ctrl = self.g.s.ctrl
+        g = self.g
+        ctrl = g.s.ctrl
         threat = {}
         for q in range(self.n):
             for a, targets in self.reach(q).items():
                 u = self.units[a]
                 for x in targets:
-                    if ctrl[x] != q and u > threat.get(x, (0, -1))[0]:
+                    # Teammates never fight each other (R22): a friend's area is no target.
+                    if not g.friends(q, ctrl[x]) and u > threat.get(x, (0, -1))[0]:
                         threat[x] = (u, q)
         self._threat = threat
         return threat
@@ -247,19 +264,27 @@ class Position:
 # --- the value of a position ------------------------------------------------------------------
 
 def values(g, pos=None) -> list:
-    """The heuristic value of the position for each player (GP-equivalents)."""
+    """The heuristic value of the position for each player (GP-equivalents). In team play a
+    team's shared assets (its purse, its buildings' progress toward a Metropolis) are counted
+    once, with the faction that keeps the purse: `side_values` adds a team up."""
     s = g.s
     if s.over:
         won = set(g.result()["winners"])
         return [1000.0 if p in won else -1000.0 for p in range(s.n)]
     pos = pos or Position(g)
     out = []
+    caps = g.r.score_caps_at_goal
     for p in range(s.n):
         if s.eliminated[p]:
-            out.append(-500.0)
+            out.append(-500.0 if not g.teams else 0.0)
             continue
-        v = METRO * pos.metros[p]
-        v += BUILD_SET[min(len(pos.types[p]), 3)] + DUPLICATE * pos.dups[p]
+        keeper = g.purse_holder(p) == p
+        metros = pos.metros[p]
+        if caps:  # classic (R21): a Metropolis past the goal does not count
+            metros = min(metros, g.goal)
+        v = METRO * metros
+        types = len(pos.side_types[p]) if keeper else 0
+        v += BUILD_SET[min(types, 3)] + DUPLICATE * pos.dups[p]
         v += PHILO[min(s.philosophers[p], 3)]
         v += g.purse(p) if g.purse_holder(p) == p else 0
         v += PRIESTESS * s.priestesses[p] + INCOME * pos.income[p]
@@ -275,8 +300,29 @@ def values(g, pos=None) -> list:
     return out
 
 
-def relative(vals, p) -> float:
-    """p's value against the others': ahead of the leader and of the field."""
+def sides(g) -> list:
+    """The side of each faction: its team in team play (R22), else itself."""
+    return list(g.teams) if g.teams else list(range(g.s.n))
+
+
+def side_values(g, vals) -> dict:
+    """side -> its value: a team's members added up (R22), else a player's own."""
+    out = {}
+    for q, t in enumerate(sides(g)):
+        out[t] = out.get(t, 0.0) + vals[q]
+    return out
+
+
+def relative(vals, p, g=None) -> float:
+    """p's value against the others': ahead of the leader and of the field. Given the game, in
+    team play p's team against the other teams: a teammate is not a rival."""
+    if g is not None and g.teams:
+        sv = side_values(g, vals)
+        mine = g.teams[p]
+        others = [v for t, v in sv.items() if t != mine]
+        if not others:
+            return sv[mine]
+        return sv[mine] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
     others = [v for q, v in enumerate(vals) if q != p]
     if not others:
         return vals[p]
@@ -284,17 +330,26 @@ def relative(vals, p) -> float:
 
 
 def win_chances(g, vals=None) -> list:
-    """Per-player rewards in [0, 1] summing to 1: the result if the game is over (a shared win
-    is shared), else a softmax of the values."""
+    """Per-player rewards in [0, 1]: the result if the game is over (a shared win is shared
+    between the winning sides), else a softmax of the sides' values. In team play a side is a
+    team and each member's reward is its team's: a team's win is a win for each member, so the
+    search backs up the team's value (the rewards then sum to one per side, not per player)."""
     s = g.s
+    side = sides(g)
     if s.over:
-        won = g.result()["winners"]
-        return [1.0 / len(won) if p in won else 0.0 for p in range(s.n)] if won else [0.0] * s.n
+        won = {side[p] for p in g.result()["winners"]}
+        return [1.0 / len(won) if side[p] in won else 0.0 for p in range(s.n)]
     vals = vals if vals is not None else values(g)
-    top = max(vals)
-    ex = [math.exp((v - top) / TEMPERATURE) for v in vals]
-    tot = sum(ex)
-    return [x / tot for x in ex]
+    if g.teams:
+        sv = side_values(g, vals)
+        size = {t: side.count(t) for t in sv}
+        sv = {t: v / size[t] for t, v in sv.items()}  # a member's share: the scale of one player
+    else:
+        sv = dict(enumerate(vals))
+    top = max(sv.values())
+    ex = {t: math.exp((v - top) / TEMPERATURE) for t, v in sv.items()}
+    tot = sum(ex.values())
+    return [ex[side[p]] / tot for p in range(s.n)]
 
 
 def guess_purse(rng, q, view) -> int:
@@ -303,10 +358,10 @@ def guess_purse(rng, q, view) -> int:
     income = sum(a.get("prosperity", 0) for a in view["areas"] if a["owner"] == q) + 2
     guess = max(0, int(rng.gauss(income + 2, 2)))
     priestesses = view["players"][q]["priestesses"]
-    for god in view["gods"]:
-        bid = god.get("bid")
-        if bid and bid["player"] == q:
-            guess = max(guess, bid["amount"] - priestesses)
+    # R23: with two offering markers both standing offerings are paid together.
+    mine = [god["bid"]["amount"] for god in view["gods"] if god.get("bid") and god["bid"]["player"] == q]
+    if mine:
+        guess = max(guess, len(mine), sum(mine) - priestesses)
     return guess
 
 

@@ -11,6 +11,14 @@ buys creatures and recruits heroes when they pay off, and sacrifices heroes for 
 determinized from its observation (so it never sees a hidden fact), and `mcts` runs it for every
 player in its rollouts. Decisions it has no rule for (new creature or hero choices) are made by
 looking one sequence ahead: each action is tried on a copy and the position valued.
+
+Every mode: the numbers of the rules come from the game (`g.r`, the ruleset, and `g.goal`): the
+minimum payment and the cap of an offering, what Apollo gives, the Philosophers a Metropolis
+needs, what a building costs where buildings are bought (classic), the Metropolises that win.
+In team play (R22) a teammate is not a rival: greedy values its team's position (evaluation.py),
+never bids against its partner when it has another choice (R29 allows it; it does not want to),
+counts the team's buildings together toward a Metropolis and plans no attack through a partner
+(whose areas it may pass but not take).
 """
 from __future__ import annotations
 
@@ -19,6 +27,7 @@ import random
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..engine.frames import nearest
 from ..engine.moves import land_destinations, sea_destinations
+from ..engine.offerings import offerings_cost, own_bids
 from ..engine.queries import heroes_at
 from . import evaluation as ev
 from .base import Agent, register
@@ -61,7 +70,12 @@ class Ctx:
 
     @property
     def gp(self) -> int:
-        return self.g.purse(self.p)
+        """What p may spend: its purse (a team's, R22) less what a teammate's offering needs."""
+        return self.g.purse(self.p) - self.g.committed(self.p)
+
+    def friend(self, q) -> bool:
+        """q is p or p's teammate (R22): not a rival."""
+        return self.g.friends(self.p, q)
 
 
 # --- building, recruiting, areas -----------------------------------------------------------------
@@ -69,7 +83,7 @@ class Ctx:
 def building_gain(ctx, kind, p=None) -> float:
     """What one more `kind` building is worth to p (toward the set of four, or as a spare)."""
     p = ctx.p if p is None else p
-    types = ctx.pos.types[p]
+    types = ctx.pos.side_types[p]  # R22: a team's four types build its Metropolis
     if kind in types:
         gain = ev.DUPLICATE
     else:
@@ -84,10 +98,13 @@ def building_gain(ctx, kind, p=None) -> float:
 
 def philosopher_gain(ctx, p=None, extra=0) -> float:
     p = ctx.p if p is None else p
+    need = ctx.g.r.philosophers_for_metropolis
     n = ctx.g.s.philosophers[p] + extra
-    if n >= 4:
+    if n >= need:
         return ev.PHILO[1]
-    return ev.METRO - ev.PHILO[3] if n == 3 else ev.PHILO[n + 1] - ev.PHILO[n]
+    if n == need - 1:
+        return ev.METRO - ev.PHILO[min(n, 3)]
+    return ev.PHILO[min(n + 1, 3)] - ev.PHILO[min(n, 3)]
 
 
 def stake_for(ctx, a, p) -> float:
@@ -100,7 +117,7 @@ def stake_for(ctx, a, p) -> float:
     for i in b.sites_of(a):
         k = s.sites[i]
         if k and k != METROPOLIS:
-            v += ev.DUPLICATE if (k in pos.types[p] or k in kinds) else building_gain(ctx, k, p)
+            v += ev.DUPLICATE if (k in pos.side_types[p] or k in kinds) else building_gain(ctx, k, p)
             kinds.add(k)
     if b.priestess[a]:
         v += ev.PRIESTESS
@@ -134,8 +151,8 @@ def safety(ctx, a) -> float:
 
 
 def enemy_weight(ctx, q) -> float:
-    """How much hurting q is worth to p per GP of q's loss: more for the leader."""
-    return 0.5
+    """How much hurting q is worth to p per GP of q's loss; nothing for a teammate (R22)."""
+    return 0.0 if ctx.friend(q) else 0.5
 
 
 # --- land and sea moves --------------------------------------------------------------------------
@@ -193,7 +210,7 @@ def land_plans_from(ctx, frm, hero="", taken=None) -> list:
             leave_cost = ev.RISK * (area_risk(ctx, frm, left) * pos.stake(frm) - stay_risk_now)
             if left <= 0 and threats.get(frm):
                 leave_cost += 0.5 * pos.stake(frm) * ev.RISK
-            if q == p:
+            if ctx.friend(q):  # p's own area (a teammate's is passed through, never taken)
                 gain = defence_gain(ctx, d, k) - 0.2
             elif q >= 0 and pos.units[d] > 0:
                 odds = attack_odds(k, pos.units[d], -pos.fort[d])
@@ -245,14 +262,14 @@ def sea_plans(ctx, frm=None, n=None) -> list:
                 leave = 0.0
                 if k == fleets:
                     leave = ev.INCOME * pos.income_of[a] + ev.SEA
-                if q >= 0 and q != p and s.fleets[d]:
+                if q >= 0 and not ctx.friend(q) and s.fleets[d]:
                     bonus = _ports(g, pos, d, p) - _ports(g, pos, d, q)
                     odds = attack_odds(k, s.fleets[d], bonus)
                     gain = odds * (ev.INCOME * pos.income_of[d] + ev.SEA + enemy_weight(ctx, q)
                                    * ev.FLEET * s.fleets[d]) \
                         + odds * enemy_weight(ctx, q) * ev.FLEET * s.fleets[d] \
                         - ev.FLEET * expected_losses(k, s.fleets[d], bonus)
-                elif q == p:
+                elif ctx.friend(q):
                     gain = -0.1
                 else:
                     gain = ev.INCOME * pos.income_of[d] + ev.SEA + 0.3 * _bridge(g, pos, p, d)
@@ -270,7 +287,7 @@ def _bridge(g, pos, p, sea) -> float:
     v = 0.0
     for x in g.b.coast[sea]:
         q = s.ctrl[x]
-        if q >= 0 and q != p:
+        if q >= 0 and not g.friends(p, q):
             v += pos.buildings_in[x] + 2 * pos.metros_in[x]
     return min(v, 4.0)
 
@@ -299,7 +316,7 @@ def hera_building(ctx, p=None):
     soon = {GODS[god].building for god in next_face_up(ctx.g) if god in GODS}
     best, score = None, None
     for k in BUILDINGS:
-        if k in ctx.pos.types[p]:
+        if k in ctx.pos.side_types[p]:
             continue
         v = building_gain(ctx, k, p) + (0 if k in soon else 1.0)
         if score is None or v > score:
@@ -311,20 +328,24 @@ def god_value(ctx, god, p=None, gp_left=None) -> float:
     """What winning `god` this cycle is worth to p, with `gp_left` GP after the offering."""
     g = ctx.g
     p = ctx.p if p is None else p
-    gp_left = g.purse(p) if gp_left is None else gp_left
+    gp_left = g.purse(p) - g.committed(p) if gp_left is None else gp_left
     if god == APOLLO:
-        return g.r.apollo_gp + APOLLO_PROSPERITY
+        return apollo_value(ctx, p)
     info = GODS[god]
     has_site = ctx.pos.free[p] > 0
     kind = info.building or hera_building(ctx, p)
     v = 0.0
     if kind:
-        v += building_gain(ctx, kind, p) * (1.0 if has_site else 0.25)
+        if g.r.free_build:
+            v += building_gain(ctx, kind, p) * (1.0 if has_site else 0.25)
+        elif has_site and gp_left >= g.r.building_cost:  # classic: bought, 2 GP each
+            v += max(0.0, building_gain(ctx, kind, p) - g.r.building_cost)
     unit = info.recruit
     if unit == "philosopher":
         v += philosopher_gain(ctx, p)
-        if gp_left >= 4:
-            v += max(0.0, philosopher_gain(ctx, p, extra=1) - 4)
+        cost = info.paid_costs[0] if info.paid_costs else 4
+        if gp_left >= cost:
+            v += max(0.0, philosopher_gain(ctx, p, extra=1) - cost)
     elif unit == "priestess":
         v += ev.PRIESTESS
     elif unit == "fleet":
@@ -341,11 +362,23 @@ def god_value(ctx, god, p=None, gp_left=None) -> float:
                 v += plan.value - 1
     elif unit == "merc":
         v += ev.TROOP
-        if gp_left >= 4 and any(g.s.hero_track):
+        if g.r.heroes and gp_left >= 4 and any(g.s.hero_track):
             v += 1.5
     if god != "hera" and gp_left >= 2 and p == ctx.p:
         v += 0.5 * best_creature(ctx, gp_left)[0]
     return v
+
+
+def apollo_value(ctx, p) -> float:
+    """What going to Apollo gives p (R9): Legendary, the ruleset's GP and a Prosperity token on
+    a land and a sea area; classic, 1 GP (4 with a single isle) and one token on a land area for
+    the first player there only."""
+    g = ctx.g
+    if g.r.apollo == "classic":
+        gp = 4 if len(ctx.pos.lands[p]) == 1 else g.r.apollo_gp
+        first = not g.s.apollo
+        return gp + (ev.INCOME * 0.8 if first else 0.0)
+    return g.r.apollo_gp + APOLLO_PROSPERITY
 
 
 def best_creature(ctx, budget):
@@ -369,13 +402,13 @@ def creature_worth(ctx, c) -> float:
     """What a creature's effect is worth to p now (rules for the cards that matter most)."""
     g, p, pos = ctx.g, ctx.p, ctx.pos
     s = g.s
-    others = [q for q in range(s.n) if q != p and not s.eliminated[q]]
+    others = [q for q in range(s.n) if not ctx.friend(q) and not s.eliminated[q]]  # rivals
     if c == "satyr":
         if not any(s.philosophers[q] for q in others):
             return 0.0
         return philosopher_gain(ctx) + 3.0
     if c == "triton":
-        mine = pos.types[p]
+        mine = pos.side_types[p]
         gain = 0.0
         for q in others:
             for k in pos.types[q]:
@@ -383,7 +416,7 @@ def creature_worth(ctx, c) -> float:
                     gain = max(gain, building_gain(ctx, k) + 3.0)
         return gain
     if c == "cyclops":
-        if pos.dups[p] and len(pos.types[p]) < 4:
+        if pos.dups[p] and len(pos.side_types[p]) < 4:
             return building_gain(ctx, ev.missing_types(pos, p)[0]) - ev.DUPLICATE
         return 0.0
     if c == "hippalectryon":
@@ -417,7 +450,7 @@ def _pegasus_worth(ctx) -> float:
     best = 0.0
     for d in g.b.lands:
         q = s.ctrl[d]
-        if q == p or q < 0:
+        if q < 0 or ctx.friend(q):
             continue
         odds = attack_odds(k, pos.units[d], -pos.fort[d])
         best = max(best, odds * stake_for(ctx, d, p) - ev.TROOP * expected_losses(k, pos.units[d], -pos.fort[d]))
@@ -497,7 +530,7 @@ class GreedyPolicy:
             if top["k"] in ("turn", "offer") or len(h.s.stack) < base:
                 break
             h.apply(self.decide(h, p, depth=depth + 1))
-        return ev.relative(ev.values(h), p)
+        return ev.relative(ev.values(h), p, h)
 
 
 # --- frame by frame ---------------------------------------------------------------------------
@@ -515,9 +548,9 @@ def _placement(pol, ctx, legal, depth):
             v += sum(b.cornucopias[y] for y in b.coast[x]) + 0.5 * len(b.coast[x])
             for y in b.land_adj[x]:
                 q = s.ctrl[y]
-                if q >= 0 and q != p:
+                if q >= 0 and not g.friends(p, q):
                     v -= 2.5
-                elif q == p:
+                elif q >= 0:
                     v += 1.0
             out.append(v)
         return out
@@ -527,13 +560,13 @@ def _placement(pol, ctx, legal, depth):
             x = b.index[a.where]
             v = 2.0 * b.cornucopias[x] + 0.3 * len(b.sea_adj[x])
             v += sum(1.0 for y in b.coast[x] if y in mine)
-            v += 0.5 * sum(1 for y in b.coast[x] if s.ctrl[y] not in (-1, p))
+            v += 0.5 * sum(1 for y in b.coast[x] if s.ctrl[y] >= 0 and not g.friends(p, s.ctrl[y]))
             out.append(v)
         return out
     for a in legal:  # troops: where they defend most
         x = b.index[a.where]
         v = -3.0 * s.troops[x] + 0.5 * b.sites[x] + 0.5 * b.cornucopias[x]
-        v += 2.0 * sum(1 for y in b.land_adj[x] if s.ctrl[y] not in (-1, p))
+        v += 2.0 * sum(1 for y in b.land_adj[x] if s.ctrl[y] >= 0 and not g.friends(p, s.ctrl[y]))
         out.append(v)
     return out
 
@@ -560,7 +593,6 @@ def bid_plan(ctx, legal) -> dict:
     """For each god on offer: (amount to bid, net worth), and Apollo's worth."""
     g, p = ctx.g, ctx.p
     s = g.s
-    pri = s.priestesses[p]
     gp = ctx.gp
     gods = sorted({a.what for a in legal if a.kind == "bid"})
     low = {}
@@ -571,9 +603,13 @@ def bid_plan(ctx, legal) -> dict:
     apollo = god_value(ctx, APOLLO) + RESERVE_GP * 0  # its GP are counted in the value
     plan = {"apollo": apollo}
     f = ctx.f
+    # The rivals who may still bid: a teammate is none (R22).
     later = set(f.get("queue", ())) | {q for q, _ in s.bids.values()}
-    later.discard(p)
+    later = {q for q in later if not ctx.friend(q)}
     for god in gods:
+        held = s.bids.get(god)
+        if held and held[0] != p and ctx.friend(held[0]):
+            continue  # R29 allows outbidding a teammate; greedy does not want to
         lo = low[god]
         # What the others would pay for this god at most (their worth over Apollo).
         rival = 0.0
@@ -585,8 +621,8 @@ def bid_plan(ctx, legal) -> dict:
             rival = max(rival, w)
         best = None
         for amount in range(lo, top[god] + 1):
-            cost = max(g.r.min_payment if amount else 0, amount - pri)
-            v = god_value(ctx, god, gp_left=gp - cost)
+            cost = offering_cost(g, p, amount)  # R12 (R23: with p's other offering)
+            v = god_value(ctx, god, gp_left=gp - offerings_cost(g, p, own_bids(g, p) + [amount]))
             net = v - cost - RESERVE_GP * cost * 0.1
             safe = amount > rival
             score = net + (2.0 if safe else 0.0)
@@ -599,8 +635,15 @@ def bid_plan(ctx, legal) -> dict:
     return plan
 
 
+def offering_cost(g, p, amount) -> int:
+    """What an offering of `amount` adds to what p pays (R12: at least the ruleset's minimum,
+    less a GP per Priestess; R23: the discount is shared with p's other standing offering)."""
+    mine = own_bids(g, p)
+    return offerings_cost(g, p, mine + [amount]) - offerings_cost(g, p, mine)
+
+
 def _est_purse(g, q) -> int:
-    return g.purse(q)
+    return g.purse(q) - g.committed(q)
 
 
 def _turn(pol, ctx, legal, depth):
@@ -620,9 +663,14 @@ def _turn(pol, ctx, legal, depth):
         elif k == "heroic_move":
             plan = best_land_plan(ctx, hero=a.what)
             out.append(plan.value - a.n - 0.8 if plan else -5.0)
-        elif k == "sea_move":
+        elif k in ("sea_move", "fleet_move"):  # fleet_move: classic Poseidon's voyage (R17)
             plan = best_sea_plan(ctx)
             out.append(plan[0] - a.n - 0.8 if plan else -5.0)
+        elif k == "build" and a.where:  # classic: a building bought for its cost (2 GP)
+            out.append(building_gain(ctx, a.what) - a.n - RESERVE_GP * 0.2 * a.n
+                       + 0.1 * safety(ctx, g.b.index[a.where]))
+        elif k == "swap_creature":  # classic Zeus: a new card for 1 GP, rarely worth it
+            out.append(-1.5)
         elif k == "buy_creature":
             out.append(creature_worth(ctx, a.what) - a.n - 0.5)
         elif k == "recruit_hero":
@@ -631,14 +679,14 @@ def _turn(pol, ctx, legal, depth):
             out.append(0.5 if gp >= 1 else -1.0)
         elif k == "sacrifice":
             if pol.lookahead and depth < pol.max_depth and pol._budget > 0:
-                base = ev.relative(ev.values(g), p)
+                base = ev.relative(ev.values(g), p, g)
                 out.append(pol.after(g, p, a, len(s.stack), depth) - base - 0.5)
             else:
                 out.append(5.0)
         elif k == "cancel":
             out.append(-1000.0)
         elif pol.lookahead and depth < pol.max_depth and pol._budget > 0:
-            base = ev.relative(ev.values(g), p)
+            base = ev.relative(ev.values(g), p, g)
             out.append(pol.after(g, p, a, len(s.stack), depth) - base - 0.5)
         else:
             out.append(-1.0)
@@ -704,7 +752,7 @@ def _loss_of_building(ctx, kind) -> float:
     p, pos = ctx.p, ctx.pos
     if pos.dups[p] and _count_of(ctx, kind) > 1:
         return ev.DUPLICATE
-    n = len(pos.types[p])
+    n = len(pos.side_types[p])
     return ev.BUILD_SET[min(n, 3)] - ev.BUILD_SET[max(0, min(n, 3) - 1)]
 
 
@@ -742,7 +790,7 @@ def _prosper(pol, ctx, legal, depth):
     for a in legal:
         x = b.index[a.where]
         q = s.ctrl[x]
-        if q == p:
+        if q >= 0 and g.friends(p, q):  # p's or a teammate's: the team's income (R22)
             v = 10.0 - 6.0 * (area_risk(ctx, x, pos.units[x]) if b.is_land[x] else 0.0) + 0.2 * pos.units[x]
         elif q < 0:
             v = 2.0 + sum(1.0 for y in b.adj[x] if s.ctrl[y] == p)
@@ -819,6 +867,36 @@ def _sea_move(pol, ctx, legal, depth):
         return [-1000.0 if a.kind == "cancel" else (-abs(a.n - plan[2]) if plan else 0.0) for a in legal]
     plans = {d: v for v, _, _, d in sea_plans(ctx, f["frm"], f["n"])}
     return [-1000.0 if a.kind == "cancel" else plans.get(b.index[a.where], -50.0) for a in legal]
+
+
+def _voyage(pol, ctx, legal, depth):
+    """Classic Poseidon's fleet move of up to 3 seas (R17), one sea at a time: the origin and
+    the fleets of the best plan, then at each sea the best next one, until none gains."""
+    g = ctx.g
+    f = ctx.f
+    b = g.b
+    stage = f["stage"]
+    if stage == "origin":
+        out = []
+        for a in legal:
+            plan = None if a.kind == "cancel" else best_sea_plan(ctx, frm=b.index[a.where])
+            out.append(-1000.0 if a.kind == "cancel" else (plan[0] if plan else -100.0))
+        return out
+    if stage == "count":
+        plan = best_sea_plan(ctx, frm=f["frm"])
+        return [-1000.0 if a.kind == "cancel" else (-abs(a.n - plan[2]) if plan else 0.0) for a in legal]
+    plans = {d: v for v, _, _, d in sea_plans(ctx, f["pos"], f["n"])} if f["pos"] >= 0 else {}
+    out = []
+    for a in legal:
+        if a.kind == "cancel":
+            out.append(-1000.0)
+        elif a.kind == "destination":
+            out.append(plans.get(b.index[a.where], -50.0))
+        elif a.kind == "done":
+            out.append(0.0)
+        else:
+            out.append(-0.5)
+    return out
 
 
 def _battle(pol, ctx, legal, depth):
@@ -934,6 +1012,7 @@ _FRAMES = {
     "prosper": _prosper,
     "lmove": _land_move,
     "smove": _sea_move,
+    "voyage": _voyage,
     "battle": _battle,
     "metro": _metro,
     "bonus_fleet": _bonus_fleet,

@@ -15,6 +15,10 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with a reward per 
 - From the new leaf the greedy policy plays every seat to the end of the cycle (at most `depth`
   decisions), and the position is valued by the heuristic (`evaluation.win_chances`): a reward
   vector that sums to one, the result itself if the game ended.
+- Team play (R22): the reward of a faction is its team's (`rewards`): a team's win is a win for
+  each member, a partner's gain is not a rival's, and every member's node statistics back up the
+  team's value, so partners cooperate in the tree. The search never considers outbidding a
+  partner's offering (R29 allows it) when it has another choice.
 - The action played is the root's most visited. A decision with one legal action is taken at
   once; `cancel` (which only returns to the decision before) is never searched.
 - The subtree below the action played is kept: when the player's next decision follows at once
@@ -220,6 +224,12 @@ class MCTSAgent(Agent):
             steps += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+        return self.rewards(g)
+
+    @staticmethod
+    def rewards(g) -> list:
+        """The reward of each faction for a position: the result if the game is over, else the
+        heuristic's win chances; in team play each member gets its team's (evaluation.win_chances)."""
         return ev.win_chances(g)
 
     # -- which actions to consider, best first ---------------------------------------------
@@ -234,6 +244,10 @@ class MCTSAgent(Agent):
     def bid_candidates(self, g, p, options, policy) -> list:
         """Offerings: greedy's bid first, then for each god a few amounts around what it is
         worth and the lowest, and Apollo."""
+        # R29 allows outbidding a teammate; the search does not consider it if it has a choice.
+        partner = {god for god, (q, _) in g.s.bids.items() if q != p and g.friends(p, q)}
+        if partner:
+            options = [a for a in options if not (a.kind == "bid" and a.what in partner)] or options
         ranked = policy.ranked(g, p, options)
         have = set(options)
         plan = bid_plan(Ctx(g, p), options)

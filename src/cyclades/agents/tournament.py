@@ -10,10 +10,17 @@ Games run in worker processes on this machine (`workers`, all cores by default),
 on a cluster (`ray="ADDRESS"`, or `ray="local"` for a Ray instance started here). One game is a
 plain function of a small dict (`play_game`), so any executor can run it.
 
-Results: per agent, its seat-games, wins (a shared win counts 1/k to each of the k winners), the
-win rate with its 95% Wilson interval (par is one over the number of players), the average
-Metropolises, game length (cycles, decisions) and thinking time; written as JSON and CSV, and a
-PNG plot of the win rates with their intervals.
+Every mode (agents/match.Mode): the Legendary game with 2 to 6 players, 4 in teams on request (2
+and 6 always: R22), a team goal of 3 or 4, and the classic game with 2 to 5 players. In team play
+the unit is the team: the agent list gives one entry per *team* (rotated over the teams like seats),
+all the team's factions played by that agent, or by several agents joined with "+"
+("greedy+random": the team's first faction greedy, its second random); a team's win counts once.
+
+Results: per agent (team modes: per team lineup), its seat-games (games x sides it held), wins (a
+shared win counts 1/k to each of the k winning sides), the win rate with its 95% Wilson interval
+(par is one over the number of sides), the average Metropolises (the team's), game length (cycles,
+decisions) and thinking time; written as JSON and CSV, and a PNG plot of the win rates with their
+intervals. Games are played by the shared loop, agents/match.play_match.
 """
 from __future__ import annotations
 
@@ -26,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-MAX_DECISIONS = 100_000  # a guard: no real game comes near it
+from .match import MAX_DECISIONS, Mode, play_match  # noqa: F401  (MAX_DECISIONS: the loop's guard)
 
 
 # --- the schedule ---------------------------------------------------------------------------
@@ -47,24 +54,49 @@ def split_agents(text) -> list:
 
 
 def lineups(agents, players) -> list:
-    """Every distinct arrangement of the agents over the seats, in a fixed order."""
+    """Every distinct arrangement of the agents over `players` seats (the sides: players, or
+    teams in team play), in a fixed order."""
     if not agents:
         raise ValueError("give at least one agent")
     seats = [agents[i % len(agents)] for i in range(players)]
     return sorted(set(itertools.permutations(seats)))
 
 
-def schedule(agents, players, games, seed=0, max_cycles=100) -> list:
+def members(entry) -> list:
+    """ "greedy+random" -> ["greedy", "random"]: the agents of a team's factions, in order."""
+    return [x.strip() for x in str(entry).split("+") if x.strip()]
+
+
+def faction_lineup(side_lineup, layout) -> list:
+    """The agent of each faction, from the entry of each side: a team's k-th faction takes the
+    k-th agent of its entry (repeated in turn)."""
+    seen = {}
+    out = []
+    for side in layout:
+        k = seen.get(side, 0)
+        seen[side] = k + 1
+        agents = members(side_lineup[side])
+        out.append(agents[k % len(agents)])
+    return out
+
+
+def schedule(agents, players, games, seed=0, max_cycles=100, teams=False, team_goal=3,
+             ruleset="legendary") -> list:
     """The games to play: dicts for `play_game`. Each block of len(lineups) games shares a
-    seed (the same board and cards) and plays every arrangement once."""
-    arrangements = lineups(agents, players)
+    seed (the same board and cards) and plays every arrangement once; in team play the agents
+    are arranged over the teams."""
+    mode = Mode(players, teams, ruleset, team_goal)
+    layout = mode.layout
+    arrangements = lineups(agents, mode.sides)
     k = len(arrangements)
     blocks = max(1, math.ceil(games / k))
     out = []
     for block in range(blocks):
-        for j, lineup in enumerate(arrangements):
-            out.append({"game": block * k + j, "seed": seed + block, "lineup": list(lineup),
-                        "players": players, "max_cycles": max_cycles})
+        for j, sides in enumerate(arrangements):
+            out.append({"game": block * k + j, "seed": seed + block,
+                        "lineup": faction_lineup(sides, layout), "side_lineup": list(sides),
+                        "players": players, "teams": mode.teams, "team_goal": mode.team_goal,
+                        "ruleset": ruleset, "max_cycles": max_cycles})
     return out
 
 
@@ -76,49 +108,28 @@ def agent_seed(game_seed, seat) -> int:
 
 def play_game(spec) -> dict:
     """Play one game of the schedule; its figures as a row (an error is recorded, not raised)."""
-    import cyclades
     from .base import make_agent
 
     lineup = spec["lineup"]
-    n = spec["players"]
     t0 = time.perf_counter()
-    game = cyclades.new_game(players=n, seed=spec["seed"], max_cycles=spec.get("max_cycles"))
+    mode = Mode(spec["players"], spec.get("teams", False), spec.get("ruleset", "legendary"),
+                spec.get("team_goal", 3))
+    game = mode.new_game(seed=spec["seed"], max_cycles=spec.get("max_cycles"))
     seats = [make_agent(name, seed=agent_seed(spec["seed"], p)) for p, name in enumerate(lineup)]
-    decisions = [0] * n
-    thinking = [0.0] * n
-    longest = [0.0] * n
-    error = None
-    total = 0
-    try:
-        while not game.is_over:
-            if total >= MAX_DECISIONS:
-                raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
-            p = game.to_move
-            t = time.perf_counter()
-            action = seats[p].act(game, p)
-            dt = time.perf_counter() - t
-            game.apply(action)
-            decisions[p] += 1
-            thinking[p] += dt
-            longest[p] = max(longest[p], dt)
-            total += 1
-    except Exception as e:  # an engine or agent bug: recorded with its seed, the run goes on
-        error = f"{type(e).__name__}: {e}"
-    r = game.result()
-    if r["cycle_limit"]:
-        ending = "cycle_limit"
-    elif any(r["eliminated"]):
-        ending = "elimination"
-    else:
-        ending = "metropolises"
-    row = {"game": spec["game"], "seed": spec["seed"], "lineup": lineup, "winners": r["winners"],
-           "metropolises": r["metropolises"], "gp": r["gp"], "cycles": r["cycles"],
-           "decisions": total, "decisions_by_seat": decisions,
-           "thinking_by_seat": [round(x, 4) for x in thinking],
-           "longest_by_seat": [round(x, 4) for x in longest],
-           "seconds": round(time.perf_counter() - t0, 3), "ending": None if error else ending}
-    if error:
-        row["error"] = error
+    out = play_match(game, seats, max_decisions=spec.get("max_decisions", MAX_DECISIONS))
+    row = {"game": spec["game"], "seed": spec["seed"], "lineup": lineup,
+           "side_lineup": spec.get("side_lineup", lineup), "sides": out["sides"],
+           "winners": out["winners"], "winning_sides": out["winning_sides"],
+           "metropolises": out["metropolises"], "gp": out["gp"],
+           "side_metropolises": out["side_metropolises"], "side_gp": out["side_gp"],
+           "cycles": out["cycles"], "decisions": out["decisions"],
+           "decisions_by_seat": out["decisions_by_seat"],
+           "thinking_by_seat": [round(x, 4) for x in out["thinking_by_seat"]],
+           "longest_by_seat": [round(x, 4) for x in out["longest_by_seat"]],
+           "seconds": round(time.perf_counter() - t0, 3),
+           "ending": None if "error" in out else out["ending"]}
+    if "error" in out:
+        row["error"] = out["error"]
     return row
 
 
@@ -136,12 +147,21 @@ def wilson(successes, n, z=1.96):
     return max(0.0, min(phat, centre - half)), min(1.0, max(phat, centre + half))
 
 
+def _sides(r):
+    """(side of each faction, entry of each side, winning sides) of a row; rows of one player
+    per side may leave out the side fields."""
+    lineup = r["lineup"]
+    sides = r.get("sides") or list(range(len(lineup)))
+    return sides, r.get("side_lineup") or lineup, r.get("winning_sides", r["winners"])
+
+
 def summarize(rows, agents_order=None) -> list:
-    """One dict per agent name: seat-games, wins, win rate and interval, averages."""
+    """One dict per agent name (team play: per team entry, e.g. "greedy" or "greedy+random"):
+    seat-games (sides held), wins, win rate and interval, averages. A team's win counts once."""
     ok = [r for r in rows if "error" not in r]
     names = []
     for r in ok:
-        for a in r["lineup"]:
+        for a in _sides(r)[1]:
             if a not in names:
                 names.append(a)
     if agents_order:
@@ -151,39 +171,53 @@ def summarize(rows, agents_order=None) -> list:
         seats = wins = metros = cycles = decisions = thinking = 0.0
         longest = 0.0
         games = 0
+        game_decisions = 0
         by_seat = {}
+        par = 1.0
         for r in ok:
-            mine = [p for p, a in enumerate(r["lineup"]) if a == name]
+            sides, entries, won = _sides(r)
+            mine = [t for t, a in enumerate(entries) if a == name]
             if not mine:
                 continue
+            par = 1.0 / len(entries)
             games += 1
             cycles += r["cycles"]
-            won = r["winners"]
-            for p in mine:
+            game_decisions += r["decisions"]
+            side_metros = r.get("side_metropolises") or r["metropolises"]
+            for t in mine:
+                factions = [q for q, x in enumerate(sides) if x == t]
                 seats += 1
-                share = 1.0 / len(won) if p in won else 0.0
+                share = 1.0 / len(won) if t in won else 0.0
                 wins += share
-                metros += r["metropolises"][p]
-                decisions += r["decisions_by_seat"][p]
-                thinking += r["thinking_by_seat"][p]
-                longest = max(longest, r["longest_by_seat"][p])
-                s = by_seat.setdefault(p, [0.0, 0])
+                metros += side_metros[t]
+                decisions += sum(r["decisions_by_seat"][q] for q in factions)
+                thinking += sum(r["thinking_by_seat"][q] for q in factions)
+                longest = max([longest] + [r["longest_by_seat"][q] for q in factions])
+                s = by_seat.setdefault(t, [0.0, 0])
                 s[0] += share
                 s[1] += 1
         lo, hi = wilson(wins, seats)
-        players = len(ok[0]["lineup"]) if ok else 1
         out.append({
             "agent": name, "games": games, "seat_games": int(seats), "wins": round(wins, 3),
             "win_rate": wins / seats if seats else 0.0, "ci_low": lo, "ci_high": hi,
-            "par": 1.0 / players,
+            "par": par,
             "metropolises": metros / seats if seats else 0.0,
             "cycles": cycles / games if games else 0.0,
-            "game_decisions": (sum(r["decisions"] for r in ok if name in r["lineup"]) / games) if games else 0.0,
+            "game_decisions": game_decisions / games if games else 0.0,
             "decisions": decisions / seats if seats else 0.0,
             "seconds_per_decision": thinking / decisions if decisions else 0.0,
             "longest_decision": longest,
             "win_rate_by_seat": {str(p + 1): s[0] / s[1] for p, s in sorted(by_seat.items())},
         })
+    return out
+
+
+def endings(rows) -> dict:
+    """How the games ended: metropolises, elimination, cycle_limit (and error)."""
+    out = {}
+    for r in rows:
+        key = "error" if "error" in r else r["ending"]
+        out[key] = out.get(key, 0) + 1
     return out
 
 
@@ -198,11 +232,24 @@ class Tournament:
     workers: int | None = None
     ray: str | None = None
     max_cycles: int = 100
+    teams: bool = False
+    team_goal: int = 3
+    ruleset: str = "legendary"
     rows: list = field(default_factory=list)
     seconds: float = 0.0
 
+    @property
+    def mode(self) -> Mode:
+        return Mode(self.players, self.teams, self.ruleset, self.team_goal)
+
+    @property
+    def unit(self) -> str:
+        """What an entry of the agent list plays: a team, or a player's seat."""
+        return "team" if self.mode.teams else "player"
+
     def specs(self) -> list:
-        return schedule(self.agents, self.players, self.games, self.seed, self.max_cycles)
+        return schedule(self.agents, self.players, self.games, self.seed, self.max_cycles,
+                        self.teams, self.team_goal, self.ruleset)
 
     def run(self, on_result=None) -> list:
         """Play every game; `on_result(row)` hears of each as it ends (in any order)."""
@@ -220,9 +267,14 @@ class Tournament:
         return summarize(self.rows, self.agents)
 
     def to_json(self) -> dict:
+        mode = self.mode
         return {"agents": self.agents, "players": self.players, "games": len(self.rows),
+                "ruleset": self.ruleset, "teams": mode.teams, "team_goal": mode.team_goal,
+                "mode": mode.label(), "unit": self.unit, "layout": mode.layout,
+                "metropolises_to_win": mode.goal,
                 "seed": self.seed, "max_cycles": self.max_cycles,
-                "arrangements": [list(x) for x in lineups(self.agents, self.players)],
+                "arrangements": [list(x) for x in lineups(self.agents, mode.sides)],
+                "endings": endings(self.rows),
                 "backend": f"ray ({self.ray})" if self.ray else f"local ({self.workers or os.cpu_count()} workers)",
                 "seconds": round(self.seconds, 2),
                 "agent_seeds": "seat k of a game of seed s uses seed s*16+k",
@@ -237,7 +289,7 @@ class Tournament:
                  "summary_csv": out / "summary.csv", "png": out / "winrates.png"}
         with open(paths["json"], "w") as fh:
             json.dump(self.to_json(), fh, indent=1)
-        write_games_csv(self.rows, self.players, paths["games_csv"])
+        write_games_csv(self.rows, len(self.mode.layout), paths["games_csv"])
         write_summary_csv(self.summary(), paths["summary_csv"])
         try:
             plot_win_rates(self.summary(), paths["png"], title=self.title())
@@ -246,7 +298,10 @@ class Tournament:
         return paths
 
     def title(self) -> str:
-        return f"{self.players}-player games, {len(self.rows)} games: {', '.join(self.agents)}"
+        mode = self.mode
+        what = mode.label() if (mode.teams or self.ruleset != "legendary") else f"{self.players}-player games"
+        per = "; agents per team" if mode.teams else ""
+        return f"{what}, {len(self.rows)} games{per}: {', '.join(self.agents)}"
 
 
 def _run_local(specs, workers, on_result):
@@ -307,18 +362,25 @@ def _run_ray(specs, address, workers, on_result):
 
 # --- files ------------------------------------------------------------------------------------------
 
-def write_games_csv(rows, players, path):
-    cols = ["game", "seed"] + [f"seat{p + 1}" for p in range(players)] + \
-        ["winners", "cycles", "decisions", "ending", "seconds"] + \
-        [f"metropolises{p + 1}" for p in range(players)] + [f"gp{p + 1}" for p in range(players)] + \
+def write_games_csv(rows, factions, path):
+    """One line per game: the agent of each faction (seat), the winners, and per side (team, or
+    player) its agent entry and Metropolises; winning_sides names the winning teams."""
+    sides = max((len(_sides(r)[1]) for r in rows), default=factions)
+    cols = ["game", "seed"] + [f"seat{p + 1}" for p in range(factions)] + \
+        ["winners", "winning_sides", "cycles", "decisions", "ending", "seconds"] + \
+        [f"metropolises{p + 1}" for p in range(factions)] + [f"gp{p + 1}" for p in range(factions)] + \
+        [f"side{t + 1}" for t in range(sides)] + [f"side_metropolises{t + 1}" for t in range(sides)] + \
         ["error"]
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
         for r in rows:
+            _, entries, won = _sides(r)
+            side_metros = r.get("side_metropolises") or r["metropolises"]
             w.writerow([r["game"], r["seed"], *r["lineup"],
-                        " ".join(str(p + 1) for p in r["winners"]), r["cycles"], r["decisions"],
-                        r["ending"] or "", r["seconds"], *r["metropolises"], *r["gp"], r.get("error", "")])
+                        " ".join(str(p + 1) for p in r["winners"]), " ".join(str(t + 1) for t in won),
+                        r["cycles"], r["decisions"], r["ending"] or "", r["seconds"],
+                        *r["metropolises"], *r["gp"], *entries, *side_metros, r.get("error", "")])
 
 
 SUMMARY_COLUMNS = ["agent", "games", "seat_games", "wins", "win_rate", "ci_low", "ci_high", "par",

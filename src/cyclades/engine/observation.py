@@ -83,14 +83,17 @@ class Observation:
 def _cover_offerings(g, known):
     """A guessed purse can always pay the offerings its owner has made this cycle (R11):
     every real one could."""
-    from .offerings import cost_of
+    from .offerings import offerings_cost
     s = g.s
     if s.phase != "offerings":
         return
-    need = {}
+    amounts = {}  # R23: a player's two offerings share one Priestess discount
     for q, amount in s.bids.values():
+        amounts.setdefault(q, []).append(amount)
+    need = {}
+    for q, mine in amounts.items():
         holder = g.purse_holder(q)
-        need[holder] = need.get(holder, 0) + cost_of(g, q, amount)
+        need[holder] = need.get(holder, 0) + offerings_cost(g, q, mine)
     for holder, n in need.items():
         if known[holder] is None and s.gp[holder] < n:
             s.gp[holder] = n

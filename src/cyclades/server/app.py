@@ -11,20 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import secrets
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal, Optional, Union
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from .sessions import LOG_TAIL, Connection, Manager, Refused
+from .security import REFUSED, receive_message
+from .sessions import LOG_TAIL, Connection, Manager, Refused, public_seats, seat_factions
 from .store import Store
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+
+# The bot a seat gets when the request (or the lobby, which asks GET /api/bots) names none.
+DEFAULT_BOT = "greedy"
+# Seat kinds besides the bots' names: the creator's own seat, a friend's (by its
+# invitation link; "human" is the older name), and a seat anyone may join from the lobby.
+PEOPLE = {"you": "host", "invite": "invite", "human": "invite", "open": "open"}
+RULESET_NAMES = {"legendary": "the Legendary Edition", "classic": "the classic (2009) game"}
 
 
 # --- request bodies ----------------------------------------------------------------
@@ -47,22 +55,35 @@ class DecisionBody(BaseModel):
 
 class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: StrictInt = Field(description="a human seat that nobody has joined yet")
+    seat: StrictInt = Field(description="an open seat that nobody has joined yet")
+
+
+class SeatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host_token: StrictStr = Field(description="the host token that creating the game returned")
+    kind: StrictStr = Field(description='a bot name (GET /api/bots), "open" (anyone may join it) or '
+                                        '"invite" (a new invitation link)')
+    name: Optional[StrictStr] = Field(None, max_length=40)
 
 
 class CreateBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    players: StrictInt = Field(3, ge=3, le=5)
-    ruleset: StrictStr = "legendary"
-    maelstrom: bool = True
+    players: StrictInt = Field(3, description="people: Legendary 2 to 6, classic 2 to 5")
+    ruleset: StrictStr = Field("legendary", description='"legendary" or "classic" (the 2009 edition)')
+    teams: Optional[StrictBool] = Field(None, description="team play (R22): always with 2 and 6 players, "
+                                                    "optional with 4 (default off), never otherwise")
+    team_goal: Optional[StrictInt] = Field(None, description="metropolises a team needs: 3 (default) or 4")
+    maelstrom: Optional[StrictBool] = Field(None, description="the Maelström module (Legendary only; "
+                                                        "default on)")
     board: Literal["random", "recommended"] = "random"
     seed: Optional[StrictInt] = Field(None, description="omit for a secret random seed")
     seats: Optional[list[StrictStr]] = Field(
-        None, description='one per player: "human" or a bot name ("random"); '
-                          'default: seat 0 human, the others random')
+        None, description='one per player: "you" (the creator), "invite" (a friend, by an '
+                          'invitation link; "human" is the same), "open" (the first to join from '
+                          f'the lobby) or a bot name; default: "you", then {DEFAULT_BOT} bots')
     names: Optional[list[Optional[StrictStr]]] = None
     max_cycles: Optional[StrictInt] = Field(None, ge=1)
-    bot_delay: Optional[float] = Field(None, ge=0, le=10,
+    bot_delay: Optional[Union[StrictInt, StrictFloat]] = Field(None, ge=0, le=10,
                                        description="seconds each bot of this game waits before a "
                                                    "decision (default: the server's --bot-delay)")
 
@@ -92,9 +113,61 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "malformed request: " + "; ".join(parts)
 
 
-def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
+def setup_options(body: CreateBody) -> dict:
+    """The engine options of a game to create, or Refused(422) with what is wrong."""
+    ruleset, n = body.ruleset, body.players
+    from ..content.rulesets import RULESETS
+    if ruleset not in RULESETS:
+        raise Refused(422, f"unknown ruleset {ruleset!r}: \"legendary\" (the Legendary Edition) or "
+                           f"\"classic\" (the 2009 edition)")
+    what = _ruleset_name(ruleset)
+    r = RULESETS[ruleset]
+    if not r.team_play:
+        if n not in r.players:
+            raise Refused(422, f"{what} takes {r.players[0]} to {r.players[-1]} players, not {n}")
+        if body.teams:
+            raise Refused(422, f"{what} has no team play (teams: false)")
+        if body.team_goal is not None:
+            raise Refused(422, f"{what} has no team play, so no team goal")
+        if body.maelstrom:
+            raise Refused(422, "the Maelström module is for the Legendary Edition, not the classic game")
+        teams, maelstrom = False, False
+    else:
+        if not 2 <= n <= 6:
+            raise Refused(422, f"{what} takes 2 to 6 players, not {n}")
+        if n in (2, 6):
+            if body.teams is False:
+                raise Refused(422, f"{n} players always play in teams (R22): "
+                                   + ("each plays the two factions of a team" if n == 2
+                                      else "three teams of two"))
+            teams = True
+        elif n == 4:
+            teams = bool(body.teams)
+        else:
+            if body.teams:
+                raise Refused(422, f"team play is for 4 players (2 and 6 always play in teams), not {n}")
+            teams = False
+        if body.team_goal is not None:
+            if not teams:
+                raise Refused(422, "team_goal is for team play (2 or 6 players, or 4 with teams)")
+            if body.team_goal not in (3, 4):
+                raise Refused(422, f"the team goal is 3 or 4 metropolises, not {body.team_goal}")
+        maelstrom = True if body.maelstrom is None else body.maelstrom
+    options = {"players": n, "ruleset": ruleset, "seed": body.seed, "board": body.board,
+               "maelstrom": maelstrom, "max_cycles": body.max_cycles}
+    if teams:
+        options.update(teams=True, team_goal=body.team_goal or 3)
+    return options
+
+
+def _ruleset_name(ruleset: str) -> str:
+    return RULESET_NAMES.get(ruleset, f"the {ruleset} game")
+
+
+def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None) -> FastAPI:
     """The ASGI app. `db_url`: a SQLAlchemy URL (default: SQLite in the user data
-    directory); `bot_delay`: seconds a bot waits before each decision."""
+    directory); `bot_delay`: seconds a bot waits before each decision; `limits`: a
+    security.ServerLimits (body sizes, origins, creation limits, housekeeping)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -108,6 +181,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
 
     app = FastAPI(title="Cyclades game server", version="1", lifespan=lifespan,
                   description="Play Cyclades over HTTP and WebSocket: see docs/api.md.")
+    from .security import install as install_security  # limits, headers, offline docs, housekeeping
+    install_security(app, limits)
 
     def M(request_or_ws) -> Manager:
         return request_or_ws.app.state.manager
@@ -124,31 +199,40 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
 
     @app.post("/api/games", status_code=201, responses=refusals(422))
     async def create_game(body: CreateBody, request: Request):
-        """Create a game; returns each human seat's secret link and the spectator link."""
+        """Create a game; returns each invited seat's secret link, the host token and the
+        spectator link."""
         from ..agents import agent_names
+        options = setup_options(body)
         n = body.players
-        seats = body.seats or ["human"] + ["random"] * (n - 1)
+        seats = body.seats or ["you"] + [DEFAULT_BOT] * (n - 1)
         if len(seats) != n:
             raise Refused(422, f"'seats' must list {n} seats, one per player; got {len(seats)}")
-        known = ["human"] + agent_names()
+        bots = agent_names()
+        known = list(PEOPLE) + bots
         for k in seats:
             if k not in known:
                 raise Refused(422, f"unknown seat kind {k!r}; known: {', '.join(known)}")
+        if seats.count("you") > 1:
+            raise Refused(422, "only one seat can be \"you\": invite the others by link "
+                               "(\"invite\") or leave them open (\"open\")")
         names = list(body.names or [])
         if len(names) > n:
             raise Refused(422, f"'names' lists more than {n} players")
         names += [None] * (n - len(names))
         names = [(x or "").strip()[:40] or None for x in names]
-        names = [x or (f"Player {i + 1}" if seats[i] == "human" else f"{seats[i].title()} bot {i + 1}")
+        names = [x or (f"Player {i + 1}" if seats[i] in PEOPLE else f"{seats[i].title()} bot {i + 1}")
                  for i, x in enumerate(names)]
-        options = {"players": n, "ruleset": body.ruleset, "seed": body.seed, "board": body.board,
-                   "maelstrom": body.maelstrom, "max_cycles": body.max_cycles}
-        settings = {} if body.bot_delay is None else {"bot_delay": body.bot_delay}
-        s = await M(request).create(options, [{"kind": k, "name": x} for k, x in zip(seats, names)],
-                                    settings)
+        settings = {"host_token": secrets.token_urlsafe(24)}
+        if body.bot_delay is not None:
+            settings["bot_delay"] = body.bot_delay
+        s = await M(request).create(
+            options, [{"kind": "human" if k in PEOPLE else k, "access": PEOPLE.get(k), "name": x}
+                      for k, x in zip(seats, names)], settings)
         gid = s.game_id
-        return {"game_id": gid,
-                "seats": [{"seat": i, "kind": x["kind"], "name": x["name"], "token": x["token"],
+        public = s.public_seats()
+        return {"game_id": gid, "host_token": settings["host_token"],
+                "players": n, "ruleset": options["ruleset"], "teams": bool(s.game.teams),
+                "seats": [{**public[i], "token": x["token"],
                            "url": f"/game/{gid}?token={x['token']}" if x["token"] else None}
                           for i, x in enumerate(s.seats) if x["kind"] == "human"],
                 "spectator_url": f"/game/{gid}"}
@@ -161,13 +245,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         games = []
         for r in rows:
             o = r["options"]
+            factions = seat_factions(len(r["seats"]), o.get("teams"))
             games.append({
                 "game_id": r["game_id"], "players": o.get("players"), "ruleset": o.get("ruleset"),
+                "teams": bool(o.get("teams")), "team_goal": o.get("team_goal") if o.get("teams") else None,
                 "board": o.get("board") if isinstance(o.get("board"), str) else "custom",
                 "maelstrom": o.get("maelstrom"), "created": r["created"], "status": r["status"],
-                "seats": [{"seat": i, "kind": x["kind"], "name": x.get("name"),
-                           "joined": bool(x.get("joined")) or x["kind"] != "human"}
-                          for i, x in enumerate(r["seats"])],
+                "seats": public_seats(r["seats"], factions),
                 "cycle": r["cycle"], "to_move": r["to_move"], "version": r["version"]})
         return {"games": games}
 
@@ -175,35 +259,54 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
     async def get_game(game_id: str, request: Request, token: Optional[str] = None):
         """The game as a seat (with its token) or a spectator (without) sees it."""
         s = await M(request).get(game_id)
-        seat = s.seat_of(token)
+        seat = await s.seat_for(token)
         await s.join(seat)
         out = s.state(seat, s.log[-LOG_TAIL:])
         out["log_total"] = len(s.log)
         return out
 
-    @app.post("/api/games/{game_id}/join", responses=refusals(404, 409, 422))
+    @app.post("/api/games/{game_id}/join", responses=refusals(403, 404, 409, 422))
     async def join_seat(game_id: str, body: JoinBody, request: Request):
-        """Take a free seat from the lobby: a human seat whose link nobody has used yet.
-        Its link is handed out once; the seat is joined from then on."""
+        """Take an open seat from the lobby: the first to join gets a token made now.
+        A seat kept for an invited friend is never handed out (403)."""
         s = await M(request).get(game_id)
         if s.game.is_over:
             raise Refused(409, "the game is over")
         if not 0 <= body.seat < len(s.seats):
             raise Refused(422, f"no seat {body.seat}: the game has seats 0 to {len(s.seats) - 1}")
+        token = await s.take_open_seat(body.seat)
         seat = s.seats[body.seat]
-        if seat["kind"] != "human":
-            raise Refused(422, f"seat {body.seat} is played by a bot")
-        if seat.get("joined"):
-            raise Refused(409, f"seat {body.seat} is already taken")
-        await s.join(body.seat)
         return {"game_id": game_id, "seat": body.seat, "name": seat.get("name"),
-                "token": seat["token"], "url": f"/game/{game_id}?token={seat['token']}"}
+                "factions": s.factions_of[body.seat],
+                "token": token, "url": f"/game/{game_id}?token={token}"}
+
+    @app.post("/api/games/{game_id}/seats/{seat}", responses=refusals(403, 404, 409, 422))
+    async def change_seat(game_id: str, seat: int, body: SeatBody, request: Request):
+        """The host (with the host token) gives a human seat (not joined, or whose player is
+        gone) to a bot, to anyone ("open"), or to a new invitation link ("invite"). The seat's
+        old link stops working; a bot plays at once if the game waits on that seat."""
+        from ..agents import agent_names
+        s = await M(request).get(game_id)
+        if not s.is_host(body.host_token):
+            raise Refused(403, "only the game's host (with the host token) can change its seats")
+        if not 0 <= seat < len(s.seats):
+            raise Refused(422, f"no seat {seat}: the game has seats 0 to {len(s.seats) - 1}")
+        known = ["open", "invite"] + agent_names()
+        if body.kind not in known:
+            raise Refused(422, f"unknown seat kind {body.kind!r}; known: {', '.join(known)}")
+        name = (body.name or "").strip()[:40] or None
+        x = await s.set_seat(seat, body.kind, name)
+        out = {"game_id": game_id, **s.public_seats()[seat]}
+        if x.get("token"):
+            out.update(token=x["token"], url=f"/game/{game_id}?token={x['token']}")
+        return out
 
     @app.get("/api/bots")
     async def list_bots():
-        """The bot kinds a seat may have (besides "human")."""
+        """The bot kinds a seat may have (besides "you", "invite", "open"), and the one a seat
+        gets by default."""
         from ..agents import agent_names
-        return {"bots": agent_names()}
+        return {"bots": agent_names(), "default": DEFAULT_BOT}
 
     @app.get("/api/games/{game_id}/board", responses=refusals(404))
     async def get_board(game_id: str, request: Request):
@@ -221,8 +324,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
     @app.post("/api/games/{game_id}/actions", responses=refusals(403, 404, 409, 422, 503))
     async def post_action(game_id: str, body: DecisionBody, request: Request):
         """The decision of the seat the game waits on, at the current version."""
-        s = await M(request).get(game_id)
-        seat = s.seat_of(body.token)
+        # No read ahead of the decision: a stale process finds out from the version or when
+        # storing the decision collides (server/sync.py).
+        s = await M(request).get(game_id, fresh=False)
+        seat = await s.seat_for(body.token)
         if seat is None:
             raise Refused(403, "a token is required to act")
         await s.join(seat)
@@ -244,7 +349,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         await ws.accept()
         try:
             s = await M(ws).get(game_id)
-            seat = s.seat_of(token)
+            seat = await s.seat_for(token)
         except Refused as e:
             await ws.send_json({"type": "error", "status": e.status, "message": e.message})
             await ws.close(code=4000 + e.status)
@@ -256,14 +361,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
         conn.notify()
         try:
             while True:
-                text = await ws.receive_text()
-                try:
-                    msg = json.loads(text)
-                except ValueError:
-                    conn.error(422, "malformed message: not JSON")
-                    continue
-                if not isinstance(msg, dict):
-                    conn.error(422, "malformed message: expected a JSON object")
+                msg = await receive_message(ws, conn.error)  # security.py: size, binary, depth
+                if msg is REFUSED:
                     continue
                 kind = msg.get("type")
                 if kind == "ping":
@@ -277,7 +376,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
                                         '{"type": "action", "version": N, "action": {...}}')
                         continue
                     try:
-                        await s.act(seat, msg["version"], msg["action"])
+                        await s.act(conn.seat, msg["version"], msg["action"])  # None once the host gave the seat away
                     except Refused as e:
                         conn.error(e.status, e.message)
                 else:
@@ -304,6 +403,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3) -> FastAPI:
     async def game_page(game_id: str):
         return page("game.html")
 
+    from .pages import router as pages_router  # the rules page and the content texts
+    app.include_router(pages_router)
+    from .replays import router as replays_router  # replays, the end of a game, rematches
+    app.include_router(replays_router)
+    from .tutorial import router as tutorial_router  # the guided first game; back; ends-turn
+    app.include_router(tutorial_router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
 

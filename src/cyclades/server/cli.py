@@ -1,32 +1,169 @@
-"""`cyclades serve`: run the game server."""
+"""`cyclades serve`: run the game server.
+
+The port is bound first, then the URL is printed, then the server starts (and answers at
+once: games load when asked for, bot-driven ones resume in the background); a port that is
+taken is said plainly, before anything else happens. `--workers N` runs N processes on the
+port (server/workers.py; several processes share the database: server/sync.py).
+Every option can also be set by an environment variable (`cyclades serve --help`).
+"""
+import sys
+
 import click
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
-@click.option("--port", default=8000, show_default=True, type=int, help="port to listen on")
-@click.option("--db", "db_url", default=None,
+@click.option("--port", default=8000, show_default=True, type=int,
+              help="port to listen on (0: any free port)")
+@click.option("--db", "db_url", default=None, envvar="CYCLADES_DB",
               help="SQLAlchemy URL of the database, e.g. sqlite:///cyclades.db or "
                    "postgresql+psycopg://user:pw@host/db (default: SQLite in the user data directory)")
 @click.option("--bot-delay", default=0.3, show_default=True, type=float,
               help="seconds a bot waits before each decision, so that people can follow")
-@click.option("--log-level", default="warning", show_default=True,
-              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
-def serve(host, port, db_url, bot_delay, log_level):
+@click.option("--log-level", default="warning", show_default=True, envvar="CYCLADES_LOG_LEVEL",
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+              help="info shows every request (tokens hidden)")
+# Limits (server/security.py, server/housekeeping.py; docs/api.md, "Limits").
+@click.option("--max-body", default=64 * 1024, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_BODY", help="bytes a request body may have (larger: 413)")
+@click.option("--max-upload", default=4_000_000, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_UPLOAD", help="bytes of a game record uploaded to /api/replays")
+@click.option("--max-ws-message", default=64 * 1024, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_WS_MESSAGE", help="bytes of one WebSocket message")
+@click.option("--allowed-origin", "allowed_origins", multiple=True, envvar="CYCLADES_ALLOWED_ORIGINS",
+              help="a site whose pages may open WebSockets here, e.g. https://games.example.org "
+                   "(repeat for more; \"*\": any); this server's own host always may")
+@click.option("--game-rate", default="30/minute;300/hour", show_default=True, envvar="CYCLADES_GAME_RATE",
+              callback=lambda ctx, param, value: _rate(value),
+              help='games one address may create ("none": no limit)')
+@click.option("--max-open-games", default=50, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_OPEN_GAMES", help="unfinished games one address may have (0: no limit)")
+@click.option("--expire-hours", default=72.0, show_default=True, type=click.FloatRange(min=0),
+              envvar="CYCLADES_EXPIRE_HOURS",
+              help="an unfinished game with no decision for so long is removed (0: never)")
+@click.option("--idle-minutes", default=30.0, show_default=True, type=click.FloatRange(min=0),
+              envvar="CYCLADES_IDLE_MINUTES",
+              help="an unfinished game nobody uses leaves memory after so long (reloaded when asked for)")
+@click.option("--finished-idle-minutes", default=5.0, show_default=True, type=click.FloatRange(min=0),
+              envvar="CYCLADES_FINISHED_IDLE_MINUTES", help="the same for a finished game")
+@click.option("--sweep-seconds", default=60.0, type=click.FloatRange(min=0.05), hidden=True,
+              envvar="CYCLADES_SWEEP_SECONDS", help="how often the housekeeping runs")
+# Several processes (docs/deploy.md, server/sync.py).
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
+              envvar="CYCLADES_WORKERS",
+              help="server processes sharing this port (PostgreSQL, or SQLite in WAL mode on a "
+                   "local disk); more processes may also run on other ports and hosts")
+@click.option("--forwarded-allow-ips", default=None, envvar="CYCLADES_FORWARDED_ALLOW_IPS",
+              help="addresses of the reverse proxies whose X-Forwarded-For / X-Forwarded-Proto "
+                   "are trusted (comma-separated; \"*\": any; default 127.0.0.1)")
+@click.option("--peer-ttl", default=None, type=click.FloatRange(min=0.5), hidden=True,
+              envvar="CYCLADES_PEER_TTL",
+              help="seconds after which a silent server process is taken for dead")
+def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws_message,
+          allowed_origins, game_rate, max_open_games, expire_hours, idle_minutes,
+          finished_idle_minutes, sweep_seconds, workers=1, forwarded_allow_ips=None, peer_ttl=None):
     """Run the game server; open the printed URL in a browser."""
+    sock = _listen(host, port)  # before anything else: a taken port is said at once
+    if peer_ttl is not None:
+        import os
+        os.environ["CYCLADES_PEER_TTL"] = str(peer_ttl)  # read by server/sync.py (and workers)
+
     import uvicorn
 
     from .app import create_app
+    from .security import ServerLimits, redact_logs
     from .store import default_db_url
 
+    limits = ServerLimits(max_body=max_body, max_upload=max_upload, max_ws_message=max_ws_message,
+                          allowed_origins=tuple(allowed_origins), game_rate=game_rate,
+                          max_open_games=max_open_games, expire_hours=expire_hours,
+                          idle_minutes=idle_minutes, finished_idle_minutes=finished_idle_minutes,
+                          sweep_seconds=sweep_seconds)
     db_url = db_url or default_db_url()
-    app = create_app(db_url, bot_delay=bot_delay)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    if workers > 1:
+        from .workers import prepare
+        app = prepare(db_url, bot_delay, limits, fail=_fail)  # an import string for the workers
+    else:
+        app = create_app(db_url, bot_delay=bot_delay, limits=limits)
+    port = sock.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in shown:
         shown = f"[{shown}]"
-    click.echo(f"Cyclades server: open http://{shown}:{port}/  (database: {_hide_password(db_url)})",
-               err=False)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    click.echo(f"Cyclades server: open http://{shown}:{port}/  (database: {_hide_password(db_url)})")
+    # Messages over uvicorn's own limit close the connection (1009); ours (max_ws_message)
+    # are answered with an error and the connection goes on.
+    extra = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    if workers > 1:
+        extra.update(workers=workers, factory=True)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                            ws_max_size=max(1 << 20, 4 * max_ws_message), **extra)
+    redact_logs()  # uvicorn has set up its loggers: its access log loses the tokens
+    if workers > 1:
+        click.echo(f"{workers} server processes share the port")
+        from uvicorn.supervisors import Multiprocess
+        try:
+            Multiprocess(config, sockets=[sock]).run()  # restarts a worker that dies
+        finally:
+            sock.close()
+        return
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    if not server.started:
+        sys.exit(3)
+
+
+def _rate(value: str) -> str:
+    if (value or "").strip().lower() in ("", "none", "0", "off"):
+        return "none"
+    try:
+        from limits import parse_many
+        parse_many(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour")
+    return value
+
+
+def _listen(host: str, port: int):
+    """A socket bound to host:port and listening; a clear message and exit code 1 if not."""
+    import errno
+    import socket
+
+    def fail(message):
+        click.echo(f"cyclades serve: {message}", err=True)
+        sys.exit(1)
+
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        fail(f"cannot listen on {host!r}: not an address of this machine ({e}); see --host")
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            fail(f"port {port} is already in use on {host}: another program (another Cyclades "
+                 f"server?) listens there.\nPick another port with --port, e.g. "
+                 f"`cyclades serve --port {port + 1 if port < 65535 else 8080}` (--port 0 takes any free one).")
+        if e.errno == errno.EACCES:
+            fail(f"not allowed to listen on port {port} of {host} (ports below 1024 need "
+                 f"privileges); pick another with --port, e.g. --port 8000.")
+        if e.errno == errno.EADDRNOTAVAIL:
+            fail(f"cannot listen on {host}: it is not an address of this machine; see --host.")
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
+    sock.set_inheritable(True)
+    return sock
+
+
+def _fail(message):
+    click.echo(f"cyclades serve: {message}", err=True)
+    sys.exit(2)
 
 
 def _hide_password(url: str) -> str:

@@ -9,6 +9,10 @@ Bots play in a task per game: a short delay (so that people can follow), the
 agent's choice computed in a worker thread, then the same `commit`. A game
 whose seats are all bots plays to its end by itself; other games go on
 meanwhile.
+
+Several server processes may share the database (server/sync.py): a session that is behind
+the database catches up with it (the decisions it missed, the seats), seats change by
+compare-and-set, and only the process that stored a game's last decision plays its bots.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
 from .store import DuplicateDecision, Store
+from .sync import behind, catch_up, change_seats
 
 log = logging.getLogger("cyclades.server")
 
@@ -35,6 +40,57 @@ class Refused(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+# --- seats: people, each playing one faction (two in the 2-player game, R22) ---------------
+
+def seat_factions(players: int, teams) -> list:
+    """The factions each seat (a person) plays: seat i plays faction i, except with 2
+    players, where the engine has 4 factions in 2 teams and seat i plays its team's two
+    (R22): seat 0 factions 0 and 2, seat 1 factions 1 and 3."""
+    teams = list(teams or ())
+    if teams and len(teams) != players:
+        return [[f for f, t in enumerate(teams) if t == i] for i in range(players)]
+    return [[i] for i in range(players)]
+
+
+def seat_access(seat: dict):
+    """How a seat is taken: "host" (the creator's own), "invite" (only its link's holder),
+    "open" (the first to join from the lobby), None (a bot). Games stored before seats had
+    an access were all by link."""
+    if seat.get("kind") != "human":
+        return None
+    return seat.get("access") or "invite"
+
+
+def faction_names(names: list, factions_of: list) -> list:
+    """A name per faction: the seat's name, or in the 2-player game "Ann (A)", "Ann (B)"."""
+    n = sum(len(fs) for fs in factions_of)
+    out = [f"Player {f + 1}" for f in range(n)]
+    for i, fs in enumerate(factions_of):
+        for k, f in enumerate(fs):
+            out[f] = names[i] if len(fs) == 1 else f"{names[i]} ({chr(65 + k)})"
+    return out
+
+
+def public_seats(seats: list, factions_of: list) -> list:
+    """What anyone may know of the seats (never a token)."""
+    out = []
+    for i, s in enumerate(seats):
+        access = seat_access(s)
+        fs = factions_of[i] if i < len(factions_of) else [i]
+        name = s.get("name") or f"Player {i + 1}"
+        out.append({"seat": i, "kind": s["kind"], "name": s.get("name"), "access": access,
+                    "open": access == "open", "joined": bool(s.get("joined")) or s["kind"] != "human",
+                    "factions": fs, "faction_names": faction_names([name], [list(range(len(fs)))])})
+    return out
+
+
+def same_token(a, b) -> bool:
+    """Constant-time comparison of two tokens, as bytes (compare_digest refuses
+    non-ASCII str)."""
+    return secrets.compare_digest(str(a).encode("utf-8", "surrogatepass"),
+                                  str(b).encode("utf-8", "surrogatepass"))
 
 
 def _narrator(game, names):
@@ -54,7 +110,7 @@ class Session:
         self.settings = settings or {}
         self.game_id = game_id
         self.game = game
-        self.seats = seats            # [{"kind": "human"|bot name, "name", "token", "joined"}]
+        self.seats = seats            # [{"kind": "human"|bot name, "name", "token", "joined", "access"}]
         self.created = created
         self.lock = asyncio.Lock()
         self.log: list = []           # every log line of the game, in order
@@ -62,10 +118,14 @@ class Session:
         self.conns: set = set()
         self.bot_task = None
         self.agents = {}
-        names = [s.get("name") or f"Player {i + 1}" for i, s in enumerate(seats)]
+        # Seats are people; the engine's players are factions (2 players: two each, R22).
+        self.factions_of = seat_factions(len(seats), game.teams)
+        self.seat_of_faction = {f: i for i, fs in enumerate(self.factions_of) for f in fs}
+        names = faction_names([s.get("name") or f"Player {i + 1}" for i, s in enumerate(seats)],
+                              self.factions_of)
         self.narrator = _narrator(game, names)
-        self.names = names
-        self._views = {}              # seat -> view of the current version
+        self.names = names            # per faction, as the log names them
+        self._views = {}              # faction -> view of the current version
 
     @property
     def bot_delay(self) -> float:
@@ -78,13 +138,26 @@ class Session:
         """The seat of a token; None for no token (a spectator); Refused for a wrong one."""
         if token is None or token == "":
             return None
+        found = None
         for i, s in enumerate(self.seats):
-            if s.get("token") and secrets.compare_digest(str(s["token"]), str(token)):
-                return i
-        raise Refused(403, "this token is not a seat of this game")
+            if s.get("token") and same_token(s["token"], token):
+                found = i
+        if found is None:
+            raise Refused(403, "this token is not a seat of this game")
+        return found
 
-    def is_bot(self, seat) -> bool:
+    def seat_playing(self, faction):
+        """The seat (person) that plays a faction."""
+        return self.seat_of_faction.get(faction)
+
+    def is_bot(self, faction) -> bool:
+        """Whether a bot plays this faction (the engine's `to_move`)."""
+        seat = self.seat_playing(faction)
         return seat is not None and self.seats[seat]["kind"] != "human"
+
+    def is_host(self, token) -> bool:
+        host = self.settings.get("host_token")
+        return bool(host) and isinstance(token, str) and bool(token) and same_token(host, token)
 
     @property
     def status(self) -> str:
@@ -95,16 +168,84 @@ class Session:
         return "playing"
 
     def public_seats(self) -> list:
-        return [{"seat": i, "kind": s["kind"], "name": s.get("name"),
-                 "joined": bool(s.get("joined")) or s["kind"] != "human"}
-                for i, s in enumerate(self.seats)]
+        return public_seats(self.seats, self.factions_of)
 
     async def join(self, seat):
         """Mark a human seat joined (its secret link was used)."""
         if seat is None or self.seats[seat].get("joined"):
             return
-        self.seats[seat]["joined"] = True  # set before any await: a seat is handed out once
+
+        def mark(seats):
+            if seats[seat]["kind"] == "human":
+                seats[seat]["joined"] = True
+        # Stored only if the stored seats are still these (server/sync.py: several processes).
+        await change_seats(self, mark)
+
+    async def save_seats(self):
         await self.m.db(self.m.store.update_game, self.game_id, seats=self.seats, status=self.status)
+
+    async def take_open_seat(self, seat: int) -> str:
+        """The first to join an open seat gets a fresh token, made now and never handed to
+        anyone else; Refused for any other seat."""
+        if self.game.is_over:
+            raise Refused(409, "the game is over")
+
+        def take(seats):
+            s = seats[seat]
+            if s["kind"] != "human":
+                raise Refused(422, f"seat {seat} is played by a bot")
+            access = seat_access(s)
+            if access != "open":
+                raise Refused(403, f"seat {seat} is kept for the player the host invited: only its "
+                                   f"invitation link plays it")
+            if s.get("joined") or s.get("token"):
+                raise Refused(409, f"seat {seat} is already taken")
+            s["token"] = secrets.token_urlsafe(24)
+            s["joined"] = True
+            return s["token"]
+        # A compare-and-set on the stored seats: a seat is handed out once, across processes.
+        token = await change_seats(self, take)
+        self.broadcast()
+        return token
+
+    async def set_seat(self, seat: int, kind: str, name: str | None = None) -> dict:
+        """The host gives a human seat to a bot (`kind` a bot name), to anyone ("open"), or
+        to a new invitation link ("invite"); the seat's old token stops working."""
+        async with self.lock:
+            if self.game.is_over:
+                raise Refused(409, "the game is over")
+
+            def give(seats):
+                s = seats[seat]
+                if s["kind"] != "human":
+                    raise Refused(409, f"seat {seat} is already played by a bot ({s['kind']})")
+                if kind in ("open", "invite"):
+                    s.update(kind="human", access=kind, joined=False,
+                             token=secrets.token_urlsafe(24) if kind == "invite" else None)
+                else:
+                    s.update(kind=kind, access=None, token=None, joined=True)
+                if name:
+                    s["name"] = name
+                return s
+            # Connections opened with the old token watch from now on, as spectators
+            # (sync.apply_seats); a bot's agent is made afresh.
+            s = await change_seats(self, give)
+            for f in self.factions_of[seat]:
+                self.agents.pop(f, None)
+        self.broadcast()
+        self.kick_bots()
+        return s
+
+    async def seat_for(self, token):
+        """`seat_of`, after reloading the seats from the database if the token is not one of
+        them here and other server processes are alive (the seat may be new there)."""
+        try:
+            return self.seat_of(token)
+        except Refused:
+            if not (self.m.sync and self.m.sync.peers):
+                raise
+        await catch_up(self)
+        return self.seat_of(token)
 
     # --- the log -------------------------------------------------------------------
 
@@ -119,15 +260,26 @@ class Session:
 
     # --- what a seat sees ----------------------------------------------------------------
 
+    def viewer(self, seat):
+        """The faction whose view a seat gets: the one to move if it is one of the seat's,
+        else its first (a 2-player seat's two factions share a purse, R22)."""
+        if seat is None:
+            return None
+        fs = self.factions_of[seat]
+        return self.game.to_move if self.game.to_move in fs else fs[0]
+
     def state(self, seat, log_lines) -> dict:
         g = self.game
-        view = self._views.get(seat)
+        faction = self.viewer(seat)
+        view = self._views.get(faction)
         if view is None or view["version"] != g.s.version:
-            view = self._views[seat] = g.view(seat)
-        legal = view.get("legal_actions", []) if seat is not None and seat == g.to_move else []
-        return {"game_id": self.game_id, "seat": seat, "version": view["version"], "view": view,
+            view = self._views[faction] = g.view(faction)
+        legal = view.get("legal_actions", []) if faction is not None and faction == g.to_move else []
+        return {"game_id": self.game_id, "seat": seat,
+                "factions": list(self.factions_of[seat]) if seat is not None else [],
+                "version": view["version"], "view": view,
                 "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
-                "status": self.status}
+                "names": list(self.names), "status": self.status}
 
     # --- changing the game -----------------------------------------------------------------
 
@@ -139,13 +291,15 @@ class Session:
             raise Refused(409, "the game is over")
         if seat is None:
             raise Refused(403, "a spectator cannot act: use a seat's token")
+        if self.seats[seat]["kind"] != "human":
+            raise Refused(403, f"seat {seat} is played by a bot ({self.seats[seat]['kind']})")
         if isinstance(version, bool) or not isinstance(version, int):
             raise Refused(422, "'version' must be an integer")
         if version != g.s.version:
             raise Refused(409, f"stale version {version}: the game is at version {g.s.version}")
-        if seat != g.to_move:
-            raise Refused(403, f"it is not your turn: the game waits on seat {g.to_move} "
-                               f"({self.names[g.to_move]}), you are seat {seat}")
+        if g.to_move not in self.factions_of[seat]:
+            raise Refused(403, f"it is not your turn: the game waits on {self.names[g.to_move]} "
+                               f"(seat {self.seat_playing(g.to_move)}), you are seat {seat}")
         try:
             a = action if isinstance(action, Action) else Action.from_json(action)
         except ValueError as e:
@@ -161,6 +315,9 @@ class Session:
     async def act(self, seat, version, action) -> dict:
         """A seat's decision: checked, applied, stored, then acknowledged."""
         async with self.lock:
+            if isinstance(version, int) and not isinstance(version, bool) \
+                    and version > self.game.s.version:
+                await catch_up(self, locked=True)  # another process is ahead (server/sync.py)
             a = self.check(seat, version, action)
             lines = await self.commit(a)
         self.kick_bots()
@@ -175,10 +332,12 @@ class Session:
         summary = {"version": new.s.version, "cycle": new.s.cycle, "to_move": new.to_move,
                    "status": "over" if new.is_over else self.status}
         try:
-            await self.m.db(self.m.store.add_decision, self.game_id, idx, a.to_json(), summary)
+            self.synced = await self.m.db(self.m.store.add_decision, self.game_id, idx,
+                                          a.to_json(), summary)
         except DuplicateDecision:
-            # Another server process wrote this game: ours is out of date.
-            raise Refused(409, f"decision {idx} of this game is already stored: reload the game")
+            # Another server process stored decision `idx` first: catch up with the database
+            # and answer from the fresh game (server/sync.py).
+            return await behind(self, g)
         except Exception as e:
             log.exception("storing a decision of game %s failed", self.game_id)
             raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
@@ -207,7 +366,7 @@ class Session:
             # stored decisions, and a test's all-bot game is the same every time.
             key = f"{self.game.options.get('seed')}:{seat}:{self.decisions}".encode()
             seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
-            self.agents[seat] = make_agent(self.seats[seat]["kind"], seed=seed)
+            self.agents[seat] = make_agent(self.seats[self.seat_playing(seat)]["kind"], seed=seed)
         return self.agents[seat]
 
     async def _bots(self):
@@ -227,7 +386,10 @@ class Session:
                     if g.is_over or g.to_move != seat:
                         continue
                     agent = self.agent(seat)
-                    a = await loop.run_in_executor(self.m.cpu, agent.act, g.copy(), seat)
+                    # The one decision step of every game loop (agents/match.py): the agent's
+                    # choice for the seat, checked against the legal actions, timed.
+                    from ..agents.match import decide
+                    a, _seconds = await loop.run_in_executor(self.m.cpu, decide, agent, g.copy(), seat)
                     await self.commit(a)
         except asyncio.CancelledError:
             raise
@@ -294,6 +456,7 @@ class Manager:
         self.cpu = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cyclades-bots")
         self.dbpool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-db")
         self.closing = False
+        self.sync = None              # server/sync.py: this process among the others
 
     async def db(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
@@ -302,17 +465,12 @@ class Manager:
     # --- lifecycle ---------------------------------------------------------------------
 
     async def start(self):
-        """Reload every unfinished game by replaying its decisions; restart its bots."""
-        ids = await self.db(self.store.game_ids, True)
-        for gid in ids:
-            try:
-                s = await self.load(gid)
-            except Exception:
-                log.exception("game %s could not be reloaded", gid)
-                continue
-            if s is not None:
-                s.kick_bots()
-        log.info("reloaded %d unfinished games", len(ids))
+        """Join the other server processes on the database (server/sync.py) and return at
+        once: games are loaded when first asked for, and the bot-driven games of a stopped
+        process (the previous run of this one, or another) resume in the background."""
+        from .sync import Sync
+        self.sync = Sync(self)
+        await self.sync.start()
 
     async def stop(self):
         self.closing = True
@@ -325,6 +483,8 @@ class Manager:
                     await s.bot_task
                 except BaseException:
                     pass
+        if self.sync is not None:
+            await self.sync.stop()
         self.cpu.shutdown(wait=True)
         self.dbpool.shutdown(wait=True)
         self.store.close()
@@ -344,16 +504,23 @@ class Manager:
         # Another request may have loaded it meanwhile: keep the first.
         return self.sessions.setdefault(game_id, session)
 
-    async def get(self, game_id: str) -> Session:
+    async def get(self, game_id: str, fresh: bool = True) -> Session:
+        """A game, loaded if need be. `fresh`: while other server processes are alive, first
+        catch up with what they stored (one read; server/sync.py)."""
         s = self.sessions.get(game_id)
         if s is None:
             s = await self.load(game_id)
+        elif fresh and self.sync is not None and self.sync.peers:
+            await catch_up(s)
         if s is None:
             raise Refused(404, f"no game {game_id!r}")
+        s.last_used = time.monotonic()  # housekeeping.py: idle games leave memory
         return s
 
     async def create(self, options: dict, seats: list, settings: dict | None = None) -> Session:
-        """A new game; `options` as for `cyclades.new_game`, seats [{"kind", "name"}]."""
+        """A new game; `options` as for `cyclades.new_game`, seats (people) [{"kind", "name",
+        "access"}]: a human seat's access is "host" or "invite" (a token now) or "open" (a
+        token made when someone joins)."""
         opts = dict(options)
         if opts.get("seed") is None:
             opts["seed"] = secrets.randbits(63)
@@ -363,8 +530,11 @@ class Manager:
         except (ValueError, KeyError) as e:
             raise Refused(422, str(e))
         seats = [{"kind": s["kind"], "name": s.get("name"),
-                  "token": secrets.token_urlsafe(24) if s["kind"] == "human" else None,
-                  "joined": s["kind"] != "human"} for s in seats]
+                  "access": (s.get("access") or "invite") if s["kind"] == "human" else None,
+                  "token": None, "joined": s["kind"] != "human"} for s in seats]
+        for s in seats:
+            if s["access"] in ("host", "invite"):
+                s["token"] = secrets.token_urlsafe(24)
         game_id = secrets.token_urlsafe(9)
         session = Session(self, game_id, game, seats, time.time(), settings)
         await self.db(self.store.create_game, game_id, game.options, seats, session.status,

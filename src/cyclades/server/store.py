@@ -6,7 +6,9 @@ the decisions applied to it, one row each with its index. The primary key
 (game_id, idx) means a decision is never stored twice; `add_decision` commits
 before it returns, so the server acknowledges only what is on disk. The
 `games` row also keeps a summary (status, version, cycle, to_move) for the
-lobby, updated in the same transaction as the decision.
+lobby, updated in the same transaction as the decision, with the process that stored it
+(`driver`, which plays the game's bots), and on PostgreSQL a NOTIFY to the other server
+processes (server/sync.py). Table `servers` lists the processes using the database.
 """
 from __future__ import annotations
 
@@ -31,6 +33,9 @@ games = sa.Table(
     sa.Column("cycle", sa.Integer, nullable=False, default=0),
     sa.Column("to_move", sa.Integer, nullable=True),
     sa.Column("updated", sa.Float, nullable=False),
+    # The server process that made the last change (server/sync.py): it plays the game's bots.
+    # A process that finds the driver gone (stopped, killed) adopts the game.
+    sa.Column("driver", sa.String(128), nullable=True),
 )
 
 decisions = sa.Table(
@@ -41,13 +46,27 @@ decisions = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+# The server processes using this database (server/sync.py): each beats every second or so;
+# one that stopped beating (or stopped) leaves its games to the others.
+servers = sa.Table(
+    "servers", metadata,
+    sa.Column("owner", sa.String(128), primary_key=True),
+    sa.Column("host", sa.String(255), nullable=False),
+    sa.Column("pid", sa.Integer, nullable=False),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("beat", sa.Float, nullable=False),
+)
+
 
 # Built once: a decision is stored on every move, and building statements costs more
 # than running them.
 _INSERT_DECISION = decisions.insert()
 _UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid")).values(
     status=sa.bindparam("status"), version=sa.bindparam("version"), cycle=sa.bindparam("cycle"),
-    to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"))
+    to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"), driver=sa.bindparam("driver"))
+# Other server processes on the same PostgreSQL database hear of every change (server/sync.py).
+NOTIFY_CHANNEL = "cyclades_games"
+_NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
 
 
 class DuplicateDecision(Exception):
@@ -74,7 +93,14 @@ class Store:
         self.engine = sa.create_engine(self.url, future=True, **kwargs)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        self.owner = None  # this server process, as server/sync.py names it (games.driver)
+        self.pg = self.engine.dialect.name == "postgresql"
+        create_schema(self.engine)
+
+    def _notify(self, c, game_id: str, version: int = -1) -> None:
+        """Tell the other server processes (PostgreSQL: delivered when the transaction commits)."""
+        if self.pg:
+            c.execute(_NOTIFY, {"payload": f"{game_id} {version} {self.owner or '-'}"})
 
     def close(self):
         self.engine.dispose()
@@ -88,7 +114,7 @@ class Store:
             c.execute(games.insert().values(
                 game_id=game_id, created=now, options=json.dumps(options), seats=json.dumps(seats),
                 settings=json.dumps(settings or {}), status=status, version=version, cycle=0,
-                to_move=to_move, updated=now))
+                to_move=to_move, updated=now, driver=self.owner))
 
     def add_decision(self, game_id: str, idx: int, action: dict, summary: dict) -> None:
         """Store decision number `idx` (0-based) and the game's new summary, in one
@@ -100,16 +126,55 @@ class Store:
                                              "action": json.dumps(action), "at": now})
                 c.execute(_UPDATE_SUMMARY, {"gid": game_id, "status": summary["status"],
                                             "version": summary["version"], "cycle": summary["cycle"],
-                                            "to_move": summary["to_move"], "updated": now})
+                                            "to_move": summary["to_move"], "updated": now,
+                                            "driver": self.owner})
+                self._notify(c, game_id, summary["version"])
         except IntegrityError as e:
             raise DuplicateDecision(f"decision {idx} of game {game_id} is already stored") from e
+        return now
 
     def update_game(self, game_id: str, **values) -> None:
         if "seats" in values:
             values["seats"] = json.dumps(values["seats"])
+        now = time.time()
         with self.engine.begin() as c:
             c.execute(games.update().where(games.c.game_id == game_id)
-                      .values(updated=time.time(), **values))
+                      .values(updated=now, **values))
+            self._notify(c, game_id)
+        return now
+
+    def replace_seats(self, game_id: str, old: list, new: list, status: str) -> bool:
+        """Store `new` seats if the stored ones are still `old` (another server process may
+        have changed them meanwhile): True if stored, False if the stored seats differ."""
+        now = time.time()
+        with self.engine.begin() as c:
+            n = c.execute(games.update().where(games.c.game_id == game_id,
+                                               games.c.seats == json.dumps(old))
+                          .values(seats=json.dumps(new), status=status, updated=now)).rowcount
+            if n:
+                self._notify(c, game_id)
+        return bool(n)
+
+    def load_since(self, game_id: str, start: int) -> dict | None:
+        """What changed since decision `start`: {"seats", "settings", "status", "version",
+        "updated", "actions": [decisions start, start + 1, ...]}, or None (no such game)."""
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(games.c.seats, games.c.settings, games.c.status,
+                                      games.c.version, games.c.updated)
+                            .where(games.c.game_id == game_id)).first()
+            if row is None:
+                return None
+            acts = c.execute(sa.select(decisions.c.idx, decisions.c.action)
+                             .where(decisions.c.game_id == game_id, decisions.c.idx >= start)
+                             .order_by(decisions.c.idx)).all()
+        actions = []
+        for i, (idx, text) in enumerate(acts):
+            if idx != start + i:
+                raise ValueError(f"game {game_id}: decision {start + i} is missing")
+            actions.append(json.loads(text))
+        return {"seats": json.loads(row.seats), "settings": json.loads(row.settings or "{}"),
+                "status": row.status, "version": row.version, "updated": row.updated,
+                "actions": actions}
 
     # --- reading ------------------------------------------------------------------
 
@@ -153,6 +218,24 @@ class Store:
             d["seats"] = json.loads(d["seats"])
             out.append(d)
         return out
+
+
+def create_schema(engine, tries: int = 5) -> None:
+    """The tables, and the columns later versions added to existing ones (games.driver).
+    Several server processes may start at once on one new database: whoever loses the race
+    to create a table finds it made."""
+    for attempt in range(tries):
+        try:
+            metadata.create_all(engine)
+            cols = {c["name"] for c in sa.inspect(engine).get_columns("games")}
+            if "driver" not in cols:
+                with engine.begin() as c:
+                    c.execute(sa.text("ALTER TABLE games ADD COLUMN driver VARCHAR(128)"))
+            return
+        except sa.exc.DBAPIError:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
 
 
 def _sqlite_pragmas(dbapi_conn, _record):

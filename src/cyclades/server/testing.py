@@ -25,8 +25,9 @@ class ServerProcess:
     """`python -m cyclades.server` on a free port of 127.0.0.1."""
 
     def __init__(self, db_url: str, port: int | None = None, bot_delay: float = 0.0,
-                 log_path: str | None = None):
+                 log_path: str | None = None, args=()):
         self.db_url = db_url
+        self.args = list(args)  # more `cyclades serve` options, e.g. ["--max-body", "1000"]
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.log_path = log_path
@@ -47,7 +48,7 @@ class ServerProcess:
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cyclades.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", self.db_url, "--bot-delay", str(self.bot_delay)],
+             "--db", self.db_url, "--bot-delay", str(self.bot_delay), *self.args],
             stdout=out, stderr=out if self.log_path else subprocess.DEVNULL, env=env)
         if self.log_path:
             out.close()

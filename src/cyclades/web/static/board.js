@@ -26,6 +26,38 @@ function initials(id) {
   return words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2);
 }
 
+// The same board turned a quarter (clockwise), for a tall screen: the shapes turn, while
+// names, pieces and building sites keep their places around each area's centre, upright.
+export function turnGeometry(geo) {
+  const H = geo.height;
+  const pt = (p) => [Math.round((H - p[1]) * 100) / 100, p[0]];
+  const ring = (r) => (r || []).map(pt);
+  const near = (c, c2, p) => (p ? [Math.round((c2[0] + p[0] - c[0]) * 100) / 100, Math.round((c2[1] + p[1] - c[1]) * 100) / 100] : p);
+  const areas = geo.areas.map((a) => {
+    const centre = pt(a.centre);
+    return {
+      ...a,
+      outline: a.outline ? ring(a.outline) : a.outline,
+      polygons: (a.polygons || []).map(ring),
+      centre,
+      label: near(a.centre, centre, a.label),
+      sites: (a.sites || []).map((q) => near(a.centre, centre, q)),
+      metropolis_site: Array.isArray(a.metropolis_site) ? near(a.centre, centre, a.metropolis_site) : a.metropolis_site,
+    };
+  });
+  return {
+    ...geo,
+    width: geo.height,
+    height: geo.width,
+    viewBox: `0 0 ${geo.height} ${geo.width}`,
+    areas,
+    tiles: (geo.tiles || []).map((t) => ({ ...t, centre: t.centre ? pt(t.centre) : t.centre, outline: ring(t.outline) })),
+    islands: (geo.islands || []).map((i) => ({ ...i, outlines: (i.outlines || []).map(ring) })),
+    links: (geo.links || []).map((l) => ({ ...l, points: ring(l.points) })),
+    turned: true,
+  };
+}
+
 export class BoardView {
   // svg: an <svg> element; geo: the board geometry; onArea(id, event): a click on an area.
   constructor(svg, geo, onArea) {
@@ -77,8 +109,8 @@ export class BoardView {
     const lands = s("g", { class: "lands" });
     for (const a of geo.areas) {
       const d = ringPath(a.outline) || a.polygons.map(ringPath).join("");
-      const el = s("path", { d, class: `area ${a.kind}`, "data-area": a.id });
-      el.append(s("title", {}, a.name));
+      // What the area holds is explained by the page's tooltip (hover, or tap): data-tip.
+      const el = s("path", { d, class: `area ${a.kind}`, "data-area": a.id, "data-tip": `area:${a.id}`, "aria-label": a.name });
       el.addEventListener("click", (ev) => this.onArea && this.onArea(a.id, ev));
       (a.kind === "sea" ? seas : lands).append(el);
       this.areaEls.set(a.id, el);
@@ -109,6 +141,22 @@ export class BoardView {
       if (a.volcano) labels.append(this.volcano(a.label[0] + 24 * this.k, a.label[1] - 3 * this.k));
     }
     svg.append(this.tints, this.pieces, labels, this.marks);
+    // Area names stay readable however small the board is drawn: at least ~9 screen pixels.
+    if (window.ResizeObserver) new ResizeObserver(() => this.fitLabels()).observe(svg);
+    this.fitLabels();
+  }
+
+  fitLabels() {
+    const w = this.svg.clientWidth || this.svg.getBoundingClientRect().width;
+    const h = this.svg.clientHeight || this.svg.getBoundingClientRect().height;
+    if (!w || !h) return;
+    const scale = Math.min(w / this.geo.width, h / this.geo.height); // screen px per unit
+    // Up to 14 units on a board drawn large; more on a small screen (a phone), where the
+    // names would otherwise shrink to nothing (classic isles stand far apart: up to 20).
+    const cap = this.geo.height > this.geo.width * 0.8 && this.geo.areas.length < 45 ? 20 : 14;
+    const size = Math.max(10, Math.min(cap, 9 / scale));
+    this.svg.style.setProperty("--label", `${Math.round(size * 10) / 10}px`);
+    this.svg.style.setProperty("--label-sea", `${Math.round(size * 8.6) / 10}px`);
   }
 
   volcano(x, y) {

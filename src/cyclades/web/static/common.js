@@ -45,6 +45,12 @@ export function ink(p) {
 
 // A seat's display name: its chosen name, else "Player N" (as the server's log says).
 export function seatName(seats, p) {
+  // In the 2-player game a seat (a person) plays two factions (R22): "Ann (A)", "Ann (B)".
+  const owner = Array.isArray(seats) && seats.find((x) => x && Array.isArray(x.factions) && x.factions.length > 1 && x.factions.includes(p));
+  if (owner) {
+    const k = owner.factions.indexOf(p);
+    return (owner.faction_names && owner.faction_names[k]) || `${owner.name || `Player ${owner.seat + 1}`} (${"AB"[k]})`;
+  }
   const s = seats && seats[p];
   if (s && s.name) return s.name;
   return `Player ${p + 1}`;
@@ -168,6 +174,27 @@ const DESCRIPTIONS = {
   release: "Release {what}",
   move_creature: "Move {what} to {where}",
   stay: "Leave {what} where it is",
+  place_creature: "Place {what} on {where}",
+  displace: "Move the displaced {what} to {where}",
+  target_area: "Choose {where}",
+  destroy: "Destroy a {what} on {where}",
+  steal: "Steal {what} from {where}",
+  swap_hero: "Give up {what} for a Hero of the track",
+  choose_hero: "Take {what} from the Hero track",
+  choose_card: "Play {what} for free",
+  exchange: "Exchange 2 mercenary Troops for a {what}",
+  return_merc: "Return a mercenary Troop from {where}",
+  sacrifice: "Sacrifice {what}",
+  use_power: "Use the Sacrificial Power of {what}",
+  discard_prosperity: "Discard a Prosperity token from {where}",
+  convert: "Turn 2 Priestesses into a Philosopher, {n} times",
+  metropolis_on_card: "Place the Metropolis on {what}'s card",
+  reroll: "Pay {n} GP to re-roll the die",
+  keep_roll: "Keep the die",
+  escape: "Let a {what} retreat to {where} instead of being destroyed",
+  fleet_move: "Move Fleets up to 3 sea spaces for {n} GP",
+  drop: "Leave {n} of the moving Fleets here",
+  swap_creature: "Replace {what} with the top Creature card for {n} GP",
   end_turn: "End your turn",
   done: "Done choosing",
   cancel: "Cancel",

@@ -1,10 +1,13 @@
 // The game page: /game/{id}?token=... (a seat) or /game/{id} (a spectator).
 // State comes from GET /api/games/{id} and then the WebSocket; decisions go out
 // with POST /api/games/{id}/actions, always one of the seat's legal actions as listed.
-import { BoardView } from "./board.js";
+import { BoardView, turnGeometry } from "./board.js";
+import { endScreen, scrollBackLink } from "./endgame.js";
 import {
-  GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, godName, h, ink, seatName, unitWords,
+  BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, godName, h, ink, seatName, unitWords,
 } from "./common.js";
+import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
+import { afterRender, beforeSend } from "./tutorial.js"; // lessons, Undo, "End your turn?"
 
 const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
 const BID_KINDS = new Set(["bid", "apollo"]);
@@ -28,6 +31,11 @@ const st = {
   wsDelay: 500,
   sending: false,
   resultShown: false,
+  setup: null, // GET /api/games/{id}/setup: ruleset, maelstrom, teams, seat_factions
+  content: null, // GET /api/content: the texts of the tooltips
+  myMove: false,
+  collapsed: {},
+  signals,
 };
 window.cyclades = st; // handy in the console and for tests
 
@@ -38,7 +46,8 @@ const $ = (id) => document.getElementById(id);
 const pname = (p) => seatName(st.seats, p);
 const areaName = (id) => (st.board ? st.board.name(id) : id);
 const label = (a) => actionLabel(a, areaName);
-const isMe = (p) => st.seat !== null && st.seat !== undefined && p === st.seat;
+// A seat plays its factions: one, or two in the 2-player game (R22; the server's `factions`).
+const isMe = (p) => st.seat !== null && st.seat !== undefined && (Array.isArray(st.factions) && st.factions.length ? st.factions.includes(p) : p === st.seat);
 
 // What the player to move is deciding, as the end of "Waiting for X to ..."
 // (or, for oneself, "Your move: ...").
@@ -97,14 +106,45 @@ async function start() {
       api("GET", `/api/games/${encodeURIComponent(st.gid)}/board`),
       api("GET", stateUrl()),
     ]);
-    st.board = new BoardView($("board"), geo, onAreaClick);
+    st.geo = geo;
+    drawBoard();
+    await loadSetup(state);
     applyFull(state);
   } catch (e) {
     $("status").textContent = `This game cannot be loaded: ${e.message}`;
     $("status").className = "status error";
     return;
   }
+  scrollBackLink(st.gid);
   connect();
+}
+
+// A wide board on a tall screen (a phone upright) is drawn turned a quarter: twice as large.
+const TALL = window.matchMedia("(max-width: 820px) and (orientation: portrait)");
+
+function drawBoard() {
+  const geo = st.geo;
+  const turn = TALL.matches && geo.width > geo.height * 1.1;
+  if (st.board && st.board.turned === turn) return;
+  st.board = new BoardView($("board"), turn ? turnGeometry(geo) : geo, onAreaClick);
+  st.board.turned = turn;
+  if (st.view) render();
+}
+TALL.addEventListener("change", () => st.geo && drawBoard());
+
+// The game's mode and the texts of its cards (neither is needed to play: failures are quiet).
+async function loadSetup(state) {
+  const view = state.view || {};
+  try {
+    st.setup = await api("GET", `/api/games/${encodeURIComponent(st.gid)}/setup`);
+  } catch (e) {
+    st.setup = { ruleset: view.ruleset || "legendary", maelstrom: true };
+  }
+  const ruleset = view.ruleset || st.setup.ruleset || "legendary";
+  try {
+    st.content = await api("GET", `/api/content?ruleset=${encodeURIComponent(ruleset)}&maelstrom=${st.setup.maelstrom !== false}`);
+    loadContent(st.content);
+  } catch (e) { /* tooltips show names only */ }
 }
 
 function stateUrl() {
@@ -124,6 +164,7 @@ function applyFull(data) {
 function applyState(msg, appendLog = true) {
   if (msg.version < st.version) return; // an older message overtaken by a newer one
   st.seat = msg.seat ?? null;
+  st.factions = msg.factions || null;
   st.version = msg.version;
   st.view = msg.view;
   st.status = msg.status || st.status;
@@ -207,6 +248,7 @@ async function send(action) {
   // Only ever what the server listed, exactly as listed.
   const listed = st.legal.find((a) => a === action);
   if (!listed) return;
+  if (!(await beforeSend(listed, st))) return;
   st.sending = true;
   document.body.classList.add("sending");
   try {
@@ -236,10 +278,12 @@ function showToast(text) {
 
 // --- popups: a small menu of actions near the pointer ------------------------
 
-function openPopup(ev, title, actions, labelOf = label) {
+function openPopup(ev, title, actions, labelOf = label, explain = null) {
   const pop = $("popup");
+  hideTip();
   pop.replaceChildren(
     h("div", { class: "popup-title" }, title),
+    explain ? h("div", { class: "popup-text" }, explain) : null,
     ...actions.map((a) => h("button", { class: "popup-item", role: "menuitem", onclick: () => send(a) }, labelOf(a))),
     h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
   );
@@ -279,14 +323,16 @@ function onAreaClick(id, ev) {
 function onGodClick(god, ev) {
   if (god === "apollo") {
     const acts = st.legal.filter((a) => a.kind === "apollo");
-    if (acts.length) openPopup(ev, "Apollo", acts);
+    if (acts.length) openPopup(ev, "Apollo", acts, label, tipBody("god:apollo"));
     return;
   }
   const acts = st.legal.filter((a) => a.kind === "bid" && a.what === god).sort((a, b) => a.n - b.n);
   if (!acts.length) return;
   const pop = $("popup");
+  hideTip();
   pop.replaceChildren(
     h("div", { class: "popup-title" }, `Offer to ${godName(god)}: how many GP?`),
+    h("div", { class: "popup-text" }, tipBody(`god:${god}`)),
     h("div", { class: "amounts" }, acts.map((a) => h("button", {
       class: "amount", title: label(a), "data-amount": a.n, onclick: () => send(a),
     }, a.n))),
@@ -302,7 +348,7 @@ function onGodClick(god, ev) {
 function onCardClick(card, ev) {
   const acts = st.legal.filter((a) => !a.where && a.what === card && CARD_KINDS.has(a.kind));
   if (!acts.length) return;
-  openPopup(ev, cardName(card), acts);
+  openPopup(ev, cardName(card), acts, label, tipBody(`hero:${card}`) || tipBody(`creature:${card}`));
 }
 
 // --- rendering -----------------------------------------------------------------
@@ -319,18 +365,79 @@ function render() {
   renderActions(v);
   renderLog();
   renderResult(v);
+  afterRender(st);
 }
 
 function renderHeader(v) {
+  document.body.dataset.phase = v.phase || "";
   const phase = PHASES[v.phase] || v.phase;
   $("game-title").textContent = v.cycle > 0 ? `Cycle ${v.cycle} · ${phase}` : phase;
-  document.title = `Cyclades — ${v.over ? "game over" : `cycle ${v.cycle}`}`;
+  const mode = gameMode(v);
+  $("mode").textContent = mode.label;
+  $("mode").setAttribute("data-tip", `text:${mode.long}`);
+  $("rules-link").href = `/rules?ruleset=${mode.classic ? "classic" : "legendary"}${mode.classic ? "" : `&maelstrom=${mode.maelstrom ? 1 : 0}`}`;
+  signalMove(v);
   const me = $("me");
   if (st.seat !== null && st.seat !== undefined) {
-    me.replaceChildren("You are ", chip(st.seat, st.seats), ` (${PLAYER_COLOUR_NAMES[st.seat % PLAYER_COLOUR_NAMES.length]})`);
+    const mine = myFactions(v);
+    me.replaceChildren(mine.length > 1 ? "You play " : "You are ", ...mine.map((p) => chip(p, st.seats)),
+      mine.length > 1 ? "" : ` (${PLAYER_COLOUR_NAMES[mine[0] % PLAYER_COLOUR_NAMES.length]})`);
   } else {
     me.textContent = "Spectating";
   }
+}
+
+// The factions this page's seat plays: one, or two in the 2-player game.
+function myFactions(v) {
+  if (st.seat === null || st.seat === undefined) return [];
+  if (Array.isArray(st.factions) && st.factions.length) return st.factions;
+  const sf = st.setup && st.setup.seat_factions;
+  if (sf && sf[st.seat] && (v.players || []).length > (st.seats || []).length) return sf[st.seat];
+  return [st.seat];
+}
+
+// The seat (a person) playing faction p: in the 2-player game one seat plays two factions.
+function seatOf(p) {
+  return (st.seats || []).find((x) => x && Array.isArray(x.factions) && x.factions.includes(p)) || (st.seats || [])[p] || {};
+}
+
+function teamsOf(v) {
+  return v.teams || (st.setup && st.setup.teams) || null;
+}
+
+function gameMode(v) {
+  const classic = (v.ruleset || (st.setup && st.setup.ruleset)) === "classic";
+  const maelstrom = !classic && !(st.setup && st.setup.maelstrom === false);
+  const teams = teamsOf(v);
+  const n = (v.players || []).length;
+  const people = (st.seats || []).length;
+  const goal = v.goal || v.team_goal || (st.setup && (st.setup.team_goal || st.setup.goal)) || (classic ? 2 : 3);
+  let extra = "";
+  let long = classic ? "The 2009 classic edition: four gods and Apollo, buildings at 2 GP, no Heroes, no mercenaries, no Metropolis bonuses."
+    : `The Legendary Edition${maelstrom ? " with the Maelström module" : ""}.`;
+  if (teams && people && people < n) {
+    extra = " · 2 players";
+    long += ` Two players, each playing two factions of one team with a shared purse; the first to ${goal} Metropolises wins.`;
+  } else if (teams) {
+    const k = new Set(teams).size;
+    extra = ` · ${k} teams`;
+    long += ` ${k} teams of two: partners share one purse and win together with ${goal} Metropolises.`;
+  } else if (classic && v.turn_order && v.turn_order.length > n) {
+    extra = " · two offerings each";
+    long += " With two players each has two offering markers and makes two offerings per cycle.";
+  } else {
+    long += ` The first to control ${goal} Metropolises at the end of a cycle wins.`;
+  }
+  return { classic, maelstrom, teams, goal, label: (classic ? "Classic" : maelstrom ? "Legendary + Maelström" : "Legendary") + extra, long };
+}
+
+// Your move: the tab's title says so, and (tab in the background) a short sound.
+function signalMove(v) {
+  const mine = !v.over && isMe(v.to_move) && st.legal.length > 0;
+  const base = `Cyclades — ${v.over ? "game over" : `cycle ${v.cycle}`}`;
+  document.title = mine ? `★ Your move · ${base}` : base;
+  if (mine && !st.myMove && document.hidden && soundOn()) beep();
+  st.myMove = mine;
 }
 
 function renderStatus(v) {
@@ -383,32 +490,47 @@ function renderAuction(v) {
     return h("li", {
       class: `god ${g.face_up ? "" : "face-down"} ${clickable ? "clickable" : ""}`,
       "data-god": g.god,
-      title: g.face_up ? info.gift : `${info.name} is face down this cycle`,
+      "data-tip": `god:${g.god}`,
       onclick: clickable ? (ev) => onGodClick(g.god, ev) : null,
     },
     h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
-    h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : "face down")),
-    g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, title: `${pname(g.bid.player)} offers ${g.bid.amount} GP` },
+    h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : "face down this cycle")),
+    g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, "data-tip": `text:${pname(g.bid.player)} offers ${g.bid.amount} GP` },
       h("b", {}, g.bid.amount), " GP") : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
-    (order[g.god] || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) }, title: `Acts ${ordinal(i)}` }, ordinal(i))));
+    (order[g.god] || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i))));
   });
   const apollo = GODS.apollo;
   rows.push(h("li", {
     class: `god apollo ${apolloLegal ? "clickable" : ""}`,
     "data-god": "apollo",
-    title: "Apollo: any number of players; 2 GP and a Prosperity token",
+    "data-tip": "god:apollo",
     onclick: apolloLegal ? (ev) => onGodClick("apollo", ev) : null,
   },
   h("span", { class: "medallion", style: { background: apollo.colour } }, "A"),
-  h("span", { class: "god-name" }, "Apollo", h("small", {}, apollo.gift)),
+  h("span", { class: "god-name" }, "Apollo", h("small", {}, gameMode(v).classic ? "1 GP (4 with one isle) · Prosperity" : apollo.gift)),
   h("span", { class: "apollo-players" }, (v.apollo || []).map((p) => chip(p, st.seats, ""))),
   (order.apollo || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i)))));
+  const twice = (v.turn_order || []).length > (v.players || []).length;
   el.replaceChildren(
-    h("h2", {}, "Auction board"),
+    panelTitle("auction", "Auction board"),
     h("ol", { class: "gods" }, rows),
-    h("div", { class: "turn-order" }, h("span", { class: "caption" }, "Turn order"),
+    h("div", { class: "turn-order", "data-tip": `text:Who offers first this cycle, left to right${twice ? " (two markers each: each player makes two offerings)" : ""}.` },
+      h("span", { class: "caption" }, twice ? "Offering order (two markers each)" : "Turn order"),
       (v.turn_order || []).map((p) => chip(p, st.seats))),
   );
+}
+
+// A panel's title; on a phone a tap folds the panel away (or opens it again).
+function panelTitle(id, text, extra = null) {
+  const el = $(id);
+  if (el) el.classList.toggle("collapsed", !!st.collapsed[id]);
+  return h("h2", { class: "panel-title", onclick: () => togglePanel(id) }, text, extra);
+}
+
+function togglePanel(id) {
+  if (!window.matchMedia("(max-width: 820px)").matches) return;
+  st.collapsed[id] = !st.collapsed[id];
+  $(id).classList.toggle("collapsed", st.collapsed[id]);
 }
 
 function ordinal(i) {
@@ -417,58 +539,107 @@ function ordinal(i) {
 
 function renderTracks(v) {
   const el = $("tracks");
+  const mode = gameMode(v);
   const clickable = new Set(st.legal.filter((a) => !a.where && CARD_KINDS.has(a.kind)).map((a) => a.what));
   const creatures = (v.creature_track || []).map((c) => h("li", {
     class: `card creature-card ${c.card ? "" : "empty"} ${clickable.has(c.card) ? "clickable" : ""}`,
     "data-card": c.card || "",
+    "data-tip": c.card ? `creature:${c.card}` : `text:An empty slot: it is filled at the start of the next cycle (${c.cost} GP).`,
     onclick: clickable.has(c.card) ? (ev) => onCardClick(c.card, ev) : null,
   },
-  h("span", { class: "cost", title: `${c.cost} GP` }, c.cost),
+  h("span", { class: "cost" }, c.cost),
   h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
-  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved", title: `Reserved by ${pname(c.reserved_by)}` }, "reserved ", chip(c.reserved_by, st.seats, "")) : null));
-  const heroes = (v.hero_track || []).map((hero) => h("li", {
-    class: `card hero-card ${clickable.has(hero) ? "clickable" : ""}`,
-    "data-card": hero,
-    onclick: clickable.has(hero) ? (ev) => onCardClick(hero, ev) : null,
-  }, h("span", { class: "star" }, "★"), h("span", { class: "card-name" }, cardName(hero))));
-  el.replaceChildren(
-    h("h2", {}, "Mythological Creatures"),
+  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, "reserved ", chip(c.reserved_by, st.seats, "")) : null));
+  const parts = [
+    panelTitle("tracks", "Mythological Creatures"),
     h("ol", { class: "track" }, creatures),
-    h("div", { class: "deck-note" }, `${v.creature_deck} in the deck, ${(v.creature_discard || []).length} discarded`),
-    h("h2", {}, "Heroes"),
-    h("ol", { class: "track" }, heroes.length ? heroes : h("li", { class: "card empty" }, "—")),
-    h("div", { class: "deck-note" }, `${v.hero_deck} in the deck · ${v.mercenaries_in_reserve} mercenaries · ${v.bonus_stack} Metropolis bonuses`),
-  );
+    h("div", { class: "deck-note" }, `${v.creature_deck} in the deck, ${(v.creature_discard || []).length} discarded · price minus 1 GP per Temple`),
+  ];
+  if (!mode.classic) {
+    const heroes = (v.hero_track || []).map((hero) => h("li", {
+      class: `card hero-card ${clickable.has(hero) ? "clickable" : ""}`,
+      "data-card": hero,
+      "data-tip": `hero:${hero}`,
+      onclick: clickable.has(hero) ? (ev) => onCardClick(hero, ev) : null,
+    }, h("span", { class: "star" }, "★"), h("span", { class: "card-name" }, cardName(hero)), h("span", { class: "cost hero-cost" }, "4")));
+    const bonuses = (st.content && st.content.bonuses) || [];
+    parts.push(
+      h("h2", { class: "sub" }, "Heroes"),
+      h("ol", { class: "track hero-track" }, heroes.length ? heroes : h("li", { class: "card empty" }, "—")),
+      h("div", { class: "deck-note" }, `${v.hero_deck} in the deck · recruited with Hera for 4 GP`),
+      h("h2", { class: "sub" }, "Metropolis bonuses", h("small", { class: "count" }, ` ${v.bonus_stack} left`)),
+      h("div", { class: "bonuses" }, bonuses.map((b) => h("span", { class: "bonus-chip", "data-bonus": b.id, "data-tip": `bonus:${b.id}` }, b.name))),
+      h("div", { class: "deck-note" }, h("span", { "data-tip": "unit:merc" }, `${v.mercenaries_in_reserve} mercenaries in the supply`)));
+  }
+  el.replaceChildren(...parts);
 }
 
 function renderPlayers(v) {
   const el = $("players");
-  el.replaceChildren(...(v.players || []).map((pl) => {
+  const teams = teamsOf(v);
+  const mode = gameMode(v);
+  const built = {}; // player -> {port: n, ...}
+  for (const a of v.areas || []) {
+    if (a.owner < 0) continue;
+    for (const b of a.buildings || []) if (b) (built[a.owner] = built[a.owner] || {})[b] = ((built[a.owner] || {})[b] || 0) + 1;
+  }
+  const card = (pl, inTeam) => {
     const p = pl.index;
-    const seat = st.seats[p] || {};
+    const seat = seatOf(p);
     const bot = seat.kind && seat.kind !== "human";
-    const stat = (cls, title, value, word) => h("span", { class: `stat ${cls}`, title }, h("i", { class: `icon ${cls}` }), h("b", {}, value), h("small", {}, word));
+    const stat = (cls, tip, value, word) => h("span", { class: `stat ${cls}`, "data-tip": tip },
+      h("i", { class: `icon ${cls}` }), h("b", {}, value), word ? h("small", {}, word) : null);
+    const hidden = pl.gp === null || pl.gp === undefined;
+    const b = built[p] || {};
+    const buildings = ["port", "fortress", "temple", "university"].map((k) => h("span", {
+      class: `bld ${k} ${b[k] ? "" : "none"}`, "data-building": k, "data-tip": `building:${k}`, style: { "--bc": BUILDINGS[k].colour },
+    }, BUILDINGS[k].letter, b[k] > 1 ? h("sub", {}, b[k]) : null));
     return h("article", {
       class: `player ${v.to_move === p ? "to-move" : ""} ${isMe(p) ? "mine" : ""} ${pl.eliminated ? "eliminated" : ""}`,
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, h("span", { class: "swatch" }), h("span", { class: "pname" }, pname(p)),
+    h("header", {}, h("span", { class: "swatch" }), h("span", { class: "pname", title: pname(p) }, pname(p)),
       isMe(p) ? h("span", { class: "tag" }, "you") : null,
-      bot ? h("span", { class: "tag bot", title: `played by the server: ${seat.kind} bot` }, /bot/i.test(pname(p)) ? "bot" : `${seat.kind} bot`) : null,
-      pl.eliminated ? h("span", { class: "tag" }, "eliminated") : null),
+      bot ? h("span", { class: "tag bot", "data-tip": `text:Played by the server (${seat.kind} bot).` }, "bot") : null,
+      pl.eliminated ? h("span", { class: "tag" }, "out") : null),
     h("div", { class: "stats" },
-      stat("gp", pl.gp === null || pl.gp === undefined ? "Gold: hidden from you (R24)" : "Gold", pl.gp === null || pl.gp === undefined ? "?" : pl.gp, "GP"),
-      stat("metro", "Metropolises", pl.metropolises, "metropolises"),
-      stat("priestess", "Priestesses", pl.priestesses, "priestesses"),
-      stat("philosopher", "Philosophers", pl.philosophers, "philosophers"),
-      stat("troop", "Troops in reserve (not on the board)", pl.troops_in_reserve, "troops left"),
-      stat("fleet", "Fleets in reserve (not on the board)", pl.fleets_in_reserve, "fleets left")),
-    (pl.heroes || []).length || (pl.creatures || []).length
-      ? h("div", { class: "cards" },
-        (pl.heroes || []).map((x) => h("span", { class: "mini hero-mini", title: "Hero" }, "★ ", cardName(x))),
-        (pl.creatures || []).map((x) => h("span", { class: "mini creature-mini", title: "Mythological Creature" }, cardName(x))))
-      : null);
+      inTeam ? null : stat("gp", hidden ? "text:Gold (GP): hidden from you until the end of the game." : "unit:gp", hidden ? "?" : pl.gp, ""),
+      stat("metro", `text:Metropolises: ${pl.metropolises} of the ${mode.goal} that win${teams ? " (the team's together)" : ""}.`, pl.metropolises, ""),
+      stat("priestess", "unit:priestess", pl.priestesses, ""),
+      stat("philosopher", "unit:philosopher", pl.philosophers, ""),
+      stat("troop", "unit:troop", pl.troops_in_reserve, ""),
+      stat("fleet", "unit:fleet", pl.fleets_in_reserve, "")),
+    h("div", { class: "cards" }, h("span", { class: "blds" }, buildings),
+      (pl.heroes || []).map((x) => h("span", { class: "mini hero-mini", "data-tip": `hero:${x}` }, "★", cardName(x))),
+      (pl.creatures || []).map((x) => h("span", { class: "mini creature-mini", "data-tip": `creature:${x}` }, cardName(x)))));
+  };
+  const players = v.players || [];
+  if (!teams) {
+    el.classList.remove("teamed");
+    el.style.setProperty("--cols", players.length);
+    el.replaceChildren(...players.map((pl) => card(pl, false)));
+    return;
+  }
+  const groups = [];
+  teams.forEach((t, p) => {
+    if (!groups[t]) groups[t] = [];
+    if (players[p]) groups[t].push(players[p]);
+  });
+  el.classList.add("teamed");
+  el.style.setProperty("--cols", players.length);
+  const people = (st.seats || []).length;
+  el.replaceChildren(...groups.filter(Boolean).map((members, t) => {
+    const purse = members.map((pl) => pl.gp).find((x) => x !== null && x !== undefined);
+    const metros = members.reduce((n, pl) => n + (pl.metropolises || 0), 0);
+    const person = people && people < players.length ? seatName(st.seats, members[0].index).replace(/ \(A\)$/, "") : null;
+    return h("section", { class: "team", "data-team": t, style: { "--span": members.length } },
+      h("header", { class: "team-head" },
+        h("span", { class: "team-name" }, person ? `${person}'s factions` : `Team ${t + 1}`),
+        h("span", { class: "stat gp", "data-tip": purse === undefined ? "text:The team's shared purse: hidden from you until the end of the game." : "text:The team's shared purse: partners pay offerings and actions from the same GP." },
+          h("i", { class: "icon gp" }), h("b", {}, purse === undefined ? "?" : purse), h("small", {}, " GP shared")),
+        h("span", { class: "stat metro", "data-tip": `text:Metropolises of the team: ${metros} of ${mode.goal}.` }, h("i", { class: "icon metro" }), h("b", {}, metros), h("small", {}, `/${mode.goal}`))),
+      h("div", { class: "team-members" }, members.map((pl) => card(pl, true))));
   }));
 }
 
@@ -479,6 +650,7 @@ function renderActions(v) {
   if (v.over) {
     parts.push(h("h2", {}, "Game over"), h("button", { class: "primary", onclick: () => showResult(v, true) }, "Show the result"));
     el.replaceChildren(...parts);
+    el.classList.remove("idle");
     return;
   }
   if (!isMe(v.to_move) || !legal.length) {
@@ -489,9 +661,11 @@ function renderActions(v) {
     }
     el.replaceChildren(...parts);
     el.classList.remove("your-move");
+    el.classList.add("idle"); // on a phone the status line above the map says the same
     return;
   }
   el.classList.add("your-move");
+  el.classList.remove("idle");
   const dec = v.decision || {};
   parts.push(h("h2", {}, "Your move"));
   parts.push(h("p", { class: "prompt" }, capital(decisionText(dec, v)) + "."));
@@ -592,6 +766,7 @@ function renderLog() {
   const line = (text) => (re ? text.split(re).map((part, i) => (i % 2
     ? h("span", { class: "who", style: { "--pc": colour(who[part]) } }, part) : part)) : [text]);
   el.replaceChildren(...lines.map((l) => h("li", { class: /^Cycle \d+ begins/.test(l) ? "cycle" : /battle|round/i.test(l) ? "fight" : "" }, line(l))));
+  if (!lines.length) el.replaceChildren(h("li", { class: "empty" }, "What happens in the game is told here, from the first move on."));
   if (atBottom || !el.dataset.scrolled) {
     el.scrollTop = el.scrollHeight;
     el.dataset.scrolled = "1";
@@ -630,7 +805,92 @@ function showResult(v, open) {
     h("div", { class: "buttons" },
       h("button", { class: "secondary", onclick: () => (el.hidden = true) }, "Look at the board"),
       h("a", { class: "button primary", href: "/" }, "Back to the lobby"))));
+  endScreen(el.firstChild, { gid: st.gid, token: st.token, seat: st.seat, seats: st.seats, view: v });
   el.hidden = !open;
 }
 
+// --- what an area holds, explained (hover on the map, or tap) ---------------------------------
+
+function areaInfo(id) {
+  const v = st.view;
+  if (!v || !st.board) return null;
+  const geo = st.board.areas.get(id);
+  const a = (v.areas || []).find((x) => x.id === id);
+  if (!geo || !a) return null;
+  const land = geo.kind === "land";
+  const lines = [];
+  const line = (key, text) => {
+    const t = key ? tipInfo(key) : null;
+    lines.push(h("li", {}, h("b", {}, text), t && (t.text || t.rows) ? h("span", {}, " — ", t.text || t.rows.map((r) => r.text).join(" ")) : null));
+  };
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  if (land) {
+    if (a.troops) line("unit:troop", n(a.troops, "Troop", "Troops"));
+    if (a.mercs) line("unit:merc", n(a.mercs, "mercenary", "mercenaries"));
+    for (const x of a.heroes || []) line(`hero:${x}`, `★ ${cardName(x)}`);
+    for (const b of a.buildings || []) if (b) line(`building:${b}`, BUILDINGS[b] ? BUILDINGS[b].name : cardName(b));
+    const sites = (a.buildings || []).filter((b) => !b).length;
+    if (sites) line(null, n(sites, "free building site", "free building sites"));
+    for (const b of a.metropolis_bonuses || []) {
+      const bonus = Array.isArray(b) ? b[b.length - 1] : b;
+      if (typeof bonus === "string") line(`bonus:${bonus}`, `Metropolis bonus: ${(tipInfo(`bonus:${bonus}`) || { name: cardName(bonus) }).name}`);
+    }
+    if (a.owner >= 0 && !a.troops && !a.mercs && !(a.heroes || []).length) line("unit:control", "Control token");
+  } else if (a.fleets) line("unit:fleet", n(a.fleets, "Fleet", "Fleets"));
+  for (const c of a.creatures || []) {
+    const card = (v.miniatures && v.miniatures[c] && v.miniatures[c].card) || c;
+    line(`creature:${card}`, cardName(c));
+  }
+  if (geo.cornucopias) line("unit:cornucopia", `Printed Cornucopia: +${geo.cornucopias} GP`);
+  if (a.prosperity) line("unit:prosperity", `Prosperity: +${a.prosperity} GP`);
+  if (a.geryon_gp) line(null, `${a.geryon_gp} GP left by Geryon`);
+  if (geo.priestess) line(null, "Priestess icon: whoever takes it gains a Priestess");
+  if (geo.volcano) line(null, "Volcano");
+  const owner = a.owner >= 0 ? chip(a.owner, st.seats) : null;
+  return h("div", { class: "tip-body area-tip" },
+    h("div", { class: "tip-head" }, h("b", {}, geo.name), h("small", {}, land ? " · Land Area" : " · Sea Area")),
+    h("p", {}, owner ? ["Controlled by ", owner] : "Controlled by nobody"),
+    lines.length ? h("ul", {}, lines) : null);
+}
+
+function installScreen() {
+  installTips();
+  setAreaTip(areaInfo);
+  unlockAudio();
+  const sound = $("sound");
+  const showSound = () => {
+    const on = soundOn();
+    sound.textContent = on ? "♪ on" : "♪ off";
+    sound.setAttribute("aria-pressed", on ? "true" : "false");
+    sound.setAttribute("aria-label", on ? "Sound on: turn it off" : "Sound off: turn it on");
+  };
+  sound.addEventListener("click", () => {
+    setSound(!soundOn());
+    showSound();
+  });
+  showSound();
+  // Zoom the map (shown on small screens, where the whole board is small): the map then
+  // scrolls inside its frame, never the page.
+  const zooms = [1, 1.6, 2.4];
+  let z = 0;
+  const zoom = (d) => {
+    z = Math.max(0, Math.min(zooms.length - 1, z + d));
+    $("board").style.setProperty("--zoom", zooms[z]);
+    $("zoom-in").disabled = z === zooms.length - 1;
+    $("zoom-out").disabled = z === 0;
+    if (st.board) st.board.fitLabels();
+  };
+  $("zoom-in").addEventListener("click", () => zoom(1));
+  $("zoom-out").addEventListener("click", () => zoom(-1));
+  zoom(0);
+  const logTitle = document.querySelector("#log-panel h2");
+  if (logTitle) logTitle.addEventListener("click", () => togglePanel("log-panel"));
+  // On a phone the chronicle starts folded: the board and the decision come first.
+  if (window.matchMedia("(max-width: 820px)").matches) {
+    st.collapsed["log-panel"] = true;
+    $("log-panel").classList.add("collapsed");
+  }
+}
+
+installScreen();
 start();

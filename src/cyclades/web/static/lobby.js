@@ -1,54 +1,160 @@
-// The lobby: create a game, show its seat links, list the games on the server.
+// The lobby: create a game in any mode, hand out its seats (you, a friend's invitation
+// link, open to anyone, a bot), list the games on the server, join an open seat, and, for
+// the games this browser created, give an absent player's seat to a bot.
 import { api, chip, colour, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
-const DEFAULT_BOTS = ["random"];
-let botKinds = DEFAULT_BOTS;
+let botKinds = ["greedy", "mcts", "random"];
+let defaultBot = "greedy"; // the server's default (GET /api/bots), the same as the API's
+const PEOPLE = [["you", "you"], ["invite", "a friend (invitation link)"], ["open", "open to anyone"]];
+const RULESETS = { legendary: "Legendary", classic: "classic 2009" };
+const HOST_KEY = "cyclades.host-tokens";
 
-// The server may list its bot kinds (GET /api/bots -> {"bots": [...]} or [...]).
+// The server lists its bot kinds and the default one: GET /api/bots -> {"bots": [...], "default"}.
 async function loadBotKinds() {
   try {
     const data = await api("GET", "/api/bots");
-    const list = Array.isArray(data) ? data : data && (data.bots || data.agents || data.kinds);
-    if (Array.isArray(list) && list.length) {
-      botKinds = list.map((b) => (typeof b === "string" ? b : b.name)).filter(Boolean);
-    }
+    if (Array.isArray(data.bots) && data.bots.length) botKinds = data.bots;
+    defaultBot = botKinds.includes(data.default) ? data.default : botKinds[0];
   } catch (e) {
-    botKinds = DEFAULT_BOTS;
+    // keep the defaults: creating a game will say what is wrong
   }
 }
 
-function seatRows() {
+// --- the host tokens of the games created from this browser ------------------------------
+
+function hostTokens() {
+  try {
+    return JSON.parse(localStorage.getItem(HOST_KEY) || "{}") || {};
+  } catch (e) {
+    return {};
+  }
+}
+
+function keepHostToken(gameId, token) {
+  const all = hostTokens();
+  all[gameId] = token;
+  try {
+    localStorage.setItem(HOST_KEY, JSON.stringify(all));
+  } catch (e) { /* private mode: the host controls last as long as the page */ }
+}
+
+// --- the form ------------------------------------------------------------------------
+
+// Team of each seat (R22): 2 players are two teams (each person plays both factions of
+// one), 4 in teams are 1-2-1-2, 6 are 1-2-3-1-2-3.
+function teamOf(seat, n) {
+  return n === 6 ? seat % 3 : seat % 2;
+}
+
+// Factions of each seat: one, or with 2 players the two of its team (seat 0: 0 and 2).
+function factionsOf(seat, n) {
+  return n === 2 ? [seat, seat + 2] : [seat];
+}
+
+function form() {
+  const ruleset = $("ruleset").value;
   const n = Number($("players").value);
+  return { ruleset, n, classic: ruleset === "classic" };
+}
+
+// Keep the options to what the chosen rules allow: classic 2-5 players, no teams, no
+// Maelström, its own board; Legendary 2-6, teams always with 2 and 6, optional with 4.
+function syncOptions() {
+  const { classic } = form();
+  const six = $("players").querySelector("option[value='6']");
+  six.disabled = classic;
+  if (classic && $("players").value === "6") $("players").value = "5";
+  const { n } = form();
+  const teams = $("teams");
+  const hint = $("teams-hint");
+  if (classic) {
+    teams.checked = false;
+    teams.disabled = true;
+    hint.textContent = n === 2 ? "The classic game has no teams; with 2 players each makes two offerings a cycle." : "The classic game has no teams.";
+  } else if (n === 2 || n === 6) {
+    teams.checked = true;
+    teams.disabled = true;
+    hint.textContent = n === 2
+      ? "2 players always play in teams: each plays the two factions of a team."
+      : "6 players always play in three teams of two.";
+  } else if (n === 4) {
+    teams.disabled = false;
+    hint.textContent = "4 players may play in two teams of two (one purse per team).";
+  } else {
+    teams.checked = false;
+    teams.disabled = true;
+    hint.textContent = "Team play is for 2, 4 or 6 players.";
+  }
+  $("team-goal").disabled = !teams.checked;
+  $("maelstrom").disabled = classic;
+  if (classic) $("maelstrom").checked = false;
+  else if ($("maelstrom").dataset.touched !== "1") $("maelstrom").checked = true;
+  // The classic game has its own board (R8): the choice shows it and is not sent.
+  const board = $("board");
+  let own = board.querySelector("option[value='classic']");
+  if (classic && !own) {
+    board.dataset.legendary = board.value;
+    board.append(h("option", { value: "classic" }, "the classic game's own board"));
+    board.value = "classic";
+  } else if (!classic && own) {
+    own.remove();
+    board.value = board.dataset.legendary || "random";
+  }
+  board.disabled = classic;
+  seatRows();
+}
+
+function seatRows() {
+  const { n } = form();
+  const teams = $("teams").checked;
   const box = $("seats");
   const old = [...box.querySelectorAll(".seat")].map((row) => ({
     kind: row.querySelector("select").value, name: row.querySelector("input").value,
   }));
   box.replaceChildren(...Array.from({ length: n }, (_, i) => {
-    const prev = old[i] || { kind: i === 0 ? "human" : botKinds[0], name: "" };
-    const select = h("select", { name: `seat-${i}`, "aria-label": `Seat ${i + 1}`, "data-seat": i },
-      h("option", { value: "human" }, "human"),
-      botKinds.map((b) => h("option", { value: b }, `bot: ${b}`)));
-    select.value = [...select.options].some((o) => o.value === prev.kind) ? prev.kind : "human";
-    return h("div", { class: "seat" },
-      h("span", { class: "swatch", style: { background: colour(i) }, title: PLAYER_COLOUR_NAMES[i] }),
+    const prev = old[i] || { kind: i === 0 ? "you" : defaultBot, name: "" };
+    const select = h("select", {
+      name: `seat-${i}`, "aria-label": `Seat ${i + 1}: who plays it`, "data-seat": i,
+      onchange: (ev) => onlyOneYou(ev.target),
+    },
+    PEOPLE.map(([v, text]) => h("option", { value: v }, text)),
+    h("optgroup", { label: "a bot" }, botKinds.map((b) => h("option", { value: b }, `bot: ${b}`))));
+    select.value = [...select.options].some((o) => o.value === prev.kind) ? prev.kind : defaultBot;
+    const factions = factionsOf(i, n);
+    return h("div", { class: "seat", "data-row": i },
+      h("span", { class: "swatches" }, factions.map((f) => h("span", {
+        class: "swatch", style: { background: colour(f) }, title: PLAYER_COLOUR_NAMES[f],
+      }))),
       h("span", { class: "seat-no" }, `Seat ${i + 1}`),
+      teams ? h("span", { class: "seat-team" }, `team ${teamOf(i, n) + 1}`) : null,
       select,
       h("input", { type: "text", name: `name-${i}`, placeholder: "name (optional)", maxlength: 24, value: prev.name, "aria-label": `Name of seat ${i + 1}` }));
   }));
+}
+
+// One seat is "you" at most: choosing it for another seat makes the former one a friend's.
+function onlyOneYou(select) {
+  if (select.value !== "you") return;
+  for (const other of $("seats").querySelectorAll("select")) {
+    if (other !== select && other.value === "you") other.value = "invite";
+  }
 }
 
 async function create(ev) {
   ev.preventDefault();
   const err = $("create-error");
   err.hidden = true;
-  const n = Number($("players").value);
+  const { n, ruleset, classic } = form();
   const rows = [...$("seats").querySelectorAll(".seat")];
+  const teams = !classic && $("teams").checked;
   const body = {
     players: n,
-    ruleset: $("ruleset").value,
-    maelstrom: $("maelstrom").checked,
-    board: $("board").value,
+    ruleset,
+    teams,
+    team_goal: teams ? Number($("team-goal").value) : null,
+    maelstrom: !classic && $("maelstrom").checked,
+    board: classic ? "random" : $("board").value,
     seed: null,
     seats: rows.map((r) => r.querySelector("select").value),
     names: rows.map((r) => r.querySelector("input").value.trim() || null),
@@ -57,7 +163,8 @@ async function create(ev) {
   $("create").disabled = true;
   try {
     const game = await api("POST", "/api/games", body);
-    showCreated(game, body);
+    if (game.host_token) keepHostToken(game.game_id, game.host_token);
+    showCreated(game);
     loadGames();
   } catch (e) {
     err.textContent = `The game could not be created: ${e.message}`;
@@ -76,12 +183,12 @@ function copyButton(url) {
     type: "button", class: "small secondary copy",
     onclick: async (ev) => {
       const btn = ev.currentTarget;
+      const input = btn.parentElement.querySelector("input");
       try {
         await navigator.clipboard.writeText(absolute(url));
         btn.textContent = "copied";
       } catch (e) {
         // No clipboard (plain http on another host): select the text instead.
-        const input = btn.parentElement.querySelector("input");
         input.select();
         btn.textContent = "press Ctrl+C";
       }
@@ -90,35 +197,63 @@ function copyButton(url) {
   }, "copy");
 }
 
-function linkRow(labelEl, url, extra) {
-  return h("div", { class: "link-row" }, labelEl,
-    h("input", { type: "text", readonly: true, value: absolute(url), onfocus: (e) => e.target.select() }),
+function linkRow(labelEl, url, extra, attrs = {}) {
+  return h("div", { class: "link-row", ...attrs }, labelEl,
+    h("input", { type: "text", readonly: true, value: absolute(url), onfocus: (e) => e.target.select(), "aria-label": "link" }),
     copyButton(url), extra);
 }
 
-function showCreated(game, body) {
+function seatChip(s) {
+  const f = (s.factions && s.factions[0]) ?? s.seat;
+  return h("span", { class: "chip", style: { background: colour(f), color: ink(f) } }, s.name || `Player ${s.seat + 1}`);
+}
+
+function showCreated(game) {
   const box = $("created");
   const seats = game.seats || [];
-  const names = seats.map((s) => ({ name: s.name }));
-  const humans = seats.filter((s) => s.url);
-  const first = humans[0];
-  box.replaceChildren(
+  const mine = seats.find((s) => s.access === "host" && s.url);
+  const invited = seats.filter((s) => s.access === "invite" && s.url);
+  const open = seats.filter((s) => s.access === "open");
+  box.replaceChildren(...[
     h("h3", {}, "Your game is ready"),
-    h("p", {}, humans.length > 1
-      ? "Send each player their own seat link: whoever has a link plays that seat, so keep them secret."
-      : "Your seat's link is secret: keep it to come back to the game."),
-    ...humans.map((s) => linkRow(
-      h("span", { class: "who" }, chip(s.seat, names, s.name || `Player ${s.seat + 1}`)),
-      s.url,
-      h("a", { class: "button small", href: s.url, "data-seat-link": s.seat }, "open"))),
+    mine ? h("div", { class: "seat-line" },
+      h("div", { class: "what" }, "Your seat: this link is yours, keep it to come back to the game."),
+      linkRow(h("span", { class: "who" }, seatChip(mine)), mine.url,
+        h("a", { class: "button small", href: mine.url, "data-seat-link": mine.seat }, "open"))) : null,
+    invited.length ? h("div", { class: "seat-line" },
+      h("div", { class: "what" }, invited.length > 1
+        ? "Send each friend their own invitation link: only whoever has a link plays that seat."
+        : "Send this invitation link to your friend: only whoever has it plays that seat."),
+      invited.map((s) => linkRow(h("span", { class: "who", title: `seat ${s.seat + 1}` }, seatChip(s)), s.url, null,
+        { "data-invite": s.seat }))) : null,
+    open.length ? h("div", { class: "seat-line" },
+      h("div", { class: "what" }, "Open to anyone: the first to press Join in the list of games takes ",
+        open.flatMap((s, k) => [k ? ", " : "", seatChip(s)]), ".")) : null,
     linkRow(h("span", { class: "who" }, "Spectators"), game.spectator_url),
-    first ? h("div", { class: "row actions" }, h("a", { class: "button primary", id: "open-seat", href: first.url }, `Open your seat (${first.name || `Player ${first.seat + 1}`})`)) : null,
-  );
+    h("p", { class: "host-note" }, "You are this game's host: from this browser, the list of games lets you give the seat of a player who does not come to a bot."),
+    mine ? h("div", { class: "row actions" }, h("a", { class: "button primary", id: "open-seat", href: mine.url }, `Open your seat (${mine.name || `Player ${mine.seat + 1}`})`)) : null,
+  ].filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
+// --- the list of games ------------------------------------------------------------------
+
 const STATUS = { waiting: "waiting for players", playing: "in progress", over: "finished" };
+
+function modeText(g) {
+  const parts = [`${g.players} players`, RULESETS[g.ruleset] || g.ruleset || "Legendary"];
+  if (g.teams) parts.push(g.players === 2 ? "two factions each" : `teams, goal ${g.team_goal || 3}`);
+  if (g.ruleset !== "classic" && g.maelstrom === false) parts.push("no Maelström");
+  return parts.join(" · ");
+}
+
+function seatTitle(s) {
+  if (s.kind !== "human") return `${s.kind} bot`;
+  if (s.joined) return "a player has joined";
+  if (s.open) return "open: anyone may join it";
+  return "kept for an invited player (by link)";
+}
 
 async function loadGames() {
   const box = $("games");
@@ -129,46 +264,74 @@ async function loadGames() {
     box.replaceChildren(h("p", { class: "error" }, `The list of games cannot be loaded: ${e.message}`));
     return;
   }
-  const games = (data.games || []).slice().sort((a, b) => String(b.created).localeCompare(String(a.created)));
+  const games = (data.games || []).slice().sort((a, b) => (b.created || 0) - (a.created || 0));
   if (!games.length) {
     box.replaceChildren(h("p", { class: "muted" }, "No games yet: create one."));
     return;
   }
+  const hosted = hostTokens();
+  // Keep what the host was choosing across the refresh.
+  const openDetails = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.game));
   box.replaceChildren(h("table", { class: "games" },
     h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Seats"), h("th", {}, "State"), h("th", {}, ""))),
     h("tbody", {}, games.map((g) => {
       const seats = g.seats || [];
-      const open = seats.filter((s) => s.kind === "human" && !s.joined).length;
-      return h("tr", { class: g.status },
-        h("td", {}, h("code", {}, g.game_id), h("div", { class: "muted" }, `${g.players} players · ${g.ruleset || "legendary"}`)),
+      const free = seats.filter((s) => s.kind === "human" && !s.joined).length;
+      const live = g.status !== "over";
+      const host = hosted[g.game_id];
+      const humans = seats.filter((s) => s.kind === "human");
+      return h("tr", { class: g.status, "data-game": g.game_id },
+        h("td", {}, h("code", {}, g.game_id), h("div", { class: "muted" }, modeText(g))),
         h("td", {}, seats.map((s) => h("span", {
-          class: `seat-chip ${s.kind === "human" ? "human" : "bot"} ${s.joined ? "joined" : ""}`,
-          style: { background: colour(s.seat), color: ink(s.seat) },
-          title: s.kind === "human" ? (s.joined ? "a player has joined" : "a free seat: join with its link") : `${s.kind} bot`,
-        }, s.name || (s.kind === "human" ? `P${s.seat + 1}` : s.kind)))),
+          class: `seat-chip ${s.kind === "human" ? "human" : "bot"} ${s.joined ? "joined" : ""} ${s.open ? "open" : ""}`,
+          style: { background: colour((s.factions && s.factions[0]) ?? s.seat), color: ink((s.factions && s.factions[0]) ?? s.seat) },
+          title: seatTitle(s),
+        }, s.name || (s.kind === "human" ? `P${s.seat + 1}` : s.kind), s.kind !== "human" ? " (bot)" : ""))),
         h("td", {}, STATUS[g.status] || g.status,
           g.status === "playing" && g.cycle ? h("div", { class: "muted" }, `cycle ${g.cycle}`) : null,
-          open && g.status !== "over" ? h("div", { class: "muted" }, `${open} seat${open > 1 ? "s" : ""} not taken yet`) : null),
-        h("td", { class: "game-links" },
-          // A seat the server marks "open" may be taken by anyone (POST /api/games/{id}/join);
-          // the others only by their secret links.
-          g.status !== "over" ? seats.filter((s) => s.kind === "human" && !s.joined && s.open).map((s) => h("button", {
-            type: "button", class: "small", "data-join": `${g.game_id}:${s.seat}`,
+          free && live ? h("div", { class: "muted" }, `${free} seat${free > 1 ? "s" : ""} not taken yet`) : null),
+        h("td", {}, h("div", { class: "game-links" },
+          // An open seat goes to the first to join (POST /api/games/{id}/join); a friend's
+          // seat only to its invitation link.
+          live ? seats.filter((s) => s.kind === "human" && !s.joined && s.open).map((s) => h("button", {
+            type: "button", class: "small primary", "data-join": `${g.game_id}:${s.seat}`,
             onclick: () => join(g.game_id, s.seat),
-          }, `join as ${s.name || `Player ${s.seat + 1}`}`)) : null,
-          h("a", { class: "button small secondary", href: `/game/${encodeURIComponent(g.game_id)}` }, g.status === "over" ? "see" : "spectate")));
+          }, `Join (seat ${s.seat + 1})`)) : null,
+          h("a", { class: "button small secondary", href: `/game/${encodeURIComponent(g.game_id)}` }, g.status === "over" ? "see" : "spectate"),
+          host && live && humans.length ? h("details", { class: "host-seats", "data-game": g.game_id, open: openDetails.has(g.game_id) },
+            h("summary", {}, "host: give a seat to a bot"),
+            humans.map((s) => hostSeatRow(g.game_id, host, s))) : null)));
     }))));
 }
 
-// Taking a free seat: the server hands out that seat's link once (POST /api/games/{id}/join).
+function hostSeatRow(gameId, hostToken, s) {
+  const select = h("select", { "aria-label": `Bot for seat ${s.seat + 1}` },
+    botKinds.map((b) => h("option", { value: b, selected: b === defaultBot }, b)));
+  return h("div", { class: "host-seat" },
+    h("span", {}, `Seat ${s.seat + 1} (${s.name || `Player ${s.seat + 1}`}${s.joined ? "" : ", not joined"})`),
+    select,
+    h("button", {
+      type: "button", class: "small", "data-replace": `${gameId}:${s.seat}`,
+      onclick: async (ev) => {
+        ev.currentTarget.disabled = true;
+        try {
+          await api("POST", `/api/games/${encodeURIComponent(gameId)}/seats/${s.seat}`,
+            { host_token: hostToken, kind: select.value });
+        } catch (e) {
+          alert(`That seat cannot be given to a bot: ${e.message}`);
+        }
+        loadGames();
+      },
+    }, "give to bot"));
+}
+
+// Taking an open seat: the server makes a token for whoever joins first.
 async function join(gameId, seat) {
   try {
     const data = await api("POST", `/api/games/${encodeURIComponent(gameId)}/join`, { seat });
     if (data && data.url) location.href = data.url;
   } catch (e) {
-    alert(e.status === 404 || e.status === 405
-      ? "This server gives seats only by their secret links: ask the game's creator for yours."
-      : `You cannot join that seat: ${e.message}`);
+    alert(`You cannot join that seat: ${e.message}`);
     loadGames();
   }
 }
@@ -176,7 +339,11 @@ async function join(gameId, seat) {
 async function main() {
   await loadBotKinds();
   seatRows();
-  $("players").addEventListener("change", seatRows);
+  syncOptions();
+  $("ruleset").addEventListener("change", syncOptions);
+  $("players").addEventListener("change", syncOptions);
+  $("teams").addEventListener("change", syncOptions);
+  $("maelstrom").addEventListener("change", (ev) => (ev.target.dataset.touched = "1"));
   $("create-form").addEventListener("submit", create);
   $("refresh").addEventListener("click", loadGames);
   loadGames();

@@ -1,0 +1,66 @@
+"""The rules page and the content texts behind the game screen's tooltips.
+
+    GET /api/content?ruleset=classic&maelstrom=true   every god, card, building and piece, with
+                                                      its text and cost (content/descriptions.py)
+    GET /api/games/{id}/setup                         a game's mode: ruleset, Maelström, teams,
+                                                      which factions each seat plays (no seed)
+    GET /rules?ruleset=classic                        "How to play", drawn from /api/content
+
+Included in the app by `app.include_router(pages.router)`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from ..content.descriptions import content
+from ..content.rulesets import RULESETS
+
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+
+router = APIRouter()
+
+
+@router.get("/api/content")
+async def get_content(ruleset: str = Query("legendary"), maelstrom: bool = Query(True)):
+    """What every god, creature, hero, metropolis bonus, building and piece of a ruleset does,
+    in plain words, with its cost where it has one."""
+    if ruleset not in RULESETS:
+        return JSONResponse({"detail": f"no ruleset {ruleset!r}: one of {', '.join(RULESETS)}"},
+                            status_code=422)
+    return content(ruleset, maelstrom)
+
+
+def seat_factions(options: dict, seats: int) -> list:
+    """The factions each seat plays: one each, or two each in the 2-player Legendary game
+    (factions 0 and 2 for seat 0, 1 and 3 for seat 1, as the teams (0, 1, 0, 1) run)."""
+    teams = options.get("teams")
+    factions = len(teams) if teams else options.get("players", seats)
+    if seats and factions > seats and teams:
+        return [[f for f in range(factions) if teams[f] == teams[s]] for s in range(seats)]
+    return [[s] for s in range(factions)]
+
+
+@router.get("/api/games/{game_id}/setup")
+async def get_setup(game_id: str, request: Request):
+    """A game's mode (public): ruleset, Maelström, player count, teams and the team goal, and the
+    factions of each seat. Never the seed."""
+    m = request.app.state.manager
+    s = await m.get(game_id)
+    o = s.game.options
+    teams = o.get("teams")
+    return {"game_id": game_id, "ruleset": o.get("ruleset", "legendary"),
+            "maelstrom": bool(o.get("maelstrom", True)) and o.get("ruleset") != "classic",
+            "players": o.get("players"), "factions": s.game.s.n,
+            "teams": list(teams) if teams else None,
+            "team_goal": o.get("team_goal") if teams else None,
+            "goal": s.game.goal,
+            "seat_factions": seat_factions({**o, "players": s.game.s.n}, len(s.seats))}
+
+
+@router.get("/rules", include_in_schema=False)
+async def rules_page(ruleset: Optional[str] = None):
+    return FileResponse(STATIC / "rules.html", media_type="text/html")

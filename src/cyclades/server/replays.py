@@ -1,0 +1,538 @@
+"""Replays, the end of a game and rematches (docs/api.md, "Replays").
+
+    app.include_router(router)          # in create_app
+
+Positions are computed here, by replaying a record with the engine (the browser has no
+engine). A replay keeps the decisions, the log with where each decision's lines end,
+and a copy of the game every `CHECKPOINT` decisions; the position after decision n is
+the nearest earlier copy plus at most CHECKPOINT - 1 decisions, i.e. a few milliseconds.
+Sending every position at once would not do: one view is about 6.5 KB of JSON, so a
+long game of 3,000 decisions would be some 20 MB. The client asks for the positions it
+shows (and the next one ahead), one request each, and keeps them.
+
+What is shown (R24): the replay of a finished game shows everything (every purse, the
+decision being taken with its hidden details, the decisions themselves); the replay of a
+running game shows only what a spectator sees (`game.view(None)`) and its log, and never
+the record (its seed would foretell dice and shuffles). An uploaded record is a finished
+game's, or a game whose seed its owner knows already: everything.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+from typing import Optional
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse
+from pydantic import BaseModel, ConfigDict, StrictStr
+
+from ..engine.actions import Action
+from ..engine.game import FORMAT, Game, IllegalAction
+from ..engine.log import Narrator
+from ..engine.queries import metropolises_of
+from .sessions import Refused
+
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+
+CHECKPOINT = 32          # a copy of the game every this many decisions
+VIEW_CACHE = 96          # positions kept per replay
+REPLAYS_KEPT = 24        # replays kept in memory (games and uploads together)
+UPLOAD_MAX_BYTES = 4_000_000
+UPLOAD_MAX_DECISIONS = 50_000
+UPLOAD_PREFIX = "up-"    # the id of an uploaded replay; game ids never start so (token_urlsafe)
+
+router = APIRouter()
+
+
+def _refusals(*codes):
+    what = {403: "not a seat of this game", 404: "no such game or replay",
+            409: "the game is not over yet", 413: "the record is too large",
+            422: "not a game record this engine can replay (the reason)"}
+    return {c: {"description": what[c]} for c in codes}
+
+
+# --- a replay ----------------------------------------------------------------------------
+
+class Replay:
+    """A game's record, replayed: positions on demand, the log, figures per cycle.
+
+    `public`: only what a spectator may see (a running game). `names`: the players' names
+    for the log. Grows with `extend` as a running game goes on."""
+
+    def __init__(self, record: dict, names: list | None = None, public: bool = False,
+                 seats: list | None = None, game_id: str | None = None):
+        self.options = record["options"]
+        self.public = public
+        self.game_id = game_id
+        self.lock = threading.RLock()
+        g = Game.from_record(record, upto=0)
+        n = g.s.n
+        self.names = list(names or [])[:n] + [f"Player {i + 1}" for i in range(len(names or []), n)]
+        self.seats = seats or [{"seat": i, "kind": None, "name": self.names[i]} for i in range(n)]
+        self.game = g                    # the position after every decision so far
+        self.narrator = Narrator(g, names=self.names)
+        self.actions: list[Action] = []
+        self.checkpoints = {0: g.copy()}
+        self.log: list[str] = []
+        # Per step n (the position after n decisions), n = 0..len(actions):
+        self.cycle = [g.s.cycle]
+        self.phase = [g.s.phase]
+        self.to_move = [g.to_move]
+        self.log_end = [0]               # log lines up to and including decision n
+        self.actor = [None]              # who took decision n (None for step 0)
+        self.gp = [self._purses(g)]
+        self.metros = [self._metros(g)]
+        self.views: OrderedDict = OrderedDict()
+        self.used = time.monotonic()
+        self.extend(record.get("actions") or [])
+
+    # --- building ----------------------------------------------------------------
+
+    def _purses(self, g) -> list:
+        return [g.purse(p) for p in range(g.s.n)]
+
+    def _metros(self, g) -> list:
+        return [metropolises_of(g, p) for p in range(g.s.n)]
+
+    def extend(self, actions) -> None:
+        """Apply further decisions (JSON dicts or Actions). A decision the engine refuses
+        raises ValueError naming it; the replay keeps the ones before."""
+        with self.lock:
+            g = self.game
+            for a in actions:
+                i = len(self.actions)
+                try:
+                    action = a if isinstance(a, Action) else Action.from_json(a)
+                except ValueError as e:
+                    raise ValueError(f"decision {i + 1}: {e}") from None
+                if g.is_over:
+                    raise ValueError(f"decision {i + 1}: the game was already over")
+                actor = g.to_move
+                try:
+                    events = g.apply(action)
+                except IllegalAction as e:
+                    raise ValueError(f"decision {i + 1} ({action.to_json()}) is not legal: {e.reason}") from None
+                self.narrator.game = g
+                try:
+                    lines = self.narrator.lines(events)
+                except Exception:  # the log never stops a replay
+                    lines = [str(e.get("type", "event")) for e in events if isinstance(e, dict)]
+                self.actions.append(action)
+                self.log.extend(lines)
+                self.log_end.append(len(self.log))
+                self.actor.append(actor)
+                self.cycle.append(g.s.cycle)
+                self.phase.append(g.s.phase)
+                self.to_move.append(g.to_move)
+                self.gp.append(self._purses(g))
+                self.metros.append(self._metros(g))
+                if len(self.actions) % CHECKPOINT == 0:
+                    self.checkpoints[len(self.actions)] = g.copy()
+
+    def follow(self, history: list) -> None:
+        """Catch up with a running game's decisions (`game.history`)."""
+        with self.lock:
+            n = len(self.actions)
+            if len(history) < n or history[:n] != self.actions:
+                raise _Stale()  # taken back (undo): build again
+            if len(history) > n:
+                self.extend(history[n:])
+
+    @property
+    def steps(self) -> int:
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over
+
+    # --- positions ----------------------------------------------------------------
+
+    def position(self, n: int) -> Game:
+        with self.lock:
+            start = n - n % CHECKPOINT
+            g = self.checkpoints[start].copy()
+            todo = self.actions[start:n]
+        for a in todo:
+            g.apply(a)
+        return g
+
+    def step(self, n: int) -> dict:
+        """The position after n decisions, as the viewer shows it."""
+        with self.lock:
+            hit = self.views.get(n)
+            if hit is not None:
+                self.views.move_to_end(n)
+                return hit
+        g = self.position(n)
+        if self.public:
+            view = g.view(None)
+        else:
+            # Everything: the decision with its hidden details, and every purse.
+            view = g.view(g.to_move)
+            view.pop("legal_actions", None)
+            view["viewer"] = None
+            for pl in view["players"]:
+                pl["gp"] = g.purse(pl["index"])
+        out = {"step": n, "steps": self.steps, "cycle": self.cycle[n], "phase": self.phase[n],
+               "view": view, "log_end": self.log_end[n],
+               "actor": self.actor[n],
+               "action": None if self.public or n == 0 else self.actions[n - 1].to_json(),
+               "next_action": None if self.public or n >= self.steps else self.actions[n].to_json()}
+        with self.lock:
+            self.views[n] = out
+            while len(self.views) > VIEW_CACHE:
+                self.views.popitem(last=False)
+        return out
+
+    # --- what the viewer loads first ---------------------------------------------------
+
+    def summary(self, since: int = 0) -> dict:
+        """Steps from `since` on (a viewer that has the earlier ones asks for the rest)."""
+        with self.lock:
+            since = max(0, min(since, self.steps))
+            first_log = self.log_end[since]
+            out = {
+                "game_id": self.game_id, "public": self.public, "over": self.over,
+                "steps": self.steps, "since": since,
+                "players": self.game.s.n, "names": self.names, "seats": self.seats,
+                "ruleset": self.options.get("ruleset"), "teams": self.options.get("teams"),
+                "cycle": self.cycle[since:], "phase": self.phase[since:],
+                "to_move": self.to_move[since:], "actor": self.actor[since:],
+                "log_end": self.log_end[since:],
+                "actions": None if self.public else [a.to_json() for a in self.actions[since:]],
+                "log_start": first_log, "log": self.log[first_log:],
+                "cycles": self.cycle_starts(),
+                "result": self.game.result() if self.over else None,
+            }
+            if since == 0:
+                b = self.game.board
+                out["board"] = {**b.geometry(), "ids": list(b.ids)}
+            out["timeline"] = self.timeline()
+            return out
+
+    def cycle_starts(self) -> list:
+        """[[cycle, first step of that cycle], ...]: step 0 is the setup (cycle 0)."""
+        out, last = [], None
+        for n, c in enumerate(self.cycle):
+            if c != last:
+                out.append([c, n])
+                last = c
+        return out
+
+    def timeline(self) -> dict:
+        """Per cycle, each player's GP and metropolises at the end of that cycle (cycle 0: the
+        end of the setup; the last cycle: now, or the end of the game). A running game's
+        replay leaves the GP out (hidden, R24). Team play: figures per team too."""
+        with self.lock:
+            ends = {}
+            for n, c in enumerate(self.cycle):
+                ends[c] = n  # the last step of each cycle
+            points = []
+            for c in sorted(ends):
+                n = ends[c]
+                points.append({"cycle": c, "step": n,
+                               "gp": None if self.public else list(self.gp[n]),
+                               "metropolises": list(self.metros[n])})
+            out = {"players": self.game.s.n, "names": self.names, "over": self.over,
+                   "gp_hidden": self.public, "points": points, "teams": None}
+            teams = self.options.get("teams")
+            if teams:
+                members = {}
+                for p, t in enumerate(teams):
+                    members.setdefault(t, []).append(p)
+                out["teams"] = [{"team": t, "members": ps} for t, ps in sorted(members.items())]
+                for pt in points:
+                    # A team's purse is kept by its first member (R22); metropolises add up.
+                    pt["team_gp"] = None if pt["gp"] is None else [pt["gp"][ps[0]] for _, ps in sorted(members.items())]
+                    pt["team_metropolises"] = [sum(pt["metropolises"][p] for p in ps)
+                                               for _, ps in sorted(members.items())]
+            return out
+
+
+class _Stale(Exception):
+    pass
+
+
+# --- where replays come from ------------------------------------------------------------------
+
+def _cache(request) -> OrderedDict:
+    st = request.app.state
+    c = getattr(st, "replays", None)
+    if c is None:
+        c = st.replays = OrderedDict()
+        st.replays_lock = asyncio.Lock()
+    return c
+
+
+def _remember(request, key, replay):
+    c = _cache(request)
+    c[key] = replay
+    c.move_to_end(key)
+    while len(c) > REPLAYS_KEPT:
+        c.popitem(last=False)
+
+
+async def _in_thread(fn, *args):
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+async def game_replay(request, game_id: str) -> Replay:
+    """The replay of a server game, caught up with it."""
+    c = _cache(request)
+    s = await request.app.state.manager.get(game_id)
+    g = s.game                                    # a game is replaced, never changed, on commit
+    history = g.history
+    public = not g.is_over
+    async with request.app.state.replays_lock:
+        r = c.get(game_id)
+        if r is not None and r.public != public:
+            r = None                              # the game ended: now everything may be shown
+        if r is not None:
+            try:
+                await _in_thread(r.follow, history)
+            except _Stale:
+                r = None
+        if r is None:
+            record = {"format": FORMAT, "options": g.options, "actions": [a.to_json() for a in history]}
+            try:
+                r = await _in_thread(lambda: Replay(record, s.names, public, s.public_seats(), game_id))
+            except Exception as e:  # pragma: no cover - the server's own games replay
+                raise Refused(500, f"game {game_id} could not be replayed ({type(e).__name__}: {e})")
+        r.seats = s.public_seats()
+        r.used = time.monotonic()
+        _remember(request, game_id, r)
+        return r
+
+
+async def any_replay(request, rid: str) -> Replay:
+    if rid.startswith(UPLOAD_PREFIX):
+        r = _cache(request).get(rid)
+        if r is not None and r.game_id is None:
+            _cache(request).move_to_end(rid)
+            return r
+        try:
+            return await game_replay(request, rid)  # a game id may start so too, rarely
+        except Refused as e:
+            if e.status != 404:
+                raise
+        raise Refused(404, f"no replay {rid!r}: uploaded records are kept for a while only; "
+                           f"open the file again")
+    return await game_replay(request, rid)
+
+
+def check_record(data) -> tuple[dict, list | None]:
+    """A record as `Game.record()` writes it (optionally with "names"): the record and
+    the names; ValueError with a clear reason otherwise."""
+    if not isinstance(data, dict):
+        raise ValueError("a game record is a JSON object with 'format', 'options' and 'actions'")
+    if data.get("format") != FORMAT:
+        raise ValueError(f"unsupported record format {data.get('format')!r} (this engine reads {FORMAT})")
+    o, acts = data.get("options"), data.get("actions")
+    if not isinstance(o, dict):
+        raise ValueError("'options' must be an object (the game's options)")
+    if not isinstance(acts, list):
+        raise ValueError("'actions' must be a list of decisions")
+    if len(acts) > UPLOAD_MAX_DECISIONS:
+        raise ValueError(f"too many decisions ({len(acts)}; at most {UPLOAD_MAX_DECISIONS})")
+    if "scenario" in o:
+        if not isinstance(o["scenario"], dict):
+            raise ValueError("a scenario record must carry the scenario itself, not a file name")
+    else:
+        need = ("players", "ruleset", "seed", "board", "maelstrom", "max_cycles")
+        missing = [k for k in need if k not in o]
+        if missing:
+            raise ValueError(f"'options' lacks {', '.join(missing)}")
+        if not isinstance(o["players"], int) or isinstance(o["players"], bool):
+            raise ValueError("'options.players' must be a number")
+        if not isinstance(o["seed"], int) or isinstance(o["seed"], bool):
+            raise ValueError("'options.seed' must be an integer")
+    names = data.get("names")
+    if names is not None and not (isinstance(names, list) and all(isinstance(x, str) for x in names)):
+        raise ValueError("'names' must be a list of strings")
+    names = [x.strip()[:40] or None for x in names] if names else None
+    return {"format": FORMAT, "options": o, "actions": acts}, names
+
+
+def build_upload(data) -> Replay:
+    record, names = check_record(data)
+    try:
+        r = Replay({**record, "actions": []}, names)
+    except ValueError as e:
+        raise ValueError(f"the options do not make a game: {e}") from None
+    except Exception as e:  # whatever a hand-made record's options break
+        raise ValueError(f"the options do not make a game ({type(e).__name__}: {e})") from None
+    try:
+        r.extend(record["actions"])
+    except ValueError:
+        raise
+    except Exception as e:
+        raise ValueError(f"decision {r.steps + 1} could not be replayed ({type(e).__name__}: {e})") from None
+    return r
+
+
+# --- routes ---------------------------------------------------------------------------------------
+
+def _page():
+    path = STATIC / "replay.html"
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return HTMLResponse("<!doctype html><title>Cyclades</title><p>The replay viewer is not installed.</p>")
+
+
+@router.get("/replay", include_in_schema=False)
+async def replay_page():
+    return _page()
+
+
+@router.get("/replay/{rid}", include_in_schema=False)
+async def replay_page_of(rid: str):
+    return _page()
+
+
+_RECORD_BODY = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "required": ["format", "options", "actions"],
+    "properties": {"format": {"type": "integer"}, "options": {"type": "object"},
+                   "actions": {"type": "array", "items": {"type": "object"}},
+                   "names": {"type": "array", "items": {"type": "string"}}},
+    "description": "a game record as GET /api/games/{id}/record gives it (game.record())"}}}}}
+
+
+@router.post("/api/replays", status_code=201, responses=_refusals(413, 422), openapi_extra=_RECORD_BODY)
+async def upload_replay(request: Request):
+    """Upload a game record (`GET /api/games/{id}/record`, `cyclades replay` files): it is
+    replayed, and kept for a while as replay `up-...`."""
+    body = await request.body()
+    if len(body) > UPLOAD_MAX_BYTES:
+        raise Refused(413, f"the record is too large ({len(body)} bytes; at most {UPLOAD_MAX_BYTES})")
+    try:
+        data = json.loads(body)
+    except RecursionError:
+        raise Refused(422, "not a game record: its JSON is nested too deep")
+    except (ValueError, UnicodeDecodeError) as e:
+        raise Refused(422, f"not a game record: the file is not JSON ({e})")
+    rid = UPLOAD_PREFIX + hashlib.sha256(body).hexdigest()[:20]
+    r = _cache(request).get(rid)
+    if r is None:
+        try:
+            r = await _in_thread(build_upload, data)
+        except ValueError as e:
+            raise Refused(422, f"not a game record this engine can replay: {e}")
+        _remember(request, rid, r)
+    return {"replay_id": rid, "steps": r.steps, "over": r.over, "url": f"/replay/{rid}"}
+
+
+@router.get("/api/replays/{rid}", responses=_refusals(404))
+async def get_replay(rid: str, request: Request, since: int = Query(0, ge=0)):
+    """What the viewer loads first: per step its cycle, phase, who decided and where its log
+    lines end; the whole log; the board; the figures per cycle. `?since=N`: only the steps
+    from N on (and the log lines after step N), to catch up with a running game."""
+    r = await any_replay(request, rid)
+    return await _in_thread(r.summary, since)
+
+
+@router.get("/api/replays/{rid}/steps/{n}", responses=_refusals(404, 422))
+async def get_step(rid: str, n: int, request: Request):
+    """The position after n decisions (0: the start): the view, where the log stands, and
+    (finished games, uploads) the decision that led there and the next one."""
+    r = await any_replay(request, rid)
+    if not 0 <= n <= r.steps:
+        raise Refused(422, f"no step {n}: this replay has steps 0 to {r.steps}")
+    return await _in_thread(r.step, n)
+
+
+@router.get("/api/games/{game_id}/timeline", responses=_refusals(404))
+async def get_timeline(game_id: str, request: Request):
+    """Per cycle, each player's GP and metropolises at the end of the cycle, computed by
+    replaying the game. While the game goes on the GP are hidden (R24): `gp` is null."""
+    r = await game_replay(request, game_id)
+    return {"game_id": game_id, **r.timeline()}
+
+
+# --- rematch -------------------------------------------------------------------------------------
+
+class RematchBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: Optional[StrictStr] = None
+
+
+def _same_seat(x: dict) -> dict:
+    """The seat of the rematch: same kind and name. Whoever played a human seat gets it
+    again by its new link (a lobby seat someone took becomes theirs); a seat nobody took
+    stays open."""
+    out = {"kind": x["kind"], "name": x.get("name")}
+    if x["kind"] == "human":
+        access = x.get("access") or "invite"
+        out["access"] = "invite" if access == "open" and x.get("token") else access
+    return out
+
+
+def _rematch_answer(s, new, seat) -> dict:
+    gid = new.game_id
+    out = {"game_id": gid, "seat": None, "url": f"/game/{gid}", "spectator_url": f"/game/{gid}",
+           "rematch_of": s.game_id}
+    if seat is not None and seat < len(new.seats) and new.seats[seat].get("token"):
+        out["seat"] = seat
+        out["url"] = f"/game/{gid}?token={new.seats[seat]['token']}"
+        if new.seats[seat].get("access") == "host" and new.settings.get("host_token"):
+            out["host_token"] = new.settings["host_token"]  # the host hosts the rematch too
+    return out
+
+
+@router.post("/api/games/{game_id}/rematch", responses=_refusals(403, 404, 409))
+async def rematch(game_id: str, request: Request, body: Optional[RematchBody] = None):
+    """A new game with the same options and seats (kinds and names), a new seed. Made once:
+    asking again answers the same game. With a seat's token, the answer carries that seat's
+    link in the new game (seat n gets seat n); the other players find theirs with
+    `GET /api/games/{id}/rematch?token=...`."""
+    m = request.app.state.manager
+    s = await m.get(game_id)
+    seat = s.seat_of(body.token if body else None)
+    if not s.game.is_over:
+        raise Refused(409, "the game is not over yet")
+    async with s.lock:
+        new_id = s.settings.get("rematch")
+        new = None
+        if new_id:
+            try:
+                new = await m.get(new_id)
+            except Refused:
+                new = None
+        created = new is None
+        if created:
+            o = s.game.options
+            options = {"players": o["players"], "ruleset": o["ruleset"], "seed": None,
+                       "board": o["board"], "maelstrom": o["maelstrom"], "max_cycles": o.get("max_cycles")}
+            if o.get("teams"):
+                options.update(teams=True, team_goal=o.get("team_goal", 3))
+            settings = {k: v for k, v in s.settings.items() if k == "bot_delay"}
+            settings["rematch_of"] = game_id
+            if s.settings.get("host_token"):
+                settings["host_token"] = secrets.token_urlsafe(24)
+            new = await m.create(options, [_same_seat(x) for x in s.seats], settings)
+            s.settings["rematch"] = new.game_id
+            await m.db(m.store.update_game, game_id, settings=json.dumps(s.settings))
+    return {**_rematch_answer(s, new, seat), "created": created}
+
+
+@router.get("/api/games/{game_id}/rematch", responses=_refusals(403, 404))
+async def get_rematch(game_id: str, request: Request, token: Optional[str] = None):
+    """The rematch of a finished game, if someone asked for one: `{"rematch": null}` or
+    `{"rematch": {"game_id", "seat", "url", ...}}` (with a token: that seat's new link)."""
+    m = request.app.state.manager
+    s = await m.get(game_id)
+    seat = s.seat_of(token)
+    new_id = s.settings.get("rematch")
+    if not new_id:
+        return {"rematch": None}
+    try:
+        new = await m.get(new_id)
+    except Refused:
+        return {"rematch": None}
+    return {"rematch": _rematch_answer(s, new, seat)}

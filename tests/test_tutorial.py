@@ -1,0 +1,202 @@
+"""The guided first game (issue 12): every lesson's position loads, its steps are legal in
+sequence (the other seats playing as the lesson says) and reach the lesson's goal; the
+server serves a lesson as a game and follows the person's progress; one step back in a
+sequence of choices restores the position and the legal actions."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cyclades.engine.actions import Action
+from cyclades.server import tutorial as T
+
+
+def play_lesson(d, upto=None):
+    """The lesson's game, played by its script: the person's expected actions, the others'
+    lesson choices. Returns the game and the person's actions."""
+    g = T.new_game(d)
+    steps = d["steps"][:upto]
+    mine = []
+    for step in steps:
+        for _ in range(200):
+            if g.is_over or g.to_move == T.HUMAN:
+                break
+            g.apply(T.opponent_choice(d, g, g.to_move))
+        legal = g.legal_actions()
+        hits = [a for a in legal if T.matches(a, step["expect"])]
+        assert len(hits) == 1, f"{d['id']}: step {step['expect']} not exactly one legal action: {legal}"
+        g.apply(hits[0])
+        mine.append(hits[0])
+    return g, mine
+
+
+def test_lessons_and_step_count():
+    ids = [d["id"] for d in T.lessons()]
+    assert ids == ["offerings", "poseidon", "ares", "metropolis"]
+    assert T.total_steps() == sum(len(d["steps"]) for d in T.lessons()) == 24
+    for d in T.lessons():
+        for st in d["steps"]:
+            assert st["say"].strip() and not re.search(r"\bR\d+\b", st["say"])  # no ruling codes
+
+
+@pytest.mark.parametrize("lesson_id", ["offerings", "poseidon", "ares", "metropolis"])
+def test_lesson_steps_are_legal_and_reach_the_goal(lesson_id):
+    d = T.lesson(lesson_id)
+    g = T.new_game(d)
+    assert g.to_move == T.HUMAN and not T.goal_reached(d, g)
+    g, mine = play_lesson(d)
+    assert T.goal_reached(d, g), f"{lesson_id}: the goal {d['goal']} is not reached"
+    p = T.progress(d, g)
+    assert p == {"step": len(d["steps"]), "complete": True, "off_script": False}
+    # Halfway, the progress says so.
+    half = len(d["steps"]) // 2
+    g2, _ = play_lesson(d, half)
+    assert T.progress(d, g2)["step"] == half
+
+
+def test_the_last_lesson_wins_the_game():
+    d = T.lesson("metropolis")
+    g, _ = play_lesson(d)
+    for _ in range(200):
+        if g.is_over:
+            break
+        g.apply(T.opponent_choice(d, g, g.to_move))
+    assert g.is_over and g.result()["winners"] == [0]
+
+
+def test_battle_lesson_fights_two_rounds():
+    d = T.lesson("ares")
+    g, _ = play_lesson(d)
+    kythnos = g.b.index["kythnos"]
+    assert g.s.ctrl[kythnos] == 0 and g.s.troops[kythnos] == 3
+
+
+def test_back_one_step_in_a_land_move():
+    d = T.lesson("ares")
+    g, _ = play_lesson(d, 3)  # fortress, troop, "Land Move": the origin is asked
+    before_origin = (g.s.to_dict(), g.legal_actions())
+    g.apply(Action("origin", where="thera"))
+    before_take = (g.s.to_dict(), g.legal_actions())
+    g.apply(Action("take", what="troop", n=2))
+    assert g.legal_actions()[0].kind == "destination"
+    plan = T.back_plan(g)
+    assert plan == [Action("cancel"), Action("land_move", n=1), Action("origin", where="thera")]
+    for a in plan:
+        g.apply(a)
+    state = g.s.to_dict()
+    for key in ("version",):
+        state.pop(key), before_take[0].pop(key)
+    assert state == before_take[0] and g.legal_actions() == before_take[1]
+    # And back again: to the origin question; then nothing left of the sequence.
+    for a in T.back_plan(g):
+        g.apply(a)
+    assert g.legal_actions() == before_origin[1]
+    assert T.back_plan(g) == [Action("cancel")]
+    g.apply(Action("cancel"))
+    assert T.back_plan(g) is None  # the turn's menu: no sequence to go back in
+    # The progress follows: the land move is to be started again.
+    assert T.progress(d, g)["step"] == 2
+
+
+def test_ends_turn():
+    d = T.lesson("offerings")
+    g = T.new_game(d)
+    assert T.ends_turn(g, Action("bid", what="ares", n=2))  # the next player bids
+    d = T.lesson("poseidon")
+    g = T.new_game(d)
+    assert not T.ends_turn(g, Action("build", what="port", where="thera"))
+    g, _ = play_lesson(d, 4)
+    assert T.ends_turn(g, Action("end_turn"))
+    assert not T.ends_turn(g, Action("sea_move", n=1))
+
+
+# --- over HTTP, against a real server ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory):
+    httpx = pytest.importorskip("httpx")
+    from cyclades.server.testing import ServerProcess
+    url = f"sqlite:///{tmp_path_factory.mktemp('tutorial') / 'games.db'}"
+    with ServerProcess(url, bot_delay=0.0) as srv:
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            yield c
+
+
+def _wait_for(http, gid, token, cond, timeout=10.0):
+    import time
+    deadline = time.monotonic() + timeout
+    while True:
+        st = http.get(f"/api/games/{gid}", params={"token": token}).json()
+        if cond(st):
+            return st
+        assert time.monotonic() < deadline, "the bots did not get there in time"
+        time.sleep(0.05)
+
+
+def _act(http, gid, token, version, action):
+    r = http.post(f"/api/games/{gid}/actions", json={"token": token, "version": version, "action": action})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize("lesson_id", ["offerings", "ares"])
+def test_server_plays_a_lesson_as_a_game(http, lesson_id):
+    r = http.get("/api/tutorial")
+    assert r.status_code == 200 and r.json()["steps"] == T.total_steps()
+    r = http.post("/api/tutorial", json={"lesson": lesson_id})
+    assert r.status_code == 201, r.text
+    c = r.json()
+    gid, token = c["game_id"], c["token"]
+    assert c["url"] == f"/game/{gid}?token={token}"
+    d = T.lesson(lesson_id)
+    for k, step in enumerate(d["steps"]):
+        st = _wait_for(http, gid, token, lambda s: s["legal_actions"])
+        t = http.get(f"/api/tutorial/games/{gid}", params={"token": token}).json()["tutorial"]
+        assert t["id"] == lesson_id and t["step"] == k and not t["complete"]
+        a = next(a for a in st["legal_actions"] if T.matches(Action.from_json(a), step["expect"]))
+        _act(http, gid, token, st["version"], {x: a[x] for x in ("kind", "what", "where", "n") if x in a})
+    t = http.get(f"/api/tutorial/games/{gid}", params={"token": token}).json()["tutorial"]
+    assert t["complete"] and t["step"] == len(d["steps"]) and t["next"] == T.next_lesson(lesson_id)
+    # Not a lesson: null; a wrong token: refused; an unknown lesson: 422.
+    g = http.post("/api/games", json={"players": 3}).json()
+    assert http.get(f"/api/tutorial/games/{g['game_id']}").json() == {"tutorial": None}
+    assert http.get(f"/api/tutorial/games/{gid}", params={"token": "nope"}).status_code == 403
+    assert http.post("/api/tutorial", json={"lesson": "chess"}).status_code == 422
+
+
+def test_server_back_restores_the_position(http):
+    c = http.post("/api/tutorial", json={"lesson": "ares"}).json()
+    gid, token = c["game_id"], c["token"]
+    d = T.lesson("ares")
+    for step in d["steps"][:4]:  # ... "Land Move", origin Thera: the troops are asked
+        st = _wait_for(http, gid, token, lambda s: s["legal_actions"])
+        a = next(a for a in st["legal_actions"] if T.matches(Action.from_json(a), step["expect"]))
+        _act(http, gid, token, st["version"], a)
+    asked = http.get(f"/api/games/{gid}", params={"token": token}).json()
+    _act(http, gid, token, asked["version"], {"kind": "take", "what": "troop", "n": 3})
+    st = http.get(f"/api/games/{gid}", params={"token": token}).json()
+    assert {a["kind"] for a in st["legal_actions"]} == {"destination", "cancel"}
+    r = http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"] - 1})
+    assert r.status_code == 409  # stale
+    r = http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"]})
+    assert r.status_code == 200, r.text
+    back = http.get(f"/api/games/{gid}", params={"token": token}).json()
+    assert back["legal_actions"] == asked["legal_actions"]
+    strip = lambda v: {k: x for k, x in v.items() if k not in ("version", "log")}  # noqa: E731
+    assert strip(back["view"]) == strip(asked["view"])
+    t = http.get(f"/api/tutorial/games/{gid}", params={"token": token}).json()["tutorial"]
+    assert t["step"] == 4 and not t["off_script"]
+    # ends-turn: taking troops does not; nothing to go back in on the turn's menu.
+    r = http.post(f"/api/games/{gid}/ends-turn", json={"token": token, "version": back["version"],
+                                                       "action": {"kind": "take", "what": "troop", "n": 3}})
+    assert r.json() == {"ends_turn": False}
+    http.post(f"/api/games/{gid}/back", json={"token": token, "version": back["version"]})
+    st = http.get(f"/api/games/{gid}", params={"token": token}).json()
+    assert http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"]}).status_code == 200
+    st = http.get(f"/api/games/{gid}", params={"token": token}).json()
+    assert "end_turn" in {a["kind"] for a in st["legal_actions"]}
+    assert http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"]}).status_code == 409
+    r = http.post(f"/api/games/{gid}/ends-turn", json={"token": token, "version": st["version"],
+                                                       "action": {"kind": "end_turn"}})
+    assert r.json() == {"ends_turn": True}
