@@ -1,4 +1,7 @@
-"""Shared helpers for rule tests: scenarios on the small test map."""
+"""Shared helpers for rule tests: scenarios on the small test map; the server tests'
+database (`db_url`: SQLite and PostgreSQL)."""
+import contextlib
+import os
 from pathlib import Path
 
 import pytest
@@ -90,3 +93,46 @@ def back_to_turn(g):
 @pytest.fixture
 def small_map():
     return SMALL_MAP
+
+
+# --- the server tests' database: SQLite and PostgreSQL ------------------------------------------
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def db_url(request, tmp_path_factory):
+    """A fresh database for one test module: a SQLite file, or a new PostgreSQL database
+    (CREATE DATABASE cyclades_t_<random> on the server of CYCLADES_TEST_PG, dropped after;
+    skipped without CYCLADES_TEST_PG: `export CYCLADES_TEST_PG="$(tools/test-postgres.sh)"`,
+    which `tools/test` does as root)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.db'}"
+        return
+    base = os.environ.get("CYCLADES_TEST_PG")
+    if not base:
+        pytest.skip("PostgreSQL: CYCLADES_TEST_PG is not set (tools/test sets it as root; or "
+                    "export CYCLADES_TEST_PG=\"$(tools/test-postgres.sh)\")")
+    with pg_database(base) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def pg_database(base: str):
+    """A new, empty PostgreSQL database on the server of `base` (a SQLAlchemy URL), dropped
+    afterwards with whatever still connects to it."""
+    import secrets
+
+    import sqlalchemy as sa
+    pytest.importorskip("psycopg")
+    name = f"cyclades_t_{secrets.token_hex(5)}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as c:
+            c.exec_driver_sql(f"CREATE DATABASE {name}")
+    except sa.exc.OperationalError as e:
+        admin.dispose()
+        pytest.skip(f"PostgreSQL at CYCLADES_TEST_PG is not reachable: {e.orig}")
+    try:
+        yield sa.engine.make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as c:
+            c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.dispose()
