@@ -596,3 +596,15 @@ def test_sampled_purse_pays_two_classic_offerings():
         assert d.s.gp[0] >= 4
         while d.phase == "offerings" and not d.is_over:
             d.apply(rng.choice(d.legal_actions()))  # the payment runs without error
+
+
+def test_mcts_with_one_iteration_ends_each_search():
+    """A kept subtree that already holds the whole budget still runs one iteration: a budget of
+    0 meant "no limit" and a 1-iteration search never stopped."""
+    from cyclades.agents import make_agent
+    g = cyclades.new_game(players=3, seed=1, max_cycles=1)
+    agents = [make_agent("mcts:iterations=1", seed=p) for p in range(3)]
+    while not g.is_over:
+        p = g.to_move
+        g.apply(agents[p].act(g, p))
+    assert g.is_over

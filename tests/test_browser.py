@@ -10,7 +10,7 @@ is skipped, saying which is missing, only when one of them cannot be found.
 Playwright's own browser downloads are never used.
 
 Run as a script to play further and save a screenshot of the game:
-    PYTHONPATH=src python3 tests/test_browser.py --cycles 4 --out docs/screenshot.png
+    PYTHONPATH=src python3 tests/test_browser.py --cycles 4 --out /tmp/screenshot.png
 """
 from __future__ import annotations
 
@@ -353,7 +353,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cycles", type=int, default=4, help="play until this cycle begins")
     ap.add_argument("--seed", type=int, default=11, help="the person's choices")
-    ap.add_argument("--out", default="docs/screenshot.png")
+    ap.add_argument("--out", default="/tmp/screenshot.png")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--stop", default="", help="stop on a decision offering these action kinds on the map "
                     "(comma-separated, e.g. build,destination); default: any")

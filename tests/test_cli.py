@@ -2,7 +2,7 @@
 import json
 import os
 import re
-import shutil
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +17,18 @@ from cyclades.cli import main
 
 SRC = str(Path(cyclades.__file__).resolve().parent.parent)
 ENOUGH_ONES = "1\n" * 4000  # more than the decisions of any one seat in a whole game
+# The console script beside this Python (.venv/bin/cyclades when the README's
+# `.venv/bin/python -m pytest` runs, with or without the virtualenv activated).
+INSTALLED = Path(sys.executable).with_name("cyclades")
+
+
+@pytest.fixture(autouse=True)
+def user_data_folder(tmp_path, monkeypatch):
+    """`play` keeps its records, `tournament` its results, in the user data folder: here a
+    temporary one (platformdirs reads XDG_DATA_HOME), not the user's."""
+    folder = tmp_path / "user-data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder / "cyclades"
 
 
 def run(*args, input=None):
@@ -172,14 +184,15 @@ def test_play_with_piped_input_finishes_a_game():
     assert re.search(r"(wins|share the victory) after \d+ cycles", out)
 
 
-@pytest.mark.skipif(shutil.which("cyclades") is None, reason="the package is not installed (pip install -e .)")
-@pytest.mark.parametrize("command", ["cyclades play --seed 3",
-                                     "cyclades play --players 2 --seed 3 --max-cycles 30"])
-def test_installed_command_plays_from_a_pipe(command):
+@pytest.mark.skipif(not INSTALLED.is_file(),
+                    reason=f"no console script {INSTALLED} beside this Python: the package is not "
+                           f"installed in it (pip install -e .)")
+@pytest.mark.parametrize("args", ["play --seed 3", "play --players 2 --seed 3 --max-cycles 30"])
+def test_installed_command_plays_from_a_pipe(args):
     """The `cyclades` console script of pyproject.toml works, fed by `yes 1` (also the 2-player
     game, where the human decides for two factions: R22)."""
-    p = subprocess.run(f"yes 1 | {command}", shell=True,
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(f"yes 1 | {shlex.quote(str(INSTALLED))} {args}", shell=True,
+                       capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "The game is over" in p.stdout
 
@@ -241,14 +254,24 @@ def test_play_shows_own_gp_and_hides_others_r24():
     assert "Place a Control token on" in r.output  # the numbered legal actions
 
 
-def test_play_invalid_choices_reprompt_then_quit():
-    """Invalid input gets a message and the question again; ? shows the position; q quits."""
-    r = run("play", "--seed", 2, input="abc\n0\n999\n?\n1\nq\n")
+def test_play_invalid_choices_reprompt_then_quit(user_data_folder):
+    """Invalid input gets a message and the question again; p shows the position, ? the keys;
+    q quits, saying where the game so far is saved (a record that replays)."""
+    r = run("play", "--seed", 2, input="abc\n0\n999\np\n?\n1\nq\n")
     assert r.exit_code == 0, r.output
     assert "'abc' is not a number" in r.output
     assert "0 is not on the list" in r.output and "999 is not on the list" in r.output
-    assert r.output.count("Cycle 0 · Setup") >= 3  # shown, shown again on ?, after the decision
-    assert "You leave the game" in r.output
+    assert r.output.count("The position · Cycle 0 · Placement") == 2  # at the start, and on p
+    assert r.output.count("p shows the whole position") == 2  # at the start, and on ?
+    saved = re.search(r"You leave the game in cycle 0\. The game so far is saved in (\S+): "
+                      r"`cyclades replay \1` shows it\.", r.output)
+    assert saved, r.output
+    path = Path(saved.group(1))
+    assert path.parent == user_data_folder / "games"
+    assert cyclades.Game.from_record(json.loads(path.read_text())).s.cycle == 0
+    r = run("replay", path)
+    assert r.exit_code == 0, r.output
+    assert "Player 1 takes control of" in r.output
 
 
 def test_play_input_ending_early_is_an_error():
@@ -475,3 +498,180 @@ def test_play_a_classic_two_player_game_with_team_goal_in_team_play():
             "--bots", "greedy", input=ENOUGH_ONES)
     assert r.exit_code == 0, r.output
     assert "4 players in 2 teams, 4 Metropolises to win" in r.output and "The game is over" in r.output
+
+
+# --- play as a newcomer meets it (issue 17) ---------------------------------------------------
+
+def _human_decisions(out):
+    """The decisions the human made: asked (each echoed answer), or taken as the only choice."""
+    return len(re.findall(r"^Your choice.*\]: \d+$", out, re.M)) + out.count("Only one choice")
+
+
+def test_play_reads_like_a_log_a_few_lines_per_decision():
+    """A whole game through a pipe: the position is shown once, then what changed, a status line
+    and the choices; on average the output stays under a dozen lines per decision of the
+    human, bots' moves included (it was 50 with the position before every decision)."""
+    code, out, err = run_process("play", "--seed", 11, input=ENOUGH_ONES)
+    assert code == 0, err
+    decisions = _human_decisions(out)
+    assert decisions > 50
+    lines = out.count("\n")
+    assert lines / decisions < 12, (lines, decisions)
+    assert out.count("The position · ") == 1
+    # Without the log of what the others did, a decision takes a few lines: status, question,
+    # choices and the prompt.
+    own = [line for line in out.splitlines() if not re.match(r"  [A-Z]", line)]
+    assert len(own) / decisions < 6, (len(own), decisions)
+    assert "Only one choice, taken: " in out
+    assert re.search(r"^Cycle \d+ · Offerings · Player 1 \(you\): \d+ GP · no God yet$", out, re.M)
+    assert re.search(r"^Cycle \d+ · Actions · Player 1 \(you\): \d+ GP · your God: [A-Z][a-z]+ "
+                     r"\(\d+ GP\)$", out, re.M)
+    assert "You are making an Offering: choose a God and the GP to offer, or Apollo:" in out
+    assert "  Now: " in out  # the areas the others' moves touched
+
+
+def test_play_names_areas_by_their_names_never_their_ids():
+    """Choices, log and position name areas as the board prints them ("the Gulf of Panope",
+    "Naxos"), never by the ids of the engine ("gulf-of-panope", "naxos")."""
+    code, out, err = run_process("play", "--seed", 11, input=ENOUGH_ONES)
+    assert code == 0, err
+    board = cyclades.new_game(players=3, seed=11).board
+    words = set(re.findall(r"[a-z]+(?:-[a-z]+)*", out))
+    assert not words & set(board.ids), words & set(board.ids)
+    assert "Place a Control token on:" in out
+
+
+def test_play_single_choices_are_taken_unless_confirm_all():
+    """A decision with one legal action is taken and said; --confirm-all asks for it too."""
+    r = run("play", "--seed", 11, "--max-cycles", 2, input=ENOUGH_ONES)
+    assert r.exit_code == 0, r.output
+    taken = r.output.count("Only one choice, taken: ")
+    assert taken
+    asked = len(re.findall(r"^Your choice \[1-1, ", r.output, re.M))
+    assert asked == 0
+    r = run("play", "--seed", 11, "--max-cycles", 2, "--confirm-all", input=ENOUGH_ONES)
+    assert r.exit_code == 0, r.output
+    assert "Only one choice" not in r.output
+    assert len(re.findall(r"^Your choice \[1-1, ", r.output, re.M)) >= taken
+
+
+def test_play_saves_the_record_of_a_finished_game_and_says_where(user_data_folder):
+    r = run("play", "--seed", 5, "--max-cycles", 2, input=ENOUGH_ONES)
+    assert r.exit_code == 0, r.output
+    saved = re.search(r"The game record is saved in (\S+): `cyclades replay \1` shows it\.", r.output)
+    assert saved and Path(saved.group(1)).parent == user_data_folder / "games"
+    assert cyclades.Game.from_record(json.loads(Path(saved.group(1)).read_text())).is_over
+
+
+def test_play_input_ending_early_saves_the_game_so_far(user_data_folder):
+    r = run("play", "--seed", 2, input="1\n")
+    assert r.exit_code == 1
+    assert "Input ended before the game did" in r.output
+    assert str(user_data_folder / "games") in r.output
+
+
+class _Hint:
+    def __init__(self, action, reason):
+        self.action, self.reason = action, reason
+
+
+def test_play_hint_key(monkeypatch):
+    """`h` asks cyclades.agents.advice.hint(game, player) and names the choice by its number;
+    without that module it says hints are not available."""
+    import types
+    fake = types.ModuleType("cyclades.agents.advice")
+    fake.hint = lambda game, player: _Hint(game.legal_actions()[1], "it is a fine island")
+    monkeypatch.setitem(sys.modules, "cyclades.agents.advice", fake)
+    r = run("play", "--seed", 2, input="h\nq\n")
+    assert r.exit_code == 0, r.output
+    assert re.search(r"Hint: 2\. Place a Control token on [A-Z][a-z]+ \(it is a fine island\)", r.output)
+    monkeypatch.setitem(sys.modules, "cyclades.agents.advice", None)  # import fails
+    r = run("play", "--seed", 2, input="h\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "Hints are not available in this version." in r.output
+
+
+def test_play_choices_in_columns_under_their_head():
+    """Many choices of one kind ("Place a Control token on" 15 areas) fit in a few lines."""
+    r = run("play", "--seed", 11, input="q\n")
+    assert r.exit_code == 0, r.output
+    block = r.output.split("Place a Control token on:\n", 1)[1].split("Your choice", 1)[0]
+    assert 2 <= len(block.splitlines()) <= 5
+    assert re.search(r"^ +1\. [A-Z][a-z]+ +2\. [A-Z][a-z]+", block, re.M)
+
+
+# --- wording ------------------------------------------------------------------------------------
+
+def test_every_action_text_names_areas_by_their_names():
+    """engine/wording.action_text: every legal action met in random games of every ruleset reads
+    without an area id; waiting_text says what the game waits for in the rulebook's words."""
+    from cyclades.engine.wording import action_text, waiting_text
+    for ruleset, players, teams in (("legendary", 3, False), ("legendary", 4, True), ("classic", 3, False)):
+        g = cyclades.new_game(players=players, seed=4, ruleset=ruleset, teams=teams, max_cycles=8)
+        ids = set(g.board.ids)
+        agent = RandomAgent(4)
+        while not g.is_over:
+            for a in g.legal_actions():
+                text = action_text(a, g)
+                assert text and not set(re.findall(r"[a-z]+(?:-[a-z]+)*", text)) & ids, (a, text)
+            said = waiting_text(g)
+            assert "deciding (" not in said, said  # every decision has its sentence
+            g.apply(agent.act(g, g.to_move))
+
+
+def test_replay_says_an_illegal_decision_in_the_rulebook_words(tmp_path):
+    g = cyclades.new_game(players=3, seed=1)
+    record = g.record()
+    record["actions"] = [{"kind": "bid", "what": "zeus", "n": 3}]
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(record))
+    r = run("replay", path)
+    assert r.exit_code == 1
+    first = cyclades.new_game(players=3, seed=1).to_move + 1
+    assert (f"decision 1 cannot be replayed: 'Offer 3 GP to Zeus' is not legal now: Player "
+            f"{first} is placing their starting units (first round): choose a free land area for a "
+            f"Control token (for example: Place a Control token on ") in r.output
+    assert "legal kinds" not in r.output and "(place)" not in r.output
+
+
+# --- the map of the tool, and where runs write -------------------------------------------------
+
+def test_help_is_the_map_of_the_tool():
+    r = run("--help")
+    assert r.exit_code == 0, r.output
+    commands = [line.split()[0] for line in r.output.split("Commands", 1)[1].split("Examples", 1)[0]
+                .splitlines()[1:] if line.strip()]
+    assert commands[:4] == ["play", "serve", "simulate", "tournament"]
+    assert set(commands) >= {"play", "serve", "simulate", "tournament", "replay", "board", "bench"}
+    assert set(commands) == set(main.list_commands(None))
+    for command in commands:
+        if command in dict((c[0], c) for c in cli.COMMANDS):
+            assert f"  cyclades {command}" in r.output  # its example
+    for text in ("legendary", "classic", "2009", "--teams", "--team-goal", "4t", "three teams",
+                 "two factions", "mcts"):
+        assert text in r.output
+
+
+def test_tournament_writes_under_the_user_data_folder(tmp_path, monkeypatch, user_data_folder):
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    r = run("tournament", "--agents", "random", "--games", 3, "--workers", 1, "--max-cycles", 3)
+    assert r.exit_code == 0, r.output
+    assert not list(here.iterdir())  # nothing in the current folder
+    written = re.search(r"Results in (\S+): results\.json", r.output)
+    assert written and Path(written.group(1)).parent == user_data_folder / "tournaments"
+    assert (Path(written.group(1)) / "results.json").is_file()
+
+
+def test_simulate_with_mcts_says_how_long_up_front(monkeypatch):
+    """Before playing, simulate says how long a search agent's games will take (from its budget,
+    agents/estimate.py); the games themselves are played here by random agents, for speed."""
+    play_out = cli.play_out
+    monkeypatch.setattr(cli, "play_out", lambda mode, seed, agents, *rest: play_out(mode, seed, ["random"], *rest))
+    r = run("simulate", "--games", 2, "--agents", "mcts,greedy", "--max-cycles", 1)
+    assert r.exit_code == 0, r.output
+    assert re.search(r"mcts thinks about 0\.\d+ s a decision: a game takes about \d+ s; 2 games, about "
+                     r"\d+ (s|min)\.", r.output)
+    r = run("simulate", "--games", 1, "--max-cycles", 1)
+    assert "a game takes about" not in r.output  # random games are quick: nothing to say

@@ -33,9 +33,12 @@ from rich.table import Table
 import cyclades
 from cyclades.agents import agent_names, make_agent
 from cyclades.agents.base import parse_agent_spec
+from cyclades.agents.estimate import forecast
 from cyclades.agents.match import MAX_DECISIONS, Mode, ModeError, check_mode, decide, play_match  # noqa: F401
 from cyclades.content.rulesets import RULESETS
-from cyclades.engine.log import Narrator, area_name, card_name, creature_name, decision_sentence, god_name
+from cyclades.engine.log import Narrator, area_name, at_area, card_name, decision_sentence, god_name
+from cyclades.engine.wording import action_text, illegal_text, waiting_text
+from cyclades.paths import game_record_path
 
 BOARDS = ("random", "recommended")
 # R1: legendary (the default) or classic, the 2009 edition (2 to 5 players, its own board, R8).
@@ -57,10 +60,69 @@ def _console(width=None) -> Console:
     return Console(highlight=False, soft_wrap=True, width=width)
 
 
-@click.group()
+# The map of the tool in `cyclades --help`: every command in this order, what it is for, and
+# an example (a command not listed, added since, shows its own short help).
+COMMANDS = (
+    ("play", "play a game in the terminal against bots", "cyclades play --players 4 --bots greedy"),
+    ("serve", "the browser game: lobby, board, bots or friends",
+     "cyclades serve        # then open http://127.0.0.1:8000/"),
+    ("simulate", "many games between bots: speed, lengths, endings",
+     "cyclades simulate --games 200 --players 3,4t,6"),
+    ("tournament", "bots against each other, seats rotated: win rates",
+     "cyclades tournament --agents mcts,greedy,random --games 30"),
+    ("ladder", "bot levels ranked against each other", "cyclades ladder --help"),
+    ("replay", "a saved game's log, in the rulebook's words", "cyclades replay game.json"),
+    ("board", "the areas of a board (for scenarios)", "cyclades board --players 4 --teams"),
+    ("bench", "engine speed next to catanatron", "cyclades bench --quick"),
+)
+
+
+class _Tool(click.Group):
+    """The top-level group: its help is the map of the tool (COMMANDS)."""
+
+    def list_commands(self, ctx):
+        order = [c[0] for c in COMMANDS]
+        return sorted(super().list_commands(ctx), key=lambda n: (order.index(n) if n in order else 99, n))
+
+    def format_commands(self, ctx, formatter):
+        known = {c[0]: c for c in COMMANDS}
+        rows, examples = [], []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is None or cmd.hidden:
+                continue
+            rows.append((name, known[name][1] if name in known else cmd.get_short_help_str(limit=60)))
+            if name in known:
+                examples.append(known[name][2])
+        with formatter.section("Commands (cyclades COMMAND --help for their options)"):
+            formatter.write_dl(rows, col_spacing=2)
+        with formatter.section("Examples"):
+            for line in examples:
+                formatter.write(" " * formatter.current_indent + line + "\n")
+
+
+@click.group(cls=_Tool, epilog="""\b
+Editions (--ruleset of play, simulate, tournament and board):
+  legendary  the Legendary Edition with its Maelström module, 2 to 6 players (default)
+  classic    the 2009 edition: 2 to 5 players, its own board, no teams
+\b
+Players and teams (--players, --teams, --team-goal):
+  3, 5       each for themselves
+  4          each for themselves, or with --teams two teams of two
+  6          always three teams of two
+  2          always two teams: each person runs the two factions of a team
+  --team-goal 4  a team needs 4 Metropolises instead of 3
+  Team mates share one purse and win together; simulate calls 4 in teams "4t".
+\b
+Bots (--bots of play, --agents of simulate, tournament and ladder): the levels
+beginner, casual, strong, expert (weakest to strongest; expert about 1 s a decision
+on 2 cores), or the agents random, greedy (a heuristic player), careless (greedy
+with mistakes), mcts (a tree search: about 25 s a game at its default budget;
+"mcts:iterations=30" is quicker, "mcts:workers=2" searches on 2 processes).""")
 @click.version_option(cyclades.__version__, prog_name="cyclades")
 def main():
-    """Cyclades (Legendary Edition) in a terminal: play, simulate, replay, show boards."""
+    """Cyclades, the board game: play it in a terminal or a browser, against bots or friends;
+    let bots play each other; replay saved games."""
 
 
 # --- option helpers --------------------------------------------------------------------
@@ -147,15 +209,6 @@ def seat_seed(seed: int, seat: int) -> int:
 
 # --- play ----------------------------------------------------------------------------------
 
-FRAME_TEXT = {
-    "place": "Placement", "offer": "Offerings: make an Offering", "build": "Build",
-    "place_unit": "Place a new unit", "lmove": "Land Move", "smove": "Sea Move",
-    "metro": "Build a Metropolis", "prosper": "Place a Prosperity token", "maintain": "Maintenance Costs",
-    "reserve": "Reserve a Creature", "peek": "The top Creature card", "bonus_fleet": "Place a Fleet",
-    "place_hero": "Place your Hero",
-}
-
-
 @main.command()
 @click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True,
               help="Number of players: 3 to 5; 4 with --teams; 6 (three teams); 2 (you run the two "
@@ -167,15 +220,25 @@ FRAME_TEXT = {
               help="Your seat, 1..players (2 players: seat 1 runs factions 1 and 3, seat 2 factions 2 and 4).")
 @click.option("--board", type=click.Choice(BOARDS), default="random", show_default=True)
 @click.option("--bots", default="random", show_default=True,
-              help="Agent for the other seats: one name, or a comma-separated list, one per bot.")
+              help="Agent for the other seats: one name, or a comma-separated list, one per bot "
+                   "(random, greedy, mcts).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="Write the game record (JSON) to this file at the end.")
+              help="Write the game record (JSON) to this file (default: a file in the user data "
+                   "folder, named when the game ends or you leave).")
 @click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
               help="End the game after this many cycles (R21 tie-breaks decide).")
+@click.option("--confirm-all", is_flag=True,
+              help="Ask even when there is only one choice (by default it is taken and said).")
 @click.option("--full-log", is_flag=True, help="Show every event, even those that repeat another.")
 @RULESET_OPTION
-def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, full_log, ruleset):
+def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, confirm_all, full_log,
+         ruleset):
     """Play a game in the terminal: you at one seat, bots at the others.
+
+    Before each of your decisions you see what happened since your last one (the log, and
+    the areas it touched), a status line and the numbered choices; `p` shows the whole
+    position, `h` a hint, `q` leaves (the game is saved to be replayed). A decision with a
+    single choice is taken for you and said, unless --confirm-all.
 
     In team play (R22) your team's purse is shared and shown to you; with 2 players you
     decide for both factions of your team, and each question says which one decides."""
@@ -203,36 +266,55 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, f
     narrator = Narrator(game, names, full=full_log)
     con.print(f"Cyclades, {mode_text(game)}, seed {seed}, {board} board. {_you_are(game, mine, names)}",
               markup=False)
-    stdin = click.get_text_stream("stdin")
-    pending = []
+    con.print(KEYS_TEXT, markup=False)
+    stdin = sys.stdin
+    news = News()
+    shown = False
+    last_status = None
     quit_reason = None
     while not game.is_over:
         p = game.to_move
         if p not in mine:
             action, _ = decide(bots_by_seat[p], game, p)  # the loop's one decision step (match.py)
-            pending.extend(_narrate(narrator, game, action, names))
+            news.add(_narrate(narrator, game, action, names))
             continue
-        show_position(con, game, p, names)
-        _show_log(con, pending)
-        pending = []
+        if not shown:  # the board once, at the first decision; later on `p`
+            show_position(con, game, p, names)
+            shown = True
+        news.show(con, game, names, mine)
         legal = game.legal_actions()
-        choice = _ask(con, stdin, game, p, names, legal,
-                      who=faction_names(game)[p] if len(mine) > 1 else None)
+        who = faction_names(game)[p] if len(mine) > 1 else None
+        if len(legal) == 1 and not confirm_all:
+            con.print(f"  Only one choice{' for ' + who if who else ''}, taken: "
+                      f"{action_text(legal[0], game, names)}.", markup=False)
+            news.add(_narrate(narrator, game, legal[0], names), own=True)
+            continue
+        status = status_line(game, p, names, mine)
+        if status != last_status:
+            con.print()
+            con.print(status, style="bold", markup=False)
+            last_status = status
+        choice = _ask(con, stdin, game, p, names, legal, who=who)
         if choice in ("quit", "eof"):
             quit_reason = choice
             break
-        pending.extend(_narrate(narrator, game, legal[choice], names))
-    _show_log(con, pending)
-    if save:
-        _save(save, game)
-        con.print(f"Game record written to {save}.")
+        news.add(_narrate(narrator, game, legal[choice], names), own=True)
+    news.show(con, game, names, mine, areas=False)
+    path = _save(save or game_record_path(seed), game)
     if quit_reason == "quit":
-        con.print(f"You leave the game in cycle {game.s.cycle}. Replay it with the seed {seed}.")
+        con.print(f"You leave the game in cycle {game.s.cycle}. The game so far is saved in {path}: "
+                  f"`cyclades replay {path}` shows it.", markup=False)
         return
     if quit_reason == "eof":
-        con.print("Input ended before the game did: the game is abandoned.")
+        con.print(f"Input ended before the game did: the game is abandoned. The game so far is saved "
+                  f"in {path}: `cyclades replay {path}` shows it.", markup=False)
         sys.exit(1)
     show_result(con, game, names)
+    con.print(f"The game record is saved in {path}: `cyclades replay {path}` shows it.", markup=False)
+
+
+KEYS_TEXT = ("Type the number of a choice. Other keys: p shows the whole position, h a hint, "
+             "? this help, q leaves the game (it is saved).")
 
 
 def _you_are(game, mine, names) -> str:
@@ -247,35 +329,126 @@ def _you_are(game, mine, names) -> str:
     return f"You are {names[me]}, in team {game.teams[me] + 1} with {mates} (one shared purse)."
 
 
-def _narrate(narrator, game, action, names) -> list:
-    """Apply a decision; the log lines it gives (a line of its own if it emits no event)."""
+def _narrate(narrator, game, action, names) -> tuple:
+    """Apply a decision; (the log lines it gives (a line of its own if it emits no event),
+    the events)."""
     p = game.to_move
-    lines = narrator.lines(game.apply(action))
+    events = game.apply(action)
+    lines = narrator.lines(events)
     if not lines:
         silent = decision_sentence(action, p, names)
         lines = [silent] if silent else []
-    return lines
+    return lines, events
+
+
+class News:
+    """What happened since the human's last decision: log lines, and the areas they touched."""
+
+    def __init__(self):
+        self.lines, self.areas = [], []
+
+    def add(self, told, own=False):
+        """`own`: the human's decision; its areas are not repeated (the choice just named them)."""
+        lines, events = told
+        self.lines.extend(lines)
+        for e in () if own else events:
+            for key in ("area", "origin", "destination", "areas"):
+                v = e.get(key)
+                for a in (v if isinstance(v, (list, tuple)) else [v]):
+                    if isinstance(a, str) and a not in self.areas:
+                        self.areas.append(a)
+
+    def show(self, con, game, names, mine, areas=True):
+        for line, times in _runs(self.lines):
+            if times > 1:
+                line = line[:-1] + f" ({'twice' if times == 2 else f'{times} times'})."
+            con.print("  " + line, markup=False)
+        if areas and self.areas:
+            con.print(_areas_line(game, self.areas, names, mine[0]), markup=False, soft_wrap=False)
+        self.lines, self.areas = [], []
+
+
+def _runs(lines):
+    """(line, times) for each run of equal lines: "places a Troop on Naxos" twice is one line."""
+    out = []
+    for line in lines:
+        if out and out[-1][0] == line and line.endswith("."):
+            out[-1][1] += 1
+        else:
+            out.append([line, 1])
+    return out
+
+
+def _areas_line(game, ids, names, me, most=6) -> str:
+    """ "Now: Naxos: Player 2, 2 Troops, Fortress · the Gulf of Panope: you, 1 Fleet"."""
+    v = game.view(me)
+    b = game.board
+    plain = faction_names(game)
+    parts = []
+    for aid in ids[:most]:
+        a = b.index.get(aid)
+        if a is None:
+            continue
+        d = v["areas"][a]
+        owner = "you" if d["owner"] is not None and names[d["owner"]].endswith("(you)") else (
+            plain[d["owner"]] if d["owner"] is not None and 0 <= d["owner"] < len(plain) else "nobody")
+        things = [owner]
+        if b.is_land[a]:
+            things += _units(d["troops"], "Troop") + _units(d["mercs"], "mercenary Troop")
+            things += [card_name(h) for h in d["heroes"]]
+            things += [card_name(x) for x in d["buildings"] if x]
+        else:
+            things += _units(d["fleets"], "Fleet")
+        things += [card_name(c) for c in d["creatures"]]
+        if d["prosperity"]:
+            things.append(_count(d["prosperity"], "Prosperity token"))
+        parts.append(f"{area_name(game, a)}: {', '.join(things)}")
+    more = f" · and {len(ids) - most} more (p: the whole position)" if len(ids) > most else ""
+    return "  Now: " + " · ".join(parts) + more
+
+
+def status_line(game, p, names, mine) -> str:
+    """ "Cycle 2 · Offerings · Player 1 (you): 7 GP · your offering: 3 GP to Zeus"."""
+    v = game.view(p)
+    gp = v["players"][p]["gp"]
+    purse = f"team purse {gp} GP" if game.teams else f"{gp} GP"
+    god = None
+    for gd in v["gods"]:
+        bid = gd["bid"]
+        if bid and bid["player"] in mine:
+            god = f"{god_name(gd['god'])} ({bid['amount']} GP)"
+    if p in v["apollo"]:
+        god = "Apollo"
+    phase = "Placement" if v["phase"] == "setup" else v["phase"].title()
+    god_text = f"your God: {god}" if god else ("no God yet" if v["phase"] == "offerings" else "no God")
+    if v["phase"] == "setup":
+        god_text = ""
+    head = f"Cycle {v['cycle']} · {phase}" if v["cycle"] else phase
+    return " · ".join(x for x in (head, f"{names[p]}: {purse}", god_text) if x)
 
 
 def _save(path, game):
+    """Check that `path` can be written (game None), or write the game's record there; the path."""
+    path = Path(path)
     try:
+        if game is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a" if game is None else "w") as fh:
             if game is not None:
                 json.dump(game.record(), fh)
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror or e}")
+    return path
 
 
 def _ask(con, stdin, game, me, names, legal, who=None):
     """The player's choice: an index into legal, "quit" or "eof". `who` names the deciding
     faction when the human runs more than one (the 2-player game)."""
+    con.print(waiting_text(game, names, you=me) + ":", style="bold", markup=False)
+    show_choices(con, game, legal, names)
     while True:
-        con.print()
-        for i, a in enumerate(legal, 1):
-            con.print(f"  {i:>3}. {_action_text(a, names)}", markup=False)
         whose = f"Your choice for {who}" if who else "Your choice"
-        con.print(f"{whose} [1-{len(legal)}, ? to show the position again, q to quit]: ", end="",
-                  markup=False)
+        con.print(f"{whose} [1-{len(legal)}, p, h, ?, q]: ", end="", markup=False)
         line = stdin.readline()
         if not line:
             con.print()
@@ -285,16 +458,23 @@ def _ask(con, stdin, game, me, names, legal, who=None):
             con.print(text, markup=False)  # echo piped input: a transcript reads like a session
         if text in ("q", "quit", "exit"):
             return "quit"
-        if text in ("?", "h", "help"):
+        if text in ("p", "position"):
             show_position(con, game, me, names)
+            show_choices(con, game, legal, names)
+            continue
+        if text in ("?", "help"):
+            con.print(KEYS_TEXT, markup=False)
+            continue
+        if text in ("h", "hint"):
+            con.print(hint_text(game, me, legal, names), markup=False)
             continue
         if not text:
-            con.print(f"Type a number from 1 to {len(legal)}, ? or q.")
+            con.print(f"Type a number from 1 to {len(legal)}, or p, h, ?, q.")
             continue
         try:
             k = int(text)
         except ValueError:
-            con.print(f"'{text}' is not a number. Type a number from 1 to {len(legal)}, ? or q.",
+            con.print(f"'{text}' is not a number. Type a number from 1 to {len(legal)}, or p, h, ?, q.",
                       markup=False)
             continue
         if not 1 <= k <= len(legal):
@@ -303,17 +483,102 @@ def _ask(con, stdin, game, me, names, legal, who=None):
         return k - 1
 
 
-def _action_text(action, names) -> str:
-    """The action's own words; a player index also gets the player's name."""
-    text = str(action)
-    if action.kind.endswith("player") and 0 <= action.n < len(names):
-        text += f" ({names[action.n]})"
+def hint_text(game, me, legal, names) -> str:
+    """`h`: the advice of cyclades.agents.advice.hint(game, player), if this version has it."""
+    try:
+        from cyclades.agents.advice import hint
+    except ImportError:
+        return "Hints are not available in this version."
+    try:
+        h = hint(game, me)  # a search: it may take a few seconds
+    except Exception as e:  # advice is a helper: its failure must not end the game
+        return f"No hint this time ({type(e).__name__}: {e})."
+    action = getattr(h, "action", None)
+    reason = getattr(h, "reason", "") or ""
+    if action not in legal:
+        return f"Hint: {reason}" if reason else "No hint this time."
+    text = f"Hint: {legal.index(action) + 1}. {action_text(action, game, names)}"
+    return text + (f" ({reason})" if reason else "")
+
+
+def _choice_parts(action, game):
+    """(head, item) for laying many similar choices out in columns: ("Offer to Hera", "3 GP"),
+    ("Place a Fleet", "in the Gulf of Panope"); head None for a choice that stands alone."""
+    text = action_text(action, game)
+    if action.kind == "bid":
+        return f"Offer to {god_name(action.what)}{god_summary(game, action.what)}", f"{action.n} GP"
+    if action.where and action.where in game.board.index:
+        for tail in (at_area(game, action.where), area_name(game, action.where)):
+            if text.endswith(" " + tail):
+                return text[: -len(tail) - 1], tail
+    if action.kind == "take":
+        return "Take", text[len("Take "):]
+    return None, text
+
+
+def show_choices(con, game, legal, names):
+    """The numbered choices in columns; a run of three or more with the same head ("Place a
+    Fleet in") under it, so that 37 areas fit in a few lines."""
+    width = (con.width or 80) - 4
+    i = 0
+    loose = []  # choices that stand alone, laid out together
+    while i < len(legal):
+        head, item = _choice_parts(legal[i], game)
+        j = i + 1
+        while head is not None and j < len(legal) and _choice_parts(legal[j], game)[0] == head:
+            j += 1
+        if head is None or j - i < 3:
+            loose += [f"{k + 1:>3}. {_action_text(legal[k], game, names)}" for k in range(i, j)]
+            i = j
+            continue
+        _grid(con, loose, width)
+        loose = []
+        items = [_choice_parts(legal[k], game)[1] for k in range(i, j)]
+        words = {item.split(" ", 1)[0] for item in items}
+        if len(words) == 1 and words <= {"on", "in"}:  # "Place a Control token on:" Naxos, Paros...
+            head += " " + words.pop()
+            items = [item.split(" ", 1)[1] for item in items]
+        con.print(f"  {head}:", markup=False)
+        _grid(con, [f"{k + 1:>3}. {item}" for k, item in zip(range(i, j), items)], width)
+        i = j
+    _grid(con, loose, width)
+
+
+def _grid(con, cells, width):
+    """Cells in as many columns as fit in `width`, filled row by row."""
+    if not cells:
+        return
+    cell = max(len(c) for c in cells) + 2
+    per_line = max(1, width // cell)
+    for r in range(0, len(cells), per_line):
+        con.print("  " + "".join(c.ljust(cell) for c in cells[r:r + per_line]).rstrip(), markup=False)
+
+
+def god_summary(game, god) -> str:
+    """ " (war: Troops, Fortresses and Land Moves)": what a God gives, for the Offerings."""
+    from cyclades.content.descriptions import content
+    key = game.r.name
+    if key not in _GOD_SUMMARIES:
+        try:
+            gods = content(key)["gods"]
+        except Exception:  # the words are a help: never a reason to stop
+            gods = []
+        _GOD_SUMMARIES[key] = {g["id"]: g["summary"].rstrip(".") for g in gods}
+    text = _GOD_SUMMARIES[key].get(god)
+    return f" ({text[:1].lower() + text[1:]})" if text else ""
+
+
+_GOD_SUMMARIES = {}
+
+
+def _action_text(action, game, names) -> str:
+    """The action in words, its areas by their names; a player index also gets the player's name."""
+    text = action_text(action, game, names)
+    if action.kind == "apollo":
+        text += god_summary(game, "apollo")
+    if action.kind == "target_player" and not 0 <= action.n < len(names):
+        text = str(action)
     return text
-
-
-def _show_log(con, lines):
-    for line in lines:
-        con.print("  " + line, markup=False)
 
 
 def _short(names, p) -> str:
@@ -324,19 +589,9 @@ def show_position(con, game, me, names):
     """A compact summary of what `me` may know (R24: game.view hides others' GP)."""
     v = game.view(me)
     b = game.board
-    decision = v.get("decision") or {}
-    what = FRAME_TEXT.get(decision.get("k"), str(decision.get("k", "")).replace("_", " "))
-    if decision.get("k") == "turn":
-        what = f"your turn with {god_name(decision.get('god'))}"
-    elif decision.get("k") == "creature":
-        what = f"the effect of {creature_name(decision.get('card'))}"
-    elif decision.get("k") == "battle":
-        where = b.index.get(decision.get("area"), -1)
-        what = f"Battle {'on' if b.is_land[where] else 'in'} {area_name(game, where)}"
-        stage = decision.get("stage", "")
-        what += ", a unit to lose" if stage == "loss" else ", retreat?" if stage.startswith("retreat") else ""
+    phase = "Placement" if v["phase"] == "setup" else v["phase"].title()
     con.print()
-    con.rule(f"Cycle {v['cycle']} · {v['phase'].title()} · {names[me]} to decide: {what}")
+    con.rule(f"The position · Cycle {v['cycle']} · {phase} · as {names[me]} sees it")
     # Gods and offerings.
     gods = []
     for gd in v["gods"]:
@@ -385,7 +640,7 @@ def show_position(con, game, me, names):
             units = _units(d["troops"], "Troop") + _units(d["mercs"], "merc")
             units += [card_name(h) for h in d["heroes"]] + [card_name(c) for c in d["creatures"]]
             sites = [card_name(x) if x else "·" for x in d["buildings"]]
-            label = _label(b, a) + (" (Priestess icon)" if b.priestess[a] else "")
+            label = b.names[a] + (" (Priestess icon)" if b.priestess[a] else "")
             rows.append((str(k + 1) if j == 0 else "", label, _short(names, d["owner"]),
                          ", ".join(units) or "-", " ".join(sites) or "-", _income(b, d, a)))
     _columns(con, ("Island", "Land area", "Owner", "Units", "Buildings", "Income"), rows)
@@ -396,7 +651,7 @@ def show_position(con, game, me, names):
         for a in seas:
             d = areas[a]
             fleets = str(d["fleets"] or "-") + "".join(f", {card_name(c)}" for c in d["creatures"])
-            rows.append((_label(b, a), _short(names, d["owner"]), fleets, _income(b, d, a)))
+            rows.append((area_name(game, a), _short(names, d["owner"]), fleets, _income(b, d, a)))
         _columns(con, ("Sea area", "Owner", "Fleets", "Income"), rows)
     others = len(b.seas) - len(seas)
     if others:
@@ -429,11 +684,6 @@ def _count(n, one, many=None) -> str:
 
 def _units(n, word):
     return [_count(n, word)] if n else []
-
-
-def _label(b, a) -> str:
-    name, aid = b.names[a], b.ids[a]
-    return name if aid == name.lower().replace(" ", "-") else f"{name} ({aid})"
 
 
 def _income(b, d, a) -> str:
@@ -630,18 +880,27 @@ def simulate(games, players, teams, team_goal, seed, json_file, max_cycles, agen
     con = _console(None if sys.stdout.isatty() else 160)
     err = Console(stderr=True)
     runs = []
+    # A search agent's game takes tens of seconds: say so before starting (agents/estimate.py).
+    factions = {m: len(Mode(MODES[m][0], MODES[m][1] and rules.team_play, ruleset).layout) for m in modes}
+    for m in modes:
+        told = forecast(agent_list, factions[m], games)
+        if told:
+            err.print(told if len(modes) == 1 else f"{mode_label(m, ruleset)}: {told}", markup=False,
+                      highlight=False, soft_wrap=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True) as progress:
+                  TimeElapsedColumn(), TextColumn("{task.fields[per_game]}"), console=err,
+                  transient=True) as progress:
         for mode in modes:
             n, teams = MODES[mode]
             teams = teams and rules.team_play
             label = mode_label(mode, ruleset)
-            task = progress.add_task(label, total=games)
+            task = progress.add_task(label, total=games, per_game="")
             rows = []
             t0 = time.perf_counter()
             for i in range(games):
                 rows.append(play_out(mode, seed + i, agent_list, max_cycles, team_goal, ruleset))
-                progress.advance(task)
+                progress.update(task, advance=1,
+                                per_game=_per_game(time.perf_counter() - t0, i + 1))
             elapsed = time.perf_counter() - t0
             runs.append({"mode": mode, "label": label, "players": n, "factions": rows[0]["factions"],
                          "teams": rows[0]["teams"],
@@ -666,6 +925,12 @@ def simulate(games, players, teams, team_goal, seed, json_file, max_cycles, agen
         con.print(f"Figures written to {json_file}.")
     if errors:
         sys.exit(1)
+
+
+def _per_game(seconds, games) -> str:
+    """ "0.4 s/game", "12 ms/game": the progress bars' time per game."""
+    per = seconds / games
+    return f"{per * 1000:.0f} ms/game" if per < 1 else f"{per:.1f} s/game"
 
 
 MODE_LABELS = {"2": "2 players (4 factions)", "3": "3 players", "4": "4 players",
@@ -758,7 +1023,10 @@ def load_record(path) -> dict:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--upto", type=click.IntRange(min=0), default=None, help="Stop after this many decisions.")
 @click.option("--full-log", is_flag=True, help="Show every event, even those that repeat another.")
-def replay(file, upto, full_log):
+@click.option("--chances", is_flag=True,
+              help="Then each player's estimated chance to win at the end of every cycle: a table "
+                   "and a small chart (agents/advice.py).")
+def replay(file, upto, full_log, chances=False):
     """Print the log of a recorded game (the JSON of game.record()), cycle by cycle."""
     record = load_record(file)
     con = _console()
@@ -773,7 +1041,7 @@ def replay(file, upto, full_log):
     actions = record["actions"]
     stop = len(actions) if upto is None else min(upto, len(actions))
     con.print(f"Replay of {file}: {mode_text(game)}, seed {record['options'].get('seed')}, "
-              f"{len(actions)} decisions.", markup=False)
+              f"{_count(len(actions), 'decision')}.", markup=False)
     if game.s.phase == "setup":
         con.print("\n[bold]Setup[/bold]")
     else:  # a scenario's record starts in the middle of a cycle
@@ -783,7 +1051,10 @@ def replay(file, upto, full_log):
             action = cyclades.Action.from_json(actions[i])
             p = game.to_move
             events = game.apply(action)
-        except (cyclades.IllegalAction, ValueError, TypeError) as e:
+        except cyclades.IllegalAction:  # the engine's reason speaks of frames: say it for people
+            raise click.ClickException(f"{file}: decision {i + 1} cannot be replayed: "
+                                       f"{illegal_text(game, action, names)}.")
+        except (ValueError, TypeError) as e:
             raise click.ClickException(f"{file}: decision {i + 1} cannot be replayed: {e}")
         if not events and decision_sentence(action, p, names):
             con.print("  " + decision_sentence(action, p, names), markup=False)
@@ -795,8 +1066,13 @@ def replay(file, upto, full_log):
     if stop < len(actions):
         con.print(f"\nStopped after {stop} of {len(actions)} decisions "
                   f"(cycle {game.s.cycle}, {game.s.phase}).")
-        return
-    show_result(_console(), game, names)
+    else:
+        show_result(_console(), game, names)
+    if chances:
+        from cyclades.agents.advice import chances as win_chances, chances_lines
+        con.print("")
+        for line in chances_lines(win_chances({**record, "actions": actions[:stop]}, names)):
+            con.print(line, markup=False)
 
 
 def _lines_with_cycles(narrator, events):
@@ -900,9 +1176,11 @@ _add_server_command()
 
 
 def _add_tournament_command():
-    """`cyclades tournament` lives with the agents."""
-    from .agents.cli import tournament
-    main.add_command(tournament)
+    """`cyclades tournament` (and `cyclades ladder`, where this version has it) live with the agents."""
+    from .agents import cli as agents_cli
+    main.add_command(agents_cli.tournament)
+    if isinstance(getattr(agents_cli, "ladder", None), click.Command):
+        main.add_command(agents_cli.ladder)
 
 
 _add_tournament_command()

@@ -46,15 +46,27 @@ def register(name):
 
 
 def agent_names() -> list:
+    """Every name make_agent knows: the levels first, weakest to strongest (beginner, casual,
+    strong, expert: levels.py), then the agents themselves in alphabetical order."""
     _load_builtin()
-    return sorted(AGENTS)
+    from .levels import ORDER
+    return [n for n in ORDER if n in AGENTS] + sorted(n for n in AGENTS if n not in ORDER)
+
+
+def agent_labels() -> dict:
+    """A human-readable label for each name of agent_names() (the lobby shows them)."""
+    _load_builtin()
+    from .levels import labels
+    return labels()
 
 
 def make_agent(name: str, seed=None, **options) -> Agent:
     """A new agent by registry name (e.g. "random"), seeded for reproducibility.
 
     A name may carry options after a colon, e.g. "mcts:iterations=400" or "mcts:seconds=1"
-    (`parse_agent_spec`); keyword options given here win over those of the name."""
+    (`parse_agent_spec`); keyword options given here win over those of the name. A level
+    ("beginner", "casual", "strong", "expert": levels.py) makes the agent it stands for, its
+    options over the level's ("expert:workers=1")."""
     _load_builtin()
     base, opts = parse_agent_spec(name)
     opts.update(options)
@@ -88,5 +100,7 @@ def _number(text):
 
 
 def _load_builtin():
-    # Importing the modules registers their agents.
-    from . import greedy, mcts, random_agent  # noqa: F401
+    # Importing the modules registers their agents; then the levels, which name them.
+    from . import greedy, levels, mcts, random_agent  # noqa: F401
+    if "expert" not in AGENTS:
+        levels.register_levels(AGENTS)

@@ -7,17 +7,28 @@
     cyclades tournament --agents mcts,greedy,greedy --games 60 --workers 2 --out results/
     cyclades tournament --agents "mcts:iterations=400,greedy,greedy" --ray local
     cyclades tournament --agents greedy,random,random --games 3000 --ray ray://head:10001
+    cyclades tournament --agents expert,casual,casual --games 60       # levels (levels.py)
+
+`cyclades ladder`: levels and agents rated on one scale with openskill (ladder.py).
+
+    cyclades ladder --agents random,beginner,casual,strong,expert --rounds 2
+    cyclades ladder --agents random,casual,strong --ruleset classic --out ladder-classic/
 """
 from __future__ import annotations
 
+import json
+import os
 import sys
 import time
+from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from ..paths import results_dir
 from .base import agent_names, parse_agent_spec
+from .estimate import forecast
 from .match import Mode, ModeError, check_mode
 from .tournament import Tournament, _sides, lineups, members, split_agents
 
@@ -49,6 +60,18 @@ def _mode(players, teams, ruleset, team_goal) -> Mode:
         return Mode(players, teams, ruleset, team_goal or 3)
     except ModeError as e:
         raise click.BadParameter(str(e), param_hint=e.option)
+
+
+def _faction_specs(names, mode) -> list:
+    """The agent of each faction in a first seating (for the time estimate): in team play an
+    entry plays its whole team, "greedy+random" one faction each."""
+    out, seen = [], {}
+    for side in mode.layout:
+        entry = names[side % len(names)]
+        parts = members(entry) or [entry]
+        out.append(parts[seen.get(side, 0) % len(parts)])
+        seen[side] = seen.get(side, 0) + 1
+    return out
 
 
 def _pct(x) -> str:
@@ -112,7 +135,7 @@ def summary_table(t: Tournament) -> Table:
               help="Game seeds S, S+1, ... (each seed played with every seating).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for results.json, games.csv, summary.csv and winrates.png "
-                   "(default: tournament-<date-time>).")
+                   "(default: tournaments/tournament-<date-time> in the user data folder).")
 @click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
               help="A guard: a game still going after this many cycles ends (R21).")
 def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_address, seed, out_dir,
@@ -139,14 +162,21 @@ def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_a
         k = len(lineups(names, mode.sides))
         err.print(f"{len(specs)} games, so that each of the {k} seatings is played equally often.")
     rows = []
+    told = forecast(_faction_specs(names, mode), len(mode.layout), len(specs), t.workers or os.cpu_count() or 1)
+    if told:  # a search agent's game takes tens of seconds (agents/estimate.py)
+        err.print(told, markup=False, highlight=False, soft_wrap=True)
+    out = Path(out_dir) if out_dir else results_dir("tournament")
     with Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                  TextColumn("{task.fields[standing]}"), console=err, transient=False) as progress:
-        task = progress.add_task("games", total=len(specs), standing="")
+                  TextColumn("{task.fields[per_game]}"), TextColumn("{task.fields[standing]}"),
+                  console=err, transient=False) as progress:
+        task = progress.add_task("games", total=len(specs), standing="", per_game="")
 
         def on_result(row):
             rows.append(row)
-            progress.update(task, advance=1, standing=standings(rows, names))
+            per = sum(r.get("seconds", 0) for r in rows) / len(rows)
+            progress.update(task, advance=1, standing=standings(rows, names),
+                            per_game=f"{per:.1f} s/game" if per >= 1 else f"{1000 * per:.0f} ms/game")
 
         try:
             t.run(on_result)
@@ -160,10 +190,112 @@ def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_a
     for r in errors[:10]:
         con.print(f"Error in game {r['game']} (seed {r['seed']}, {', '.join(r['lineup'])}): {r['error']}",
                   markup=False)
-    out = out_dir or time.strftime("tournament-%Y%m%d-%H%M%S")
     paths = t.write(out)
-    con.print(f"{len(t.rows)} games in {t.seconds:.0f} s. Results: "
-              + ", ".join(str(p) for p in paths.values()), markup=False)
+    con.print(f"{len(t.rows)} games in {t.seconds:.0f} s. Results in {out}: "
+              + ", ".join(Path(p).name for p in paths.values()), markup=False, soft_wrap=True)
+    if "png" not in paths:
+        con.print("No plot: matplotlib is not installed (pip install matplotlib).")
+    if errors:
+        sys.exit(1)
+
+
+# --- cyclades ladder ------------------------------------------------------------------------------
+
+def ladder_table(lad) -> Table:
+    from .levels import resolve
+    table = Table(title=lad.title())
+    for col, just in (("#", "right"), ("Agent", "left"), ("Plays as", "left"), ("Rating (mu)", "right"),
+                      ("mu ± 2σ", "right"), ("Games", "right"), ("Win rate", "right"),
+                      ("95% CI (Wilson)", "right"), ("Par", "right"), ("ms/decision", "right")):
+        table.add_column(col, justify=just, overflow="fold")
+    for k, r in enumerate(lad.ratings(), 1):
+        table.add_row(str(k), r["agent"], resolve(r["agent"]), f"{r['mu']:.1f}",
+                      f"{r['low']:.1f} to {r['high']:.1f}", str(r["games"]), _pct(r["win_rate"]),
+                      f"{_pct(r['ci_low'])} – {_pct(r['ci_high'])}", _pct(r["par"]),
+                      f"{1000 * r['seconds_per_decision']:.1f}")
+    return table
+
+
+@click.command()
+@click.option("--agents", default="random,beginner,casual,strong,expert", show_default=True,
+              help='Levels and agents on the ladder, e.g. "random,casual,strong" or '
+                   '"greedy,mcts:iterations=50"; random is always added (its rating is 0).')
+@click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="2 to 6 (classic: 2 to 5); 2 and 6 Legendary players play in teams (R22), 4 with --teams.")
+@click.option("--teams", is_flag=True, help="Team play with 4 players (2 and 6 always): each entry plays a whole team.")
+@click.option("--team-goal", type=click.IntRange(3, 4), default=None,
+              help="Metropolises a team needs to win in team play: 3 (the default) or 4.")
+@click.option("--ruleset", type=click.Choice(("legendary", "classic")), default="legendary",
+              show_default=True, help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players).")
+@click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Times the round-robin is played (each time on new boards).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes on this machine (default: all cores); with --ray local, its CPUs.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help='Run the games as Ray tasks: a cluster address or "local".')
+@click.option("--seed", type=int, default=0, show_default=True, help="Game seeds S, S+1, ...")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Directory for ladder.json, ladder.csv, ladder.png, ladder.md and games.jsonl "
+                   "(default: a new folder under the user's data folder, ladders/).")
+@click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
+              help="A guard: a game still going after this many cycles ends (R21).")
+def ladder(agents, players, teams, team_goal, ruleset, rounds, workers, ray_address, seed, out_dir,
+           max_cycles):
+    """Rate levels and agents on one scale: a round-robin, seats rotated, rated with openskill.
+
+    Every combination of entries (as many as the game has players, or teams) plays every
+    rotation of the seats on one board, `--rounds` times; each game ranks its sides (winners,
+    then Metropolises, then GP) for a Plackett-Luce rating. Ratings are shifted so that random
+    is 0; the interval is mu ± 2 sigma, with the games behind each rating."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    from .ladder import Ladder, markdown_table
+
+    mode = _mode(players, teams, ruleset, team_goal)
+    names = _check_agents(agents, teams=False)
+    try:
+        lad = Ladder(entries=names, players=players, rounds=rounds, seed=seed, workers=workers,
+                     ray=ray_address, max_cycles=max_cycles, teams=mode.teams,
+                     team_goal=mode.team_goal, ruleset=ruleset)
+        specs = lad.specs()
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--agents")
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        raise click.ClickException("the ladder needs openskill: pip install 'cyclades[ladder]' "
+                                   "(or pip install openskill)")
+    con = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    err = Console(stderr=True)
+    err.print(f"{len(specs)} games: {len(lad.entries)} entries, every {mode.sides} of them in "
+              f"{mode.sides} seatings, {rounds} round(s); {mode.label()} ({ruleset}).")
+    out = Path(out_dir) if out_dir else results_dir("ladder")
+    out.mkdir(parents=True, exist_ok=True)
+    stream = out / "games.jsonl"  # each game as it ends: a long run's games survive a stop
+    with Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                  console=err, transient=False) as progress, open(stream, "w") as fh:
+        task = progress.add_task("games", total=len(specs))
+
+        def on_result(row):
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            progress.update(task, advance=1)
+
+        try:
+            lad.run(on_result)
+        except RuntimeError as e:
+            raise click.ClickException(str(e))
+    con.print(ladder_table(lad))
+    errors = [r for r in lad.rows if "error" in r]
+    for r in errors[:10]:
+        con.print(f"Error in game {r['game']} (seed {r['seed']}, {', '.join(r['lineup'])}): {r['error']}",
+                  markup=False)
+    paths = lad.write(out)
+    (Path(out) / "ladder.md").write_text(markdown_table(lad.ratings()) + "\n")
+    con.print(f"{len(lad.rows)} games in {lad.seconds:.0f} s. Results in {out}: "
+              + ", ".join(p.name for p in paths.values()) + ", ladder.md, games.jsonl", markup=False)
     if "png" not in paths:
         con.print("No plot: matplotlib is not installed (pip install matplotlib).")
     if errors:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 
+from ..content.cards import CREATURES
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..engine.frames import nearest
 from ..engine.moves import land_destinations, sea_destinations
@@ -35,16 +36,8 @@ from .evaluation import Position, attack_odds, expected_losses
 
 # Rough worth of each creature's effect (before its cost), for the cards with no rule of their
 # own below; a card missing here is valued by looking ahead.
-CREATURE_WORTH = {
-    "charon": 0.5, "chimera": 3.0, "dryad": 4.0, "echidna": 1.0, "giant": 2.0, "hippocampus": 0.5,
-    "manticore": 2.0, "sphinx": 4.0, "sylph": 1.0, "erinyes": 4.0, "calydonian-boar": 3.0,
-    "cerberus": 5.0, "hydra": 5.0, "kraken": 2.0, "medusa": 1.5, "minotaur": 4.0, "nereid": 3.0,
-    "polyphemus": 2.0, "typhon": 3.0, "chiron": 1.5, "geryon": 2.0, "scylla-charybdis": 1.0,
-    "harpy": 3.0, "griffin": 3.0, "graeae": 0.0, "empusa": 0.0, "satyr": 0.0, "triton": 0.0,
-    "cyclops": 0.0, "hippalectryon": 0.0, "pegasus": 0.0,
-}
-KEEP_WORTH = {"cerberus": 5.0, "hydra": 5.0, "nereid": 3.5, "minotaur": 4.0, "kraken": 2.0,
-              "typhon": 3.0, "geryon": 2.5}
+CREATURE_WORTH = {c: card.worth for c, card in CREATURES.items()}  # `worth` on content/cards.py
+KEEP_WORTH = {c: card.keep_worth for c, card in CREATURES.items()}  # `keep_worth`, likewise
 APOLLO_PROSPERITY = 2 * ev.INCOME * 0.8
 RESERVE_GP = 1.0          # how much a GP kept is worth beyond its face (next cycle's bids)
 MAX_LOOKAHEAD = 40        # copies a decision may make to look ahead

@@ -28,11 +28,30 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with a reward per 
 Budget: `iterations` per decision, and/or `seconds` per decision (the clock is checked between
 iterations and inside rollouts, so a decision never overruns the budget by more than one
 rollout step).
+
+Parallel search (`workers=N`, root parallelization): N searches from the same root, each with
+its own generator (seeded from the agent's seed and the worker's index) and so its own
+determinizations; the root statistics (visits and the player's reward per action) are summed
+and the most visited action is played. `iterations` is each worker's budget (N workers do N
+times the iterations), `seconds` each worker's clock, so on N free cores a second gives about
+N times the iterations of one process. The searches run in persistent worker processes (one
+pool per N, started on first use and reused by every agent and decision of the process). The
+workers keep nothing between decisions: the agent holds each worker's generator state and
+sends it with the decision, so the agent (pickled, e.g. to the server's bot workers) carries
+all its state, and each decision searches afresh (no subtree kept, unlike one worker). The
+result depends only on the seed and N, not on where the searches ran: in a daemonic process
+(which may not have children), with `processes=0`, or with the environment variable
+CYCLADES_MCTS_PROCESSES=0, the N searches run one after the other in this process (a seconds
+budget then split between them) and choose exactly the same actions.
 """
 from __future__ import annotations
 
+import atexit
 import math
+import multiprocessing as mp
+import os
 import random
+import threading
 import time
 
 from ..engine.actions import Action
@@ -59,13 +78,25 @@ class MCTSAgent(Agent):
     """Options: iterations (per decision; the default, 100, when no seconds are given; 0 = no
     limit but time), seconds (per decision; None = no limit but iterations), depth (rollout
     decisions at most), cycles (cycles a rollout looks ahead: 1 = to the end of the current
-    one), c (UCB exploration), width (root candidates), widen (progressive widening below)."""
+    one), c (UCB exploration), width (root candidates), widen (progressive widening below),
+    workers (root-parallel searches, each with this budget; 1 = one search in this process),
+    processes (whether the workers may be processes; None = when this process may have
+    children and CYCLADES_MCTS_PROCESSES is not 0)."""
 
     name = "mcts"
 
     def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,
-                 width=8, widen=0.5):
+                 width=8, widen=0.5, workers=1, processes=None):
         super().__init__(seed)
+        try:
+            workers = int(workers)
+        except (TypeError, ValueError):
+            raise ValueError(f"mcts workers must be a whole number, not {workers!r}") from None
+        if workers < 1:
+            raise ValueError(f"mcts needs at least 1 worker (workers={workers}); workers=1 searches "
+                             f"in this process")
+        self.workers = workers
+        self.processes = processes
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.iterations = int(iterations) if iterations else 0
@@ -82,6 +113,11 @@ class MCTSAgent(Agent):
         self.rollout_policy = GreedyPolicy(budget=12, depth=1)  # cheaper: plays the rollouts
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
         self.last_seconds = 0.0
+        self.last_stats = []       # the root's (action, visits, reward) of the last search
+        self.last_worker_iterations = []  # with workers > 1: the iterations of each search
+        self.last_worker_cpu = []
+        # With workers > 1: each worker's generator state, sent with each decision.
+        self._worker_states = None
         # The subtree below the action just played, kept for the player's next decision if it
         # comes right after (the steps of a move, a turn's actions): (node, version, player).
         self._next = None
@@ -114,16 +150,32 @@ class MCTSAgent(Agent):
     # -- the search ----------------------------------------------------------------------
 
     def search(self, obs, options, deadline):
+        if self.workers > 1:
+            return self.parallel_search(obs, options, deadline)
+        root = self._reused(obs)
+        stats, root = self.root_stats(obs, options, deadline, root)
+        best = pick(stats)
+        p = obs.player
+        if root is not None and (p, best) in root.children:
+            self._next = (root.children[(p, best)], obs.view["version"] + 1, p)
+        return best
+
+    def root_stats(self, obs, options, deadline, root=None):
+        """Grow the tree of this decision (from `root`, a kept subtree, if given) within the
+        budget; ([(action, visits, the player's summed reward)] in the root's order, root)."""
         p = obs.player
         first = ev.sample(obs, self.rng)
         n = first.s.n
-        root = self._reused(obs) or Node(n)
+        root = root or Node(n)
         root.order = self.candidates(first, p, options, root=True)
         if len(root.order) == 1:
-            return root.order[0]
+            self.last_iterations = 0
+            self.last_stats = [(root.order[0], 0, 0.0)]
+            return self.last_stats, None
         # A kept subtree has searched this decision already: top it up to the budget (and at
         # least a quarter of it, for the new candidates of the root).
-        budget = max(self.iterations - root.n, self.iterations // 4) if self.iterations else 0
+        # (At least one iteration: a budget of 0 would mean "no limit".)
+        budget = max(self.iterations - root.n, self.iterations // 4, 1) if self.iterations else 0
         it = 0
         while True:
             if budget and it >= budget:
@@ -134,18 +186,55 @@ class MCTSAgent(Agent):
             self.iterate(root, g, n, deadline)
             it += 1
         self.last_iterations = it
-        best, key = None, None
+        stats = []
         for a in root.order:
             child = root.children.get((p, a))
-            if child is None or not child.n:
-                continue
-            k = (child.n, child.w[p] / child.n)
-            if key is None or k > key:
-                best, key = a, k
-        if best is None:
-            return root.order[0]
-        self._next = (root.children[(p, best)], obs.view["version"] + 1, p)
-        return best
+            if child is not None and child.n:
+                stats.append((a, child.n, child.w[p]))
+        self.last_stats = stats or [(root.order[0], 0, 0.0)]
+        return self.last_stats, root
+
+    # -- root parallelization ------------------------------------------------------------
+
+    def config(self) -> dict:
+        """The options of each worker's search."""
+        return {"iterations": self.iterations, "seconds": self.seconds, "depth": self.depth,
+                "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen}
+
+    def parallel_search(self, obs, options, deadline):
+        seconds = None
+        if deadline is not None:
+            seconds = max(0.0, deadline - time.perf_counter())
+        if self._worker_states is None:
+            self._worker_states = [random.Random(worker_seed(self.seed, k)).getstate()
+                                   for k in range(self.workers)]
+        jobs = [{"config": self.config(), "state": state, "obs": obs, "options": options,
+                 "seconds": seconds} for state in self._worker_states]
+        results = None
+        if self.use_processes():
+            pool = worker_pool(self.workers)
+            if pool is not None:
+                try:
+                    results = pool.search(jobs)
+                except (EOFError, OSError):  # a worker went away: search here instead
+                    drop_pool(self.workers)
+        if results is None:  # in this process, one search after the other
+            share = seconds / self.workers if seconds is not None else None
+            results = [worker_search(dict(job, seconds=share)) for job in jobs]
+        self._worker_states = [r[3] for r in results]
+        stats = combine([r[0] for r in results])
+        self.last_stats = stats
+        self.last_worker_iterations = [r[1] for r in results]
+        self.last_worker_cpu = [r[2] for r in results]  # CPU seconds of each search
+        self.last_iterations = sum(self.last_worker_iterations)
+        return pick(stats)
+
+    def use_processes(self) -> bool:
+        if self.processes is not None and not self.processes:
+            return False
+        if os.environ.get("CYCLADES_MCTS_PROCESSES", "1").strip() in ("0", "false", "no"):
+            return False
+        return can_have_children()
 
     def iterate(self, root, g, n, deadline):
         node = root
@@ -273,3 +362,160 @@ class MCTSAgent(Agent):
                 seen.add(a)
                 out.append(a)
         return out
+
+
+# --- root statistics --------------------------------------------------------------------------
+
+def combine(results) -> list:
+    """Sum the root statistics of several searches: [(action, visits, reward)], actions in the
+    order they first appear (worker 0's order first), so the sum is deterministic."""
+    total = {}
+    for stats in results:
+        for a, n, w in stats:
+            t = total.setdefault(a, [0, 0.0])
+            t[0] += n
+            t[1] += w
+    return [(a, n, w) for a, (n, w) in total.items()]
+
+
+def pick(stats):
+    """The most visited action (ties: the better mean reward, then the first)."""
+    best, key = None, None
+    for a, n, w in stats:
+        k = (n, w / n if n else 0.0)
+        if key is None or k > key:
+            best, key = a, k
+    return best
+
+
+def worker_seed(seed, k):
+    """The generator seed of worker k of an agent seeded `seed` (None: unseeded)."""
+    return None if seed is None else f"mcts-worker/{seed}/{k}"
+
+
+# --- persistent worker processes ----------------------------------------------------------------
+
+def can_have_children() -> bool:
+    """A daemonic process (e.g. a multiprocessing.Pool worker) may not start processes."""
+    try:
+        return not mp.current_process().daemon
+    except Exception:  # pragma: no cover
+        return False
+
+
+def worker_search(job):
+    """One worker's search of one decision: (root statistics, iterations, CPU seconds, the
+    generator's state after it). A fresh searcher from the job alone, so the same job gives the
+    same answer in any process."""
+    t0, cpu = time.perf_counter(), time.process_time()
+    agent = MCTSAgent(**job["config"])
+    agent.rng.setstate(job["state"])
+    deadline = t0 + job["seconds"] if job["seconds"] else None
+    stats, _ = agent.root_stats(job["obs"], job["options"], deadline)
+    return stats, agent.last_iterations, time.process_time() - cpu, agent.rng.getstate()
+
+
+def _worker_main(conn):
+    """A worker process: serves searches until it is sent None (or its parent goes)."""
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        try:
+            out = ("ok", worker_search(job))
+        except Exception as e:  # the parent raises it
+            out = ("error", f"{type(e).__name__}: {e}")
+        try:
+            conn.send(out)
+        except (EOFError, OSError):
+            return
+
+
+class WorkerPool:
+    """N worker processes started once (spawned: safe in a threaded parent) and reused by every
+    search of this process; worker k runs search k of each decision."""
+
+    def __init__(self, size):
+        ctx = mp.get_context("spawn")
+        self.size = size
+        self.lock = threading.Lock()
+        self.conns, self.procs = [], []
+        for k in range(size):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker_main, args=(child,), daemon=True,
+                               name=f"cyclades-mcts-worker-{k}")
+            proc.start()
+            child.close()
+            self.conns.append(parent)
+            self.procs.append(proc)
+
+    def alive(self) -> bool:
+        return all(p.is_alive() for p in self.procs)
+
+    def search(self, jobs) -> list:
+        """Job k to worker k; their answers in order."""
+        with self.lock:
+            for conn, job in zip(self.conns, jobs):
+                conn.send(job)
+            out = [conn.recv() for conn in self.conns]
+        for status, value in out:
+            if status != "ok":
+                raise RuntimeError(f"an mcts worker failed: {value}")
+        return [value for _, value in out]
+
+    def close(self):
+        for conn in self.conns:
+            try:
+                conn.send(None)
+                conn.close()
+            except (OSError, ValueError):
+                pass
+        for p in self.procs:
+            p.join(timeout=2)
+            if p.is_alive():
+                p.terminate()
+
+
+_POOLS: dict = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def worker_pool(size):
+    """The persistent pool of `size` workers of this process (started on first use); None if
+    processes cannot be started here (then the searches run in this process)."""
+    if not can_have_children():
+        return None
+    with _POOLS_LOCK:
+        pool = _POOLS.get(size)
+        if pool is not None and pool.alive():
+            return pool
+        if pool is not None:
+            pool.close()
+        try:
+            pool = WorkerPool(size)
+        except (OSError, RuntimeError, AssertionError):
+            return None
+        _POOLS[size] = pool
+        return pool
+
+
+def drop_pool(size):
+    with _POOLS_LOCK:
+        pool = _POOLS.pop(size, None)
+    if pool is not None:
+        pool.close()
+
+
+def shutdown_workers():
+    """Stop the worker processes of this process (done at exit too)."""
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+        _POOLS.clear()
+    for pool in pools:
+        pool.close()
+
+
+atexit.register(shutdown_workers)

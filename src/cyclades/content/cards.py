@@ -1,17 +1,23 @@
 """Mythological Creatures, Heroes and Metropolis bonus tokens as data.
 
 Which cards belong to the Maelström module is ruling R2. Behaviour that data
-cannot express lives in small functions registered next to the card (see the
-engine's `effects` registry); a card without one is not offered for purchase.
+cannot express lives in one small class per card in engine/cards/ (the engine's `EFFECTS`,
+engine/hooks.py); a card without one is not offered for purchase. A new creature is an entry
+here (name, text, article, worth), its class and its test: nothing else names it.
 """
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Creature:
+    """Everything about a creature card except its behaviour (one class in engine/cards/)."""
     name: str
-    miniature: str | None  # None, "land" or "sea": where its miniature stands
-    maelstrom: bool
+    miniature: str | None  # None, "land", "sea" or "any": where its miniature stands
+    maelstrom: bool = False  # a Maelström card (R2)
+    article: bool = False  # the log says "the Harpy", not "Pegasus" (engine/log.py)
+    worth: float = 1.0  # what the greedy bot reckons its effect is worth, in GP (agents/greedy.py)
+    keep_worth: float = 1.5  # ... and keeping its miniature for a Priestess (Maintenance)
+    text: str = ""  # what it does, in the project's own words (content/descriptions.py)
 
 
 @dataclass(frozen=True)
@@ -22,18 +28,96 @@ class Hero:
 
 _C = Creature
 CREATURES = {c.name: c for c in (
-    _C("charon", None, False), _C("chimera", None, False), _C("cyclops", None, False),
-    _C("dryad", None, False), _C("giant", None, False), _C("griffin", None, False),
-    _C("harpy", None, False), _C("pegasus", None, False), _C("satyr", None, False),
-    _C("sphinx", None, False), _C("sylph", None, False), _C("graeae", None, False),
-    _C("cerberus", "land", False), _C("hydra", "any", False), _C("kraken", "sea", False),
-    _C("medusa", "land", False), _C("minotaur", "land", False), _C("polyphemus", "land", False),
+    _C("charon", None, worth=0.5,
+       text="Trade one of your Heroes for a Hero on the Hero track. The newcomer cannot be "
+            "sacrificed this cycle. Wasted if the Hero track is empty."),
+    _C("chimera", None, article=True, worth=3.0,
+       text="Play any card of the Creature discard pile for free; then the discard pile is "
+            "shuffled back into the deck."),
+    _C("cyclops", None, article=True, worth=0.0,
+       text="Swap one of your basic Buildings for a basic Building of another type."),
+    _C("dryad", None, article=True, worth=4.0,
+       text="Take a Priestess from another player."),
+    _C("giant", None, article=True, worth=2.0,
+       text="Take every mercenary Troop standing on one Land Area and put them on Land Areas you "
+            "control."),
+    _C("griffin", None, article=True, worth=3.0,
+       text="Take half of another player's GP (rounded down)."),
+    _C("harpy", None, article=True, worth=3.0,
+       text="Remove one Troop (basic or mercenary) from any Land Area. Heroes are safe from her."),
+    _C("pegasus", None, worth=0.0,
+       text="Carry any of your Troops and Heroes from one Land Area to any other Land Area on the"
+            " board, for free: no Fleets or neighbouring areas needed. Landing among enemies "
+            "starts a battle."),
+    _C("satyr", None, article=True, worth=0.0,
+       text="Take a Philosopher from another player. If it is your fourth, you build a Metropolis"
+            " at once."),
+    _C("sphinx", None, article=True, worth=4.0,
+       text="Draw three Creature cards: play one of them for free and discard the other two."),
+    _C("sylph", None, article=True, worth=1.0,
+       text="Swap the Fleets of two Sea Areas anywhere on the board, whoever owns them (both "
+            "areas must hold Fleets)."),
+    _C("graeae", None, article=True, worth=0.0,
+       text="Collect your income a second time: 1 GP for each Cornucopia in the areas you control"
+            " now."),
+    _C("cerberus", "land", worth=5.0, keep_worth=5.0,
+       text="Miniature on a Land Area. At Income you collect that area's income instead of the "
+            "player who controls it."),
+    _C("hydra", "any", article=True, worth=5.0, keep_worth=5.0,
+       text="Miniature on a Land or Sea Area, whose income it doubles for its controller. When it"
+            " arrives, and at each Maintenance, it must eat a Troop or Fleet in or next to its "
+            "area, which adds a Prosperity token there."),
+    _C("kraken", "sea", article=True, worth=2.0, keep_worth=2.0,
+       text="Miniature on a Sea Area. Every Fleet where it arrives or moves is sunk, and no Fleet"
+            " (not even yours) may enter its area."),
+    _C("medusa", "land", worth=1.5,
+       text="Miniature on a Land Area. No Troop, mercenary or Hero may enter or leave her area, "
+            "not even yours."),
+    _C("minotaur", "land", article=True, worth=4.0, keep_worth=4.0,
+       text="Miniature on a Land Area you control, which it defends with a Strength of 2. Its "
+            "side never retreats; after a lost round you choose whether it falls (it must if it "
+            "is your last unit)."),
+    _C("polyphemus", "land", worth=2.0,
+       text="Miniature on a Land Area. The seas next to him close: you push the Fleets there to "
+            "other seas (those that cannot go are destroyed), and no Fleet may enter or cross "
+            "them."),
     # Maelström (R2)
-    _C("hippalectryon", None, True), _C("hippocampus", None, True), _C("echidna", None, True),
-    _C("manticore", None, True), _C("triton", None, True), _C("empusa", None, True),
-    _C("erinyes", None, True), _C("geryon", "land", True), _C("nereid", "sea", True),
-    _C("calydonian-boar", "land", True), _C("scylla-charybdis", "sea", True),
-    _C("typhon", "sea", True), _C("chiron", "land", True),
+    _C("hippalectryon", None, maelstrom=True, article=True, worth=0.0,
+       text="Trade two of your mercenary Troops for a Prosperity token, a Priestess or a "
+            "Philosopher, as many times as you like."),
+    _C("hippocampus", None, maelstrom=True, article=True, worth=0.5,
+       text="Turn any number of your Fleets in one Sea Area you control into as many mercenary "
+            "Troops on your Land Areas."),
+    _C("echidna", None, maelstrom=True, worth=1.0,
+       text="Take a Creature from another player; you may then move its miniature to another area"
+            " it may stand in."),
+    _C("manticore", None, maelstrom=True, article=True, worth=2.0,
+       text="Destroy one Creature or Hero miniature on the board (its card is discarded)."),
+    _C("triton", None, maelstrom=True, worth=0.0,
+       text="Take a basic Building from another player and build it on one of your Land Areas "
+            "(replacing one of your own buildings if no site is free)."),
+    _C("empusa", None, maelstrom=True, article=True, worth=0.0,
+       text="Do the free actions of your god once more: its building, then its recruit."),
+    _C("erinyes", None, maelstrom=True, article=True, worth=4.0,
+       text="Move a Prosperity token worth one Cornucopia, anyone's, to any other area."),
+    _C("geryon", "land", maelstrom=True, worth=2.0, keep_worth=2.5,
+       text="Miniature on a Land Area. Each time any Troop, mercenary or Fleet is destroyed, 1 GP"
+            " is laid in his area; whoever controls that area collects it at Income."),
+    _C("nereid", "sea", maelstrom=True, article=True, worth=3.0, keep_worth=3.5,
+       text="Miniature on a Sea Area. At Income you collect the income of her area instead of the"
+            " player who controls it."),
+    _C("calydonian-boar", "land", maelstrom=True, worth=3.0,
+       text="Miniature on a Land Area, which closes: no Troop or Hero may stay, enter or cross "
+            "it. You push the ones there to a neighbouring area."),
+    _C("scylla-charybdis", "sea", maelstrom=True, worth=1.0,
+       text="Two miniatures on two Sea Areas, which count as neighbours for your Fleets: your "
+            "Fleets sail between them and your Troops cross along them."),
+    _C("typhon", "sea", maelstrom=True, worth=3.0, keep_worth=3.0,
+       text="Miniature on a Sea Area. Buildings on its shores lose their effects and do not count"
+            " toward a Metropolis; a Metropolis there still counts for victory."),
+    _C("chiron", "land", maelstrom=True, worth=1.5,
+       text="Miniature on a Land Area. Other players cannot bring Creatures there, nor aim "
+            "Creature powers at the area or anything in it."),
 )}
 
 HEROES = {h.name: h for h in (

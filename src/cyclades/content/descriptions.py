@@ -21,66 +21,7 @@ def name(card_id: str) -> str:
 # --- Mythological Creatures ----------------------------------------------------------------
 # Where the miniature may stand comes from cards.CREATURES ("land", "sea", "any" or None).
 
-CREATURE_TEXT = {
-    "charon": "Trade one of your Heroes for a Hero on the Hero track. The newcomer cannot be "
-              "sacrificed this cycle. Wasted if the Hero track is empty.",
-    "chimera": "Play any card of the Creature discard pile for free; then the discard pile is "
-               "shuffled back into the deck.",
-    "cyclops": "Swap one of your basic Buildings for a basic Building of another type.",
-    "dryad": "Take a Priestess from another player.",
-    "giant": "Take every mercenary Troop standing on one Land Area and put them on Land Areas "
-             "you control.",
-    "griffin": "Take half of another player's GP (rounded down).",
-    "harpy": "Remove one Troop (basic or mercenary) from any Land Area. Heroes are safe from her.",
-    "pegasus": "Carry any of your Troops and Heroes from one Land Area to any other Land Area on "
-               "the board, for free: no Fleets or neighbouring areas needed. Landing among "
-               "enemies starts a battle.",
-    "satyr": "Take a Philosopher from another player. If it is your fourth, you build a "
-             "Metropolis at once.",
-    "sphinx": "Draw three Creature cards: play one of them for free and discard the other two.",
-    "sylph": "Swap the Fleets of two Sea Areas anywhere on the board, whoever owns them (both "
-             "areas must hold Fleets).",
-    "graeae": "Collect your income a second time: 1 GP for each Cornucopia in the areas you "
-              "control now.",
-    "cerberus": "Miniature on a Land Area. At Income you collect that area's income instead of "
-                "the player who controls it.",
-    "hydra": "Miniature on a Land or Sea Area, whose income it doubles for its controller. When it "
-             "arrives, and at each Maintenance, it must eat a Troop or Fleet in or next to its "
-             "area, which adds a Prosperity token there.",
-    "kraken": "Miniature on a Sea Area. Every Fleet where it arrives or moves is sunk, and no "
-              "Fleet (not even yours) may enter its area.",
-    "medusa": "Miniature on a Land Area. No Troop, mercenary or Hero may enter or leave her area, "
-              "not even yours.",
-    "minotaur": "Miniature on a Land Area you control, which it defends with a Strength of 2. "
-                "Its side never retreats; after a lost round you choose whether it falls (it "
-                "must if it is your last unit).",
-    "polyphemus": "Miniature on a Land Area. The seas next to him close: you push the Fleets "
-                  "there to other seas (those that cannot go are destroyed), and no Fleet may "
-                  "enter or cross them.",
-    "hippalectryon": "Trade two of your mercenary Troops for a Prosperity token, a Priestess or "
-                     "a Philosopher, as many times as you like.",
-    "hippocampus": "Turn any number of your Fleets in one Sea Area you control into as many "
-                   "mercenary Troops on your Land Areas.",
-    "echidna": "Take a Creature from another player; you may then move its miniature to another "
-               "area it may stand in.",
-    "manticore": "Destroy one Creature or Hero miniature on the board (its card is discarded).",
-    "triton": "Take a basic Building from another player and build it on one of your Land Areas "
-              "(replacing one of your own buildings if no site is free).",
-    "empusa": "Do the free actions of your god once more: its building, then its recruit.",
-    "erinyes": "Move a Prosperity token worth one Cornucopia, anyone's, to any other area.",
-    "geryon": "Miniature on a Land Area. Each time any Troop, mercenary or Fleet is destroyed, "
-              "1 GP is laid in his area; whoever controls that area collects it at Income.",
-    "nereid": "Miniature on a Sea Area. At Income you collect the income of her area instead of "
-              "the player who controls it.",
-    "calydonian-boar": "Miniature on a Land Area, which closes: no Troop or Hero may stay, enter "
-                       "or cross it. You push the ones there to a neighbouring area.",
-    "scylla-charybdis": "Two miniatures on two Sea Areas, which count as neighbours for your "
-                        "Fleets: your Fleets sail between them and your Troops cross along them.",
-    "typhon": "Miniature on a Sea Area. Buildings on its shores lose their effects and do not "
-              "count toward a Metropolis; a Metropolis there still counts for victory.",
-    "chiron": "Miniature on a Land Area. Other players cannot bring Creatures there, nor aim "
-              "Creature powers at the area or anything in it.",
-}
+CREATURE_TEXT = {c: card.text for c, card in CREATURES.items()}  # each written on its entry
 
 # --- Heroes: (military power, sacrificial power) -----------------------------------------------
 

@@ -14,6 +14,7 @@ on retreats (the Minotaur) and after the losses (Achilles).
 from ..content.gods import METROPOLIS
 from .actions import Action
 from .frames import Handler, handler, pop, push
+from .hooks import BATTLE
 from .heroes import heroes_arrive, lose_hero
 from .queries import (MODIFIERS, accessible_lands, building_active, can_enter_sea, controlled_lands,
                       heroes_at, sea_neighbours, unit_strength)
@@ -22,17 +23,7 @@ from . import ops
 
 HOLD = Action("hold")
 
-HOOKS = {
-    "before_battle": [],   # f(g, battle) before the first round; may change sides or push a frame
-    "after_roll": [],      # f(g, battle) once f["dice"] is rolled; may push a frame (re-roll)
-    "die": [],             # f(g, battle, side, die) -> the result that counts for the side
-    "building_kinds": [],  # f(g, battle, player, land, kind, kinds) -> site kinds counting as kind
-    "round_result": [],    # f(g, battle, sa, sd, losers) -> the sides that lose the round
-    "loss_options": [],    # f(g, battle, side, options) -> options (e.g. an "escape" instead)
-    "may_retreat": [],     # f(g, battle, side) -> False: the side may not retreat
-    "must_retreat": [],    # f(g, battle) -> sides that must retreat now (or be destroyed)
-    "creature_units": [],  # f(g, area, player) -> creatures fighting for player there (Minotaur)
-}
+HOOKS = BATTLE  # engine/hooks.py declares each of them
 
 
 def start_battle(g, att, dfd, area, frm, troops=0, mercs=0, heroes=(), fleets=0):
@@ -201,8 +192,7 @@ def lose_unit(g, f, side, act):
     if act.what in ("fleet", "troop", "merc"):
         destroy_units(g, f, side, act.what)
         return
-    from .maintenance import release  # a creature fighting as a unit (the Minotaur)
-    release(g, act.what)
+    ops.release(g, act.what)  # a creature fighting as a unit (the Minotaur)
 
 
 def destroy_side(g, f, side):

@@ -9,9 +9,10 @@ bonus) may be bought only by the player who reserved it.
 """
 from ..content.gods import APOLLO
 from .actions import Action
-from .cycle import discard_creature_card, draw
 from .frames import Handler, handler, pop, push
-from .queries import controlled_lands, count_in_area
+from .hooks import EFFECTS
+from .ops import discard_creature_card, draw
+from .queries import controlled_lands, count_in_area, shielded  # noqa: F401  (shielded: for the cards)
 from .turns import menu_item
 
 
@@ -43,9 +44,6 @@ class Effect:
     def hidden(self, f) -> tuple:
         """Frame keys only the buyer may see (R24), e.g. the Sphinx's drawn cards."""
         return ()
-
-
-EFFECTS: dict = {}
 
 
 def effect(name):
@@ -186,9 +184,3 @@ class Peek(Handler):
         g.emit("creature_bought", player=p, card=f["card"], cost=1)
         play_creature(g, p, f["card"])
 
-
-def shielded(g, p, area) -> bool:
-    """Chiron (Maelström text): other players cannot choose its area, or anything in it,
-    as a target for Creature abilities, nor move Creatures into it."""
-    s = g.s
-    return s.creature_at.get("chiron") == area and s.creature_owner.get("chiron") != p

@@ -6,8 +6,10 @@
 from ..content.gods import APOLLO
 from . import ops
 from .frames import push
+from .hooks import GOD_PREPARATION, MAINTENANCE
 from .maintenance import start_maintenance
 from .offerings import pay_offerings, start_offerings
+from .ops import discard_creature_card, draw  # noqa: F401  (for the cards and the classic game)
 from .queries import area_income, income_receiver
 
 
@@ -80,30 +82,10 @@ def rotate_gods(g):
 
 
 # God preparation by `Ruleset.god_preparation`; engine/classic.py adds "shuffle".
-GOD_PREPARATION = {"rotate": rotate_gods}
+GOD_PREPARATION["rotate"] = rotate_gods
 # Phase 4 by `Ruleset.upkeep`: Legendary's Maintenance Costs. A ruleset without an entry has no
 # such phase (classic: creatures leave at their owner's next turn, engine/classic.py).
-MAINTENANCE = {"maintenance": start_maintenance}
-
-
-def draw(g, deck, discard):
-    """The top card of a deck; an empty deck is remade from its shuffled discard pile."""
-    if not deck and discard:
-        deck.extend(discard)
-        discard.clear()
-        ops.shuffle(g, deck)
-    return deck.pop() if deck else None
-
-
-def discard_creature_card(g, card):
-    """Into the discard pile; the Chimera shuffles deck and discards together (Chimera)."""
-    s = g.s
-    s.creature_discard.append(card)
-    if card == "chimera":
-        s.creature_deck.extend(s.creature_discard)
-        s.creature_discard.clear()
-        ops.shuffle(g, s.creature_deck)
-        g.emit("reshuffle", deck="creatures")
+MAINTENANCE["maintenance"] = start_maintenance
 
 
 def income(g):

@@ -3,10 +3,10 @@
 Each pending choice is a frame: a small dict on `state.stack` with its kind
 `k` and the player `p` it waits on. A handler per kind answers what the legal
 actions are, what an action does, and (`auto`) what happens without anyone
-deciding, such as a battle round's dice. Handlers register themselves here.
+deciding, such as a battle round's dice. Handlers register themselves with `@handler(kind)`
+in `HANDLERS` (engine/hooks.py).
 """
-
-HANDLERS = {}
+from .hooks import HANDLERS
 
 
 class Handler:

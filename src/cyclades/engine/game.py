@@ -11,45 +11,14 @@ from . import cycle, ops
 from .actions import Action
 from .board import Board
 from .frames import HANDLERS
+from .plugins import register_all
 from .queries import metropolises_of
-from .setup import new_state, start_placement
-from . import battle, creatures, heroes, maintenance, metropolis, moves, offerings, turns  # noqa: F401  (register frames)
-from .cards import creatures as _creature_cards  # noqa: F401  (register creature effects)
-from .cards import miniatures as _miniature_cards  # noqa: F401  (creatures with miniatures)
-from .cards import heroes as _hero_cards  # noqa: F401  (hero powers and the Minotaur)
-from . import classic as _classic  # noqa: F401  (the classic ruleset's strategies, R1)
+from .setup import new_state, share_purses, start_placement, team_layout  # noqa: F401  (re-exported)
+
+# Every rule module and card fills the tables of engine/hooks.py: engine/plugins.py lists them.
+register_all()
 
 FORMAT = 1
-
-
-def team_layout(players, teams, ruleset=None):
-    """Team of each faction (R22), or None: 2 players run two factions each. A ruleset without
-    team play (classic) has one faction per player, 2 to 5 of them (R23: two markers at 2)."""
-    if ruleset is not None and not ruleset.team_play:
-        if teams:
-            raise ValueError(f"the {ruleset.name} game has no team play")
-        if players not in ruleset.players:
-            raise ValueError(f"the {ruleset.name} game takes {ruleset.players[0]} to "
-                             f"{ruleset.players[-1]} players, not {players}")
-        return None
-    if players == 2:
-        return (0, 1, 0, 1)
-    if players == 6:
-        return (0, 1, 2, 0, 1, 2)
-    if teams:
-        if players != 4:
-            raise ValueError("team play is for 4 or 6 players (and 2, each with two factions)")
-        return (0, 1, 0, 1)
-    if not 3 <= players <= 5:
-        raise ValueError("Cyclades takes 2 to 6 players")
-    return None
-
-
-def share_purses(g):
-    """R22: each team's GP are shared: 10 GP to start, kept by its first member."""
-    s = g.s
-    for p in range(s.n):
-        s.gp[p] = 10 if g.purse_holder(p) == p else 0
 
 
 class IllegalAction(Exception):
@@ -68,6 +37,7 @@ class Game:
     @classmethod
     def _blank(cls, board, options) -> "Game":
         """A game with its board, ruleset and options, and no state yet."""
+        register_all()
         g = cls.__new__(cls)
         g.b = board
         g.r = RULESETS[options["ruleset"]]
@@ -173,10 +143,11 @@ class Game:
     def _why_illegal(self, action) -> str:
         if not isinstance(action, Action):
             return f"not an action: {action!r}"
-        f = self.s.stack[-1]
-        kinds = sorted({a.kind for a in self.legal_actions()})
-        return (f"'{action}' is not legal now: player {f['p']} is to decide ({f['k']}); "
-                f"legal kinds: {', '.join(kinds)}")
+        # In the rulebook's words, for the people the command line and the server show it to:
+        # "'Offer 3 GP to Zeus' cannot be played now: Player 2 is placing their starting units
+        # (first round): choose a free land area for a Control token (for example: ...)".
+        from .wording import illegal_text
+        return illegal_text(self, action)
 
     def _settle(self):
         """Run automatic steps until a decision is pending or the game is over."""
@@ -304,7 +275,7 @@ class Game:
     @classmethod
     def from_scenario(cls, data_or_path) -> "Game":
         from .scenario import load_scenario
-        return load_scenario(data_or_path)
+        return load_scenario(data_or_path, cls)
 
     def state_dict(self) -> dict:
         """The position as a scenario (docs/scenarios.md): `Game.from_scenario(state_dict())`

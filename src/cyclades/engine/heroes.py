@@ -17,22 +17,14 @@ from ..content.gods import APOLLO
 from . import ops
 from .actions import Action
 from .frames import Handler, handler, pop, push
+from .hooks import ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT, POWERS  # noqa: F401
 from .queries import can_place_land, controlled_lands
 from .turns import menu_item
 
 HERO_COST = 4
 CANCEL = Action("cancel")
 
-# Hero powers, filled by cards/heroes.py: hero name -> Power.
-POWERS = {}
-# Called when a hero is lost (battle, creatures, elimination) or sacrificed: f(g, hero)
-# (Heracles' cards). The same list as ops.ON_HERO_LOST, which ops.discard_hero calls.
-ON_HERO_LOST = ops.ON_HERO_LOST
-# Called when heroes arrive in an area by a move or a retreat, before anything else happens
-# there: f(g, player, area, heroes, route) where route lists the sea areas passed through.
-ON_HEROES_ARRIVE = []
-# Called when a hero is recruited: f(g, hero).
-ON_RECRUIT = []
+# POWERS (hero name -> Power), ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT: engine/hooks.py.
 
 
 def hero_sites(g, p) -> list:

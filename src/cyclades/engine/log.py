@@ -15,7 +15,7 @@ stack while the battle goes on, and a `Narrator` (which reads a whole game's
 events in order) remembers them from the battle's first event, so that replays
 name the two sides even after the battle is over.
 """
-from ..content.cards import BONUS_TEXT
+from ..content.cards import BONUS_TEXT, CREATURES
 
 UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
          "fleet": ("Fleet", "Fleets"), "hero": ("Hero", "Heroes"),
@@ -24,10 +24,6 @@ BUILDING_NAMES = {"port": "Port", "fortress": "Fortress", "temple": "Temple",
                   "university": "University", "metropolis": "Metropolis"}
 # Cards whose name is not simply the id in title case.
 CARD_NAMES = {"scylla-charybdis": "Scylla and Charybdis", "calydonian-boar": "the Calydonian Boar"}
-# Creatures named with an article ("the Kraken"); the others are proper names ("Pegasus").
-WITH_ARTICLE = {"chimera", "cyclops", "dryad", "giant", "griffin", "harpy", "satyr", "sphinx", "sylph",
-                "graeae", "hydra", "kraken", "minotaur", "hippalectryon", "hippocampus", "manticore",
-                "empusa", "erinyes", "nereid"}
 METROPOLIS_WAYS = {"economic": "by Economic development", "cultural": "by Cultural development",
                    "heroic": "by a Heroic Action"}
 
@@ -50,8 +46,10 @@ def card_name(c) -> str:
 
 
 def creature_name(c) -> str:
-    """A creature as a sentence names it: "the Kraken", "Pegasus"."""
-    return ("the " if c in WITH_ARTICLE else "") + card_name(c)
+    """A creature as a sentence names it: "the Kraken", "Pegasus" (`article` on the card's
+    entry, content/cards.py; a miniature is named as its card is)."""
+    card = CREATURES.get(c)
+    return ("the " if card is not None and card.article else "") + card_name(c)
 
 
 def god_name(god) -> str:

@@ -5,18 +5,11 @@ that holds no other creature; an unpaid one leaves the board. Scylla and
 Charybdis are one card: one Priestess keeps both, and each miniature may move.
 """
 from ..content.cards import CREATURES
-from . import ops
 from .actions import Action
 from .frames import Handler, handler, pop, push
-from .queries import card_of, card_on_board, creatures_on_board, miniatures_of
-
-# Creatures that act when their miniature arrives in an area by a move (maintenance, Echidna):
-# f(g, miniature, area, player).
-ON_CREATURE_ARRIVES = {}
-# Creatures that act during maintenance once kept (the Hydra): f(g, card, player).
-ON_MAINTENANCE = {}
-# Creatures whose effect ends when their card leaves the board (Typhon): f(g, card).
-ON_CREATURE_LEAVES = {}
+from .hooks import EFFECTS, ON_CREATURE_ARRIVES, ON_CREATURE_LEAVES, ON_MAINTENANCE  # noqa: F401
+from .ops import release, remove_miniatures  # noqa: F401  (for the cards and the classic game)
+from .queries import card_of, card_on_board, creatures_on_board, miniatures_of, shielded
 
 
 def start_maintenance(g):
@@ -40,25 +33,8 @@ def creature_destinations(g, c, frm=None, p=None) -> list:
         areas = [a for a in areas if a in adj]
     out = [a for a in areas if a not in occupied]
     if p is not None:
-        from .creatures import shielded  # creatures -> cycle -> maintenance: imported late
         out = [a for a in out if not shielded(g, p, a)]
     return out
-
-
-def release(g, card):
-    """The card leaves the board (unpaid, destroyed): its miniatures are removed, the card
-    discarded."""
-    ops.release_creature(g, card)
-    remove_miniatures(g, card)
-
-
-def remove_miniatures(g, card):
-    """The card's miniatures leave the board (Scylla and Charybdis: both), and the effect they
-    had ends (Typhon's silenced buildings count again)."""
-    for m in miniatures_of(card):
-        g.s.creature_at.pop(m, None)
-    if card in ON_CREATURE_LEAVES:
-        ON_CREATURE_LEAVES[card](g, card)
 
 
 @handler("maintain")
@@ -79,7 +55,6 @@ class Maintenance(Handler):
         dests = creature_destinations(g, m, frm, f["p"])
         # "a valid adjacent Area": where the card lets it be placed (the Minotaur: on a land
         # area its owner controls).
-        from .creatures import EFFECTS  # creatures -> cycle -> maintenance: imported late
         places = getattr(EFFECTS.get(c), "places", None)
         if places is not None:
             valid = set(places(g, f["p"], m))

@@ -10,6 +10,8 @@ from ..content.gods import BUILDINGS, METROPOLIS
 from . import ops
 from .actions import Action
 from .frames import Handler, handler, pop, push
+from .hooks import ELSEWHERE, ON_BUILDINGS_GAINED
+from .ops import gain_philosopher, push_metropolis  # noqa: F401  (for the cards)
 from .queries import buildings_of, controlled_lands, controlled_seas, empty_sites, lands_with_free_site
 from .turns import push_build, push_place_unit
 
@@ -30,27 +32,8 @@ def check_economic(g, p):
         push_metropolis(g, p, "economic", remove=BUILDINGS)
 
 
-def gain_philosopher(g, p):
-    s = g.s
-    if sum(s.philosophers) >= g.r.philosophers:
-        return  # R28
-    s.philosophers[p] += 1
-    g.emit("philosopher", player=p)
-    if s.philosophers[p] >= g.r.philosophers_for_metropolis:
-        s.philosophers[p] -= g.r.philosophers_for_metropolis
-        push_metropolis(g, p, "cultural")
-
-
-def push_metropolis(g, p, how, remove=(), own=False):
-    """p builds a Metropolis, first giving up the basic buildings `remove` (one per entry): the
-    team's for the economic Metropolis (R22), only p's own when `own` (Helen, Odysseus)."""
-    push(g, "metro", p, how=how, remove=tuple(remove), own=own,
-         stage="remove" if remove else "site")
-
-
-# Other places a Metropolis may be built instead of a construction site (Penthesilea's card):
-# name -> (legal(g, frame) -> list[Action], apply(g, frame, action)).
-ELSEWHERE = {}
+# ops.take_control and turns.place_building announce buildings gained; this is where they count.
+ON_BUILDINGS_GAINED.append(check_economic)
 
 
 def _remove_choices(g, f):

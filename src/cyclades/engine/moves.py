@@ -8,6 +8,7 @@ from ..content.gods import APOLLO, GODS
 from .actions import Action
 from .battle import creature_units, start_battle
 from .frames import Handler, handler, nearest, pop, push
+from .hooks import MOVES
 from .heroes import heroes_arrive
 from .queries import (MODIFIERS, accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
                       heroes_at, sea_neighbours)
@@ -18,12 +19,8 @@ from . import ops
 
 CANCEL = Action("cancel")
 
-# Heroes' military powers on Heroic Moves, filled by cards/heroes.py:
-HOOKS = {
-    "heroic_cost": [],        # f(g, turn_frame, hero, cost) -> cost of this hero's Heroic Move
-    "heroic_with_apollo": [],  # f(g, hero) -> True: the hero may make Heroic Moves with Apollo
-    "heroic_reach": [],       # f(g, player, frm, hero) -> extra land areas the move may reach
-}
+# Heroes' military powers on Heroic Moves (engine/hooks.py declares each of them).
+HOOKS = MOVES
 
 
 # --- where units may go ---------------------------------------------------------

@@ -38,13 +38,14 @@ def public_state(g, p) -> dict:
 class Observation:
     """A player's information set: `player`, `view`, `legal_actions()`, `determinize(rng)`."""
 
-    __slots__ = ("player", "view", "_public", "_board", "_options", "_legal")
+    __slots__ = ("player", "view", "_public", "_board", "_options", "_legal", "_game_class")
 
     def __init__(self, g, p):
         self.player = p
         self.view = g.view(p)
         self._public = public_state(g, p)
         self._board = g.b  # immutable and public
+        self._game_class = type(g)  # the Game, which determinize() builds (no import upward)
         self._options = {k: v for k, v in g.options.items() if k not in ("seed", "scenario")}
         self._legal = tuple(g.legal_actions()) if g.to_move == p else ()
 
@@ -55,7 +56,6 @@ class Observation:
         """A full Game consistent with this observation. Unknown purses are drawn by
         `purse(rng, player, view)` (default `guess_purse`); pile orders are shuffled from
         the cards no one has seen; the generator is drawn from `rng`."""
-        from .game import Game
         d = {k: (list(v) if isinstance(v, list) else v) for k, v in self._public.items()}
         guess = purse or guess_purse
         d["gp"] = [gp if gp is not None else guess(rng, q, self.view) for q, gp in enumerate(d["gp"])]
@@ -74,7 +74,7 @@ class Observation:
             if "cards" in f and f["cards"] is None:
                 left = unseen["creature_deck"]
                 f["cards"], unseen["creature_deck"] = left[:3], left[3:]
-        g = Game._blank(self._board, dict(self._options, seed=None))
+        g = self._game_class._blank(self._board, dict(self._options, seed=None))
         g.s = State.from_dict(d)
         _cover_offerings(g, self._public["gp"])
         return g

@@ -3,12 +3,13 @@
 Everything that changes who controls an area goes through `take_control`, so
 the Priestess icon (rulebook, Land Move) and elimination (R27) are never missed;
 everything that destroys a unit goes through `destroyed`, which creatures such
-as Geryon listen to.
+as Geryon listen to. What a change means to a higher module (a conquered building that
+completes the four types) is announced through the hooks of engine/hooks.py.
 """
+from .frames import push
+from .hooks import ON_BUILDINGS_GAINED, ON_CREATURE_LEAVES, ON_DESTROY, ON_HERO_LOST
+from .queries import miniatures_of
 from .state import NOBODY
-
-# Hooks called when units are destroyed: f(g, area, kind, count).
-ON_DESTROY = []
 
 DIE_FACES = (0, 1, 1, 2, 2, 3)  # R3
 
@@ -74,8 +75,8 @@ def take_control(g, a, p):
         check_elimination(g, old)
     if p != NOBODY and g.b.is_land[a] and any(g.s.sites[i] for i in g.b.sites_of(a)):
         # Conquered buildings may complete the four types: "as soon as" (Metropolises).
-        from .metropolis import check_economic
-        check_economic(g, p)
+        for fn in ON_BUILDINGS_GAINED:
+            fn(g, p)
 
 
 def check_elimination(g, p):
@@ -93,15 +94,10 @@ def check_elimination(g, p):
     for h, at in list(s.hero_at.items()):
         if s.hero_owner.get(h) == p:
             discard_hero(g, h)
-    from .maintenance import release  # its miniatures leave with it (Scylla and Charybdis: both)
     for c, owner in list(s.creature_owner.items()):
         if owner == p:
-            release(g, c)
+            release(g, c)  # its miniatures leave with it (Scylla and Charybdis: both)
     emit(g, "eliminated", player=p)
-
-
-# Hooks called when a hero leaves play (destroyed, discarded, sacrificed): f(g, hero).
-ON_HERO_LOST = []
 
 
 def discard_hero(g, h):
@@ -123,6 +119,65 @@ def release_creature(g, c):
     s.creature_owner.pop(c, None)
     s.creature_discard.append(c)
     emit(g, "creature_leaves", card=c)
+
+
+def release(g, card):
+    """The card leaves the board (unpaid, destroyed): its miniatures are removed, the card
+    discarded."""
+    release_creature(g, card)
+    remove_miniatures(g, card)
+
+
+def remove_miniatures(g, card):
+    """The card's miniatures leave the board (Scylla and Charybdis: both), and the effect they
+    had ends (Typhon's silenced buildings count again)."""
+    for m in miniatures_of(card):
+        g.s.creature_at.pop(m, None)
+    if card in ON_CREATURE_LEAVES:
+        ON_CREATURE_LEAVES[card](g, card)
+
+
+# --- the decks ------------------------------------------------------------------------------
+
+def draw(g, deck, discard):
+    """The top card of a deck; an empty deck is remade from its shuffled discard pile."""
+    if not deck and discard:
+        deck.extend(discard)
+        discard.clear()
+        shuffle(g, deck)
+    return deck.pop() if deck else None
+
+
+def discard_creature_card(g, card):
+    """Into the discard pile; the Chimera shuffles deck and discards together (Chimera)."""
+    s = g.s
+    s.creature_discard.append(card)
+    if card == "chimera":
+        s.creature_deck.extend(s.creature_discard)
+        s.creature_discard.clear()
+        shuffle(g, s.creature_deck)
+        g.emit("reshuffle", deck="creatures")
+
+
+# --- Philosophers and the Metropolis they build --------------------------------------------
+
+def gain_philosopher(g, p):
+    s = g.s
+    if sum(s.philosophers) >= g.r.philosophers:
+        return  # R28
+    s.philosophers[p] += 1
+    g.emit("philosopher", player=p)
+    if s.philosophers[p] >= g.r.philosophers_for_metropolis:
+        s.philosophers[p] -= g.r.philosophers_for_metropolis
+        push_metropolis(g, p, "cultural")
+
+
+def push_metropolis(g, p, how, remove=(), own=False):
+    """p builds a Metropolis, first giving up the basic buildings `remove` (one per entry): the
+    team's for the economic Metropolis (R22), only p's own when `own` (Helen, Odysseus). The
+    "metro" frame is engine/metropolis.py's."""
+    push(g, "metro", p, how=how, remove=tuple(remove), own=own,
+         stage="remove" if remove else "site")
 
 
 def destroyed(g, a, kind, n=1):

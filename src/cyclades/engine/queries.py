@@ -5,20 +5,9 @@ access, Hydra on income, Hippolyta on strength...) plug in here through the
 `MODIFIERS` lists, so that every caller sees them without checking each card.
 """
 from ..content.gods import BUILDINGS, METROPOLIS
+from .hooks import MODIFIERS
 
-# Hooks, filled by the creature and hero modules: each is a list of functions.
-MODIFIERS = {
-    "area_income": [],        # f(g, area, base) -> income of the area
-    "income_to": [],          # f(g, area, controller) -> player who receives the area's income
-    "unit_strength": [],      # f(g, player, area, kind, name, base) -> strength of one unit
-    "battle_bonus": [],       # f(g, battle_frame, side_player, base) -> strength from buildings etc.
-    "can_enter_land": [],     # f(g, player, area) -> False to forbid troops/heroes entering
-    "can_leave_land": [],     # f(g, player, area) -> False to forbid troops/heroes leaving
-    "can_enter_sea": [],      # f(g, player, area) -> False to forbid fleets entering
-    "can_place_land": [],     # f(g, player, area) -> False to forbid placing troops/heroes
-    "sea_links": [],          # f(g, player, area) -> extra seas adjacent for this player's fleets
-    "building_active": [],    # f(g, site) -> False: the building has no effect (Typhon)
-}
+# The hooks (engine/hooks.py): each a list of functions, filled by the card modules.
 
 
 # Scylla and Charybdis are one card with two miniatures; every other card's miniature bears the
@@ -214,3 +203,10 @@ def active_players(g) -> list:
 
 def can_place_land(g, p, a) -> bool:
     return all(f(g, p, a) for f in MODIFIERS["can_place_land"])
+
+
+def shielded(g, p, area) -> bool:
+    """Chiron (Maelström text): other players cannot choose its area, or anything in it,
+    as a target for Creature abilities, nor move Creatures into it."""
+    s = g.s
+    return s.creature_at.get("chiron") == area and s.creature_owner.get("chiron") != p

@@ -23,7 +23,7 @@ from .frames import HANDLERS, push
 from .maintenance import start_maintenance
 from .offerings import offerings_cost
 from .queries import miniatures_of
-from .setup import full_piles, new_state, start_placement
+from .setup import full_piles, new_state, share_purses, start_placement, team_layout
 from .state import _frame_from_json
 
 _TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods", "faceup",
@@ -99,10 +99,11 @@ def _player(key, v, n, allow_nobody=False):
 
 # --- loading ----------------------------------------------------------------------------------
 
-def load_scenario(data_or_path):
+def load_scenario(data_or_path, game_class):
+    """A `game_class` (the Game, which calls this from `Game.from_scenario`) in the position."""
     data = _read(data_or_path)
     try:
-        return _load(data)
+        return _load(data, game_class)
     except ScenarioError:
         raise
     except Exception as e:  # noqa: BLE001 -- whatever the checks did not foresee is refused too
@@ -130,8 +131,7 @@ def _read(data_or_path):
     return data
 
 
-def _load(data):
-    from .game import Game, share_purses, team_layout
+def _load(data, Game):
     from .rng import Rng
     unknown = set(data) - _TOP_KEYS
     if unknown:

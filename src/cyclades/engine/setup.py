@@ -8,6 +8,7 @@ from ..content import cards
 from . import ops
 from .actions import Action
 from .frames import Handler, handler, pop, push
+from .hooks import SETUPS
 from .state import NOBODY, State
 
 
@@ -154,4 +155,36 @@ def _next_player(g, f):
 
 
 # How the first units reach the board, by `Ruleset.setup`; engine/classic.py adds "printed".
-SETUPS = {"placement": placement_rounds}
+SETUPS["placement"] = placement_rounds
+
+
+# --- team play (R22) ------------------------------------------------------------------
+
+def team_layout(players, teams, ruleset=None):
+    """Team of each faction (R22), or None: 2 players run two factions each. A ruleset without
+    team play (classic) has one faction per player, 2 to 5 of them (R23: two markers at 2)."""
+    if ruleset is not None and not ruleset.team_play:
+        if teams:
+            raise ValueError(f"the {ruleset.name} game has no team play")
+        if players not in ruleset.players:
+            raise ValueError(f"the {ruleset.name} game takes {ruleset.players[0]} to "
+                             f"{ruleset.players[-1]} players, not {players}")
+        return None
+    if players == 2:
+        return (0, 1, 0, 1)
+    if players == 6:
+        return (0, 1, 2, 0, 1, 2)
+    if teams:
+        if players != 4:
+            raise ValueError("team play is for 4 or 6 players (and 2, each with two factions)")
+        return (0, 1, 0, 1)
+    if not 3 <= players <= 5:
+        raise ValueError("Cyclades takes 2 to 6 players")
+    return None
+
+
+def share_purses(g):
+    """R22: each team's GP are shared: 10 GP to start, kept by its first member."""
+    s = g.s
+    for p in range(s.n):
+        s.gp[p] = 10 if g.purse_holder(p) == p else 0

@@ -9,13 +9,12 @@ from ..content.gods import APOLLO, BUILDINGS, GODS
 from . import ops
 from .actions import Action
 from .frames import HANDLERS, Handler, handler, pop, push
+from .hooks import APOLLO_REWARDS, MENU, ON_BUILDINGS_GAINED, TURN_START
 from .queries import (buildings_of, can_enter_sea, can_place_land, controlled_lands,
                       controlled_seas, empty_sites, lands_with_free_site)
 from .state import NOBODY
 
-# Optional actions offered on a turn's menu by other modules (moves, creatures,
-# heroes): name -> (legal(g, f) -> list[Action], apply(g, f, action)).
-MENU = {}
+# The optional actions of a turn's menu (engine/hooks.py: MENU), by name.
 # Extra per-turn menu items by action kind: kind -> apply function.
 _MENU_KIND = {}
 # name -> when(ruleset) -> bool: the rulesets that offer the item (absent: all of them).
@@ -164,10 +163,10 @@ class Build(Handler):
 
 
 def place_building(g, p, site, kind):
-    from .metropolis import check_economic
     g.s.sites[site] = kind
     g.emit("built", player=p, building=kind, area=g.b.ids[g.b.site_area[site]])
-    check_economic(g, p)
+    for fn in ON_BUILDINGS_GAINED:  # the economic Metropolis (engine/metropolis.py)
+        fn(g, p)
 
 
 # --- the turn -----------------------------------------------------------------
@@ -179,8 +178,7 @@ def gain_card(g, p, kind):
     if kind == "priestess":
         ops.gain_priestess(g, p)
     else:
-        from .metropolis import gain_philosopher
-        gain_philosopher(g, p)
+        ops.gain_philosopher(g, p)
 
 
 @handler("turn")
@@ -270,10 +268,7 @@ def apollo_reward(g, p):
 
 
 # Apollo's favour by `Ruleset.apollo` (R9); engine/classic.py adds "classic".
-APOLLO_REWARDS = {"legendary": apollo_reward}
-# What happens as a player's turn starts, by `Ruleset.upkeep` (classic: the creatures they
-# summoned leave, engine/classic.py): f(g, player).
-TURN_START = {}
+APOLLO_REWARDS["legendary"] = apollo_reward
 
 
 @handler("prosper")

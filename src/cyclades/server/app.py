@@ -164,14 +164,18 @@ def _ruleset_name(ruleset: str) -> str:
     return RULESET_NAMES.get(ruleset, f"the {ruleset} game")
 
 
-def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None) -> FastAPI:
+def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None,
+               bot_workers: int | None = None, bot_seconds: float | None = None) -> FastAPI:
     """The ASGI app. `db_url`: a SQLAlchemy URL (default: SQLite in the user data
     directory); `bot_delay`: seconds a bot waits before each decision; `limits`: a
-    security.ServerLimits (body sizes, origins, creation limits, housekeeping)."""
+    security.ServerLimits (body sizes, origins, creation limits, housekeeping);
+    `bot_workers`, `bot_seconds`: the bots' worker processes and budget per decision
+    (server/bots.py; None: $CYCLADES_BOT_WORKERS / $CYCLADES_BOT_SECONDS, else the defaults)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        manager = Manager(Store(db_url), bot_delay=bot_delay)
+        manager = Manager(Store(db_url), bot_delay=bot_delay, bot_workers=bot_workers,
+                          bot_seconds=bot_seconds)
         app.state.manager = manager
         await manager.start()
         try:
@@ -303,10 +307,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None) -
 
     @app.get("/api/bots")
     async def list_bots():
-        """The bot kinds a seat may have (besides "you", "invite", "open"), and the one a seat
-        gets by default."""
-        from ..agents import agent_names
-        return {"bots": agent_names(), "default": DEFAULT_BOT}
+        """The bot kinds a seat may have (besides "you", "invite", "open"), the levels first
+        (beginner, casual, strong, expert), a label for people of each, and the one a seat gets
+        by default."""
+        from ..agents import agent_labels, agent_names
+        return {"bots": agent_names(), "labels": agent_labels(), "default": DEFAULT_BOT}
 
     @app.get("/api/games/{game_id}/board", responses=refusals(404))
     async def get_board(game_id: str, request: Request):
@@ -409,6 +414,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None) -
     app.include_router(replays_router)
     from .tutorial import router as tutorial_router  # the guided first game; back; ends-turn
     app.include_router(tutorial_router)
+    from .advice import router as advice_router  # hints and win chances (issue 14)
+    app.include_router(advice_router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
 

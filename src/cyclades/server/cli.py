@@ -56,14 +56,29 @@ import click
 @click.option("--forwarded-allow-ips", default=None, envvar="CYCLADES_FORWARDED_ALLOW_IPS",
               help="addresses of the reverse proxies whose X-Forwarded-For / X-Forwarded-Proto "
                    "are trusted (comma-separated; \"*\": any; default 127.0.0.1)")
+# Bots (server/bots.py, docs/api.md "Bots").
+@click.option("--bot-workers", default=None, type=click.IntRange(min=0), envvar="CYCLADES_BOT_WORKERS",
+              help="processes that compute the bots' decisions, per server process, shared fairly "
+                   "by the games (people's first); default: the cores but one (divided among "
+                   "--workers), at least 1; 0: in the server process")
+@click.option("--bot-seconds", default=10.0, show_default=True, type=click.FloatRange(min=0),
+              envvar="CYCLADES_BOT_SECONDS",
+              help="budget of one bot decision: an mcts bot plays the best it found by then (0: none)")
 @click.option("--peer-ttl", default=None, type=click.FloatRange(min=0.5), hidden=True,
               envvar="CYCLADES_PEER_TTL",
               help="seconds after which a silent server process is taken for dead")
 def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws_message,
           allowed_origins, game_rate, max_open_games, expire_hours, idle_minutes,
-          finished_idle_minutes, sweep_seconds, workers=1, forwarded_allow_ips=None, peer_ttl=None):
+          finished_idle_minutes, sweep_seconds, workers=1, forwarded_allow_ips=None, peer_ttl=None,
+          bot_workers=None, bot_seconds=10.0):
     """Run the game server; open the printed URL in a browser."""
     sock = _listen(host, port)  # before anything else: a taken port is said at once
+    import os
+
+    from .bots import ENV_SECONDS, ENV_WORKERS, default_workers
+    # Read by server/bots.py in this process and in the --workers processes.
+    os.environ[ENV_WORKERS] = str(default_workers(workers) if bot_workers is None else bot_workers)
+    os.environ[ENV_SECONDS] = str(bot_seconds)
     if peer_ttl is not None:
         import os
         os.environ["CYCLADES_PEER_TTL"] = str(peer_ttl)  # read by server/sync.py (and workers)

@@ -6,7 +6,8 @@ in the database, and only then does the copy become the game and the change
 get acknowledged and broadcast. A refused or failed decision changes nothing.
 
 Bots play in a task per game: a short delay (so that people can follow), the
-agent's choice computed in a worker thread, then the same `commit`. A game
+agent's choice computed in a bot worker process, fairly scheduled across games
+(server/bots.py), then the same `commit`. A game
 whose seats are all bots plays to its end by itself; other games go on
 meanwhile.
 
@@ -25,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
+from .bots import BotPool, bot_step
 from .store import DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
 
@@ -370,7 +372,6 @@ class Session:
         return self.agents[seat]
 
     async def _bots(self):
-        loop = asyncio.get_running_loop()
         try:
             while not self.m.closing:
                 g = self.game
@@ -381,16 +382,10 @@ class Session:
                     await asyncio.sleep(self.bot_delay)
                 else:
                     await asyncio.sleep(0)  # let other games and requests run
-                async with self.lock:
-                    g = self.game
-                    if g.is_over or g.to_move != seat:
-                        continue
-                    agent = self.agent(seat)
-                    # The one decision step of every game loop (agents/match.py): the agent's
-                    # choice for the seat, checked against the legal actions, timed.
-                    from ..agents.match import decide
-                    a, _seconds = await loop.run_in_executor(self.m.cpu, decide, agent, g.copy(), seat)
-                    await self.commit(a)
+                # The one decision step of every game loop (agents/match.py), in a bot worker
+                # process scheduled fairly across games, then committed under the lock if the
+                # game is still where it was (server/bots.py).
+                await bot_step(self, seat)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -449,10 +444,13 @@ class Connection:
 class Manager:
     """All live games, the store, and the worker threads."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.3):
+    def __init__(self, store: Store, bot_delay: float = 0.3, bot_workers: int | None = None,
+                 bot_seconds: float | None = None):
         self.store = store
         self.bot_delay = bot_delay
         self.sessions: dict = {}
+        # Bot decisions: worker processes, fair across games, a budget each (server/bots.py).
+        self.bots = BotPool(bot_workers, bot_seconds)
         self.cpu = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cyclades-bots")
         self.dbpool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-db")
         self.closing = False
@@ -485,6 +483,7 @@ class Manager:
                     pass
         if self.sync is not None:
             await self.sync.stop()
+        await self.bots.close()
         self.cpu.shutdown(wait=True)
         self.dbpool.shutdown(wait=True)
         self.store.close()

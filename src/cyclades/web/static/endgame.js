@@ -155,6 +155,69 @@ export function timelineChart(timeline, opts = {}) {
   return h("figure", { class: "timeline-figure" }, svg, legend, note);
 }
 
+// chances: GET /api/games/{id}/chances (or /api/replays/{id}/chances): per cycle each side's
+// estimated chance to win (agents/advice.py). One line per player (per team in team play),
+// 0 to 100%; opts.cursor marks a cycle (the replay viewer's position).
+export function chancesChart(doc, opts = {}) {
+  ensureAdviceStyles();
+  const names = opts.names || doc.names || [];
+  const sideList = doc.sides || names.map((_, p) => [p]);
+  const teamsOf = [];
+  sideList.forEach((m, t) => m.forEach((p) => (teamsOf[p] = t)));
+  const who = sides(names, sideList.some((m) => m.length > 1) ? teamsOf : null);
+  const pts = doc.points || [];
+  const W = opts.width || (window.innerWidth < 520 ? 340 : 560);
+  const left = 34;
+  const right = 12;
+  const top = 18;
+  const panelH = 150;
+  const H = top + panelH + 30;
+  const cycles = pts.map((p) => p.cycle);
+  const c0 = cycles.length ? cycles[0] : 0;
+  const c1 = cycles.length ? Math.max(cycles[cycles.length - 1], c0 + 1) : 1;
+  const x = (c) => left + ((c - c0) / (c1 - c0)) * (W - left - right);
+  const y = (v) => top + panelH - v * panelH;
+  const svg = s("svg", { class: "timeline chances", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Each player's estimated chance to win after each cycle" });
+  svg.append(s("text", { class: "chart-title", x: left, y: top - 4 }, "Chance to win"));
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.append(s("line", { class: "grid", x1: left, x2: W - right, y1: y(v), y2: y(v) }));
+    svg.append(s("text", { class: "tick y", x: left - 5, y: y(v) + 3.5 }, `${Math.round(v * 100)}%`));
+  }
+  const every = Math.max(1, Math.ceil(cycles.length / 14));
+  cycles.forEach((c, i) => {
+    if (i % every && i !== cycles.length - 1) return;
+    svg.append(s("line", { class: "grid x", x1: x(c), x2: x(c), y1: top + panelH, y2: top + panelH + 3 }));
+    svg.append(s("text", { class: "tick x", x: x(c), y: top + panelH + 14 }, c === 0 ? "setup" : String(c)));
+  });
+  if (opts.cursor !== undefined && opts.cursor !== null && pts.length) {
+    const cx = x(Math.min(Math.max(opts.cursor, c0), c1));
+    svg.append(s("line", { class: "cursor", x1: cx, x2: cx, y1: top, y2: top + panelH }));
+  }
+  who.forEach((side, i) => {
+    const pointsOf = pts.map((pt) => [x(pt.cycle), y((pt.side_chances || [])[i] || 0), (pt.side_chances || [])[i] || 0, pt.cycle]);
+    const d = pointsOf.map(([px, py], j) => `${j ? "L" : "M"}${r2(px)},${r2(py)}`).join("");
+    const line = s("path", { d, class: "series chance", stroke: side.colour, "data-side": i });
+    line.append(s("title", {}, `${side.label}: chance to win`));
+    svg.append(line);
+    for (const [px, py, v, c] of pointsOf) {
+      const dot = s("circle", { class: "dot chance", cx: r2(px), cy: r2(py), r: 2.6, fill: side.colour });
+      dot.append(s("title", {}, `${side.label}, ${c === 0 ? "after the setup" : `after cycle ${c}`}: ${Math.round(v * 100)}%`));
+      svg.append(dot);
+    }
+  });
+  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, "cycle"));
+  // Its own legend classes: the GP chart's legend stays the only ".chart-legend" of a card.
+  const legend = h("div", { class: "chances-legend" }, who.map((side) => h("span", { class: "chances-legend-item" },
+    h("span", { class: "legend-swatch", style: { background: side.colour } }), side.label)));
+  const note = h("p", { class: "muted chances-note" }, "Estimated from the position at the end of each cycle (the bots' evaluation); the last point is the result.");
+  return h("figure", { class: "timeline-figure chances-figure" }, svg, legend, note);
+}
+
+function ensureAdviceStyles() {
+  if (document.querySelector("link[data-advice-css]")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/advice.css", "data-advice-css": "1" }));
+}
+
 function niceStep(vmax) {
   if (vmax <= 5) return 1;
   const raw = vmax / 4;
@@ -182,7 +245,11 @@ export function endScreen(card, ctx) {
   const parts = [];
   if (r.teams && r.teams.length) parts.push(teamTable(r, names));
   const chart = h("div", { class: "endgame-chart", id: "endgame-chart" }, h("p", { class: "muted" }, "Drawing the game, cycle by cycle…"));
-  parts.push(h("section", { class: "endgame-section" }, h("h3", {}, "Cycle by cycle"), chart));
+  const odds = h("div", { class: "endgame-chart", id: "chances-chart" }, h("p", { class: "muted" }, "Estimating the chances, cycle by cycle…"));
+  ensureAdviceStyles();
+  parts.push(h("div", { class: "endgame-charts" },
+    h("section", { class: "endgame-section" }, h("h3", {}, "Cycle by cycle"), chart),
+    h("section", { class: "endgame-section" }, h("h3", {}, "Chances to win"), odds)));
   const notice = h("div", { class: "rematch-notice", id: "rematch-notice", role: "status", hidden: true });
   const rematchBtn = h("button", { class: "primary", id: "rematch", type: "button" }, "Rematch");
   rematchBtn.addEventListener("click", () => startRematch(ctx, rematchBtn, notice));
@@ -196,6 +263,7 @@ export function endScreen(card, ctx) {
     else card.append(p);
   }
   loadChart(ctx.gid, chart, names);
+  loadChances(ctx.gid, odds, names);
   watchRematch(ctx, notice);
 }
 
@@ -234,6 +302,21 @@ async function loadChart(gid, box, names) {
     box.replaceChildren(timelineChart(tl, { names: tl.names || names }));
   } catch (e) {
     box.replaceChildren(h("p", { class: "muted" }, `The chart could not be drawn: ${e.message}`));
+  }
+}
+
+const chanceDocs = new Map(); // game id -> chances (a finished game's never change)
+
+async function loadChances(gid, box, names) {
+  try {
+    let doc = chanceDocs.get(gid);
+    if (!doc) {
+      doc = await api("GET", `/api/games/${enc(gid)}/chances`);
+      chanceDocs.set(gid, doc);
+    }
+    box.replaceChildren(chancesChart(doc, { names: doc.names || names }));
+  } catch (e) {
+    box.replaceChildren(h("p", { class: "muted" }, `The chances could not be estimated: ${e.message}`));
   }
 }
 

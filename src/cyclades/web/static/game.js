@@ -35,6 +35,8 @@ const st = {
   content: null, // GET /api/content: the texts of the tooltips
   myMove: false,
   collapsed: {},
+  hint: null, // POST /api/games/{id}/hint: {version, action, reason} for the current decision
+  hinting: false,
   signals,
 };
 window.cyclades = st; // handy in the console and for tests
@@ -284,7 +286,7 @@ function openPopup(ev, title, actions, labelOf = label, explain = null) {
   pop.replaceChildren(
     h("div", { class: "popup-title" }, title),
     explain ? h("div", { class: "popup-text" }, explain) : null,
-    ...actions.map((a) => h("button", { class: "popup-item", role: "menuitem", onclick: () => send(a) }, labelOf(a))),
+    ...actions.map((a) => h("button", { class: `popup-item${isHinted(a) ? " hinted" : ""}`, role: "menuitem", onclick: () => send(a) }, labelOf(a))),
     h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
   );
   pop.hidden = false;
@@ -334,7 +336,7 @@ function onGodClick(god, ev) {
     h("div", { class: "popup-title" }, `Offer to ${godName(god)}: how many GP?`),
     h("div", { class: "popup-text" }, tipBody(`god:${god}`)),
     h("div", { class: "amounts" }, acts.map((a) => h("button", {
-      class: "amount", title: label(a), "data-amount": a.n, onclick: () => send(a),
+      class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-amount": a.n, onclick: () => send(a),
     }, a.n))),
     h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
   );
@@ -667,8 +669,10 @@ function renderActions(v) {
   el.classList.add("your-move");
   el.classList.remove("idle");
   const dec = v.decision || {};
-  parts.push(h("h2", {}, "Your move"));
+  parts.push(h("h2", {}, "Your move", hintButton()));
   parts.push(h("p", { class: "prompt" }, capital(decisionText(dec, v)) + "."));
+  const hint = currentHint();
+  if (hint) parts.push(h("p", { class: "hint-reason", id: "hint-reason", role: "status" }, h("b", {}, "Hint: "), hint.reason));
 
   const battle = legal.filter((a) => BATTLE_KINDS.has(a.kind));
   const bids = legal.filter((a) => BID_KINDS.has(a.kind));
@@ -694,15 +698,84 @@ function renderActions(v) {
     const unit = takes[0].what;
     const from = dec.frm ? ` from ${areaName(dec.frm)}` : "";
     parts.push(h("p", { class: "hint" }, `How many ${unitWords(unit)[1]} do you take${from}?`));
-    parts.push(h("div", { class: "amounts" }, takes.map((a) => h("button", { class: "amount", title: label(a), "data-action": "take", "data-amount": a.n || 0, onclick: () => send(a) }, a.n || 0))));
+    parts.push(h("div", { class: "amounts" }, takes.map((a) => h("button", { class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-action": "take", "data-amount": a.n || 0, onclick: () => send(a) }, a.n || 0))));
   }
   if (rest.length) parts.push(h("div", { class: "buttons" }, rest.map((a) => actionButton(a))));
   el.replaceChildren(...parts);
+  showHint();
+}
+
+// --- the hint: the expert level's choice for this decision (POST /api/games/{id}/hint) ---------
+
+function ensureHintStyles() {
+  if (document.querySelector("link[data-advice-css]")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/advice.css", "data-advice-css": "1" }));
+}
+
+function currentHint() {
+  return st.hint && st.hint.version === st.version && st.hint.gid === st.gid ? st.hint : null;
+}
+
+function isHinted(a) {
+  const hint = currentHint();
+  if (!hint || !a) return false;
+  const x = hint.action;
+  return a.kind === x.kind && (a.what || "") === (x.what || "") && (a.where || "") === (x.where || "") && (a.n || 0) === (x.n || 0);
+}
+
+function hintButton() {
+  if (!st.token) return null;
+  ensureHintStyles();
+  return h("button", {
+    type: "button", id: "hint-button", class: "hint-button secondary", disabled: st.hinting || !!currentHint(),
+    title: "What would the expert bot play here, and why? (from what you can see only)",
+    onclick: askHint,
+  }, st.hinting ? "Thinking…" : "Hint");
+}
+
+async function askHint() {
+  if (st.hinting || currentHint()) return;
+  st.hinting = true;
+  const version = st.version;
+  render();
+  try {
+    const r = await api("POST", `/api/games/${encodeURIComponent(st.gid)}/hint`, { token: st.token, version });
+    st.hint = { ...r, gid: st.gid, version: r.version };
+  } catch (e) {
+    showToast(`No hint: ${e.message}`);
+  } finally {
+    st.hinting = false;
+    render();
+  }
+}
+
+// The hinted choice wears the legal choices' highlight, pulsing: its button, its area on the
+// map, its god on the auction board, its card on a track.
+function showHint() {
+  const hint = currentHint();
+  if (!hint) return;
+  const a = hint.action;
+  const mark = (el) => el && el.classList.add("hinted");
+  if (a.kind === "bid" || a.kind === "apollo") {
+    const god = a.kind === "apollo" ? "apollo" : a.what;
+    document.querySelectorAll(`#act .god-button[data-god="${god}"], #auction li.god[data-god="${god}"]`).forEach(mark);
+  }
+  if (a.what && CARD_KINDS.has(a.kind)) document.querySelectorAll(`#tracks li.card[data-card="${a.what}"]`).forEach(mark);
+  if (a.where && st.board) {
+    const area = st.board.areaEls.get(a.where);
+    if (area) {
+      const ring = document.createElementNS("http://www.w3.org/2000/svg", "path");
+      ring.setAttribute("d", area.getAttribute("d"));
+      ring.setAttribute("class", "mark legal-ring hint-ring");
+      ring.setAttribute("data-area", a.where);
+      st.board.marks.append(ring);
+    }
+  }
 }
 
 function actionButton(a) {
   const cls = a.kind === "end_turn" ? "primary" : a.kind === "cancel" ? "secondary" : "";
-  return h("button", { class: `action ${cls}`, "data-kind": a.kind, "data-where": a.where || null, onclick: () => send(a) }, label(a));
+  return h("button", { class: `action ${cls}${isHinted(a) ? " hinted" : ""}`, "data-kind": a.kind, "data-where": a.where || null, onclick: () => send(a) }, label(a));
 }
 
 function capital(t) {

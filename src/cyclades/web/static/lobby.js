@@ -5,6 +5,8 @@ import { api, chip, colour, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let botKinds = ["greedy", "mcts", "random"];
+let botLabels = {}; // bot kind -> a label for people (GET /api/bots "labels"): the levels say how they play
+const LEVELS = ["beginner", "casual", "strong", "expert"];
 let defaultBot = "greedy"; // the server's default (GET /api/bots), the same as the API's
 const PEOPLE = [["you", "you"], ["invite", "a friend (invitation link)"], ["open", "open to anyone"]];
 const RULESETS = { legendary: "Legendary", classic: "classic 2009" };
@@ -15,6 +17,7 @@ async function loadBotKinds() {
   try {
     const data = await api("GET", "/api/bots");
     if (Array.isArray(data.bots) && data.bots.length) botKinds = data.bots;
+    if (data.labels && typeof data.labels === "object") botLabels = data.labels;
     defaultBot = botKinds.includes(data.default) ? data.default : botKinds[0];
   } catch (e) {
     // keep the defaults: creating a game will say what is wrong
@@ -119,7 +122,11 @@ function seatRows() {
       onchange: (ev) => onlyOneYou(ev.target),
     },
     PEOPLE.map(([v, text]) => h("option", { value: v }, text)),
-    h("optgroup", { label: "a bot" }, botKinds.map((b) => h("option", { value: b }, `bot: ${b}`))));
+    h("optgroup", { label: "a bot: level" }, botKinds.filter((b) => LEVELS.includes(b))
+      .map((b) => h("option", { value: b, title: botLabels[b] || b },
+        `bot: ${(botLabels[b] || b).split(":")[0]} (level ${LEVELS.indexOf(b) + 1} of ${LEVELS.length})`))),
+    h("optgroup", { label: "a bot: agent" }, botKinds.filter((b) => !LEVELS.includes(b))
+      .map((b) => h("option", { value: b, title: botLabels[b] || b }, `bot: ${b}`))));
     select.value = [...select.options].some((o) => o.value === prev.kind) ? prev.kind : defaultBot;
     const factions = factionsOf(i, n);
     return h("div", { class: "seat", "data-row": i },

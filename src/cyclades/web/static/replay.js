@@ -8,7 +8,7 @@
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
 import { GODS, actionLabel, api, cardName, chip, colour, godName, h, ink } from "./common.js";
-import { timelineChart } from "./endgame.js";
+import { chancesChart, timelineChart } from "./endgame.js";
 
 const $ = (id) => document.getElementById(id);
 const enc = encodeURIComponent;
@@ -38,6 +38,8 @@ const st = {
   refreshing: false,
   dirty: false,
   chartCycle: null,
+  chances: null, // GET /api/replays/{id}/chances, once the game is over (advice.py)
+  chancesAsked: null,
   logItems: [],
   current: [],
 };
@@ -653,7 +655,24 @@ function drawChart(cycle) {
   if (st.chartCycle === cycle) return;
   st.chartCycle = cycle;
   const width = $("chart").clientWidth || 320;
-  $("chart").replaceChildren(timelineChart(st.timeline, { names: st.names, cursor: cycle, width: Math.max(300, Math.min(560, width)) }));
+  const w = Math.max(300, Math.min(560, width));
+  const chances = st.over && st.chances && st.chances.rid === st.rid ? st.chances : null;
+  const figures = [timelineChart(st.timeline, { names: st.names, cursor: cycle, width: w })];
+  if (chances) figures.push(chancesChart(chances, { names: st.names, cursor: cycle, width: w }));
+  $("chart").replaceChildren(...figures);
+  if (st.over && !chances && st.chancesAsked !== st.rid) loadChances();
+}
+
+// Each player's estimated chance to win per cycle: finished games and uploads only.
+async function loadChances() {
+  const rid = st.rid;
+  st.chancesAsked = rid;
+  try {
+    const doc = await api("GET", `/api/replays/${enc(rid)}/chances`);
+    st.chances = { ...doc, rid };
+    st.chartCycle = null;
+    if (st.step >= 0) drawChart(st.cycle[st.step]);
+  } catch (e) { /* the GP and metropolises chart is enough */ }
 }
 
 // --- the log --------------------------------------------------------------------------

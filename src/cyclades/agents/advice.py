@@ -1,0 +1,647 @@
+"""Help for a person at the table (issue 14): a hint for the current decision, and each
+player's chance to win over a finished game.
+
+    from cyclades.agents.advice import hint, chances
+    h = hint(game, player)            # Hint(action, reason): the expert level's choice, one line why
+    h.action, h.reason                # Action(...), "Athena: your fourth Philosopher builds a Metropolis"
+    chances(game.record())            # per cycle, each player's (each team's) estimated chance to win
+
+**The hint** is what the expert level would play, searched from `game.observe(player)` only:
+the search samples determinizations of that observation (the others' purses and the piles'
+order guessed), never the game's hidden state (R24); with the same seed two games that differ
+only in what the player cannot know give the same hint. The reason is read from what the
+chosen action does: it is applied to a few of those sampled games, and the events it causes
+(a building, a battle, a Metropolis), the battle odds of the position and the change in the
+evaluation (agents/evaluation.py) become one sentence in the rulebook's words. Only facts the
+player knows go into the sentence: a sampled game's guesses (a purse, the next card) never do.
+
+**Win chances** over a finished game are `evaluation.win_chances` of the position at the end of
+every cycle: the heuristic value of each side, turned into chances by a softmax (the same
+estimate the MCTS search uses at its leaves; searching every cycle would cost about a second a
+cycle, this costs about a millisecond). The position after the last decision of a finished game
+is its result: the winner's chance is 1.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from functools import lru_cache
+from typing import NamedTuple
+
+from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
+from ..engine.actions import Action
+from ..engine.log import area_name, building_name, card_name, god_name, unit_name
+from . import evaluation as ev
+from .base import make_agent
+
+# The expert level of agents/levels.py (MCTS, 2 x 150 iterations); where it is not defined, the
+# information-set MCTS with 200 iterations per decision.
+EXPERT = "expert"
+FALLBACK = "mcts:iterations=200"
+SAMPLES = 3          # sampled games the reason is read from
+
+
+def expert(seed=None, seconds=None):
+    """The agent whose choice a hint is: the expert level (the one line to switch)."""
+    opts = {"seconds": seconds} if seconds else {}
+    try:
+        return make_agent(EXPERT, seed=seed, **opts)
+    except ValueError:
+        return make_agent(FALLBACK, seed=seed, **opts)
+
+
+class Hint(NamedTuple):
+    action: Action
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"action": self.action.to_json(), "reason": self.reason}
+
+
+def hint_seed(*parts) -> int:
+    """A seed from anything printable (a game id, a version, a player)."""
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+def hint(game, player=None, seed=0, seconds=None, names=None) -> Hint:
+    """The expert level's choice for `player`'s current decision (the player to move) and a
+    one-line reason. Reads only `game.observe(player)`. `seconds`: a time budget for the search
+    (then the choice may depend on the machine's speed); `names`: a name per player."""
+    p = game.to_move if player is None else player
+    if game.is_over or game.to_move != p:
+        raise ValueError(f"player {p} has no decision to take now")
+    obs = game.observe(p)
+    return hint_from_observation(obs, seed=seed, seconds=seconds, names=names)
+
+
+def hint_from_observation(obs, seed=0, seconds=None, names=None) -> Hint:
+    legal = obs.legal_actions()
+    if not legal:
+        raise ValueError("no decision to take")
+    options = [a for a in legal if a.kind != "cancel"] or legal
+    if len(options) == 1:
+        action = options[0]
+    else:
+        action = expert(seed=seed, seconds=seconds).choose(obs)
+    return Hint(action, explain(obs, action, names=names, seed=seed))
+
+
+# --- the reason --------------------------------------------------------------------------------
+
+def explain(obs, action, names=None, seed=0) -> str:
+    """One sentence: why `action` for the observing player, from what it does."""
+    rng = random.Random(hint_seed("reason", seed))
+    games = [ev.sample(obs, rng) for _ in range(SAMPLES)]
+    r = _Reasoner(obs, games, names)
+    try:
+        text = r.reason(action)
+    except Exception:  # a reason never stops a hint
+        text = ""
+    if not text:
+        text = r.fallback(action)
+    text = " ".join(text.split())
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+
+
+def _pct(x: float) -> str:
+    return f"{max(1, min(99, round(100 * x)))}%"
+
+
+class _Reasoner:
+    def __init__(self, obs, games, names):
+        self.obs = obs
+        self.p = obs.player
+        self.games = games
+        self.g = games[0]                 # public facts are the same in every sample
+        self.names = names
+
+    # -- words ------------------------------------------------------------------------
+    def who(self, q) -> str:
+        if q == self.p:
+            return "you"
+        if self.names and 0 <= q < len(self.names):
+            return self.names[q]
+        return f"Player {q + 1}"
+
+    def area(self, a) -> str:
+        return area_name(self.g, a)
+
+    def label(self, a) -> str:
+        """The action in words, with areas, cards and units by their printed names."""
+        from ..engine.actions import DESCRIPTIONS
+        template = DESCRIPTIONS.get(a.kind)
+        if template is None:
+            return str(a)
+        what = a.what
+        if what in ("troop", "merc", "fleet", "philosopher", "priestess"):
+            words = unit_name(what, 2).split(" ", 1)[1]
+            what_text = unit_name(what)[2:] if "{n} {what}" not in template else (
+                words if a.n != 1 else unit_name(what)[2:])
+        elif what in BUILDINGS or what == METROPOLIS:
+            what_text = building_name(what)
+        else:
+            what_text = card_name(what) if what else ""
+        where = self.area(a.where) if a.where else ""
+        text = template.format(what=what_text, where=where, n=a.n,
+                               player=(self.who(a.n) if a.kind == "target_player" else a.n + 1))
+        return text.replace("Target Player you", "Target yourself").replace("Player " + self.who(a.n), self.who(a.n))
+
+    # -- figures ----------------------------------------------------------------------
+    def chance_change(self, action):
+        before = after = 0.0
+        for g in self.games:
+            before += ev.win_chances(g)[self.p]
+            c = g.copy()
+            c.apply(action)
+            after += ev.win_chances(c)[self.p]
+        k = len(self.games)
+        return before / k, after / k
+
+    # -- the sentence, by decision --------------------------------------------------------
+    def reason(self, a) -> str:
+        k = a.kind
+        f = self.g.s.stack[-1] if self.g.s.stack else {}
+        fk = f.get("k")
+        if k in ("bid", "apollo"):
+            return self.offering(a)
+        if k in ("build", "choose_building", "replace"):
+            return self.build(a)
+        if k == "metropolis":
+            return self.metropolis(a)
+        if fk == "battle":
+            return self.battle(a, f)
+        if fk in ("lmove", "smove") or k in ("land_move", "sea_move", "heroic_move"):
+            return self.move(a)
+        if k == "claim":
+            return self.claim(a)
+        if k in ("place_troop", "place_fleet", "place_merc", "place_hero"):
+            return self.place(a)
+        if k == "prosperity":
+            return self.prosperity(a)
+        if k == "recruit":
+            return self.recruit(a)
+        if k == "end_turn":
+            return self.end_turn()
+        if k in ("buy_creature", "reserve", "play_peeked", "choose_card", "keep"):
+            return self.creature(a)
+        if k == "recruit_hero":
+            return self.hero(a)
+        if k == "remove":
+            return self.remove(a)
+        if k == "escape":
+            return f"{self.label(a)}: the unit lives to fight again"
+        return ""
+
+    def _text_of(self, group, card, key="text"):
+        from ..content.descriptions import content
+        try:
+            items = content(self.g.options.get("ruleset", "legendary"), True)[group]
+        except Exception:
+            return ""
+        for x in items:
+            if x.get("id") == card:
+                t = (x.get(key) or x.get("text") or "").split(". ")[0].rstrip(".")
+                return t[:1].lower() + t[1:] if t else ""
+        return ""
+
+    def creature(self, a) -> str:
+        text = self._text_of("creatures", a.what)
+        return f"{self.label(a)}: {text}" if text else ""
+
+    def hero(self, a) -> str:
+        text = self._text_of("heroes", a.what, "military")
+        return f"{self.label(a)}: in battle, {text}" if text else ""
+
+    def remove(self, a) -> str:
+        pos = ev.Position(self.g)
+        if a.what in BUILDINGS and pos.dups[self.p]:
+            return f"{self.label(a)}: you keep one of each kind of building"
+        return ""
+
+    def fallback(self, a) -> str:
+        """Whatever the decision: what the action does, and the evaluation's change."""
+        what = self.label(a)
+        before, after = self.chance_change(a)
+        if after > before + 0.005:
+            return f"{what}: your estimated chance to win goes from {_pct(before)} to {_pct(after)}"
+        if after < before - 0.005:
+            return f"{what}: the other choices cost you more (your chance to win {_pct(after)})"
+        return f"{what}: the best of your choices, by the expert's search"
+
+    # offerings -----------------------------------------------------------------------
+    def god_gain(self, god, q) -> str:
+        """What god gives q, in a few words, the most telling first (a Metropolis if it
+        completes one)."""
+        g = self.g
+        pos = ev.Position(g)
+        s = g.s
+        if god == APOLLO or god not in GODS:
+            return ""
+        info = GODS[god]
+        mine = q == self.p
+        your = "your" if mine else "their"
+        types = pos.side_types[q]
+        kind = info.building
+        if kind is None and g.r.free_build:  # Hera: a building of one's choice
+            try:
+                from .greedy import Ctx, hera_building
+                kind = hera_building(Ctx(g, q), q)
+            except Exception:
+                kind = None
+        parts = []
+        if info.recruit == "philosopher":
+            need = g.r.philosophers_for_metropolis
+            have = s.philosophers[q]
+            if have + 1 >= need:
+                return f"{your} {ORDINAL.get(have + 1, str(have + 1) + 'th')} Philosopher builds a Metropolis"
+            parts.append(f"a Philosopher ({have + 1} of {need} for a Metropolis)")
+        if kind and kind not in types and pos.free[q] > 0:
+            n = len(types) + 1
+            if n >= len(BUILDINGS):
+                return f"a {building_name(kind)} completes {your} four kinds of building: a Metropolis"
+            parts.insert(0, f"a {building_name(kind)}" + (f" ({your} {ORDINAL[n]} kind of four)" if mine else ""))
+        if info.recruit == "troop":
+            plan = self._land_plan(q)
+            parts.append(f"Troops to attack {self.area(plan)}" if plan is not None else "Troops")
+        elif info.recruit == "fleet":
+            parts.append("Fleets")
+        elif info.recruit == "priestess":
+            parts.append("a Priestess" + (" (offerings cost 1 GP less)" if mine else ""))
+        elif info.recruit == "merc":
+            parts.append("mercenaries")
+        if not parts:
+            return ""
+        return parts[0] if len(parts) == 1 else parts[0] + " and " + parts[1]
+
+    def _land_plan(self, q):
+        """An enemy area q's troops could take (greedy's best plan), as an area index, or None."""
+        if q != self.p:
+            return None
+        try:
+            from .greedy import Ctx, best_land_plan
+            plan = best_land_plan(Ctx(self.g, q))
+        except Exception:
+            return None
+        if plan is None or plan.value <= 1:
+            return None
+        dest = plan.dest
+        owner = self.g.s.ctrl[dest]
+        return dest if owner >= 0 and not self.g.friends(q, owner) else None
+
+    def offering(self, a) -> str:
+        view = self.obs.view
+        if a.kind == "apollo":
+            gp = self.g.purse(self.p)
+            if self.g.r.apollo == "classic":
+                return "Apollo: the other gods cost more than they would give you now"
+            return (f"Apollo: no god is worth its price to you this cycle; keep your {gp} GP, "
+                    f"take the GP and a Prosperity token")
+        god = a.what
+        holder = None
+        for x in view.get("gods", ()):
+            if x.get("god") == god and x.get("bid"):
+                holder = x["bid"]["player"]
+        gain = self.god_gain(god, self.p)
+        name = god_name(god)
+        if holder is not None and holder != self.p and not self.g.friends(self.p, holder):
+            denied = self.god_gain(god, holder)
+            rival = self.who(holder)
+            if denied:
+                return f"Outbid {rival} on {name} ({a.n} GP): {rival} would get {denied}"
+            return f"Outbid {rival} on {name} ({a.n} GP)" + (f": {gain}" if gain else "")
+        if gain:
+            return f"{name} for {a.n} GP: {gain}"
+        return ""
+
+    # building -------------------------------------------------------------------------
+    def build(self, a) -> str:
+        kind = a.what
+        if kind not in BUILDINGS:
+            return ""
+        pos = ev.Position(self.g)
+        types = pos.side_types[self.p]
+        where = f" on {self.area(a.where)}" if a.where else ""
+        if kind not in types:
+            n = len(types) + 1
+            if n >= len(BUILDINGS):
+                return f"A {building_name(kind)}{where} completes your four kinds of building: a Metropolis"
+            return f"A {building_name(kind)}{where}: your {ORDINAL[n]} kind of building of the four for a Metropolis"
+        use = {"fortress": "defends the island in battle", "port": "helps your Fleets in Sea Battles",
+               "temple": "makes Creatures cheaper", "university": "is a spare toward a Metropolis"}[kind]
+        if a.where:
+            x = self.g.b.index.get(a.where)
+            if x is not None and pos.risk(x) > 0.05 and kind == "fortress":
+                t = pos.threats().get(x)
+                return (f"A Fortress on {self.area(a.where)}: {self.who(t[1])} can attack it with "
+                        f"{t[0]} unit{'s' if t[0] != 1 else ''}")
+        return f"A {building_name(kind)}{where} {use}"
+
+    def metropolis(self, a) -> str:
+        x = self.g.b.index.get(a.where)
+        pos = ev.Position(self.g)
+        risks = [(pos.risk(y), y) for y in pos.lands[self.p]]
+        safest = min(risks)[1] if risks else None
+        if x == safest:
+            return f"Build the Metropolis on {self.area(a.where)}: the safest of your islands"
+        return f"Build the Metropolis on {self.area(a.where)}: it keeps your best sites for other buildings"
+
+    # moves and battles --------------------------------------------------------------------
+    def move(self, a) -> str:
+        """Follow the move through with the expert's plan (greedy for its later steps) and say
+        where it goes and with what odds."""
+        from .greedy import GreedyPolicy
+        pol = GreedyPolicy(budget=6, depth=1)
+        g = self.g.copy()
+        p = self.p
+        depth = len(g.s.stack)
+        start_k = g.s.stack[-1]["k"] if g.s.stack else None
+        moving = None
+        act = a
+        for _ in range(12):
+            f = g.s.stack[-1] if g.s.stack else {}
+            if act.kind == "destination":
+                dest = g.b.index[act.where]
+                sea = f.get("k") == "smove"
+                if sea:
+                    units = f.get("n", 0)
+                else:
+                    units = f.get("t", 0) + f.get("m", 0) + len(f.get("h", ()))
+                pos = ev.Position(g)
+                owner = g.s.ctrl[dest]
+                moving = (f.get("frm"), dest, units, sea, owner, pos)
+                break
+            g.apply(act)
+            if g.to_move != p or not g.s.stack or len(g.s.stack) < depth or \
+                    g.s.stack[-1]["k"] not in ("lmove", "smove", "turn"):
+                break
+            if start_k == "turn" and len(g.s.stack) <= depth:
+                break
+            legal = [x for x in g.legal_actions() if x.kind != "cancel"]
+            if not legal:
+                break
+            act = pol.decide(g, p, legal)
+        if moving is None:
+            return ""
+        frm, dest, units, sea, owner, pos = moving
+        head = {"land_move": "Land Move", "sea_move": "Sea Move", "heroic_move": "Heroic Move"}.get(a.kind)
+        if head is None:
+            head = {"origin": f"Move from {self.area(a.where)}", "destination": f"Move to {self.area(a.where)}",
+                    "done": "Go with these"}.get(a.kind) or self.label(a)
+        what = ("Fleet" if units == 1 else "Fleets") if sea else ("unit" if units == 1 else "units")
+        if owner >= 0 and not g.friends(p, owner):
+            dfd = pos.units[dest]
+            if sea:
+                from .greedy import _ports
+                bonus = _ports(g, pos, dest, p) - _ports(g, pos, dest, owner)
+            else:
+                bonus = -pos.fort[dest]
+            if dfd <= 0:
+                return f"{head}: take {self.area(dest)} from {self.who(owner)}, which nobody defends"
+            odds = ev.attack_odds(units, dfd, bonus)
+            return (f"{head}: attack {self.who(owner)} {'in' if sea else 'on'} {self.area(dest)} with {units} "
+                    f"{what} against {dfd} ({_pct(odds)} to win)")
+        if owner < 0:
+            return f"{head}: take {self.area(dest)} with {units} {what}"
+        t = pos.threats().get(dest)
+        if t and not g.friends(p, t[1]):
+            return (f"{head}: bring {units} {what} to {self.area(dest)}, which {self.who(t[1])} can attack "
+                    f"with {t[0]}")
+        return f"{head}: bring {units} {what} to {self.area(dest)}"
+
+    def battle(self, a, f) -> str:
+        g, p = self.g, self.p
+        pos = ev.Position(g)
+        area = f["area"]
+        sea = f["sea"]
+        att_units = f["af"] if sea else f["at"] + f["am"] + len(f["ah"])
+        dfd_units = pos.units[area]
+        if sea:
+            from .greedy import _ports
+            bonus = _ports(g, pos, area, f["att"]) - _ports(g, pos, area, f["dfd"])
+        else:
+            bonus = -pos.fort[area]
+        attacking = f["att"] == p
+        mine, theirs = (att_units, dfd_units) if attacking else (dfd_units, att_units)
+        enemy = f["dfd"] if attacking else f["att"]
+        odds = ev.attack_odds(att_units, dfd_units, bonus)
+        win = odds if attacking else 1.0 - odds
+        lose_units = ev.expected_losses(att_units, dfd_units, bonus) if attacking \
+            else _defender_losses(att_units, dfd_units, bonus)
+        where = self.area(area)
+        if a.kind == "retreat":
+            lost = "all" if lose_units >= mine - 0.5 else f"about {_count(lose_units)}"
+            return (f"Retreat to {self.area(a.where)}: fighting on, you would lose {lost} of your "
+                    f"{mine} units against {self.who(enemy)}'s {theirs} and win only {_pct(win)} of the time")
+        if a.kind == "hold":
+            return (f"Fight on at {where}: your {mine} against {theirs} win {_pct(win)} of the time")
+        if a.kind == "lose":
+            why = {"merc": "a mercenary costs you least", "troop": "keep your Heroes and mercenaries",
+                   "fleet": "a Fleet is all you can lose here"}.get(a.what, "it is the unit you miss least")
+            return f"Lose {unit_name(a.what)}: {why}"
+        if a.kind == "lose_hero":
+            return f"Lose {card_name(a.what)}: your Troops are worth more in this battle"
+        if a.kind == "escape":
+            return f"{self.label(a)}: you keep the unit rather than lose it"
+        return ""
+
+    # placements ------------------------------------------------------------------------
+    def claim(self, a) -> str:
+        b = self.g.b
+        x = b.index.get(a.where)
+        if x is None:
+            return ""
+        inc = b.cornucopias[x] + self.g.s.prosperity[x]
+        sites = b.sites[x]
+        bits = []
+        if inc:
+            bits.append(f"{inc} GP of income")
+        if sites:
+            bits.append(f"{sites} building site{'s' if sites != 1 else ''}")
+        if b.priestess[x]:
+            bits.append("a Priestess")
+        text = f"Take {self.area(a.where)}: " + (", ".join(bits[:-1]) + " and " + bits[-1] if len(bits) > 1
+                                                 else bits[0] if bits else "a foothold to grow from")
+        mine = [y for y in b.land_adj[x] if self.g.s.ctrl[y] == self.p]
+        near = [y for y in b.land_adj[x] if self.g.s.ctrl[y] >= 0 and not self.g.friends(self.p, self.g.s.ctrl[y])]
+        if mine:
+            text += f", next to your {self.area(mine[0])}"
+        elif not near:
+            text += ", with no rival next door"
+        return text
+
+    def place(self, a) -> str:
+        g = self.g
+        x = g.b.index.get(a.where)
+        if x is None:
+            return ""
+        unit = {"place_troop": "a Troop", "place_fleet": "a Fleet", "place_merc": "a mercenary Troop"}.get(
+            a.kind, card_name(a.what))
+        pos = ev.Position(g)
+        t = pos.threats().get(x)
+        if t and g.s.ctrl[x] == self.p and not g.friends(self.p, t[1]):
+            return (f"Place {unit} {'on' if g.b.is_land[x] else 'in'} {self.area(a.where)}: "
+                    f"{self.who(t[1])} can attack it with {t[0]} unit{'s' if t[0] != 1 else ''}")
+        if not g.b.is_land[x]:
+            return f"Place {unit} in {self.area(a.where)}: it links your islands for Land Moves"
+        return ""
+
+    def prosperity(self, a) -> str:
+        x = self.g.b.index.get(a.where)
+        pos = ev.Position(self.g)
+        if x is not None and pos.risk(x) < 0.05:
+            return f"A Prosperity token on {self.area(a.where)}: one more GP every cycle, on an island no one threatens"
+        return f"A Prosperity token on {self.area(a.where)}: one more GP every cycle"
+
+    def recruit(self, a) -> str:
+        unit = a.what
+        if unit == "philosopher":
+            need = self.g.r.philosophers_for_metropolis
+            have = self.g.s.philosophers[self.p]
+            if have + 1 >= need:
+                return f"Recruit a Philosopher: your {ORDINAL.get(have + 1, have + 1)} builds a Metropolis"
+            return f"Recruit a Philosopher: {have + 1} of the {need} for a Metropolis"
+        if unit == "priestess":
+            return "Recruit a Priestess: every offering costs you 1 GP less"
+        if unit in ("troop", "merc"):
+            plan = self._land_plan(self.p)
+            if plan is not None:
+                return f"Recruit {unit_name(unit)}: enough to attack {self.area(plan)}"
+        return ""
+
+    def end_turn(self) -> str:
+        gp = self.g.purse(self.p)
+        if gp:
+            return f"End your turn: nothing else is worth its price; keep your {gp} GP for the next offerings"
+        return "End your turn: nothing else is worth doing now"
+
+
+def _count(x: float) -> str:
+    n = round(x)
+    return str(max(1, n)) if x >= 0.5 else "1"
+
+
+@lru_cache(maxsize=None)
+def _defender_losses(att: int, dfd: int, bonus: int = 0) -> float:
+    """Expected units the defender loses in a battle fought to the end (evaluation.expected_losses
+    from the other side)."""
+    if dfd <= 0 or att <= 0:
+        return 0.0
+    att, dfd = min(att, 12), min(dfd, 12)
+    w, lo, t = ev._round(att - dfd + bonus)
+    return w * (1 + _defender_losses(att, dfd - 1, bonus)) + lo * _defender_losses(att - 1, dfd, bonus) \
+        + t * (1 + _defender_losses(att - 1, dfd - 1, bonus))
+
+
+# --- win chances over a game -------------------------------------------------------------------
+
+ESTIMATE = ("evaluation.win_chances: the heuristic value of each side at the end of each cycle, "
+            "as chances (a softmax); the result once the game is over")
+
+
+def cycle_ends(cycles: list) -> list:
+    """[(cycle, step)]: the last step of each cycle, from the cycle of every step."""
+    ends = {}
+    for n, c in enumerate(cycles):
+        ends[c] = n
+    return sorted(ends.items())
+
+
+def side_list(game) -> list:
+    """[[members] per side]: teams in team play, else one player each."""
+    sides = ev.sides(game)
+    out = {}
+    for q, t in enumerate(sides):
+        out.setdefault(t, []).append(q)
+    return [out[t] for t in sorted(out)]
+
+
+def chance_point(game, cycle, step) -> dict:
+    ch = ev.win_chances(game)
+    sides = side_list(game)
+    side = [ch[m[0]] for m in sides]
+    tot = sum(side) or 1.0
+    return {"cycle": cycle, "step": step, "chances": [round(x, 4) for x in ch],
+            "side_chances": [round(x / tot, 4) for x in side]}
+
+
+def chances_of_positions(positions, game, names=None) -> dict:
+    """The chances document from [(cycle, step, game at that step)]."""
+    t0 = time.perf_counter()
+    points = [chance_point(g, c, n) for c, n, g in positions]
+    n = game.s.n
+    names = list(names or [])[:n] + [f"Player {i + 1}" for i in range(len(names or []), n)]
+    return {"players": n, "names": names, "sides": side_list(game), "teams": list(game.teams) if game.teams else None,
+            "estimate": ESTIMATE, "points": points,
+            "winners": game.result()["winners"] if game.is_over else None,
+            "seconds": round(time.perf_counter() - t0, 4)}
+
+
+def chances(record, names=None) -> dict:
+    """Each player's (each side's) estimated chance to win at the end of every cycle of a
+    recorded game (`game.record()`); cycle 0 is the end of the setup. Two replays: one finds
+    where each cycle ends, the other evaluates the position there."""
+    from ..engine.game import Game
+    t0 = time.perf_counter()
+    actions = [a if isinstance(a, Action) else Action.from_json(a) for a in record.get("actions") or []]
+    g = Game.from_record(record, upto=0)
+    cycles = [g.s.cycle]
+    for a in actions:
+        g.apply(a)
+        cycles.append(g.s.cycle)
+    at = {n: c for c, n in cycle_ends(cycles)}
+    g = Game.from_record(record, upto=0)
+    points = []
+    if 0 in at:
+        points.append(chance_point(g, at[0], 0))
+    for n, a in enumerate(actions, 1):
+        g.apply(a)
+        if n in at:
+            points.append(chance_point(g, at[n], n))
+    doc = chances_of_positions([], g, names)
+    doc["points"] = points
+    doc["seconds"] = round(time.perf_counter() - t0, 4)
+    return doc
+
+
+def chances_of_replay(replay) -> dict:
+    """The chances of a server replay (server/replays.py `Replay`, everything shown)."""
+    t0 = time.perf_counter()
+    positions = [(c, n, replay.position(n)) for c, n in cycle_ends(replay.cycle)]
+    doc = chances_of_positions(positions, replay.game, replay.names)
+    doc["seconds"] = round(time.perf_counter() - t0, 4)
+    return doc
+
+
+# --- the table of `cyclades replay --chances` ----------------------------------------------------
+
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def chances_lines(doc) -> list:
+    """A table per cycle (one column per side, in %) and a small text chart (one row per side,
+    one bar per cycle), as lines of text."""
+    names = doc["names"]
+    sides = doc["sides"]
+    labels = [" & ".join(dict.fromkeys(names[q].replace(" (A)", "").replace(" (B)", "") for q in m))
+              for m in sides]
+    width = max(6, *(len(x) for x in labels))
+    lines = ["Chance to win at the end of each cycle, estimated from the position by the bots' "
+             f"evaluation (evaluation.win_chances; {doc.get('seconds', 0):.2f} s):", ""]
+    lines.append("cycle  " + "  ".join(x.rjust(width) for x in labels))
+    for pt in doc["points"]:
+        c = "setup" if pt["cycle"] == 0 else str(pt["cycle"])
+        lines.append(c.rjust(5) + "  " + "  ".join(f"{round(100 * v)}%".rjust(width) for v in pt["side_chances"]))
+    lines.append("")
+    for i, lab in enumerate(labels):
+        bars = "".join(BARS[min(8, int(round(8 * pt["side_chances"][i])))] for pt in doc["points"])
+        lines.append(f"{lab.ljust(width)} |{bars}|")
+    lines.append(f"{'':{width}}  setup → cycle {doc['points'][-1]['cycle'] if doc['points'] else 0}")
+    if doc.get("winners") is not None:
+        won = dict.fromkeys(names[q] for q in doc["winners"])
+        lines.append(f"Winner: {' and '.join(won) or 'nobody'}.")
+    return lines

@@ -1,0 +1,134 @@
+"""Bot levels a person understands: beginner, casual, strong, expert.
+
+A level is a name for an agent and its budget, chosen in the lobby (GET /api/bots lists the
+levels first, with their labels) and on the command line like any agent
+(`--agents expert,casual`, options after a colon as for the agent it stands for:
+`expert:workers=1`):
+
+| level    | agent                                   | plays                                         |
+|----------|-----------------------------------------|-----------------------------------------------|
+| beginner | careless:mistakes=0.3                   | the heuristic player, a random move 3 times in 10 |
+| casual   | greedy                                  | the heuristic player (greedy.py)               |
+| strong   | mcts:iterations=100                     | information-set MCTS, 100 iterations a decision |
+| expert   | mcts:iterations=150,workers=2           | MCTS searched by 2 processes in parallel, 150 iterations each |
+
+Budgets are iterations, not seconds, so a level plays the same on a loaded machine as on a
+quiet one (only slower) and tournaments between levels do not depend on the load. Each level
+beats the one below it head to head (one of it against two of the level below, 3 players);
+README "Bot levels" gives the figures, the time per decision and the ladder (agents/ladder.py).
+
+`careless` (registered here): the greedy player, but with probability `mistakes` it plays a
+uniformly random legal action instead: a bot a newcomer can beat.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .base import Agent, parse_agent_spec, register
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    label: str       # for people (the lobby)
+    spec: str        # the agent and its budget, as make_agent reads it
+    about: str       # one line: how it plays
+
+
+LEVELS = {
+    "beginner": Level("beginner", "Beginner", "careless:mistakes=0.3",
+                      "plays the heuristic's move, but a random one 3 times in 10"),
+    "casual": Level("casual", "Casual", "greedy",
+                    "the heuristic player: sensible moves, no look-ahead search"),
+    "strong": Level("strong", "Strong", "mcts:iterations=100",
+                    "searches 100 sampled futures per decision (MCTS)"),
+    "expert": Level("expert", "Expert", "mcts:iterations=150,workers=2",
+                    "searches 2 x 150 sampled futures per decision on 2 processes (about 1 s)"),
+}
+
+ORDER = ["beginner", "casual", "strong", "expert"]  # weakest first
+
+
+def level_names() -> list:
+    return list(ORDER)
+
+
+def resolve(name: str) -> str:
+    """The agent spec a level (or any agent spec) stands for: "expert" ->
+    "mcts:iterations=150,workers=2"; "expert:workers=1" -> "mcts:iterations=150,workers=1";
+    another agent's spec is returned as it is."""
+    base, opts = parse_agent_spec(name)
+    if base not in LEVELS:
+        return name
+    agent, merged = parse_agent_spec(LEVELS[base].spec)
+    merged.update(opts)
+    if not merged:
+        return agent
+    return agent + ":" + ",".join(f"{k}={v}" for k, v in merged.items())
+
+
+def labels() -> dict:
+    """Human-readable labels of the agents a seat may have: levels by their label and how
+    they play, the other agents by name."""
+    from .base import agent_names
+    out = {}
+    for name in ORDER:
+        lv = LEVELS[name]
+        out[name] = f"{lv.label}: {lv.about}"
+    for name in agent_names():
+        out.setdefault(name, {"random": "random moves (agent: random)",
+                              "greedy": "heuristic player (agent: greedy)",
+                              "mcts": "tree search, 100 iterations (agent: mcts)",
+                              "careless": "heuristic player with mistakes (agent: careless)"
+                              }.get(name, f"agent: {name}"))
+    return out
+
+
+def _level_factory(level: Level):
+    def make(seed=None, **options):
+        from .base import make_agent
+        agent_name, opts = parse_agent_spec(level.spec)
+        opts.update(options)
+        agent = make_agent(agent_name, seed=seed, **opts)
+        agent.level = level.name
+        return agent
+    make.__name__ = f"level_{level.name}"
+    make.__doc__ = f"The {level.name} level: {level.spec} ({level.about})."
+    make.level = level
+    return make
+
+
+def register_levels(registry: dict):
+    for name in ORDER:
+        registry[name] = _level_factory(LEVELS[name])
+
+
+@register("careless")
+class CarelessAgent(Agent):
+    """The greedy player that makes mistakes: with probability `mistakes` (0 to 1) a decision
+    with a real choice is a uniformly random legal action, else greedy's. Its own generator:
+    the same seed and the same positions give the same choices."""
+
+    name = "careless"
+
+    def __init__(self, seed=None, mistakes=0.3):
+        super().__init__(seed)
+        mistakes = float(mistakes)
+        if not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"careless: mistakes is a probability from 0 to 1, not {mistakes}")
+        self.mistakes = mistakes
+        self.rng = random.Random(seed)
+        from .greedy import GreedyAgent
+        self.greedy = GreedyAgent(seed=None if seed is None else f"careless/{seed}")
+
+    def choose(self, obs):
+        legal = obs.legal_actions()
+        if not legal:
+            raise ValueError("no legal action: the game is over or waits on someone else")
+        options = [a for a in legal if a.kind != "cancel"] or legal
+        if len(options) == 1:
+            return options[0]
+        if self.rng.random() < self.mistakes:
+            return options[self.rng.randrange(len(options))]
+        return self.greedy.choose(obs)

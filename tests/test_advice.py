@@ -1,0 +1,239 @@
+"""Help for a person at the table (issue 14): hints and win chances (agents/advice.py), their
+server routes (server/advice.py) and `cyclades replay --chances`.
+
+- A hint is one of the legal actions, with a readable one-line reason; it reads only the
+  player's own view: two games that differ only in what the player cannot know (another
+  player's purse, the order of the Creature deck) give the same hint with the same seed.
+- Reasons for offerings, buildings, moves and battle losses say what the action does, in the
+  rulebook's words (no ruling codes, no area ids).
+- Win chances add up to one per cycle (per side in team play), and the last cycle of a finished
+  game favours its winner.
+"""
+import json
+import random
+import re
+
+import pytest
+
+import cyclades
+from cyclades.agents import make_agent
+from cyclades.agents.advice import Hint, chances, chances_lines, explain, hint
+from cyclades.agents.match import play_match
+
+NAMES = ["Ann", "Bob", "Cleo"]
+
+
+def readable(text):
+    """One sentence a player reads: capitalised, a full stop, no ruling code, no area id."""
+    assert text and text[0].isupper() and text.endswith("."), text
+    assert not re.search(r"\bR\d+\b", text), text
+    assert "_" not in text and not re.search(r"\b[a-z]+-[a-z]+\b", text), text
+    assert 20 <= len(text) <= 200, text
+
+
+@pytest.fixture(scope="module")
+def positions():
+    """The first position of each decision kind met in greedy games: kind -> game copy."""
+    found = {}
+    for seed in (11, 12, 13):
+        g = cyclades.new_game(players=3, seed=seed, max_cycles=20)
+        agents = [make_agent("greedy", seed=i) for i in range(3)]
+        for _ in range(1500):
+            if g.is_over:
+                break
+            p = g.to_move
+            legal = [a for a in g.legal_actions() if a.kind != "cancel"]
+            kinds = {a.kind for a in legal}
+            frame = g.s.stack[-1]["k"]
+            key = None
+            if "bid" in kinds:
+                key = "offer"
+            elif kinds & {"build"} or frame == "build":
+                key = "build"
+            elif "destination" in kinds and frame == "lmove":
+                key = "move"
+            elif "retreat" in kinds:
+                key = "retreat"
+            elif "lose" in kinds and len(legal) > 1:
+                key = "lose"
+            if key and key not in found and len(legal) > 1:
+                found[key] = g.copy()
+            g.apply(agents[p].act(g, p))
+    return found
+
+
+def test_a_hint_is_a_legal_action_with_a_reason():
+    g = cyclades.new_game(players=3, seed=7)
+    agents = [make_agent("greedy", seed=i) for i in range(3)]
+    while g.s.phase != "offerings":
+        g.apply(agents[g.to_move].act(g, g.to_move))
+    h = hint(g, g.to_move, seed=1, names=NAMES)
+    assert isinstance(h, Hint)
+    assert h.action in g.legal_actions()
+    readable(h.reason)
+    assert h.to_json()["action"] == h.action.to_json()
+    with pytest.raises(ValueError):
+        hint(g, (g.to_move + 1) % 3)  # not that player's move
+
+
+def test_a_hint_uses_only_the_players_view():
+    """Two games that differ only in hidden information give the same hint (same seed)."""
+    g = cyclades.new_game(players=3, seed=21)
+    agents = [make_agent("greedy", seed=i) for i in range(3)]
+    while g.s.phase != "offerings" or g.s.cycle < 2:
+        g.apply(agents[g.to_move].act(g, g.to_move))
+    p = g.to_move
+    other = g.copy()
+    q = (p + 1) % 3
+    other.s.gp[q] += 7                                   # another player's purse
+    random.Random(5).shuffle(other.s.creature_deck)       # the order of the deck
+    assert other.s.creature_deck != g.s.creature_deck or len(g.s.creature_deck) < 2
+    assert other.observe(p).view == g.observe(p).view     # the same for player p
+    a, b = hint(g, p, seed=4, names=NAMES), hint(other, p, seed=4, names=NAMES)
+    assert a == b
+    assert a.action in g.legal_actions()
+
+
+@pytest.mark.parametrize("kind,words", [
+    ("offer", r"Athena|Zeus|Poseidon|Ares|Hera|Apollo"),
+    ("build", r"Port|Fortress|Temple|University"),
+    ("move", r"Move|attack|take|bring"),
+    ("retreat", r"Retreat|Fight on|lose|win"),
+    ("lose", r"Lose"),
+])
+def test_reasons_say_what_the_action_does(positions, kind, words):
+    if kind not in positions:
+        pytest.skip(f"no {kind} decision in the sample games")
+    g = positions[kind]
+    p = g.to_move
+    obs = g.observe(p)
+    legal = [a for a in obs.legal_actions() if a.kind != "cancel"]
+    for a in legal[:4]:
+        text = explain(obs, a, names=NAMES, seed=2)
+        readable(text)
+        assert re.search(words, text, re.I), (a, text)
+
+
+def test_an_offering_that_outbids_names_the_rival():
+    g = cyclades.new_game(players=3, seed=7)
+    agents = [make_agent("greedy", seed=i) for i in range(3)]
+    for _ in range(3000):
+        if g.s.phase == "offerings" and g.s.stack[-1]["k"] == "offer":
+            view = g.view(g.to_move)
+            held = {x["god"]: x["bid"]["player"] for x in view["gods"] if x.get("bid")}
+            bids = [a for a in g.legal_actions() if a.kind == "bid" and a.what in held
+                    and held[a.what] != g.to_move]
+            if bids:
+                text = explain(g.observe(g.to_move), bids[0], names=NAMES)
+                readable(text)
+                assert text.startswith(f"Outbid {NAMES[held[bids[0].what]]} on "), text
+                return
+        g.apply(agents[g.to_move].act(g, g.to_move))
+    pytest.skip("no outbidding in the sample game")
+
+
+@pytest.fixture(scope="module")
+def finished():
+    g = cyclades.new_game(players=3, seed=5, max_cycles=30)
+    play_match(g, [make_agent("greedy", seed=i) for i in range(3)])
+    assert g.is_over
+    return g
+
+
+def test_chances_sum_to_one_and_the_end_favours_the_winner(finished):
+    doc = chances(finished.record(), NAMES)
+    pts = doc["points"]
+    assert [pt["cycle"] for pt in pts] == list(range(0, finished.s.cycle + 1))
+    for pt in pts:
+        assert sum(pt["side_chances"]) == pytest.approx(1.0, abs=1e-3)
+        assert all(0.0 <= x <= 1.0 for x in pt["chances"])
+    winner = finished.result()["winners"][0]
+    last = pts[-1]["chances"]
+    assert last[winner] == max(last) and last[winner] > 0.5
+    assert doc["seconds"] < 5.0
+
+
+def test_chances_in_team_play_are_per_team():
+    g = cyclades.new_game(players=4, teams=True, seed=3, max_cycles=12)
+    play_match(g, [make_agent("greedy", seed=i) for i in range(4)])
+    doc = chances(g.record())
+    assert len(doc["sides"]) == 2
+    for pt in doc["points"]:
+        assert sum(pt["side_chances"]) == pytest.approx(1.0, abs=1e-3)
+    lines = chances_lines(doc)
+    assert any("&" in line for line in lines)
+
+
+def test_replay_chances_prints_a_table_and_a_chart(finished, tmp_path):
+    from click.testing import CliRunner
+
+    from cyclades.cli import main
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(finished.record()))
+    out = CliRunner().invoke(main, ["replay", str(path), "--chances"])
+    assert out.exit_code == 0, out.output
+    text = out.output
+    assert "Chance to win at the end of each cycle" in text
+    rows = [line for line in text.splitlines() if re.match(r"^\s*(setup|\d+)\s+\d+%", line)]
+    assert len(rows) == finished.s.cycle + 1
+    assert re.search(r"\|[ ▁▂▃▄▅▆▇█]+\|", text)  # the small chart
+
+
+# --- the server routes ---------------------------------------------------------------------------
+
+@pytest.fixture
+def client(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0)) as c:
+        yield c
+
+
+def test_hint_route_for_the_seat_to_move_only(client, monkeypatch):
+    r = client.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"], "seed": 4})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    gid = created["game_id"]
+    toks = {s["seat"]: s["token"] for s in created["seats"]}
+    st = client.get(f"/api/games/{gid}", params={"token": toks[0]}).json()
+    seat = st["view"]["to_move"]
+    mine = client.get(f"/api/games/{gid}", params={"token": toks[seat]}).json()
+    other = toks[(seat + 1) % 3]
+    assert client.post(f"/api/games/{gid}/hint", json={"token": other}).status_code == 403
+    assert client.post(f"/api/games/{gid}/hint", json={"token": "nope"}).status_code == 403
+    assert client.post(f"/api/games/{gid}/hint", json={"token": toks[seat], "version": 999}).status_code == 409
+    r = client.post(f"/api/games/{gid}/hint", json={"token": toks[seat], "version": mine["version"]})
+    assert r.status_code == 200, r.text
+    h = r.json()
+    assert h["action"] in mine["legal_actions"]
+    readable(h["reason"])
+    # Asking again for the same position answers the same hint at once; a seat that asked
+    # too often is refused (429).
+    assert client.post(f"/api/games/{gid}/hint", json={"token": toks[seat]}).json() == h
+    import cyclades.server.advice as route
+    monkeypatch.setattr(route, "HINT_RATE", 0)
+    client.post(f"/api/games/{gid}/actions", json={"token": toks[seat], "version": mine["version"],
+                                                   "action": h["action"]})
+    nxt = client.get(f"/api/games/{gid}", params={"token": toks[0]}).json()["view"]["to_move"]
+    assert client.post(f"/api/games/{gid}/hint", json={"token": toks[nxt]}).status_code == 429
+    # Chances only once the game is over.
+    assert client.get(f"/api/games/{gid}/chances").status_code == 409
+
+
+def test_chances_route_of_a_finished_game(client):
+    import time
+    r = client.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 9,
+                                        "max_cycles": 3, "bot_delay": 0})
+    gid = r.json()["game_id"]
+    for _ in range(600):
+        if client.get(f"/api/games/{gid}").json()["status"] == "over":
+            break
+        time.sleep(0.05)
+    r = client.get(f"/api/games/{gid}/chances")
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    assert doc["points"][0]["cycle"] == 0 and len(doc["points"]) >= 2
+    for pt in doc["points"]:
+        assert sum(pt["side_chances"]) == pytest.approx(1.0, abs=1e-3)
+    assert client.get(f"/api/replays/{gid}/chances").json()["points"] == doc["points"]

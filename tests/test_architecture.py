@@ -1,0 +1,217 @@
+"""The package's modules form layers a reader can follow from the bottom up (docs/architecture.md).
+
+Every import statement counts, the ones inside functions included: the module graph is read
+from the source (ast), not from what happens to be imported at run time.
+"""
+import ast
+import re
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+
+# Layer of each top-level part of the package: a module may import its own layer and the ones
+# below, never one above. The package itself (`cyclades`, the public API) is the engine's face.
+LAYERS = {
+    "content": 0,
+    "engine": 1, "": 1,
+    "agents": 2, "paths": 2,
+    "cli": 3, "server": 3, "web": 3, "env": 3,
+}
+LAYER_NAMES = {0: "content", 1: "engine", 2: "agents", 3: "interfaces"}
+
+# Import cycles outside the engine that were there when this test was written, in modules other
+# engineers own (agents' registry, the server's session sync and housekeeping). Each must go,
+# and then leave this list: the test fails when a listed cycle is gone as well as when a new
+# one appears.
+KNOWN_CYCLES = {
+    frozenset({"cyclades.agents.base", "cyclades.agents.greedy", "cyclades.agents.levels",
+               "cyclades.agents.mcts", "cyclades.agents.random_agent"}),
+    frozenset({"cyclades.server.sessions", "cyclades.server.sync"}),
+    frozenset({"cyclades.server.housekeeping", "cyclades.server.security"}),
+}
+
+
+def _modules() -> dict:
+    out = {}
+    for path in sorted((SRC / "cyclades").rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        package = parts[-1] == "__init__"
+        if package:
+            parts = parts[:-1]
+        out[".".join(parts)] = (path, package)
+    return out
+
+
+def _known(name, modules) -> str:
+    while name not in modules:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def import_graph() -> dict:
+    """module -> the cyclades modules it imports anywhere in its source."""
+    modules = _modules()
+    graph = {}
+    for name, (path, package) in modules.items():
+        here = name if package else name.rpartition(".")[0]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here.split(".")[:len(here.split(".")) - node.level + 1]
+                    module = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    module = node.module or ""
+                # `from . import ops` imports a module; `from .ops import emit` a name of one.
+                targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in modules else module
+                           for a in node.names]
+            else:
+                continue
+            deps.update(_known(t, modules) for t in targets if t.split(".")[0] == "cyclades")
+        deps.discard(name)
+        graph[name] = deps
+    return graph
+
+
+def cycles(graph) -> list:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on_stack, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(frozenset(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def layer(module) -> int:
+    part = module.split(".")[1] if "." in module else ""
+    assert part in LAYERS, f"{module}: which layer? add {part!r} to LAYERS (and docs/architecture.md)"
+    return LAYERS[part]
+
+
+GRAPH = import_graph()
+
+
+def test_the_graph_sees_imports_inside_functions():
+    # engine/game.py imports engine/observation.py inside Game.observe only.
+    assert "cyclades.engine.observation" in GRAPH["cyclades.engine.game"]
+    assert "cyclades.engine.ops" in GRAPH["cyclades.engine.turns"]
+
+
+def test_the_engine_and_the_content_have_no_import_cycle():
+    inner = {m: {d for d in deps if d.split(".")[1:2] in (["engine"], ["content"])}
+             for m, deps in GRAPH.items() if m.split(".")[1:2] in (["engine"], ["content"])}
+    try:
+        order = list(TopologicalSorter(inner).static_order())
+    except CycleError as e:
+        pytest.fail(f"an import cycle in the engine: {' -> '.join(e.args[1])}")
+    assert "cyclades.engine.hooks" in order
+
+
+def test_no_new_import_cycle_anywhere_in_the_package():
+    found = set(cycles(GRAPH))
+    new = [sorted(c) for c in found - KNOWN_CYCLES]
+    assert not new, f"import cycles: {new}"
+    gone = [sorted(c) for c in KNOWN_CYCLES - found]
+    assert not gone, f"these cycles are gone: take them off KNOWN_CYCLES: {gone}"
+
+
+def test_no_layer_imports_a_higher_one():
+    wrong = [f"{m} ({LAYER_NAMES[layer(m)]}) imports {d} ({LAYER_NAMES[layer(d)]})"
+             for m, deps in sorted(GRAPH.items()) for d in sorted(deps) if layer(d) > layer(m)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_bottom_of_the_engine_imports_no_rule_module():
+    """engine/hooks.py imports nothing; frames, queries and ops only what is below them."""
+    assert GRAPH["cyclades.engine.hooks"] == set()
+    below = {"cyclades.engine.hooks", "cyclades.engine.state", "cyclades.engine.frames",
+             "cyclades.engine.queries", "cyclades.content", "cyclades.content.gods",
+             "cyclades.content.cards"}
+    for m in ("frames", "queries", "ops"):
+        assert GRAPH[f"cyclades.engine.{m}"] <= below, (m, GRAPH[f"cyclades.engine.{m}"] - below)
+
+
+def test_the_layers_are_documented():
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    for part in LAYERS:
+        if part:
+            assert part in text, part
+    for module in sorted(m for m in GRAPH if m.startswith("cyclades.engine.")
+                         and not m.startswith("cyclades.engine.cards.")):
+        short = module.rpartition(".")[2]
+        assert re.search(rf"\b{short}\b", text), f"docs/architecture.md does not place {short}"
+
+
+def test_what_is_card_specific_stays_with_the_card():
+    """A creature with a simple effect is its entry in content/cards.py (name, text, article,
+    worth), its class in engine/cards/ and its test: no other module keeps a table of creatures
+    (the log's articles, the greedy bot's worths and the tooltips read the entry)."""
+    from cyclades.content.cards import CREATURES
+    names = set(CREATURES)
+    tables = []
+    for path in sorted((SRC / "cyclades").rglob("*.py")):
+        if path.relative_to(SRC).as_posix() == "cyclades/content/cards.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.Dict, ast.Set, ast.List, ast.Tuple)):
+                elts = node.keys if isinstance(node, ast.Dict) else node.elts
+                named = [e.value for e in elts if isinstance(e, ast.Constant) and e.value in names]
+                # engine/cards/miniatures.py names the miniatures it plugs in: its own cards.
+                if len(named) >= 5 and "engine/cards/" not in path.as_posix():
+                    tables.append(f"{path.relative_to(SRC)}:{node.lineno}: {named}")
+    assert not tables, "per-creature tables outside the card entries:\n" + "\n".join(tables)
+    for c, card in CREATURES.items():
+        assert card.text, c
+
+
+def test_the_log_the_bot_and_the_tooltips_read_the_card_entry():
+    from cyclades.agents.greedy import CREATURE_WORTH, KEEP_WORTH
+    from cyclades.content.cards import CREATURES
+    from cyclades.content.descriptions import CREATURE_TEXT
+    from cyclades.engine.log import creature_name
+    assert creature_name("harpy") == "the Harpy" and creature_name("pegasus") == "Pegasus"
+    for c, card in CREATURES.items():
+        assert creature_name(c).startswith("the ") == (card.article or c == "calydonian-boar")
+        assert CREATURE_WORTH[c] == card.worth and KEEP_WORTH[c] == card.keep_worth
+        assert CREATURE_TEXT[c] == card.text
+
+
+def test_every_extension_point_is_declared_in_hooks_and_used():
+    """engine/hooks.py declares every table a card or a ruleset fills; each is read somewhere
+    in the engine, and no other engine module declares a table of its own for cards."""
+    from cyclades.engine import hooks
+    tables = [n for n in vars(hooks) if n.isupper()]
+    engine = SRC / "cyclades" / "engine"
+    sources = {p: p.read_text() for p in engine.rglob("*.py") if p.name != "hooks.py"}
+    for name in tables:
+        assert any(re.search(rf"\b{name}\b", text) for text in sources.values()), name
+    for key in list(hooks.MODIFIERS) + list(hooks.BATTLE) + list(hooks.MOVES):
+        assert any(f'["{key}"]' in text for text in sources.values()), key
