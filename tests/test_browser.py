@@ -248,7 +248,8 @@ def play_until(page, rng, done: str, log=None) -> int:
         # Wait until it is our move (the bots play on the server) or we are done.
         page.wait_for_function(
             f"""() => {{ const s = window.cyclades; return !s.sending && s.view &&
-                (s.view.over || ({done}) || (s.legal.length > 0 && s.view.to_move === s.seat)); }}""",
+                (s.view.over || ({done}) || (s.legal.length > 0 && (s.factions && s.factions.length
+                    ? s.factions.includes(s.view.to_move) : s.view.to_move === s.seat))); }}""",
             timeout=STEP_TIMEOUT_MS * 4)
         if page.evaluate(f"() => {{ const s = window.cyclades; return s.view.over || ({done}); }}"):
             return decisions
@@ -392,3 +393,56 @@ def main(argv=None):
 
 if __name__ == "__main__":
     main()
+
+
+# Issue 12: every mode, created from the lobby and played by clicks until cycle 2 (or the end).
+MODES = {
+    "legendary-2": {"players": 2},
+    "legendary-3-no-maelstrom": {"players": 3, "maelstrom": False},
+    "legendary-4-teams": {"players": 4, "teams": True},
+    "legendary-5": {"players": 5},
+    "legendary-6": {"players": 6},
+    "classic-2": {"ruleset": "classic", "players": 2},
+    "classic-5": {"ruleset": "classic", "players": 5},
+}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_every_mode_from_the_lobby_plays_by_clicks_to_cycle_2(server, mode):
+    from playwright.sync_api import sync_playwright
+
+    spec = MODES[mode]
+    rng = random.Random(12)
+    errors = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(server.url + "/")
+            page.select_option("#ruleset", spec.get("ruleset", "legendary"))
+            page.select_option("#players", str(spec["players"]))
+            if spec.get("teams"):
+                page.check("#teams")
+            if spec.get("maelstrom") is False:
+                page.uncheck("#maelstrom")
+            page.fill("input[name='name-0']", "Ann")
+            page.select_option("select[data-seat='0']", "you")
+            for seat in range(1, spec["players"]):
+                page.select_option(f"select[data-seat='{seat}']", "random")
+            page.click("#create")
+            page.wait_for_selector("#created:not([hidden]) #open-seat")
+            page.click("#open-seat")
+            page.wait_for_url("**/game/**token=**")
+            page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
+            view = page.evaluate("() => window.cyclades.view")
+            assert view["ruleset"] == spec.get("ruleset", "legendary")
+            assert (view["teams"] is not None) == (spec["players"] in (2, 6) and "ruleset" not in spec
+                                                  or bool(spec.get("teams")))
+            play_until(page, rng, "s.view.cycle >= 2")
+            s = game_state(page)
+            assert s["cycle"] >= 2 or s["over"]
+        finally:
+            browser.close()
+    assert not errors, errors

@@ -184,7 +184,9 @@ def test_the_end_screen_and_the_replay_show_the_chances(server, api, browser, fi
     assert card.locator("svg.chances path.series.chance").count() == 3
     cycles = g["view"]["result"]["cycles"]
     assert card.locator("svg.chances circle.dot.chance").count() == 3 * (cycles + 1)
-    assert card.locator("svg.timeline:not(.chances)").count() == 1  # the GP chart next to it
+    # the GP chart next to it (fetched on its own: wait for it too)
+    page.wait_for_selector("#result .result-card svg.timeline:not(.chances)", timeout=T)
+    assert card.locator("svg.timeline:not(.chances)").count() == 1
     page.locator("#chances-chart").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"chances-end-{size[0]}x{size[1]}.png"))
     page.goto(f"{server.url}/replay/{gid}?step=40")

@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -248,7 +249,7 @@ def test_a_real_server_runs_its_bots_in_child_processes_and_takes_them_along(tmp
             gid = r.json()["game_id"]
             wait_for(lambda: http.get(f"/api/games/{gid}").json()["version"] >= 3)
         kids = [p for p in children(srv.proc.pid) if running(p)]
-        cmds = [open(f"/proc/{p}/cmdline", "rb").read().split(b"\0") for p in kids]
+        cmds = [Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0") for p in kids]
         workers = [p for p, cmd in zip(kids, cmds) if b"cyclades.server.bots" in cmd]
         assert len(workers) == 2 and srv.proc.pid not in workers
     finally:

@@ -56,11 +56,11 @@ class Listener:
     """A WebSocket client that keeps every log line and the last version it heard."""
 
     def __init__(self, url):
-        self.cm = connect(url)
+        self.cm = connect(url, open_timeout=30)  # two workers starting on 2 loaded cores
         self.ws = self.cm.__enter__()
         self.lines, self.version, self.seen = [], None, []
 
-    def until(self, version, timeout=10.0):
+    def until(self, version, timeout=30.0):
         deadline = time.monotonic() + timeout
         while self.version is None or self.version < version:
             left = deadline - time.monotonic()
