@@ -417,6 +417,7 @@ def test_every_mode_from_the_lobby_plays_by_clicks_to_cycle_2(server, mode):
     with sync_playwright() as p:
         browser = launch(p)
         try:
+            # a laptop screen: every popup must fit in the window
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
