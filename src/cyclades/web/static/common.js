@@ -204,6 +204,8 @@ const DESCRIPTIONS = {
 export function actionLabel(a, areaName = (x) => x) {
   const where = a.where ? areaName(a.where) : "";
   if (a.kind === "take") return takeLabel(a);
+  // classic Zeus' swap: `where` names the creature track slot by its price ("slot-3")
+  if (a.kind === "swap_creature") return `Replace ${cardName(a.what)} (the ${a.where.replace("slot-", "")} GP slot) with the top Creature card for ${a.n} GP`;
   if (a.kind === "lose" && UNIT_WORDS[a.what]) return `Lose a ${UNIT_WORDS[a.what][0]}`;
   if (a.text) {
     let t = a.text;

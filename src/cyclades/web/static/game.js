@@ -464,8 +464,11 @@ function renderStatus(v) {
   }
 }
 
+// The area an action is played on; classic Zeus' swap names a creature track slot instead.
+const areaOf = (a) => (a.kind === "swap_creature" ? "" : a.where || "");
+
 function legalAreas() {
-  return new Set(st.legal.filter((a) => a.where).map((a) => a.where));
+  return new Set(st.legal.filter((a) => areaOf(a)).map((a) => a.where));
 }
 
 function renderBoard(v) {
@@ -676,9 +679,9 @@ function renderActions(v) {
 
   const battle = legal.filter((a) => BATTLE_KINDS.has(a.kind));
   const bids = legal.filter((a) => BID_KINDS.has(a.kind));
-  const onMap = legal.filter((a) => a.where && !BATTLE_KINDS.has(a.kind));
+  const onMap = legal.filter((a) => areaOf(a) && !BATTLE_KINDS.has(a.kind));
   const takes = legal.filter((a) => a.kind === "take");
-  const rest = legal.filter((a) => !a.where && !BATTLE_KINDS.has(a.kind) && !BID_KINDS.has(a.kind) && a.kind !== "take");
+  const rest = legal.filter((a) => !areaOf(a) && !BATTLE_KINDS.has(a.kind) && !BID_KINDS.has(a.kind) && a.kind !== "take");
 
   if (battle.length) parts.push(battleDialog(v, dec, battle));
   if (bids.length) {
