@@ -136,3 +136,22 @@ def pg_database(base: str):
         with admin.connect() as c:
             c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         admin.dispose()
+
+
+# --- the browser tests' Chromium ----------------------------------------------------------
+
+import os as _os
+import shutil as _shutil
+
+CHROMIUM = _os.environ.get("CYCLADES_CHROMIUM") or _shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def chromium_missing():
+    """Why the browser tests cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright)"
+    return None

@@ -21,21 +21,13 @@ import pytest
 
 from cyclades.server.testing import ServerProcess
 
-CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 T = 30_000  # ms for anything the page waits on (a hint searches for up to ~2 s on a loaded machine)
 SIZES = [(1280, 720), (390, 844)]
 
 
-def _missing():
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed (pip install playwright)"
-    return None
+from conftest import CHROMIUM, chromium_missing as _missing  # noqa: E402
 
 
 @pytest.fixture(scope="module")

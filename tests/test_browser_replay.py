@@ -23,20 +23,12 @@ import pytest
 import cyclades
 from cyclades.server.testing import ServerProcess
 
-CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 T = 15_000  # ms for anything the page waits on
 
 
-def _missing():
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed (pip install playwright)"
-    return None
+from conftest import CHROMIUM, chromium_missing as _missing  # noqa: E402
 
 
 @pytest.fixture(scope="module")
