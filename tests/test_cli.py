@@ -1,4 +1,4 @@
-"""The command line (cli.py) and the agents it plays with (agents/)."""
+"""The command line (cli/) and the agents it plays with (agents/)."""
 import json
 import os
 import re
@@ -347,7 +347,7 @@ def test_board_of_team_games(args, kwargs, mode):
 def test_bench_finds_the_repository_benchmark():
     """`cyclades bench` runs <repo>/benchmarks/engine_speed.py; `-h` goes through to it."""
     root = Path(SRC).parent
-    assert cli.bench_script() == root / "benchmarks" / "engine_speed.py"
+    assert cli.bench.bench_script() == root / "benchmarks" / "engine_speed.py"
     code, out, err = run_process("bench", "-h")
     assert code == 0, err
     assert "usage: engine_speed.py" in out and "--update-baseline" in out
@@ -362,7 +362,7 @@ def test_bench_passes_options_through_with_the_same_python(tmp_path, monkeypatch
     script.write_text("import json, os, sys\n"
                       f"json.dump([sys.executable, sys.argv[1:], os.getcwd()], open({str(seen)!r}, 'w'))\n"
                       "sys.exit(3 if '--games' in sys.argv else 0)\n")
-    monkeypatch.setattr(cli, "bench_script", lambda: script)
+    monkeypatch.setattr(cli.bench, "bench_script", lambda: script)
     r = run("bench", "--quick", "--update-baseline")
     assert r.exit_code == 0, r.output
     assert json.loads(seen.read_text()) == [sys.executable, ["--quick", "--update-baseline"], str(tmp_path)]
@@ -372,7 +372,7 @@ def test_bench_passes_options_through_with_the_same_python(tmp_path, monkeypatch
 
 
 def test_bench_without_the_repository_says_how_to_get_it(monkeypatch):
-    monkeypatch.setattr(cli, "bench_script", lambda: None)
+    monkeypatch.setattr(cli.bench, "bench_script", lambda: None)
     r = run("bench", "--quick")
     assert r.exit_code == 1
     assert "benchmarks/engine_speed.py is not beside this installation" in r.output
@@ -668,7 +668,8 @@ def test_simulate_with_mcts_says_how_long_up_front(monkeypatch):
     """Before playing, simulate says how long a search agent's games will take (from its budget,
     agents/estimate.py); the games themselves are played here by random agents, for speed."""
     play_out = cli.play_out
-    monkeypatch.setattr(cli, "play_out", lambda mode, seed, agents, *rest: play_out(mode, seed, ["random"], *rest))
+    monkeypatch.setattr(cli.simulate, "play_out",
+                        lambda mode, seed, agents, *rest: play_out(mode, seed, ["random"], *rest))
     r = run("simulate", "--games", 2, "--agents", "mcts,greedy", "--max-cycles", 1)
     assert r.exit_code == 0, r.output
     assert re.search(r"mcts thinks about 0\.\d+ s a decision: a game takes about \d+ s; 2 games, about "

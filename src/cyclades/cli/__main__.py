@@ -1,0 +1,4 @@
+"""`python -m cyclades.cli`: the same as `cyclades`."""
+from cyclades.cli import main
+
+main()
