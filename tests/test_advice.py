@@ -44,7 +44,7 @@ def positions():
             p = g.to_move
             legal = [a for a in g.legal_actions() if a.kind != "cancel"]
             kinds = {a.kind for a in legal}
-            frame = g.s.stack[-1]["k"]
+            frame = g.state.stack[-1]["kind"]
             key = None
             if "bid" in kinds:
                 key = "offer"
@@ -65,7 +65,7 @@ def positions():
 def test_a_hint_is_a_legal_action_with_a_reason():
     g = cyclades.new_game(players=3, seed=7)
     agents = [make_agent("greedy", seed=i) for i in range(3)]
-    while g.s.phase != "offerings":
+    while g.state.phase != "offerings":
         g.apply(agents[g.to_move].act(g, g.to_move))
     h = hint(g, g.to_move, seed=1, names=NAMES)
     assert isinstance(h, Hint)
@@ -80,14 +80,14 @@ def test_a_hint_uses_only_the_players_view():
     """Two games that differ only in hidden information give the same hint (same seed)."""
     g = cyclades.new_game(players=3, seed=21)
     agents = [make_agent("greedy", seed=i) for i in range(3)]
-    while g.s.phase != "offerings" or g.s.cycle < 2:
+    while g.state.phase != "offerings" or g.state.cycle < 2:
         g.apply(agents[g.to_move].act(g, g.to_move))
     p = g.to_move
     other = g.copy()
     q = (p + 1) % 3
-    other.s.gp[q] += 7                                   # another player's purse
-    random.Random(5).shuffle(other.s.creature_deck)       # the order of the deck
-    assert other.s.creature_deck != g.s.creature_deck or len(g.s.creature_deck) < 2
+    other.state.gp[q] += 7                                   # another player's purse
+    random.Random(5).shuffle(other.state.creature_deck)       # the order of the deck
+    assert other.state.creature_deck != g.state.creature_deck or len(g.state.creature_deck) < 2
     assert other.observe(p).view == g.observe(p).view     # the same for player p
     a, b = hint(g, p, seed=4, names=NAMES), hint(other, p, seed=4, names=NAMES)
     assert a == b
@@ -118,7 +118,7 @@ def test_an_offering_that_outbids_names_the_rival():
     g = cyclades.new_game(players=3, seed=7)
     agents = [make_agent("greedy", seed=i) for i in range(3)]
     for _ in range(3000):
-        if g.s.phase == "offerings" and g.s.stack[-1]["k"] == "offer":
+        if g.state.phase == "offerings" and g.state.stack[-1]["kind"] == "offer":
             view = g.view(g.to_move)
             held = {x["god"]: x["bid"]["player"] for x in view["gods"] if x.get("bid")}
             bids = [a for a in g.legal_actions() if a.kind == "bid" and a.what in held
@@ -143,14 +143,32 @@ def finished():
 def test_chances_sum_to_one_and_the_end_favours_the_winner(finished):
     doc = chances(finished.record(), NAMES)
     pts = doc["points"]
-    assert [pt["cycle"] for pt in pts] == list(range(0, finished.s.cycle + 1))
+    assert [pt["cycle"] for pt in pts] == list(range(0, finished.state.cycle + 1))
     for pt in pts:
         assert sum(pt["side_chances"]) == pytest.approx(1.0, abs=1e-3)
         assert all(0.0 <= x <= 1.0 for x in pt["chances"])
     winner = finished.result()["winners"][0]
     last = pts[-1]["chances"]
     assert last[winner] == max(last) and last[winner] > 0.5
-    assert doc["seconds"] < 5.0
+
+
+def test_chances_are_the_searchs_estimate_from_the_view_of_the_player_to_move(finished):
+    """Issue 14: the chart shows the search's own estimate: MCTS from the observation of the
+    player to move (R24), deterministic for a seed, a distribution over the players."""
+    from cyclades.agents import evaluation as ev
+    from cyclades.agents.advice import search_chances
+    from cyclades.engine.game import Game
+    record = finished.record()
+    g = Game.from_record(record, upto=len(record["actions"]) // 2)
+    first = search_chances(g, iterations=40, seed=1)
+    assert first == search_chances(g, iterations=40, seed=1)
+    assert sum(first) == pytest.approx(1.0, abs=1e-6) and all(0 <= x <= 1 for x in first)
+    # Not the static evaluation of the position: the mean of the search's rollouts.
+    assert first != pytest.approx(ev.win_chances(g), abs=1e-9)
+    # It is the search of the player to move's observation (what R24 lets that player know).
+    obs = g.observe(g.to_move)
+    from cyclades.agents.mcts import MCTSAgent
+    assert MCTSAgent(seed=1, iterations=40).estimate(obs) == first
 
 
 def test_chances_in_team_play_are_per_team():
@@ -175,7 +193,7 @@ def test_replay_chances_prints_a_table_and_a_chart(finished, tmp_path):
     text = out.output
     assert "Chance to win at the end of each cycle" in text
     rows = [line for line in text.splitlines() if re.match(r"^\s*(setup|\d+)\s+\d+%", line)]
-    assert len(rows) == finished.s.cycle + 1
+    assert len(rows) == finished.state.cycle + 1
     assert re.search(r"\|[ ▁▂▃▄▅▆▇█]+\|", text)  # the small chart
 
 

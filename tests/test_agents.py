@@ -154,7 +154,7 @@ def test_default_determinized_purse_pays_the_offerings_already_made():
     rng = random.Random(0)
     for _ in range(50):
         sample = obs.determinize(rng)
-        assert sample.s.gp[0] >= 12
+        assert sample.state.gp[0] >= 12
         while sample.phase == "offerings" and not sample.is_over:
             sample.apply(rng.choice(sample.legal_actions()))  # payment runs without error
 
@@ -194,7 +194,7 @@ def test_greedy_attacks_when_the_die_favours_it():
     kinds = [a.kind for a in line]
     assert kinds[:2] == ["land_move", "origin"]
     assert any(a.kind == "destination" and a.where == "corinth" for a in line)
-    assert g.s.ctrl[g.b.index["corinth"]] == 0
+    assert g.state.ctrl[g.board.index["corinth"]] == 0
 
 
 def test_greedy_does_not_attack_against_the_odds():
@@ -215,7 +215,7 @@ def test_greedy_defends_the_threatened_area():
                        "corinth": {"owner": 1, "troops": 3}, "naxos": {"owner": 0, "troops": 1}},
               stage="start")
     pol = GreedyPolicy()
-    while g.s.stack[-1]["k"] != "place_unit":
+    while g.state.stack[-1]["kind"] != "place_unit":
         g.apply(pol.decide(g, 0))
     a = pol.decide(g, 0)
     assert a.kind == "place_troop" and a.where == "argos"
@@ -240,7 +240,7 @@ def test_greedy_buys_the_philosopher_that_completes_a_metropolis():
                  decision={"turn": {"player": 0, "god": "athena"}})
     pol = GreedyPolicy()
     for _ in range(8):
-        if g.to_move != 0 or g.s.stack[-1]["k"] == "turn" and g.s.stack[-1]["stage"] == "main" \
+        if g.to_move != 0 or g.state.stack[-1]["kind"] == "turn" and g.state.stack[-1]["stage"] == "main" \
                 and not any(a.kind == "recruit" for a in g.legal_actions()):
             break
         g.apply(pol.decide(g, 0))
@@ -269,7 +269,7 @@ def test_greedy_goes_to_apollo_when_the_gods_cost_too_much():
                         "melos": {"owner": 2, "troops": 1},
                         "ios": {"owner": 2, "troops": 1, "buildings": ["temple", "port"]}},
                  decision={"offerings": {}})
-    g.s.stack[-1]["p"], g.s.stack[-1]["queue"] = 2, ()
+    g.state.stack[-1]["player"], g.state.stack[-1]["queue"] = 2, ()
     g._legal = None
     a = GreedyPolicy().decide(g, 2)
     assert a.kind == "apollo"
@@ -287,7 +287,7 @@ def test_greedy_defender_retreats_from_a_lost_battle():
     for kind, where, n in (("land_move", "", 1), ("origin", "argos", 0), ("take", "", 5)):
         g.apply(cyclades.Action(kind, "troop" if kind == "take" else "", where, n))
     g.apply(cyclades.Action("destination", where="corinth"))
-    assert g.to_move == 1 and g.s.stack[-1]["stage"] == "retreat_d"
+    assert g.to_move == 1 and g.state.stack[-1]["stage"] == "retreat_d"
     assert GreedyPolicy().decide(g, 1).kind == "retreat"
 
 
@@ -401,9 +401,9 @@ def test_agents_judge_unknown_decisions_by_looking_ahead(monkeypatch):
         def apply(g, f, a):
             pop(g, f)
             if a.kind == "find_gold":
-                g.gain(f["p"], a.n)
+                g.gain(f["player"], a.n)
             else:
-                g.pay(f["p"], a.n)
+                g.pay(f["player"], a.n)
 
     monkeypatch.setitem(HANDLERS, "mystery", Mystery)
     g = _turn("zeus", {"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1}})
@@ -423,15 +423,15 @@ def test_sampled_team_purse_pays_both_members_offerings():
         g.apply(greedy.act(g, g.to_move))
     p = g.to_move
     rivals = [q for q in range(4) if not g.friends(p, q)]
-    gods = g.s.gods[:2]
-    g.s.bids = {gods[0]: (rivals[0], 6), gods[1]: (rivals[1], 6)}
+    gods = g.state.gods[:2]
+    g.state.bids = {gods[0]: (rivals[0], 6), gods[1]: (rivals[1], 6)}
     holder = g.purse_holder(rivals[0])
-    g.s.gp[holder] = 12 + sum(g.s.priestesses[q] for q in rivals)
+    g.state.gp[holder] = 12 + sum(g.state.priestesses[q] for q in rivals)
     obs = g.observe(p)
     rng = random.Random(1)
     for _ in range(30):
         d = ev.sample(obs, rng)
-        need = sum(max(0, 6 - d.s.priestesses[q]) for q in rivals)
+        need = sum(max(0, 6 - d.state.priestesses[q]) for q in rivals)
         assert d.purse(rivals[0]) >= need
 
 
@@ -477,7 +477,7 @@ def test_greedy_never_outbids_its_teammate_when_it_has_another_option():
 
 
 def _partner_bids(g, p, a):
-    held = g.s.bids.get(a.what) if a.kind == "bid" else None
+    held = g.state.bids.get(a.what) if a.kind == "bid" else None
     return held is not None and held[0] != p and g.friends(p, held[0])
 
 
@@ -487,7 +487,7 @@ def test_greedy_plays_whole_games_in_every_mode(mode):
     team play never an offering that outbids a teammate (Apollo is always another option)."""
     g = mode.new_game(seed=4, max_cycles=15)
     seen = []
-    out = play_match(g, [make_agent("greedy", seed=q) for q in range(g.s.n)],
+    out = play_match(g, [make_agent("greedy", seed=q) for q in range(g.state.n)],
                      on_decision=lambda game, p, a, events: seen.append(a))
     assert "error" not in out and out["ending"] in ("metropolises", "elimination", "cycle_limit")
     # Replay the decisions to check each offering against the position it was made in.
@@ -502,7 +502,7 @@ def test_mcts_plays_games_in_every_mode(mode):
     """The search in every mode (a small budget, a few cycles): legal decisions to the end."""
     g = mode.new_game(seed=6, max_cycles=2)
     agents = [make_agent("mcts:iterations=2,depth=6" if q == 0 else "greedy", seed=q)
-              for q in range(g.s.n)]
+              for q in range(g.state.n)]
     out = play_match(g, agents)
     assert "error" not in out and g.is_over
 
@@ -568,12 +568,12 @@ def test_greedy_knows_classic_apollo():
     g = _classic_turn(4, [])
     ctx = Ctx(g, 0)
     first = apollo_value(ctx, 0)
-    g.s.apollo.append(1)  # someone is at Apollo already: no marker
+    g.state.apollo.append(1)  # someone is at Apollo already: no marker
     assert apollo_value(Ctx(g, 0), 0) == 1.0 < first
     one_isle = _classic_turn(4, [])
-    one_isle.s.ctrl[one_isle.b.index["tinos"]] = -1
-    one_isle.s.troops[one_isle.b.index["tinos"]] = 0
-    one_isle.s.apollo.append(1)
+    one_isle.state.ctrl[one_isle.board.index["tinos"]] = -1
+    one_isle.state.troops[one_isle.board.index["tinos"]] = 0
+    one_isle.state.apollo.append(1)
     assert apollo_value(Ctx(one_isle, 0), 0) == 4.0
     legendary = cyclades.new_game(players=3, seed=1)
     assert apollo_value(Ctx(legendary, 0), 0) > 2.0
@@ -593,7 +593,7 @@ def test_sampled_purse_pays_two_classic_offerings():
     rng = random.Random(0)
     for _ in range(40):
         d = ev.sample(obs, rng)
-        assert d.s.gp[0] >= 4
+        assert d.state.gp[0] >= 4
         while d.phase == "offerings" and not d.is_over:
             d.apply(rng.choice(d.legal_actions()))  # the payment runs without error
 

@@ -32,8 +32,8 @@ def units(g, area):
     """(troops, mercenaries, heroes) on a land area, or the fleets on a sea area."""
     a = idx(g, area)
     if g.board.is_land[a]:
-        return g.s.troops[a], g.s.mercs[a], sorted(h for h, at in g.s.hero_at.items() if at == a)
-    return g.s.fleets[a]
+        return g.state.troops[a], g.state.mercs[a], sorted(h for h, at in g.state.hero_at.items() if at == a)
+    return g.state.fleets[a]
 
 
 def rounds(events):
@@ -100,8 +100,8 @@ def test_rulebook_sea_battle_example():
     assert rounds(ev) == [{"type": "round", "area": "west", "round": 1, "dice": [2, 2],
                            "strength": [5, 4]}]
     assert units(g, "west") == 2 and ctrl(g, "west") == 0
-    assert g.s.fleets_left[1] == 8  # back in Black's reserve
-    assert g.s.gp[0] == 8
+    assert g.state.fleets_left[1] == 8  # back in Black's reserve
+    assert g.state.gp[0] == 8
 
 
 @pytest.mark.parametrize("lands, expected", [
@@ -134,10 +134,10 @@ def test_lowest_strength_loses_a_unit_no_choice_when_one_kind():
     its owner's reserve. With one kind of unit there is nothing to decide."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 2},
                       "naxos": {"owner": 1}}, dice=[3, 0])
-    left = g.s.troops_left[1]
+    left = g.state.troops_left[1]
     ev = attack(g, "argos", "corinth", t=3)  # 6 against 2
     assert [e["player"] for e in ev if e["type"] == "casualty"] == [1]
-    assert units(g, "corinth") == (1, 0, []) and g.s.troops_left[1] == left + 1
+    assert units(g, "corinth") == (1, 0, []) and g.state.troops_left[1] == left + 1
     assert {a.kind for a in g.legal_actions()} == {"retreat", "hold"}  # no loss to choose
 
 
@@ -157,11 +157,11 @@ def test_lost_mercenary_returns_to_the_general_reserve():
     """Rulebook, Land Battle: a mercenary troop lost goes to the general reserve."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, "troops": 1, "mercs": 1},
                       "naxos": {"owner": 1}}, dice=[3, 0])
-    mercs, troops = g.s.mercs_left, g.s.troops_left[1]
+    mercs, troops = g.state.mercs_left, g.state.troops_left[1]
     attack(g, "argos", "corinth", t=3)
     act(g, "lose", "merc")
     assert units(g, "corinth") == (1, 0, [])
-    assert (g.s.mercs_left, g.s.troops_left[1]) == (mercs + 1, troops)
+    assert (g.state.mercs_left, g.state.troops_left[1]) == (mercs + 1, troops)
 
 
 def test_hero_chosen_as_a_loss_is_discarded():
@@ -172,8 +172,8 @@ def test_hero_chosen_as_a_loss_is_discarded():
                       "naxos": {"owner": 1}}, dice=[3, 0])
     attack(g, "argos", "corinth", t=3)
     act(g, "lose_hero", "jason")
-    assert "jason" not in g.s.hero_at and "jason" not in g.s.hero_owner
-    assert g.s.hero_discard[-1] == "jason"
+    assert "jason" not in g.state.hero_at and "jason" not in g.state.hero_owner
+    assert g.state.hero_discard[-1] == "jason"
     assert units(g, "corinth") == (1, 0, [])
 
 
@@ -188,7 +188,7 @@ def test_attacking_hero_chosen_as_a_loss_is_discarded():
     assert g.to_move == 0
     assert {(a.kind, a.what) for a in g.legal_actions()} == {("lose", "troop"), ("lose_hero", "jason")}
     act(g, "lose_hero", "jason")
-    assert "jason" not in g.s.hero_owner and "jason" in g.s.hero_discard
+    assert "jason" not in g.state.hero_owner and "jason" in g.state.hero_discard
 
 
 def test_tie_both_sides_lose_a_unit():
@@ -199,8 +199,8 @@ def test_tie_both_sides_lose_a_unit():
     assert rounds(ev)[0]["strength"] == [4, 4]
     casualties = [e["player"] for e in ev if e["type"] == "casualty"]
     assert sorted(casualties) == [0, 1]
-    battle = g.s.stack[-1]
-    assert (battle["at"], units(g, "corinth")) == (2, (1, 0, []))
+    battle = g.state.stack[-1]
+    assert (battle["attacker_troops"], units(g, "corinth")) == (2, (1, 0, []))
 
 
 def test_tie_with_choices_each_loser_decides_attacker_first():
@@ -213,7 +213,7 @@ def test_tie_with_choices_each_loser_decides_attacker_first():
     act(g, "lose", "merc")
     assert g.to_move == 1 and {a.what for a in g.legal_actions()} == {"troop", "merc"}
     act(g, "lose", "troop")
-    assert g.s.stack[-1]["k"] == "battle" and g.s.stack[-1]["am"] == 0
+    assert g.state.stack[-1]["kind"] == "battle" and g.state.stack[-1]["attacker_mercenaries"] == 0
     assert units(g, "corinth") == (0, 2, [])
 
 
@@ -223,7 +223,7 @@ def test_sea_battle_tie_both_lose_a_fleet():
                           "west": {"owner": 1, "fleets": 2}, "naxos": {"owner": 1}}, dice=[2, 2])
     ev = sail(g, "south", "west", 2)
     assert sorted(e["player"] for e in ev if e["type"] == "casualty") == [0, 1]
-    assert (g.s.fleets_left[0], g.s.fleets_left[1]) == (7, 7)
+    assert (g.state.fleets_left[0], g.state.fleets_left[1]) == (7, 7)
 
 
 # --- retreats ---------------------------------------------------------------------------
@@ -252,7 +252,7 @@ def test_defender_retreat_gives_the_area_to_the_attacker():
     act(g, "retreat", where="naxos")
     assert units(g, "naxos") == (1, 0, []) and ctrl(g, "naxos") == 1
     assert units(g, "corinth") == (3, 0, []) and ctrl(g, "corinth") == 0
-    assert g.s.priestesses[0] == 1
+    assert g.state.priestesses[0] == 1
     assert "end_turn" in kinds(g)  # the battle is over
 
 
@@ -342,7 +342,7 @@ def test_land_battle_both_sides_destroyed_defender_keeps_control():
     attack(g, "argos", "corinth", t=1)  # 1 against 1: both lose their only unit
     assert units(g, "corinth") == (0, 0, []) and ctrl(g, "corinth") == 1
     assert units(g, "argos") == (1, 0, []) and "end_turn" in kinds(g)
-    assert g.s.priestesses[0] == 0
+    assert g.state.priestesses[0] == 0
 
 
 def test_sea_battle_both_sides_destroyed_no_one_controls_it():
@@ -359,11 +359,11 @@ def test_attacker_destroyed_defender_holds():
     troops return to its reserve and the defender keeps the area."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 2}, "corinth": {"owner": 1, "troops": 3},
                       "naxos": {"owner": 1}}, dice=[0, 3, 0, 3])
-    left = g.s.troops_left[0]
+    left = g.state.troops_left[0]
     attack(g, "argos", "corinth", t=2)
     act(g, "hold")  # the attacker stays after losing its first troop
     assert units(g, "corinth") == (3, 0, []) and ctrl(g, "corinth") == 1
-    assert g.s.troops_left[0] == left + 2 and "end_turn" in kinds(g)
+    assert g.state.troops_left[0] == left + 2 and "end_turn" in kinds(g)
 
 
 def test_attacker_winning_takes_the_area_and_its_priestess():
@@ -373,7 +373,7 @@ def test_attacker_winning_takes_the_area_and_its_priestess():
                       "naxos": {"owner": 1}}, dice=[3, 0])
     attack(g, "argos", "corinth", t=2)
     assert units(g, "corinth") == (2, 0, []) and ctrl(g, "corinth") == 0
-    assert g.s.priestesses == [1, 0, 0]
+    assert g.state.priestesses == [1, 0, 0]
 
 
 # --- elimination ------------------------------------------------------------------------
@@ -393,10 +393,10 @@ def test_player_losing_their_last_land_area_is_eliminated():
     g = turn("ares", ELIMINATION, dice=[3, 0])
     ev = attack(g, "melos", "ios", t=2)
     assert {"type": "eliminated", "player": 1} in ev
-    assert g.s.eliminated == [False, True, False]
+    assert g.state.eliminated == [False, True, False]
     assert units(g, "east") == 0 and ctrl(g, "east") == NOBODY
-    assert g.s.fleets_left[1] == 8
-    assert not any(p == 1 for p in g.s.ctrl)
+    assert g.state.fleets_left[1] == 8
+    assert not any(p == 1 for p in g.state.ctrl)
 
 
 def test_eliminated_player_takes_no_further_decision_and_the_game_ends_that_cycle():

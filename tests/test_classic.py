@@ -39,11 +39,11 @@ def area(g, area_id):
 
 
 def gp(g, p):
-    return g.s.gp[p]
+    return g.state.gp[p]
 
 
 def sites(g, area_id):
-    return [g.s.sites[i] for i in g.board.sites_of(area(g, area_id))]
+    return [g.state.sites[i] for i in g.board.sites_of(area(g, area_id))]
 
 
 # --- R8: the board -----------------------------------------------------------------------------
@@ -113,7 +113,7 @@ def test_setup_starting_troops_and_fleets_by_player_count(players):
     each player starts with a Troop on two isles and two Fleets, and the first cycle's revenues
     (2 GP) come before the first offering."""
     g = cyclades.new_game(players=players, ruleset="classic", seed=players)
-    s, b = g.s, g.board
+    s, b = g.state, g.board
     assert s.cycle == 1 and s.phase == "offerings" and g.legal_actions()[0].kind == "bid"
     for p in range(players):
         mine = [a for a in b.lands if s.ctrl[a] == p]
@@ -131,10 +131,10 @@ def test_four_gods_face_up_by_player_count(players, face_up):
     """Overview 2: the four God tiles (Zeus, Poseidon, Ares, Athena) plus Apollo; "with 3-4
     players some Gods are placed face down"."""
     g = cyclades.new_game(players=players, ruleset="classic", seed=1)
-    assert set(g.s.gods) == CLASSIC_GODS and len(g.s.gods) == 4
-    assert g.s.faceup == face_up
+    assert set(g.state.gods) == CLASSIC_GODS and len(g.state.gods) == 4
+    assert g.state.faceup == face_up
     bids = {a.what for a in g.legal_actions() if a.kind == "bid"}
-    assert bids == set(g.s.gods[:face_up])
+    assert bids == set(g.state.gods[:face_up])
 
 
 def test_r25_classic_deck_of_17_cards_no_heroes_no_bonus_tokens():
@@ -142,10 +142,10 @@ def test_r25_classic_deck_of_17_cards_no_heroes_no_bonus_tokens():
     five figures once); the creature track has 3 slots at 2/3/4 GP; no heroes (R1), no
     metropolis bonus tokens (R20), no mercenaries."""
     g = cyclades.new_game(players=4, ruleset="classic", seed=7)
-    s = g.s
+    s = g.state
     cards = Counter(s.creature_deck + [c for c in s.creature_track if c])
     assert cards == Counter(dict(CLASSIC_CREATURES)) and sum(cards.values()) == 17
-    assert len(s.creature_track) == 3 and g.r.creature_costs == (2, 3, 4)
+    assert len(s.creature_track) == 3 and g.rules.creature_costs == (2, 3, 4)
     assert s.hero_track == [] and s.hero_deck == [] and s.bonus_stack == [] and s.mercs_left == 0
     v = g.view(0)
     assert [c["cost"] for c in v["creature_track"]] == [2, 3, 4]
@@ -166,8 +166,8 @@ def test_cycle_1_creature_track_cheapest_discarded_others_slide():
     the rest toward the cheaper spaces, and draw new cards to fill the empty spaces"."""
     g = classic(cycle=2, creature_track=["harpy", "pegasus", None],
                 creature_deck=["sylph", "dryad", "griffin"], decision={"new_cycle": {}})
-    assert g.s.creature_track == ["pegasus", "sylph", "dryad"]
-    assert g.s.creature_discard == ["harpy"]
+    assert g.state.creature_track == ["pegasus", "sylph", "dryad"]
+    assert g.state.creature_discard == ["harpy"]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -177,8 +177,8 @@ def test_cycle_2_gods_face_down_last_cycle_come_first_4_players(seed):
     one of the three others goes face down."""
     g = classic(players=4, seed=seed, cycle=2, gods=["ares", "zeus", "poseidon", "athena"],
                 faceup=3, decision={"new_cycle": {}})
-    assert g.s.gods[0] == "athena" and g.s.faceup == 3
-    assert set(g.s.gods[1:]) == {"ares", "zeus", "poseidon"}
+    assert g.state.gods[0] == "athena" and g.state.faceup == 3
+    assert set(g.state.gods[1:]) == {"ares", "zeus", "poseidon"}
 
 
 def test_cycle_2_gods_alternate_with_3_players():
@@ -188,8 +188,8 @@ def test_cycle_2_gods_alternate_with_3_players():
     for seed in range(8):
         g = classic(seed=seed, cycle=2, gods=["ares", "zeus", "poseidon", "athena"], faceup=2,
                     decision={"new_cycle": {}})
-        assert set(g.s.gods[:2]) == {"poseidon", "athena"}
-        seen.add(tuple(g.s.gods))
+        assert set(g.state.gods[:2]) == {"poseidon", "athena"}
+        seen.add(tuple(g.state.gods))
     assert len(seen) > 1  # and they are shuffled
 
 
@@ -201,7 +201,7 @@ def test_cycle_3_revenues_one_gp_per_prosperity_marker():
                        "delian-sea": {"owner": 0, "fleets": 1},
                        "gulf-of-andros": {"owner": 0, "fleets": 1, "prosperity": 1},
                        "naxos": {"owner": 1, "troops": 1}, "steno-strait": {"owner": 2, "fleets": 1}})
-    assert g.s.gp[:3] == [1 + 1 + 2 + 2 + 1, 1, 0]
+    assert g.state.gp[:3] == [1 + 1 + 2 + 2 + 1, 1, 0]
 
 
 # --- 4. Offerings (R10-R12) ---------------------------------------------------------------------
@@ -219,11 +219,11 @@ def test_r12_priests_never_bring_an_offering_below_1_gp():
     """Actions, Effect of Priests: "No matter how many Priests a player has, that player MUST pay
     at least 1 GP for his offering (only the access to Apollo is completely free)" (R12)."""
     g = classic(player=[{"gp": 4, "priestesses": 3}, {"gp": 5}, {"gp": 5}], turn_order=[0, 1, 2])
-    gods = g.s.gods[:g.s.faceup]
+    gods = g.state.gods[:g.state.faceup]
     act(g, "bid", gods[0], n=2)
     act(g, "apollo")
     act(g, "apollo")
-    assert g.s.phase == "actions" and g.s.gp[0] == 4 - 1
+    assert g.state.phase == "actions" and g.state.gp[0] == 4 - 1
 
 
 def test_r11_r12_without_a_gp_only_apollo():
@@ -241,7 +241,7 @@ def test_free_recruit_first_no_free_building():
     g = classic(areas={"andros": {"owner": 0, "troops": 1}}, decision=turn(0, "poseidon", "start"))
     assert kinds(g) == {"place_fleet"}
     act(g, "place_fleet", where="steno-strait")
-    assert g.s.fleets[area(g, "steno-strait")] == 1
+    assert g.state.fleets[area(g, "steno-strait")] == 1
     assert "end_turn" in kinds(g) and not any(x for x in sites(g, "andros"))
 
 
@@ -255,7 +255,7 @@ def test_recruit_extra_troops_cost_2_3_4_at_most_3():
         act(g, "recruit", "troop", n=cost)
         act(g, "place_troop", where="andros")
     assert not legal(g, "recruit")
-    assert g.s.gp[0] == 20 - 9 and g.s.troops[area(g, "andros")] == 4
+    assert g.state.gp[0] == 20 - 9 and g.state.troops[area(g, "andros")] == 4
 
 
 def test_build_costs_2_gp_each_same_building_many_times_same_isle():
@@ -270,9 +270,9 @@ def test_build_costs_2_gp_each_same_building_many_times_same_isle():
     act(g, "build", "port", "andros", 2)
     act(g, "build", "port", "andros", 2)
     act(g, "build", "port", "andros", 2)
-    assert sites(g, "andros") == ["port", "port", "port", ""] and g.s.gp[0] == 1
+    assert sites(g, "andros") == ["port", "port", "port", ""] and g.state.gp[0] == 1
     assert legal(g, "build") == []  # 1 GP left
-    g.s.gp[0] = 9
+    g.state.gp[0] = 9
     g._legal = None
     assert legal(g, "build") == [Action("build", "port", "tinos", 2)]  # Andros: only its metropolis space
 
@@ -282,7 +282,7 @@ def test_no_buildings_with_apollo():
     g = classic(player=[{"gp": 9}, {"gp": 9}], apollo=[1, 0],
                 areas={"andros": {"owner": 0, "troops": 1}, "tinos": {"owner": 0, "troops": 1}},
                 decision=turn(0, "apollo", "start", after=[[1, "ares"]]))
-    assert g.to_move == 1 and g.s.gp[0] == 9 + 1 and sites(g, "andros") == ["", "", "", ""]
+    assert g.to_move == 1 and g.state.gp[0] == 9 + 1 and sites(g, "andros") == ["", "", "", ""]
 
 
 # --- Poseidon: the fleet move (R17) ---------------------------------------------------------------
@@ -307,10 +307,10 @@ def test_r17_fleet_move_up_to_3_spaces_picking_up_and_dropping_for_1_gp():
     act(g, "take", "fleet", n=1)          # picks up the fleet standing there
     act(g, "destination", where="gulf-of-mykonos")
     act(g, "drop", "fleet", n=1)          # leaves one behind
-    assert g.s.fleets[area(g, "steno-strait")] == 2 and g.s.gp[0] == 5  # nothing yet (R26)
+    assert g.state.fleets[area(g, "steno-strait")] == 2 and g.state.gp[0] == 5  # nothing yet (R26)
     act(g, "destination", where="gulf-of-amorgos")  # the third space ends the move
-    s = g.s
-    assert s.gp[0] == 4 and s.stack[-1]["k"] == "turn"
+    s = g.state
+    assert s.gp[0] == 4 and s.stack[-1]["kind"] == "turn"
     assert [s.fleets[area(g, x)] for x in ("steno-strait", "mykonos-sound", "gulf-of-mykonos",
                                            "gulf-of-amorgos")] == [0, 0, 1, 2]
     assert [s.ctrl[area(g, x)] for x in ("steno-strait", "mykonos-sound", "gulf-of-mykonos",
@@ -328,7 +328,7 @@ def test_r17_fleet_move_stops_on_entering_enemy_fleets_and_fights():
     act(g, "destination", where="mykonos-sound")
     act(g, "destination", where="icarian-sea")
     act(g, "destination", where="amorgos-deep")  # enemy fleets: the move ends here
-    s = g.s
+    s = g.state
     assert s.ctrl[area(g, "amorgos-deep")] == 0 and s.fleets[area(g, "amorgos-deep")] == 2
     assert s.fleets_left[1] == 8 and s.gp[0] == 4
 
@@ -344,7 +344,7 @@ def test_r17_fleet_move_ends_after_the_third_space_or_when_the_player_stops():
     act(g, "destination", where="gulf-of-tinos")
     assert {"destination", "done", "cancel"} <= kinds(g) and "drop" not in kinds(g)  # 1 fleet
     act(g, "done")
-    assert g.s.fleets[area(g, "gulf-of-tinos")] == 1 and g.s.fleets[area(g, "steno-strait")] == 1
+    assert g.state.fleets[area(g, "gulf-of-tinos")] == 1 and g.state.fleets[area(g, "steno-strait")] == 1
 
 
 def test_r26_fleet_move_cancelled_changes_nothing():
@@ -357,10 +357,10 @@ def test_r26_fleet_move_cancelled_changes_nothing():
     act(g, "destination", where="mykonos-sound")
     act(g, "take", "fleet", n=1)
     view = g.view(0)["decision"]
-    assert view["pos"] == "mykonos-sound" and view["path"] == ["mykonos-sound"]
+    assert view["position"] == "mykonos-sound" and view["path"] == ["mykonos-sound"]
     act(g, "cancel")
-    assert g.s.stack[-1]["k"] == "turn"
-    assert g.s.fleets == cyclades.Game.from_json(before).s.fleets and g.s.gp[0] == 5
+    assert g.state.stack[-1]["kind"] == "turn"
+    assert g.state.fleets == cyclades.Game.from_json(before).s.fleets and g.state.gp[0] == 5
 
 
 def test_r17_legendary_sea_move_not_offered_in_classic():
@@ -387,7 +387,7 @@ def test_ares_move_along_a_chain_of_fleets_claims_an_empty_isle_even_with_a_fort
     assert Action("destination", where="mykonos") in g.legal_actions()
     assert Action("destination", where="amorgos") not in g.legal_actions()  # no chain there
     act(g, "destination", where="mykonos")
-    s = g.s
+    s = g.state
     assert s.ctrl[area(g, "mykonos")] == 0 and s.troops[area(g, "mykonos")] == 2
     assert s.ctrl[area(g, "andros")] == 0 and s.troops[area(g, "andros")] == 0  # the marker
     assert s.gp[0] == 2 and sites(g, "mykonos")[0] == "fortress"
@@ -427,10 +427,10 @@ def test_r25_zeus_swaps_a_visible_creature_for_the_top_card_for_1_gp():
                                               Action("swap_creature", "kraken", "slot-4", 1)}
     assert "peek" not in kinds(g)  # Legendary's Zeus action is not classic
     events = act(g, "swap_creature", "pegasus", "slot-3", n=1)
-    assert g.s.creature_track == ["harpy", "sylph", "kraken"] and g.s.creature_discard == ["pegasus"]
+    assert g.state.creature_track == ["harpy", "sylph", "kraken"] and g.state.creature_discard == ["pegasus"]
     assert [e["cost"] for e in events if e["type"] == "creature_swapped"] == [1]
     act(g, "swap_creature", "kraken", "slot-4", n=1)
-    assert g.s.creature_track == ["harpy", "sylph", "dryad"] and g.s.gp[0] == 0
+    assert g.state.creature_track == ["harpy", "sylph", "dryad"] and g.state.gp[0] == 0
     assert not legal(g, "swap_creature")
 
 
@@ -442,7 +442,7 @@ def test_r25_zeus_chooses_which_of_two_identical_creatures_to_swap():
                 decision=turn(0, "zeus"))
     assert {a.where for a in legal(g, "swap_creature") if a.what == "pegasus"} == {"slot-2", "slot-4"}
     act(g, "swap_creature", "pegasus", "slot-4", n=1)
-    assert g.s.creature_track == ["pegasus", "harpy", "sylph"]
+    assert g.state.creature_track == ["pegasus", "harpy", "sylph"]
 
 
 def test_r25_only_zeus_swaps_creatures():
@@ -461,7 +461,7 @@ def test_r25_temples_never_bring_a_creature_below_1_gp():
                                              Action("buy_creature", "pegasus", n=1),
                                              Action("buy_creature", "sylph", n=2)}
     act(g, "buy_creature", "dryad", n=1)   # 1 temple of 2 used (the Dryad finds no Priest)
-    assert g.s.gp[0] == 4 and g.s.stack[-1]["k"] == "turn"
+    assert g.state.gp[0] == 4 and g.state.stack[-1]["kind"] == "turn"
     assert Action("buy_creature", "pegasus", n=2) in g.legal_actions()
 
 
@@ -472,7 +472,7 @@ def test_r25_two_copies_on_the_track_each_at_its_slot_price():
                 creature_track=["harpy", "harpy", "dryad"], decision=turn(0, "athena"))
     assert {a.n for a in legal(g, "buy_creature") if a.what == "harpy"} == {2, 3}
     act(g, "buy_creature", "harpy", n=3)
-    assert g.s.creature_track[:2] == ["harpy", None] and g.s.gp[0] == 6
+    assert g.state.creature_track[:2] == ["harpy", None] and g.state.gp[0] == 6
 
 
 # --- Creature figures: until the owner's next turn ---------------------------------------------------
@@ -485,10 +485,10 @@ def test_figures_stay_until_their_owners_next_turn_no_maintenance():
                 areas={"andros": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1}},
                 creatures={"kraken": {"owner": 0, "area": "delian-sea"}},
                 decision=turn(1, "ares", "main", after=[[0, "athena"]]))
-    assert g.s.creature_at["kraken"] == area(g, "delian-sea")  # through the other's turn
+    assert g.state.creature_at["kraken"] == area(g, "delian-sea")  # through the other's turn
     act(g, "end_turn")
-    assert "kraken" not in g.s.creature_at and "kraken" not in g.s.creature_owner
-    assert g.s.creature_discard == ["kraken"] and g.s.priestesses[0] == 1
+    assert "kraken" not in g.state.creature_at and "kraken" not in g.state.creature_owner
+    assert g.state.creature_discard == ["kraken"] and g.state.priestesses[0] == 1
 
 
 def test_figure_bought_on_the_first_of_two_turns_stays_for_the_second():
@@ -501,8 +501,8 @@ def test_figure_bought_on_the_first_of_two_turns_stays_for_the_second():
     act(g, "buy_creature", "kraken", n=2)
     act(g, "place_creature", "kraken", "delian-sea")
     act(g, "end_turn")
-    assert g.to_move == 0 and g.s.stack[-1]["god"] == "zeus"
-    assert g.s.creature_owner.get("kraken") == 0
+    assert g.to_move == 0 and g.state.stack[-1]["god"] == "zeus"
+    assert g.state.creature_owner.get("kraken") == 0
 
 
 def test_no_maintenance_phase_in_the_classic_cycle():
@@ -513,9 +513,9 @@ def test_no_maintenance_phase_in_the_classic_cycle():
                 creatures={"kraken": {"owner": 0, "area": "delian-sea"}})
     for _ in range(3):
         act(g, "apollo")
-    assert g.s.phase == "actions" and not any(f["k"] == "maintain" for f in g.s.stack)
-    assert g.s.stack[-1]["k"] == "prosper"  # the first Apollo's marker
-    assert g.s.priestesses[0] == 2
+    assert g.state.phase == "actions" and not any(f["kind"] == "maintain" for f in g.state.stack)
+    assert g.state.stack[-1]["kind"] == "prosper"  # the first Apollo's marker
+    assert g.state.priestesses[0] == 2
 
 
 # --- Apollo (R9) --------------------------------------------------------------------------------
@@ -528,12 +528,12 @@ def test_r9_apollo_1_gp_or_4_with_a_single_isle_marker_for_the_first_only():
                 areas={"andros": {"owner": 0, "troops": 1}, "tinos": {"owner": 0, "troops": 1},
                        "naxos": {"owner": 1, "troops": 1}},
                 decision=turn(1, "apollo", "start", after=[[0, "apollo"], [2, "ares"]]))
-    assert g.s.gp[1] == 4  # a single isle
+    assert g.state.gp[1] == 4  # a single isle
     choices = legal(g, "prosperity")
     assert {a.where for a in choices} == {g.board.ids[a] for a in g.board.lands}  # any isle
     act(g, "prosperity", where="paros")
-    assert g.s.prosperity[area(g, "paros")] == 1
-    assert g.s.gp[0] == 1 and sum(g.s.prosperity) == 1  # the second: 1 GP, no marker
+    assert g.state.prosperity[area(g, "paros")] == 1
+    assert g.state.gp[0] == 1 and sum(g.state.prosperity) == 1  # the second: 1 GP, no marker
     assert g.to_move == 2
 
 
@@ -545,7 +545,7 @@ def test_r9_r23_apollo_twice_marker_once():
                        "naxos": {"owner": 1, "troops": 1}},
                 decision=turn(0, "apollo", "start", after=[[0, "apollo"], [1, "ares"]]))
     act(g, "prosperity", where="andros")
-    assert g.s.gp[0] == 2 and sum(g.s.prosperity) == 1 and g.to_move == 1
+    assert g.state.gp[0] == 2 and sum(g.state.prosperity) == 1 and g.to_move == 1
 
 
 # --- Metropolises (R20), victory (R21) ---------------------------------------------------------------
@@ -562,7 +562,7 @@ def test_r20_economic_metropolis_on_the_metropolis_space_without_a_bonus():
     assert {a.where for a in legal(g, "metropolis")} == {"andros", "tinos"}
     act(g, "metropolis", where="andros")
     assert sites(g, "andros") == ["", "", "", "metropolis"] and sites(g, "tinos") == ["", "", ""]
-    assert g.s.metro_bonus == {} and g.s.gp[0] == 2
+    assert g.state.metro_bonus == {} and g.state.gp[0] == 2
     assert g.view(0)["players"][0]["metropolises"] == 1
 
 
@@ -572,7 +572,7 @@ def test_r20_no_metropolis_space_free_a_building_makes_room():
     g = classic(player=[{"gp": 4, "philosophers": 3}],
                 areas={"andros": {"owner": 0, "troops": 1, "buildings": ["port", "metropolis"]}},
                 decision=turn(0, "athena", "start"))
-    assert g.s.philosophers[0] == 0
+    assert g.state.philosophers[0] == 0
     assert g.legal_actions() == [Action("replace", "port", "andros")]
     act(g, "replace", "port", "andros")
     assert sites(g, "andros") == ["metropolis", "", "", "metropolis"]
@@ -610,11 +610,11 @@ def test_r23_two_players_have_two_offering_markers_each():
     """Two-Player Game: "Each player takes the two offering markers of their color. Shuffle all
     four markers to set the turn order (...) each player making two offerings per cycle"."""
     g = cyclades.new_game(players=2, ruleset="classic", seed=4)
-    assert sorted(g.s.turn_order) == [0, 0, 1, 1] and g.s.n == 2
+    assert sorted(g.state.turn_order) == [0, 0, 1, 1] and g.state.n == 2
     rng = random.Random(4)
-    while g.s.phase == "offerings":
+    while g.state.phase == "offerings":
         g.apply(rng.choice(g.legal_actions()))
-    acting = Counter(p for p, _ in g.s.action_order)
+    acting = Counter(p for p, _ in g.state.action_order)
     assert acting == Counter({0: 2, 1: 2})
 
 
@@ -632,7 +632,7 @@ def test_r23_a_player_never_outbids_themself_and_pays_for_two_with_one_discount(
     assert max(a.n for a in bids if a.what == "poseidon") == 3  # 3 + 3 - 2 Priests = 4 GP
     act(g, "bid", "poseidon", n=3)
     act(g, "apollo")
-    assert g.s.phase == "actions" and g.s.gp[0] == 4 - (3 + 3 - 2)
+    assert g.state.phase == "actions" and g.state.gp[0] == 4 - (3 + 3 - 2)
 
 
 def test_r23_two_turns_in_a_cycle_and_the_turn_order_that_follows():
@@ -645,10 +645,10 @@ def test_r23_two_turns_in_a_cycle_and_the_turn_order_that_follows():
     act(g, "bid", "ares", n=1)
     act(g, "apollo")
     act(g, "bid", "athena", n=1)
-    assert g.s.action_order == [[0, "zeus"], [1, "ares"], [1, "athena"], [0, "apollo"]]
-    while g.s.cycle == 1:
+    assert g.state.action_order == [[0, "zeus"], [1, "ares"], [1, "athena"], [0, "apollo"]]
+    while g.state.cycle == 1:
         g.apply(next(a for a in g.legal_actions() if a.kind in ("end_turn", "place_troop", "prosperity")))
-    assert g.s.turn_order == [0, 1, 1, 0]
+    assert g.state.turn_order == [0, 1, 1, 0]
 
 
 # --- the whole ruleset --------------------------------------------------------------------------
@@ -657,9 +657,9 @@ def test_r1_one_engine_two_rulesets():
     """R1: the classic ruleset is data and strategies on the same engine, not a copy of it."""
     assert set(RULESETS) >= {"legendary", "classic"} and CLASSIC.metropolises_to_win == 2
     g = cyclades.new_game(players=3, ruleset="classic", seed=2)
-    assert type(g) is cyclades.Game and g.r is CLASSIC and g.board.spec["kind"] == "classic"
+    assert type(g) is cyclades.Game and g.rules is CLASSIC and g.board.spec["kind"] == "classic"
     again = cyclades.Game.from_json(g.to_json())
-    assert again.to_json() == g.to_json() and again.r is CLASSIC
+    assert again.to_json() == g.to_json() and again.rules is CLASSIC
 
 
 def test_r24_determinized_classic_game_keeps_the_classic_deck():
@@ -670,7 +670,7 @@ def test_r24_determinized_classic_game_keeps_the_classic_deck():
         g.apply(rng.choice(g.legal_actions()))
     d = g.observe(g.to_move).determinize(random.Random(2))
     pile = lambda s: Counter(s.creature_deck + s.creature_discard + [c for c in s.creature_track if c])  # noqa: E731
-    assert pile(d.s) == pile(g.s)
+    assert pile(d.state) == pile(g.state)
 
 
 # --- the command line: --ruleset --------------------------------------------------------------------

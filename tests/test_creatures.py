@@ -37,7 +37,7 @@ def test_charon_swaps_a_hero_with_one_of_the_track():
     act(g, "swap_hero", what="ajax")
     assert sorted(a.what for a in legal(g, "choose_hero")) == ["hector", "helen"]
     act(g, "choose_hero", what="hector")
-    s = g.s
+    s = g.state
     assert s.hero_at["hector"] == idx(g, "argos") and s.hero_owner["hector"] == 0
     assert s.hero_since["hector"] == 3  # recruited this Cycle: no sacrifice now
     assert "ajax" not in s.hero_at and "ajax" not in s.hero_owner
@@ -51,8 +51,8 @@ def test_charon_discarded_without_effect_when_the_hero_track_is_empty():
     g = buying("charon", {"argos": {"owner": 0, "troops": 1, "heroes": ["ajax"]}},
                hero_track=[None, None])
     events = buy(g, "charon")
-    assert wasted(events, "charon") and g.s.creature_discard == ["charon"]
-    assert g.s.hero_owner == {"ajax": 0} and g.s.gp[0] == 8 and back_to_turn(g)
+    assert wasted(events, "charon") and g.state.creature_discard == ["charon"]
+    assert g.state.hero_owner == {"ajax": 0} and g.state.gp[0] == 8 and back_to_turn(g)
     g = buying("charon", HOME, hero_track=["hector", None])
     assert wasted(buy(g, "charon"), "charon")
 
@@ -68,7 +68,7 @@ def test_chimera_plays_a_card_of_the_discard_pile_then_reshuffles():
     assert [a.what for a in legal(g, "choose_card")] == ["dryad"]
     act(g, "choose_card", what="dryad")
     act(g, "target_player", n=1)  # the Dryad's own decision
-    s = g.s
+    s = g.state
     assert s.priestesses[:2] == [1, 0] and s.gp[0] == 8  # free: only the Chimera was paid
     assert s.creature_discard == [] and sorted(s.creature_deck) == ["chimera", "dryad", "giant"]
     assert back_to_turn(g)
@@ -80,7 +80,7 @@ def test_chimera_simply_discarded_when_the_discard_pile_is_empty():
     g = buying("chimera", HOME, creature_deck=["giant"], creature_discard=[])
     events = buy(g, "chimera")
     assert wasted(events, "chimera")
-    assert g.s.creature_discard == [] and sorted(g.s.creature_deck) == ["chimera", "giant"]
+    assert g.state.creature_discard == [] and sorted(g.state.creature_deck) == ["chimera", "giant"]
 
 
 def test_chimera_offers_only_cards_whose_effect_can_be_used():
@@ -123,7 +123,7 @@ def test_cyclops_completing_the_four_types_builds_a_metropolis():
     buy(g, "cyclops")
     act(g, "replace", what="university", where="naxos")
     act(g, "choose_building", what="fortress")
-    assert g.s.stack[-1]["k"] == "metro"
+    assert g.state.stack[-1]["kind"] == "metro"
 
 
 # --- Dryad ------------------------------------------------------------------------------
@@ -134,14 +134,14 @@ def test_dryad_steals_a_priestess():
     buy(g, "dryad")
     assert [a.n for a in legal(g, "target_player")] == [1]
     act(g, "target_player", n=1)
-    assert g.s.priestesses == [1, 1, 0] and back_to_turn(g)
+    assert g.state.priestesses == [1, 1, 0] and back_to_turn(g)
 
 
 def test_dryad_discarded_when_no_other_player_has_a_priestess():
     """Dryad: "from another player" -- one's own Priestesses do not count."""
     g = buying("dryad", HOME, player=[{"gp": 10, "priestesses": 2}])
     assert wasted(buy(g, "dryad"), "dryad")
-    assert g.s.priestesses[0] == 2
+    assert g.state.priestesses[0] == 2
 
 
 # --- Echidna ----------------------------------------------------------------------------
@@ -156,11 +156,11 @@ def test_echidna_steals_a_creature_and_may_move_its_miniature():
     assert sorted((a.what, a.where) for a in legal(g, "steal")) == [("kraken", "north"),
                                                                     ("typhon", "east")]
     act(g, "steal", what="typhon", where="east")
-    assert g.s.creature_owner["typhon"] == 0
+    assert g.state.creature_owner["typhon"] == 0
     assert kinds(g) == {"stay", "move_creature"}
     assert wheres(g, "move_creature") == ["south", "west"]  # seas, not the Kraken's
     act(g, "move_creature", what="typhon", where="west")
-    assert g.s.creature_at["typhon"] == idx(g, "west") and back_to_turn(g)
+    assert g.state.creature_at["typhon"] == idx(g, "west") and back_to_turn(g)
 
 
 def test_echidna_moving_the_kraken_destroys_the_fleets_there():
@@ -168,11 +168,11 @@ def test_echidna_moving_the_kraken_destroys_the_fleets_there():
     they are destroyed" -- moved by the Echidna too."""
     g = buying("echidna", {**HOME, "west": {"owner": 2, "fleets": 2}},
                creatures={"kraken": {"owner": 1, "area": "north"}})
-    left = g.s.fleets_left[2]
+    left = g.state.fleets_left[2]
     buy(g, "echidna")
     act(g, "steal", what="kraken", where="north")
     act(g, "move_creature", what="kraken", where="west")
-    s = g.s
+    s = g.state
     assert s.fleets[idx(g, "west")] == 0 and s.ctrl[idx(g, "west")] == -1
     assert s.fleets_left[2] == left + 2
 
@@ -181,7 +181,7 @@ def test_echidna_steals_scylla_and_charybdis_and_may_move_both():
     """Echidna: "Steal 1 Creature card": Scylla and Charybdis are one card with two miniatures;
     each may then be moved."""
     g = buying("echidna", HOME)
-    s = g.s
+    s = g.state
     s.creature_owner["scylla-charybdis"] = 1
     s.creature_at.update(scylla=idx(g, "north"), charybdis=idx(g, "south"))
     buy(g, "echidna")
@@ -202,7 +202,7 @@ def test_echidna_may_leave_the_miniature_in_place():
     buy(g, "echidna")
     act(g, "steal", what="typhon", where="east")
     act(g, "stay", what="typhon")
-    assert g.s.creature_owner["typhon"] == 0 and g.s.creature_at["typhon"] == idx(g, "east")
+    assert g.state.creature_owner["typhon"] == 0 and g.state.creature_at["typhon"] == idx(g, "east")
 
 
 def test_echidna_cannot_take_chiron_or_move_into_its_area():
@@ -222,7 +222,7 @@ def test_echidna_discarded_without_another_players_creature():
     g = buying("echidna", HOME, creatures={"medusa": {"owner": 0, "area": "naxos"},
                                            "chiron": {"owner": 1, "area": "ios"}})
     assert wasted(buy(g, "echidna"), "echidna")
-    assert g.s.creature_owner == {"medusa": 0, "chiron": 1}
+    assert g.state.creature_owner == {"medusa": 0, "chiron": 1}
 
 
 # --- Empusa -----------------------------------------------------------------------------
@@ -236,8 +236,8 @@ def test_empusa_repeats_the_free_actions_of_the_turns_god():
     act(g, "build", what="fortress", where="argos")
     assert wheres(g, "place_troop") == ["argos"]
     act(g, "place_troop", where="argos")
-    assert sites(g, "argos") == ["fortress", ""] and g.s.troops[idx(g, "argos")] == 2
-    assert g.s.gp[0] == 8 and back_to_turn(g)
+    assert sites(g, "argos") == ["fortress", ""] and g.state.troops[idx(g, "argos")] == 2
+    assert g.state.gp[0] == 8 and back_to_turn(g)
 
 
 def test_empusa_follows_the_god_of_the_turn_only():
@@ -247,7 +247,7 @@ def test_empusa_follows_the_god_of_the_turn_only():
     buy(g, "empusa")
     assert {a.what for a in legal(g, "build")} == {"temple"}
     act(g, "build", what="temple", where="argos")
-    assert g.s.priestesses[0] == 1 and g.s.troops[idx(g, "argos")] == 1 and back_to_turn(g)
+    assert g.state.priestesses[0] == 1 and g.state.troops[idx(g, "argos")] == 1 and back_to_turn(g)
 
 
 # --- Erinyes ----------------------------------------------------------------------------
@@ -262,7 +262,7 @@ def test_erinyes_moves_one_cornucopia_of_a_two_cornucopia_token():
     act(g, "origin", where="melos")
     assert "melos" not in wheres(g, "destination")  # to ANOTHER area
     act(g, "destination", where="east")
-    assert g.s.prosperity[idx(g, "melos")] == 1 and g.s.prosperity[idx(g, "east")] == 1
+    assert g.state.prosperity[idx(g, "melos")] == 1 and g.state.prosperity[idx(g, "east")] == 1
     assert area_income(g, idx(g, "melos")) == 3 and area_income(g, idx(g, "east")) == 2
     assert back_to_turn(g)
 
@@ -273,7 +273,7 @@ def test_erinyes_discarded_when_the_only_token_is_under_chirons_protection():
     g = buying("erinyes", {**HOME, "ios": {"owner": 1, "prosperity": 1}},
                creatures={"chiron": {"owner": 1, "area": "ios"}})
     assert wasted(buy(g, "erinyes"), "erinyes")
-    assert g.s.prosperity[idx(g, "ios")] == 1
+    assert g.state.prosperity[idx(g, "ios")] == 1
 
 
 # --- Giant ------------------------------------------------------------------------------
@@ -289,7 +289,7 @@ def test_giant_steals_all_mercenaries_of_an_area():
     assert wheres(g, "place_merc") == ["argos", "naxos"]
     act(g, "place_merc", where="argos")
     act(g, "place_merc", where="naxos")
-    s = g.s
+    s = g.state
     ios = idx(g, "ios")
     assert s.mercs[ios] == 0 and s.troops[ios] == 1 and s.ctrl[ios] == 1
     assert s.mercs[idx(g, "argos")] == 1 and s.mercs[idx(g, "naxos")] == 1
@@ -302,7 +302,7 @@ def test_giant_robbed_area_keeps_its_control_token():
     buy(g, "giant")
     act(g, "steal", what="mercs", where="ios")
     act(g, "place_merc", where="argos")
-    assert g.s.ctrl[idx(g, "ios")] == 1 and g.s.mercs[idx(g, "ios")] == 0
+    assert g.state.ctrl[idx(g, "ios")] == 1 and g.state.mercs[idx(g, "ios")] == 0
 
 
 def test_giant_discarded_without_another_players_mercenaries():
@@ -311,7 +311,7 @@ def test_giant_discarded_without_another_players_mercenaries():
     g = buying("giant", {"argos": {"owner": 0, "mercs": 2}, "ios": {"owner": 1, "mercs": 1}},
                creatures={"chiron": {"owner": 1, "area": "ios"}})
     assert wasted(buy(g, "giant"), "giant")
-    assert g.s.mercs[idx(g, "ios")] == 1
+    assert g.state.mercs[idx(g, "ios")] == 1
 
 
 def test_giant_cannot_take_mercenaries_out_of_medusas_area():
@@ -321,7 +321,7 @@ def test_giant_cannot_take_mercenaries_out_of_medusas_area():
     g = buying("giant", {**HOME, "ios": {"owner": 1, "mercs": 2}},
                creatures={"medusa": {"owner": 2, "area": "ios"}})
     assert wasted(buy(g, "giant"), "giant")
-    assert g.s.mercs[idx(g, "ios")] == 2
+    assert g.state.mercs[idx(g, "ios")] == 2
 
 
 # --- Graeae -----------------------------------------------------------------------------
@@ -335,8 +335,8 @@ def test_graeae_repeats_the_buyers_income():
                player=[{"gp": 10}, {"gp": 5}])
     buy(g, "graeae")
     # argos 1 + melos 2 + 1 token + east 1 = 5; naxos (1) is player 1's
-    assert g.s.gp[:2] == [10 - 2 + 5, 5]
-    assert "graeae" in g.s.creature_discard and back_to_turn(g)
+    assert g.state.gp[:2] == [10 - 2 + 5, 5]
+    assert "graeae" in g.state.creature_discard and back_to_turn(g)
 
 
 def test_graeae_counts_areas_controlled_at_the_time_of_use():
@@ -345,7 +345,7 @@ def test_graeae_counts_areas_controlled_at_the_time_of_use():
     g = buying("graeae", {"ios": {"owner": 0, "troops": 1}, "melos": {"owner": 1, "troops": 1}},
                player=[{"gp": 2}])
     buy(g, "graeae")
-    assert g.s.gp[0] == 0
+    assert g.state.gp[0] == 0
 
 
 def test_graeae_take_geryons_gp_and_the_nereids_income():
@@ -356,10 +356,10 @@ def test_graeae_take_geryons_gp_and_the_nereids_income():
                creatures={"geryon": {"owner": 2, "area": "naxos"},
                           "nereid": {"owner": 0, "area": "east"}},
                player=[{"gp": 2}, {"gp": 0}])
-    g.s.geryon_gp[idx(g, "ios")] = 3
+    g.state.geryon_gp[idx(g, "ios")] = 3
     buy(g, "graeae")
-    assert g.s.gp[:2] == [3 + 1, 0]  # Geryon's 3 GP on ios, the east's 1 Cornucopia
-    assert g.s.geryon_gp[idx(g, "ios")] == 0  # taken
+    assert g.state.gp[:2] == [3 + 1, 0]  # Geryon's 3 GP on ios, the east's 1 Cornucopia
+    assert g.state.geryon_gp[idx(g, "ios")] == 0  # taken
 
 
 # --- Griffin ----------------------------------------------------------------------------
@@ -369,7 +369,7 @@ def test_griffin_steals_half_the_gp_rounded_down():
     g = buying("griffin", HOME, player=[{"gp": 10}, {"gp": 7}, {"gp": 4}])
     buy(g, "griffin")
     act(g, "target_player", n=1)
-    assert g.s.gp == [8 + 3, 4, 4] and back_to_turn(g)
+    assert g.state.gp == [8 + 3, 4, 4] and back_to_turn(g)
 
 
 def test_griffin_offers_every_other_player_whatever_their_hidden_gp():
@@ -378,7 +378,7 @@ def test_griffin_offers_every_other_player_whatever_their_hidden_gp():
     buy(g, "griffin")
     assert [a.n for a in legal(g, "target_player")] == [1, 2]
     act(g, "target_player", n=1)
-    assert g.s.gp == [8, 1, 0]
+    assert g.state.gp == [8, 1, 0]
 
 
 # --- Harpy ------------------------------------------------------------------------------
@@ -389,9 +389,9 @@ def test_harpy_destroys_a_troop_or_a_mercenary():
     g = buying("harpy", {**HOME, "ios": {"owner": 1, "troops": 1, "mercs": 1}})
     buy(g, "harpy")
     assert ("merc", "ios") in [(a.what, a.where) for a in legal(g, "destroy")]
-    left = g.s.troops_left[1]
+    left = g.state.troops_left[1]
     events = act(g, "destroy", what="troop", where="ios")
-    s = g.s
+    s = g.state
     ios = idx(g, "ios")
     assert s.troops[ios] == 0 and s.mercs[ios] == 1 and s.troops_left[1] == left + 1
     assert any(e["type"] == "destroyed" and e["unit"] == "troop" for e in events)
@@ -403,7 +403,7 @@ def test_harpy_cannot_destroy_a_hero():
     g = buying("harpy", {"argos": {"owner": 0, "heroes": ["ajax"]},
                          "ios": {"owner": 1, "heroes": ["hector"]}})
     assert wasted(buy(g, "harpy"), "harpy")
-    assert g.s.hero_at == {"ajax": idx(g, "argos"), "hector": idx(g, "ios")}
+    assert g.state.hero_at == {"ajax": idx(g, "argos"), "hector": idx(g, "ios")}
 
 
 def test_harpy_cannot_target_chirons_area():
@@ -430,13 +430,13 @@ def test_hippalectryon_exchanges_mercenaries_repeatedly():
     events = act(g, "exchange", what="priestess")
     events += act(g, "return_merc", where="argos")
     events += act(g, "return_merc", where="argos")
-    assert g.s.priestesses[0] == 1 and g.s.ctrl[idx(g, "argos")] == 0  # emptied: the token stays
+    assert g.state.priestesses[0] == 1 and g.state.ctrl[idx(g, "argos")] == 0  # emptied: the token stays
     assert "done" in kinds(g)
     events += act(g, "exchange", what="prosperity")
     events += act(g, "return_merc", where="naxos")
     events += act(g, "return_merc", where="naxos")
     events += act(g, "prosperity", where="east")  # any area, controlled or not
-    assert g.s.prosperity[idx(g, "east")] == 1 and g.s.mercs_left == 16
+    assert g.state.prosperity[idx(g, "east")] == 1 and g.state.mercs_left == 16
     assert not any(e["type"] == "destroyed" for e in events)
     assert back_to_turn(g)  # no mercenaries left: the effect ends
 
@@ -445,7 +445,7 @@ def test_hippalectryon_discarded_with_a_single_mercenary():
     """Hippalectryon: an exchange takes 2 mercenary Troops; with one there is none to make."""
     g = buying("hippalectryon", {"argos": {"owner": 0, "mercs": 1}})
     assert wasted(buy(g, "hippalectryon"), "hippalectryon")
-    assert g.s.mercs[idx(g, "argos")] == 1
+    assert g.state.mercs[idx(g, "argos")] == 1
 
 
 def test_hippalectryon_works_in_medusas_area():
@@ -466,7 +466,7 @@ def test_hippalectryon_fourth_philosopher_builds_a_metropolis():
     act(g, "exchange", what="philosopher")
     act(g, "return_merc", where="argos")
     act(g, "return_merc", where="argos")
-    assert g.s.philosophers[0] == 0 and g.s.stack[-1]["k"] == "metro"
+    assert g.state.philosophers[0] == 0 and g.state.stack[-1]["kind"] == "metro"
 
 
 # --- Hippocampus --------------------------------------------------------------------------
@@ -481,11 +481,11 @@ def test_hippocampus_turns_fleets_into_mercenaries():
     assert wheres(g, "origin") == ["west"]  # only the buyer's seas
     act(g, "origin", where="west")
     assert [a.n for a in legal(g, "take")] == [1, 2, 3]
-    fleets_left = g.s.fleets_left[0]
+    fleets_left = g.state.fleets_left[0]
     events = act(g, "take", what="fleet", n=2)
     events += act(g, "place_merc", where="argos")
     events += act(g, "place_merc", where="corinth")
-    s = g.s
+    s = g.state
     assert s.fleets[idx(g, "west")] == 1 and s.fleets_left[0] == fleets_left + 2
     assert s.mercs[idx(g, "argos")] == 1 and s.mercs[idx(g, "corinth")] == 1
     assert not any(e["type"] == "destroyed" for e in events) and back_to_turn(g)
@@ -498,7 +498,7 @@ def test_hippocampus_emptied_sea_is_no_ones():
     act(g, "origin", where="west")
     act(g, "take", what="fleet", n=1)
     act(g, "place_merc", where="argos")
-    assert g.s.ctrl[idx(g, "west")] == -1
+    assert g.state.ctrl[idx(g, "west")] == -1
 
 
 def test_hippocampus_discarded_without_a_fleet():
@@ -518,7 +518,7 @@ def test_manticore_destroys_a_creature():
     assert sorted((a.what, a.where) for a in legal(g, "destroy")) == [("hector", "ios"),
                                                                       ("kraken", "east")]
     act(g, "destroy", what="kraken", where="east")
-    s = g.s
+    s = g.state
     assert "kraken" not in s.creature_at and "kraken" not in s.creature_owner
     assert sorted(s.creature_discard) == ["kraken", "manticore"] and back_to_turn(g)
 
@@ -527,7 +527,7 @@ def test_manticore_destroying_scylla_and_charybdis_removes_both_miniatures():
     """Manticore: "the card is placed in the corresponding discard pile" -- the card of Scylla
     and Charybdis is one, so both its miniatures leave the board."""
     g = buying("manticore", HOME)
-    s = g.s
+    s = g.state
     s.creature_owner["scylla-charybdis"] = 1
     s.creature_at.update(scylla=idx(g, "north"), charybdis=idx(g, "south"))
     buy(g, "manticore")
@@ -542,8 +542,8 @@ def test_manticore_destroys_a_hero_even_in_medusas_area():
                creatures={"medusa": {"owner": 1, "area": "ios"}})
     buy(g, "manticore")
     act(g, "destroy", what="hector", where="ios")
-    assert "hector" not in g.s.hero_at and "hector" in g.s.hero_discard
-    assert g.s.ctrl[idx(g, "ios")] == 1
+    assert "hector" not in g.state.hero_at and "hector" in g.state.hero_discard
+    assert g.state.ctrl[idx(g, "ios")] == 1
 
 
 def test_manticore_completely_blocked_by_chiron():
@@ -552,7 +552,7 @@ def test_manticore_completely_blocked_by_chiron():
     g = buying("manticore", {**HOME, "ios": {"owner": 1, "heroes": ["hector"]}},
                creatures={"chiron": {"owner": 1, "area": "ios"}})
     assert wasted(buy(g, "manticore"), "manticore")
-    assert g.s.hero_at["hector"] == idx(g, "ios") and g.s.creature_at["chiron"] == idx(g, "ios")
+    assert g.state.hero_at["hector"] == idx(g, "ios") and g.state.creature_at["chiron"] == idx(g, "ios")
 
 
 # --- Pegasus ----------------------------------------------------------------------------
@@ -568,7 +568,7 @@ def test_pegasus_moves_units_to_any_land_area():
     act(g, "take_hero", what="ajax")
     assert "naxos" in wheres(g, "destination")  # another island, no fleet chain
     act(g, "destination", where="naxos")
-    s = g.s
+    s = g.state
     assert s.troops[idx(g, "naxos")] == 2 and s.hero_at["ajax"] == idx(g, "naxos")
     assert s.ctrl[idx(g, "naxos")] == 0 and s.mercs[idx(g, "argos")] == 1
     assert s.gp[0] == 8 and back_to_turn(g)
@@ -586,8 +586,8 @@ def test_pegasus_into_a_defended_area_is_a_battle():
     assert any(e["type"] == "battle" and e["area"] == "ios" and e["attacker"] == 0
                for e in events)
     # dice 3 vs 0: the defender's only Troop falls, and the attackers hold ios
-    assert g.s.ctrl[idx(g, "ios")] == 0 and g.s.troops[idx(g, "ios")] == 2
-    assert g.s.troops[idx(g, "argos")] == 0
+    assert g.state.ctrl[idx(g, "ios")] == 0 and g.state.troops[idx(g, "ios")] == 2
+    assert g.state.troops[idx(g, "argos")] == 0
 
 
 def test_pegasus_cannot_attack_a_players_last_land_area():
@@ -611,7 +611,7 @@ def test_pegasus_cannot_fly_into_or_out_of_medusas_area():
     g = buying("pegasus", {"argos": {"owner": 0, "troops": 2}},
                creatures={"medusa": {"owner": 1, "area": "argos"}})
     assert wasted(buy(g, "pegasus"), "pegasus")
-    assert g.s.troops[idx(g, "argos")] == 2
+    assert g.state.troops[idx(g, "argos")] == 2
 
 
 # --- Satyr ------------------------------------------------------------------------------
@@ -621,7 +621,7 @@ def test_satyr_steals_a_philosopher():
     g = buying("satyr", HOME, player=[{"gp": 10}, {"philosophers": 2}])
     buy(g, "satyr")
     act(g, "target_player", n=1)
-    assert g.s.philosophers[:2] == [1, 1] and back_to_turn(g)
+    assert g.state.philosophers[:2] == [1, 1] and back_to_turn(g)
 
 
 def test_satyr_fourth_philosopher_builds_a_metropolis_at_once():
@@ -630,7 +630,7 @@ def test_satyr_fourth_philosopher_builds_a_metropolis_at_once():
     g = buying("satyr", HOME, player=[{"gp": 10, "philosophers": 3}, {"philosophers": 1}])
     buy(g, "satyr")
     act(g, "target_player", n=1)
-    assert g.s.philosophers[:2] == [0, 0] and g.s.stack[-1]["k"] == "metro"
+    assert g.state.philosophers[:2] == [0, 0] and g.state.stack[-1]["kind"] == "metro"
     act(g, "metropolis", where="argos")
     assert sites(g, "argos")[0] == "metropolis"
 
@@ -651,7 +651,7 @@ def test_sphinx_draws_three_discards_two_and_plays_the_third():
     assert sorted(a.what for a in legal(g, "choose_card")) == ["dryad", "giant", "griffin"]
     act(g, "choose_card", what="dryad")
     act(g, "target_player", n=1)
-    s = g.s
+    s = g.state
     assert s.priestesses[:2] == [1, 0] and s.gp[0] == 8
     assert sorted(s.creature_discard) == ["dryad", "giant", "griffin", "sphinx"]
     assert s.creature_deck == ["harpy"] and back_to_turn(g)
@@ -683,7 +683,7 @@ def test_sylph_swaps_the_fleets_of_two_sea_areas():
     act(g, "target_area", where="west")
     assert wheres(g, "target_area") == ["east"]
     act(g, "target_area", where="east")
-    s = g.s
+    s = g.state
     assert (s.ctrl[idx(g, "west")], s.fleets[idx(g, "west")]) == (1, 1)
     assert (s.ctrl[idx(g, "east")], s.fleets[idx(g, "east")]) == (0, 2)
     assert back_to_turn(g)
@@ -693,7 +693,7 @@ def test_sylph_needs_fleets_in_both_areas():
     """Sylph: "Both Sea Areas must contain Fleets": with one such area, no effect."""
     g = buying("sylph", {**HOME, "west": {"owner": 0, "fleets": 2}})
     assert wasted(buy(g, "sylph"), "sylph")
-    assert g.s.fleets[idx(g, "west")] == 2
+    assert g.state.fleets[idx(g, "west")] == 2
 
 
 # --- Triton -----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ def test_preparation_rulebook_creature_example():
     slots are filled from the top of the deck."""
     g = new_cycle(creature_track=["charon", None, "chimera", None], creature_deck=DECK,
                   creature_discard=["satyr"])
-    s = g.s
+    s = g.state
     assert s.creature_track == ["chimera", "medusa", "kraken", "sphinx"]
     assert s.creature_discard == ["satyr", "charon"]
     assert s.creature_deck == list(reversed(DECK[3:]))  # top card last
@@ -34,8 +34,8 @@ def test_preparation_unused_creatures_slide_to_cheapest_slots():
     """Rulebook, Cycle Preparation: with no card on the 2 GP slot nothing is discarded; the
     others move down to fill the least expensive slots, in order."""
     g = new_cycle(creature_track=[None, "cyclops", None, "dryad"], creature_deck=DECK)
-    assert g.s.creature_track == ["cyclops", "dryad", "medusa", "kraken"]
-    assert g.s.creature_discard == []
+    assert g.state.creature_track == ["cyclops", "dryad", "medusa", "kraken"]
+    assert g.state.creature_discard == []
 
 
 def test_preparation_chimera_discarded_reshuffles_deck_and_discards():
@@ -43,7 +43,7 @@ def test_preparation_chimera_discarded_reshuffles_deck_and_discards():
     deck and the discard pile are shuffled together."""
     g = new_cycle(creature_track=["chimera", "cyclops", "dryad", "satyr"],
                   creature_deck=["medusa", "kraken"], creature_discard=["sphinx", "griffin"])
-    s = g.s
+    s = g.state
     assert s.creature_track[:3] == ["cyclops", "dryad", "satyr"]
     assert s.creature_discard == []
     assert sorted(s.creature_deck + s.creature_track[3:]) == \
@@ -59,8 +59,8 @@ def test_reservation_ends_when_its_card_leaves_the_track():
     is a new card, reserved by no one; the reservation of a card that stays on the track holds."""
     g = new_cycle(creature_track=["chimera", "cyclops", "dryad", "satyr"], creature_deck=[],
                   reserved={"chimera": 0, "dryad": 1})
-    assert g.s.creature_track == ["cyclops", "dryad", "satyr", "chimera"]
-    assert g.s.reserved == {"dryad": 1}
+    assert g.state.creature_track == ["cyclops", "dryad", "satyr", "chimera"]
+    assert g.state.reserved == {"dryad": 1}
     assert [c["reserved_by"] for c in g.view(2)["creature_track"]] == [None, 1, None, None]
 
 
@@ -76,23 +76,23 @@ def test_preparation_empty_creature_deck_remade_from_discards():
     from its shuffled discard pile."""
     g = new_cycle(creature_track=[None, "cyclops", "dryad", "satyr"], creature_deck=[],
                   creature_discard=["sphinx"])
-    assert g.s.creature_track == ["cyclops", "dryad", "satyr", "sphinx"]
-    assert g.s.creature_discard == [] and g.s.creature_deck == []
+    assert g.state.creature_track == ["cyclops", "dryad", "satyr", "sphinx"]
+    assert g.state.creature_discard == [] and g.state.creature_deck == []
 
 
 def test_preparation_hero_track_refilled():
     """Rulebook, Cycle Preparation - Heroes: the empty spaces of the hero track are filled from
     the hero deck."""
     g = new_cycle(hero_track=[None, "ajax"], hero_deck=["helen", "jason"])
-    assert g.s.hero_track == ["helen", "ajax"]
-    assert g.s.hero_deck == ["jason"]
+    assert g.state.hero_track == ["helen", "ajax"]
+    assert g.state.hero_deck == ["jason"]
 
 
 def test_preparation_rulebook_god_example_4_players():
     """Rulebook, Example - God Preparation - 4 players: Zeus in first position is removed, all
     gods move up one slot, Athena is flipped face up, Zeus is placed last face down."""
     g = new_cycle(players=4, gods=GODS_4P, turn_order=[0, 1, 2, 3])
-    assert g.s.gods == ["ares", "poseidon", "athena", "hera", "zeus"]
+    assert g.state.gods == ["ares", "poseidon", "athena", "hera", "zeus"]
     faces = {x["god"]: x["face_up"] for x in g.view(0)["gods"]}
     assert faces == {"ares": True, "poseidon": True, "athena": True, "hera": False, "zeus": False}
     # and the offerings of the new cycle accept only the face-up gods
@@ -104,21 +104,21 @@ def test_first_cycle_has_no_preparation():
     the tracks as dealt."""
     g = new_cycle(cycle=1, gods=GODS_4P, creature_track=["charon", None, "chimera", None],
                   creature_deck=DECK, hero_track=[None, "ajax"])
-    assert g.s.cycle == 1
-    assert g.s.gods == GODS_4P
-    assert g.s.creature_track == ["charon", None, "chimera", None]
-    assert g.s.hero_track == [None, "ajax"]
+    assert g.state.cycle == 1
+    assert g.state.gods == GODS_4P
+    assert g.state.creature_track == ["charon", None, "chimera", None]
+    assert g.state.hero_track == [None, "ajax"]
 
 
 def test_first_cycle_after_placement_keeps_setup_gods():
     """Rulebook, Cycle Preparation: "For the first Cycle, the Gods are placed in random order at
     set-up" - the placement rounds lead to cycle 1 without rotating them."""
     g = cyclades.new_game(players=3, seed=4, board="recommended")
-    gods, track = list(g.s.gods), list(g.s.creature_track)
+    gods, track = list(g.state.gods), list(g.state.creature_track)
     while g.phase == "setup":
         g.apply(g.legal_actions()[0])
-    assert g.s.cycle == 1 and g.phase == "offerings"
-    assert g.s.gods == gods and g.s.creature_track == track
+    assert g.state.cycle == 1 and g.phase == "offerings"
+    assert g.state.gods == gods and g.state.creature_track == track
 
 
 # --- 2- Income ------------------------------------------------------------------------
@@ -135,22 +135,22 @@ def test_income_one_gp_per_cornucopia_in_controlled_areas():
         "west": {"prosperity": 3},                       # empty sea: no controller
         "corinth": {"owner": 2, "troops": 1},           # no cornucopia
     })
-    assert g.s.gp == [5 + 4, 5 + 4, 5]
+    assert g.state.gp == [5 + 4, 5 + 4, 5]
     assert g.phase == "offerings"
 
 
 def test_income_prosperity_on_uncontrolled_land_gives_nothing():
     """Rulebook, 2- Income: only areas a player controls pay."""
     g = new_cycle(areas={"ios": {"prosperity": 2}, "argos": {"owner": 1}})
-    assert g.s.gp == [5, 6, 5]
+    assert g.state.gp == [5, 6, 5]
 
 
 # --- 6- End of Cycle: the next turn order -------------------------------------------------
 
 def _play_out_cycle(g):
     """End every remaining turn of the cycle, making the mandatory choices with the first option."""
-    start = g.s.cycle
-    while g.s.cycle == start and not g.is_over:
+    start = g.state.cycle
+    while g.state.cycle == start and not g.is_over:
         legal = g.legal_actions()
         end = cyclades.Action("end_turn")
         g.apply(end if end in legal else legal[0])
@@ -169,8 +169,8 @@ def test_turn_order_rulebook_example_3_players():
     act(g, "end_turn")
     assert g.to_move == blue
     _play_out_cycle(g)
-    assert g.s.cycle == 2
-    assert g.s.turn_order == [yellow, blue, purple]
+    assert g.state.cycle == 2
+    assert g.state.turn_order == [yellow, blue, purple]
     assert g.to_move == yellow
 
 
@@ -183,10 +183,10 @@ def test_actions_follow_god_order_then_apollo_in_order_chosen():
                  areas={a: {"owner": p} for p, a in enumerate(["argos", "naxos", "melos", "ios"])},
                  decision={"maintenance": {}})
     assert g.phase == "actions"
-    assert g.s.action_order == [[0, "hera"], [2, "athena"], [3, "apollo"], [1, "apollo"]]
+    assert g.state.action_order == [[0, "hera"], [2, "athena"], [3, "apollo"], [1, "apollo"]]
     assert g.to_move == 0
     _play_out_cycle(g)
-    assert g.s.turn_order == [1, 3, 2, 0]
+    assert g.state.turn_order == [1, 3, 2, 0]
 
 
 # --- End of Game (R21) ---------------------------------------------------------------------
@@ -244,7 +244,7 @@ def test_end_of_game_no_winner_below_three_metropolises():
     """R21: with no one at 3 metropolises and nobody eliminated a new cycle begins."""
     g = _end_scenario([2, 2, 1], [6, 6, 9])
     act(g, "end_turn")
-    assert not g.is_over and g.s.cycle == 2 and g.phase == "offerings"
+    assert not g.is_over and g.state.cycle == 2 and g.phase == "offerings"
 
 
 def test_end_of_game_after_elimination_in_the_cycle():
@@ -253,11 +253,11 @@ def test_end_of_game_after_elimination_in_the_cycle():
     g = _end_scenario([1, 1, 0], [3, 8, 50])
     ios = g.board.index["ios"]
     melos = g.board.index["melos"]
-    g.s.troops[ios] = g.s.troops[melos] = 0  # control tokens only: taken without a battle
+    g.state.troops[ios] = g.state.troops[melos] = 0  # control tokens only: taken without a battle
     ops.take_control(g, melos, 0)   # player 2 loses melos, still has ios
-    assert not g.s.eliminated[2]
+    assert not g.state.eliminated[2]
     ops.take_control(g, ios, 1)     # and then its last land area
-    assert g.s.eliminated[2]
+    assert g.state.eliminated[2]
     act(g, "end_turn")
     assert g.is_over
     assert g.result()["winners"] == [1] and g.result()["eliminated"] == [False, False, True]
@@ -277,7 +277,7 @@ def test_cycle_limit_not_reached_goes_on():
     """max_cycles guard: before the limit a new cycle begins."""
     g = _end_scenario([1, 1, 0], [3, 8, 50], cycle=3, max_cycles=4)
     act(g, "end_turn")
-    assert not g.is_over and g.s.cycle == 4 and g.result()["cycle_limit"] is False
+    assert not g.is_over and g.state.cycle == 4 and g.result()["cycle_limit"] is False
 
 
 # --- 4- Maintenance Costs ---------------------------------------------------------------
@@ -289,7 +289,7 @@ def _maintenance(priestesses):
                                               "melos": {"owner": 2}},
                  player=[{"gp": 5, "priestesses": n} for n in priestesses],
                  decision={"offerings": {}})
-    s, b = g.s, g.board
+    s, b = g.state, g.board
     s.creature_at.update({"kraken": b.index["west"], "typhon": b.index["north"]})
     s.creature_owner.update({"kraken": 0, "typhon": 1})
     for _ in range(3):
@@ -306,12 +306,12 @@ def test_maintenance_keep_by_discarding_a_priestess_then_move_to_adjacent_free_a
     assert set(g.legal_actions()) == {cyclades.Action("keep", "kraken"),
                                       cyclades.Action("release", "kraken")}
     act(g, "keep", "kraken")
-    assert g.s.priestesses[0] == 1
+    assert g.state.priestesses[0] == 1
     # west touches argos, corinth (land), north (the Typhon) and south
     assert set(g.legal_actions()) == {cyclades.Action("stay", "kraken"),
                                       cyclades.Action("move_creature", "kraken", "south")}
     act(g, "move_creature", "kraken", "south")
-    assert g.s.creature_at["kraken"] == g.board.index["south"]
+    assert g.state.creature_at["kraken"] == g.board.index["south"]
 
 
 def test_maintenance_without_priestess_the_creature_leaves():
@@ -323,7 +323,7 @@ def test_maintenance_without_priestess_the_creature_leaves():
     assert g.to_move == 1
     assert g.legal_actions() == [cyclades.Action("release", "typhon")]
     act(g, "release", "typhon")
-    assert "typhon" not in g.s.creature_at and "typhon" in g.s.creature_discard
+    assert "typhon" not in g.state.creature_at and "typhon" in g.state.creature_discard
     assert g.phase == "actions"
 
 
@@ -332,7 +332,7 @@ def test_scenario_creature_key_is_not_silently_ignored():
     (the maintenance tests above have to place their creatures by hand)."""
     g = scenario(areas={"argos": {"owner": 0}},
                  creatures={"kraken": {"owner": 0, "area": "west"}})
-    assert g.s.creature_at.get("kraken") == g.board.index["west"]
-    assert g.s.creature_owner["kraken"] == 0 and "kraken" not in g.s.creature_deck
+    assert g.state.creature_at.get("kraken") == g.board.index["west"]
+    assert g.state.creature_owner["kraken"] == 0 and "kraken" not in g.state.creature_deck
     with pytest.raises(cyclades.ScenarioError):
         scenario(heroes=["ajax"])

@@ -25,7 +25,7 @@ def area(g, area_id):
 
 
 def buildings(g, area_id):
-    return [g.s.sites[i] for i in g.board.sites_of(area(g, area_id))]
+    return [g.state.sites[i] for i in g.board.sites_of(area(g, area_id))]
 
 
 def recruit_costs(g):
@@ -58,10 +58,10 @@ def test_athena_free_university_first_then_philosopher():
     assert kinds(g) == {"build"}
     assert places(g, "build") == ["argos", "naxos"]
     assert {a.what for a in legal(g, "build")} == {"university"}
-    assert g.s.philosophers[0] == 0
+    assert g.state.philosophers[0] == 0
     act(g, "build", "university", "naxos")
     assert buildings(g, "naxos") == ["university", "", ""]
-    assert g.s.philosophers[0] == 1
+    assert g.state.philosophers[0] == 1
     assert "end_turn" in kinds(g)
 
 
@@ -71,7 +71,7 @@ def test_athena_one_extra_philosopher_for_4_gp():
     act(g, "build", "university", "argos")
     assert recruit_costs(g) == [4]
     act(g, "recruit", "philosopher", n=4)
-    assert g.s.philosophers[0] == 2 and g.s.gp[0] == 5
+    assert g.state.philosophers[0] == 2 and g.state.gp[0] == 5
     assert recruit_costs(g) == []  # only one, though 5 GP are left
 
 
@@ -91,10 +91,10 @@ def test_zeus_free_temple_then_priestess_and_one_extra_for_4_gp():
     assert kinds(g) == {"build"} and {a.what for a in legal(g, "build")} == {"temple"}
     act(g, "build", "temple", "argos")
     assert buildings(g, "argos") == ["temple", ""]
-    assert g.s.priestesses[0] == 1
+    assert g.state.priestesses[0] == 1
     assert recruit_costs(g) == [4]
     act(g, "recruit", "priestess", n=4)
-    assert g.s.priestesses[0] == 2 and g.s.gp[0] == 4
+    assert g.state.priestesses[0] == 2 and g.state.gp[0] == 4
     assert recruit_costs(g) == []
 
 
@@ -118,7 +118,7 @@ def test_poseidon_free_port_then_fleet_on_empty_or_own_sea_next_to_own_land():
     assert kinds(g) == {"place_fleet"}
     assert places(g, "place_fleet") == ["north", "south"]
     act(g, "place_fleet", where="south")
-    s = g.s
+    s = g.state
     assert s.fleets[area(g, "south")] == 1 and s.ctrl[area(g, "south")] == 0
     assert s.fleets_left[0] == 6
 
@@ -129,7 +129,7 @@ def test_poseidon_paid_fleets_cost_1_2_3_at_most_three():
     act(g, "build", "port", "corinth")
     act(g, "place_fleet", where="north")
     assert buy_all(g, "fleet", "south") == [1, 2, 3]
-    assert g.s.gp[0] == 14 and g.s.fleets[area(g, "south")] == 3
+    assert g.state.gp[0] == 14 and g.state.fleets[area(g, "south")] == 3
 
 
 def test_paid_recruit_costs_count_per_turn():
@@ -147,7 +147,7 @@ def test_poseidon_free_fleet_skipped_without_a_legal_sea():
     act(g, "build", "port", "melos")
     assert kinds(g) >= {"end_turn"} and "place_fleet" not in kinds(g)
     assert recruit_costs(g) == []
-    assert g.s.fleets_left[0] == 8
+    assert g.state.fleets_left[0] == 8
 
 
 def test_poseidon_paid_fleet_stops_when_unaffordable():
@@ -156,7 +156,7 @@ def test_poseidon_paid_fleet_stops_when_unaffordable():
     act(g, "build", "port", "corinth")
     act(g, "place_fleet", where="south")
     assert buy_all(g, "fleet", "south") == [1, 2]
-    assert g.s.gp[0] == 0
+    assert g.state.gp[0] == 0
 
 
 # --- Ares ------------------------------------------------------------------------------------
@@ -169,7 +169,7 @@ def test_ares_free_fortress_then_troop_on_a_controlled_land_area():
     assert kinds(g) == {"place_troop"}
     assert places(g, "place_troop") == ["argos", "naxos"]
     act(g, "place_troop", where="naxos")
-    assert g.s.troops[area(g, "naxos")] == 1 and g.s.troops_left[0] == 6
+    assert g.state.troops[area(g, "naxos")] == 1 and g.state.troops_left[0] == 6
 
 
 def test_ares_paid_troops_cost_2_3_4():
@@ -178,7 +178,7 @@ def test_ares_paid_troops_cost_2_3_4():
     act(g, "build", "fortress", "argos")
     act(g, "place_troop", where="argos")
     assert buy_all(g, "troop", "argos") == [2, 3, 4]
-    assert g.s.gp[0] == 1 and g.s.troops[area(g, "argos")] == 5
+    assert g.state.gp[0] == 1 and g.state.troops[area(g, "argos")] == 5
 
 
 # --- Hera ------------------------------------------------------------------------------------
@@ -203,9 +203,9 @@ def test_hera_free_mercenary_then_paid_1_3_5():
     act(g, "build", "port", "argos")
     assert places(g, "place_merc") == ["argos", "naxos"]
     act(g, "place_merc", where="naxos")
-    assert g.s.mercs[area(g, "naxos")] == 1 and g.s.mercs_left == 15
+    assert g.state.mercs[area(g, "naxos")] == 1 and g.state.mercs_left == 15
     assert buy_all(g, "merc", "naxos") == [1, 3, 5]
-    assert g.s.gp[0] == 3 and g.s.mercs[area(g, "naxos")] == 4 and g.s.mercs_left == 12
+    assert g.state.gp[0] == 3 and g.state.mercs[area(g, "naxos")] == 4 and g.state.mercs_left == 12
 
 
 # --- no free construction site ------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_no_free_site_forgo_or_replace_own_basic_building():
                                       cyclades.Action("replace", "temple", "melos")}
     act(g, "replace", "temple", "melos")
     assert buildings(g, "melos") == ["university"]
-    assert g.s.philosophers[0] == 1
+    assert g.state.philosophers[0] == 1
 
 
 def test_no_free_site_forgo_builds_nothing_but_recruit_follows():
@@ -228,7 +228,7 @@ def test_no_free_site_forgo_builds_nothing_but_recruit_follows():
     # the only building is a temple: replacing it by a temple is no choice
     assert g.legal_actions() == [cyclades.Action("forgo")]
     act(g, "forgo")
-    assert buildings(g, "melos") == ["temple"] and g.s.priestesses[0] == 1
+    assert buildings(g, "melos") == ["temple"] and g.state.priestesses[0] == 1
 
 
 def test_no_free_site_metropolis_is_not_replaced():
@@ -262,7 +262,7 @@ def test_r28_no_temple_left_skips_the_free_temple():
     g = turn("zeus", {"polis": {"owner": 1, "troops": 1, "buildings": ["temple"] * 10},
                       "rock": {"owner": 0, "troops": 1}}, board=BIG_MAP)
     assert "build" not in kinds(g)
-    assert g.s.priestesses[0] == 1 and "end_turn" in kinds(g)
+    assert g.state.priestesses[0] == 1 and "end_turn" in kinds(g)
 
 
 def test_r28_hera_cannot_choose_an_exhausted_type():
@@ -278,7 +278,7 @@ def test_r28_eight_troops_per_player():
     g = turn("ares", {"argos": {"owner": 0, "troops": 8}}, gp=20)
     act(g, "build", "fortress", "argos")
     assert "place_troop" not in kinds(g) and recruit_costs(g) == []
-    assert g.s.troops[area(g, "argos")] == 8
+    assert g.state.troops[area(g, "argos")] == 8
 
 
 def test_r28_eight_fleets_per_player():
@@ -303,7 +303,7 @@ def test_r28_twenty_priestesses():
     g = turn("zeus", {"argos": {"owner": 0, "troops": 1}},
              player=[{"gp": 20, "priestesses": 12}, {"gp": 5, "priestesses": 8}])
     act(g, "build", "temple", "argos")
-    assert g.s.priestesses == [12, 8, 0]
+    assert g.state.priestesses == [12, 8, 0]
     assert recruit_costs(g) == []
 
 
@@ -312,7 +312,7 @@ def test_r28_last_priestess_given_then_no_paid_one():
     g = turn("zeus", {"argos": {"owner": 0, "troops": 1}},
              player=[{"gp": 20, "priestesses": 11}, {"gp": 5, "priestesses": 8}])
     act(g, "build", "temple", "argos")
-    assert g.s.priestesses == [12, 8, 0]
+    assert g.state.priestesses == [12, 8, 0]
     assert recruit_costs(g) == []
 
 
@@ -325,17 +325,17 @@ def test_apollo_two_gp_and_two_prosperity_tokens_and_nothing_else():
                         "naxos": {"owner": 1, "troops": 1}},
              gp=10, creature_track=["sphinx", "dryad", "satyr", "pegasus"],
              turn={"action_order": [[0, "apollo"], [1, "apollo"]]})
-    assert g.s.gp[0] == 12
+    assert g.state.gp[0] == 12
     # a land area, any (controlled or not)
     assert kinds(g) == {"prosperity"}
     assert places(g, "prosperity") == ["argos", "corinth", "ios", "melos", "naxos"]
     act(g, "prosperity", where="naxos")
     assert places(g, "prosperity") == ["east", "north", "south", "west"]
     act(g, "prosperity", where="east")
-    s = g.s
+    s = g.state
     assert s.prosperity[area(g, "naxos")] == 1 and s.prosperity[area(g, "east")] == 1
     # the turn is over on its own: the next Apollo player receives the reward
-    assert g.to_move == 1 and g.s.gp[1] == 7
+    assert g.to_move == 1 and g.state.gp[1] == 7
     assert s.sites == [""] * len(s.sites) and s.philosophers == [0, 0, 0]
     assert s.priestesses == [0, 0, 0] and s.troops[area(g, "argos")] == 1
 
@@ -345,7 +345,7 @@ def test_apollo_prosperity_tokens_stack():
     g = turn("apollo", {"argos": {"owner": 0, "prosperity": 1}, "west": {"prosperity": 2}})
     act(g, "prosperity", where="argos")
     act(g, "prosperity", where="west")
-    assert g.s.prosperity[area(g, "argos")] == 2 and g.s.prosperity[area(g, "west")] == 3
+    assert g.state.prosperity[area(g, "argos")] == 2 and g.state.prosperity[area(g, "west")] == 3
 
 
 # --- Hera: recruiting a Hero ----------------------------------------------------------------
@@ -363,7 +363,7 @@ def test_hera_recruits_one_hero_for_4_gp_onto_a_controlled_land():
     act(g, "recruit_hero", "helen", n=4)
     assert places(g, "place_hero") == ["argos", "naxos"]
     act(g, "place_hero", "helen", "naxos")
-    s = g.s
+    s = g.state
     assert s.gp[0] == 5 and s.hero_at["helen"] == area(g, "naxos") and s.hero_owner["helen"] == 0
     assert s.hero_track == ["ajax", None]
     assert legal(g, "recruit_hero") == []  # only one per turn, though 5 GP are left
@@ -390,11 +390,11 @@ def test_zeus_peek_once_per_cycle_and_put_back_on_top():
     g = _zeus_main()
     assert len(legal(g, "peek")) == 1
     act(g, "peek")
-    assert g.s.gp[0] == 5
+    assert g.state.gp[0] == 5
     assert g.view(0)["decision"]["card"] == "sphinx"
     assert "card" not in g.view(1)["decision"]  # R24: the peek is secret
     act(g, "return_peeked")
-    assert g.s.creature_deck == ["satyr", "dryad", "sphinx"]  # top last: unchanged
+    assert g.state.creature_deck == ["satyr", "dryad", "sphinx"]  # top last: unchanged
     assert legal(g, "peek") == []  # just once per cycle
 
 
@@ -413,8 +413,8 @@ def test_zeus_peek_play_costs_1_gp_without_temple_discount(monkeypatch):
     act(g, "peek")
     assert cyclades.Action("play_peeked", "sphinx", n=1) in g.legal_actions()
     act(g, "play_peeked", "sphinx", n=1)
-    assert g.s.gp[0] == 4 and played == [(0, "sphinx")]
-    assert g.s.creature_deck == ["satyr", "dryad"]
+    assert g.state.gp[0] == 4 and played == [(0, "sphinx")]
+    assert g.state.creature_deck == ["satyr", "dryad"]
 
 
 def test_zeus_peek_not_offered_to_other_gods():

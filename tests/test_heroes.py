@@ -38,7 +38,7 @@ def turn(god, areas, dice=(), gp=(9, 5, 5), **kw):
 def units(g, area):
     """(troops, mercenaries, heroes) on a land area."""
     a = idx(g, area)
-    return g.s.troops[a], g.s.mercs[a], sorted(h for h, at in g.s.hero_at.items() if at == a)
+    return g.state.troops[a], g.state.mercs[a], sorted(h for h, at in g.state.hero_at.items() if at == a)
 
 
 def rounds(events):
@@ -46,7 +46,7 @@ def rounds(events):
 
 
 def battle(g):
-    return next(f for f in reversed(g.s.stack) if f["k"] == "battle")
+    return next(f for f in reversed(g.state.stack) if f["kind"] == "battle")
 
 
 def attack(g, frm, to, t=0, m=0, heroes=()):
@@ -70,12 +70,12 @@ def sacrifices(g):
 
 def gone_from_game(g, hero):
     """Sacrificed: "removed from the game": off the board, no owner, not in the discard pile."""
-    s = g.s
+    s = g.state
     return hero not in s.hero_at and hero not in s.hero_owner and hero not in s.hero_discard
 
 
 def metro_frame(g):
-    return g.s.stack and g.s.stack[-1]["k"] == "metro"
+    return g.state.stack and g.state.stack[-1]["kind"] == "metro"
 
 
 def build_metropolis_on(g, area):
@@ -84,7 +84,7 @@ def build_metropolis_on(g, area):
 
 def under_heracles(g, *cards):
     """Creature cards lying under Heracles' card (the scenario format has no key for them)."""
-    s = g.s
+    s = g.state
     for c in cards:
         if c in s.creature_deck:
             s.creature_deck.remove(c)
@@ -111,7 +111,7 @@ def test_sacrifice_offered_on_the_turn_menu_when_the_condition_holds():
     g = turn("zeus", HECTOR_HOME, player=[{"gp": 5, "priestesses": 2}, {}, {}])
     assert sacrifices(g) == {"hector"}
     act(g, "sacrifice", "hector")
-    assert gone_from_game(g, "hector") and g.s.philosophers[0] == 1
+    assert gone_from_game(g, "hector") and g.state.philosophers[0] == 1
 
 
 def test_sacrifice_not_in_the_cycle_of_recruitment():
@@ -122,7 +122,7 @@ def test_sacrifice_not_in_the_cycle_of_recruitment():
                  decision={"turn": {"player": 0, "god": "hera", "stage": "main"}})
     act(g, "recruit_hero", "hector", n=4)
     act(g, "place_hero", "hector", where="argos")
-    assert g.s.hero_at["hector"] == idx(g, "argos")
+    assert g.state.hero_at["hector"] == idx(g, "argos")
     assert "sacrifice" not in kinds(g)
 
 
@@ -137,7 +137,7 @@ def test_sacrifice_never_with_apollo_but_leto():
 
 
 def state(g):
-    d = g.s.to_dict()
+    d = g.state.to_dict()
     d.pop("version")
     return d
 
@@ -150,7 +150,7 @@ def test_sacrifice_cancelled_before_its_last_choice_changes_nothing():
     assert kinds(g) == {"convert", "cancel"}
     act(g, "cancel")
     assert state(g) == before
-    assert g.s.hero_at["hector"] == idx(g, "argos") and g.s.priestesses[0] == 4
+    assert g.state.hero_at["hector"] == idx(g, "argos") and g.state.priestesses[0] == 4
 
 
 # --- Achilles ---------------------------------------------------------------------------------
@@ -178,8 +178,8 @@ def test_achilles_opponent_who_cannot_retreat_is_destroyed():
     ev = act(g, "lose", "troop")
     assert any(e["type"] == "side_destroyed" for e in ev)
     assert ctrl(g, "corinth") == 0 and units(g, "corinth") == (2, 0, ["achilles"])
-    assert "ajax" in g.s.hero_discard and g.s.troops_left[1] == 8
-    assert not any(f["k"] == "battle" for f in g.s.stack)
+    assert "ajax" in g.state.hero_discard and g.state.troops_left[1] == 8
+    assert not any(f["kind"] == "battle" for f in g.state.stack)
 
 
 def test_achilles_defending_the_beaten_attacker_must_retreat():
@@ -265,7 +265,7 @@ def test_ajax_sacrifice_with_seven_land_areas():
     act(g, "sacrifice", "ajax")
     assert metro_frame(g)
     build_metropolis_on(g, "antikythera")
-    assert metropolises_of(g, 0) == 1 and g.s.gp[0] == 3 and gone_from_game(g, "ajax")
+    assert metropolises_of(g, 0) == 1 and g.state.gp[0] == 3 and gone_from_game(g, "ajax")
 
 
 def test_ajax_sacrifice_not_with_six_land_areas():
@@ -304,7 +304,7 @@ def test_antigone_sacrifice_discards_three_cornucopias_of_prosperity():
     act(g, "discard_prosperity", where="west")
     act(g, "discard_prosperity", where="argos")
     act(g, "discard_prosperity", where="argos")
-    assert [g.s.prosperity[idx(g, a)] for a in ("argos", "corinth", "west")] == [0, 1, 0]
+    assert [g.state.prosperity[idx(g, a)] for a in ("argos", "corinth", "west")] == [0, 1, 0]
     assert metro_frame(g)
 
 
@@ -327,11 +327,11 @@ def test_croesus_pays_1_gp_per_reroll_of_his_die():
     1 GP." The re-roll is a decision after both dice are rolled; the last roll counts."""
     g = turn("zeus", CROESUS, dice=[0, 2, 1, 3], gp=(5, 5, 5))
     heroic(g, "croesus", "corinth", t=1)  # pays 1
-    assert kinds(g) == {"reroll", "keep_roll"} and g.s.stack[-1]["dice"] == (0, 2)
+    assert kinds(g) == {"reroll", "keep_roll"} and g.state.stack[-1]["dice"] == (0, 2)
     act(g, "reroll", "croesus", n=1)
     act(g, "reroll", "croesus", n=1)
     ev = act(g, "keep_roll")
-    assert rounds(ev)[0]["dice"] == [3, 2] and g.s.gp[0] == 5 - 1 - 2
+    assert rounds(ev)[0]["dice"] == [3, 2] and g.state.gp[0] == 5 - 1 - 2
 
 
 def test_croesus_no_reroll_without_gp():
@@ -353,7 +353,7 @@ def test_croesus_sacrifice_spends_15_gp():
     """Croesus: "Spend 15 GP to build a Metropolis.\""""
     g = turn("zeus", {"argos": {"owner": 0, "heroes": ["croesus"]}}, gp=(16, 0, 0))
     act(g, "sacrifice", "croesus")
-    assert g.s.gp[0] == 1 and metro_frame(g)
+    assert g.state.gp[0] == 1 and metro_frame(g)
 
 
 def test_croesus_sacrifice_not_with_14_gp():
@@ -372,7 +372,7 @@ def test_hector_destroys_an_invading_troop_of_his_choice_before_the_battle():
     assert g.to_move == 1 and where(g, "destroy") == {"corinth"}
     assert {a.what for a in g.legal_actions()} == {"troop", "merc"}
     ev = act(g, "destroy", "merc", where="corinth")
-    assert rounds(ev)[0]["strength"] == [0 + 2, 0 + 1 + 1] and g.s.mercs_left == 16
+    assert rounds(ev)[0]["strength"] == [0 + 2, 0 + 1 + 1] and g.state.mercs_left == 16
 
 
 def test_hector_only_troops_invading_one_is_destroyed_at_once():
@@ -380,7 +380,7 @@ def test_hector_only_troops_invading_one_is_destroyed_at_once():
                       "corinth": {"owner": 1, "heroes": ["hector"]}}, dice=[3, 0])
     attack(g, "argos", "corinth", t=1)
     # the single invader is destroyed before any round: Hector holds his area
-    assert ctrl(g, "corinth") == 1 and g.s.troops_left[0] == 8 and g.s.dice == [3, 0]
+    assert ctrl(g, "corinth") == 1 and g.state.troops_left[0] == 8 and g.state.dice == [3, 0]
 
 
 def test_hector_has_no_power_when_he_attacks():
@@ -405,7 +405,7 @@ def test_hector_sacrifice_turns_priestesses_into_philosophers_several_times():
     act(g, "sacrifice", "hector")
     assert {a.n for a in g.legal_actions() if a.kind == "convert"} == {1, 2}
     act(g, "convert", "philosopher", n=2)
-    assert (g.s.priestesses[0], g.s.philosophers[0]) == (1, 2)
+    assert (g.state.priestesses[0], g.state.philosophers[0]) == (1, 2)
 
 
 def test_hector_sacrifice_fourth_philosopher_builds_a_metropolis():
@@ -413,7 +413,7 @@ def test_hector_sacrifice_fourth_philosopher_builds_a_metropolis():
     build a Metropolis" -- the philosopher Hector gives counts."""
     g = turn("zeus", HECTOR_HOME, player=[{"gp": 5, "priestesses": 2, "philosophers": 3}, {}, {}])
     act(g, "sacrifice", "hector")
-    assert g.s.philosophers[0] == 0 and metro_frame(g)
+    assert g.state.philosophers[0] == 0 and metro_frame(g)
 
 
 def test_hector_sacrifice_not_with_one_priestess():
@@ -482,7 +482,7 @@ def test_heracles_destroys_a_creature_in_the_area_he_enters():
                       "corinth": {"owner": 1}},
              creatures={"minotaur": {"owner": 1, "area": "corinth"}})
     heroic(g, "heracles", "corinth")
-    s = g.s
+    s = g.state
     assert "minotaur" not in s.creature_at and "minotaur" not in s.creature_owner
     assert s.creature_cards["heracles"] == ("minotaur",) and ctrl(g, "corinth") == 0
 
@@ -494,7 +494,7 @@ def test_heracles_destroys_a_creature_in_a_sea_he_passes_through():
                       "west": {"owner": 0, "fleets": 1}, "north": {"owner": 0, "fleets": 1}},
              creatures={"nereid": {"owner": 1, "area": "north"}})
     heroic(g, "heracles", "naxos")
-    assert g.s.creature_cards["heracles"] == ("nereid",) and "nereid" not in g.s.creature_owner
+    assert g.state.creature_cards["heracles"] == ("nereid",) and "nereid" not in g.state.creature_owner
 
 
 def test_heracles_does_not_destroy_a_creature_he_leaves_or_that_comes_to_him():
@@ -506,10 +506,10 @@ def test_heracles_does_not_destroy_a_creature_he_leaves_or_that_comes_to_him():
              creatures={"geryon": {"owner": 1, "area": "argos"},
                         "cerberus": {"owner": 1, "area": "corinth"}})
     attack(g, "argos", "corinth", t=1)                          # troops alone into Cerberus' area
-    assert g.s.creature_at["cerberus"] == idx(g, "corinth")
+    assert g.state.creature_at["cerberus"] == idx(g, "corinth")
     attack(g, "argos", "corinth", t=1, heroes=["heracles"])     # Heracles leaves Geryon...
-    assert g.s.creature_at["geryon"] == idx(g, "argos")
-    assert g.s.creature_cards["heracles"] == ("cerberus",)      # ...and enters Cerberus' area
+    assert g.state.creature_at["geryon"] == idx(g, "argos")
+    assert g.state.creature_cards["heracles"] == ("cerberus",)      # ...and enters Cerberus' area
 
 
 def test_heracles_sacrifice_with_two_creature_cards_under_him():
@@ -518,8 +518,8 @@ def test_heracles_sacrifice_with_two_creature_cards_under_him():
     g = turn("zeus", {"argos": {"owner": 0, "heroes": ["heracles"]}})
     under_heracles(g, "harpy", "sylph")
     act(g, "sacrifice", "heracles")
-    assert metro_frame(g) and {"harpy", "sylph"} <= set(g.s.creature_discard)
-    assert "heracles" not in g.s.creature_cards
+    assert metro_frame(g) and {"harpy", "sylph"} <= set(g.state.creature_discard)
+    assert "heracles" not in g.state.creature_cards
 
 
 def test_heracles_sacrifice_not_with_one_card():
@@ -535,8 +535,8 @@ def test_heracles_lost_in_battle_discards_his_cards():
                       "corinth": {"owner": 1, "troops": 2}}, dice=[0, 3])
     under_heracles(g, "harpy")
     heroic(g, "heracles", "corinth")
-    assert "heracles" in g.s.hero_discard and "harpy" in g.s.creature_discard
-    assert "heracles" not in g.s.creature_cards
+    assert "heracles" in g.state.hero_discard and "harpy" in g.state.creature_discard
+    assert "heracles" not in g.state.creature_cards
 
 
 def test_heracles_recruited_anew_has_no_cards_under_him():
@@ -546,7 +546,7 @@ def test_heracles_recruited_anew_has_no_cards_under_him():
                  player=[{"gp": 9}, {}, {}], decision={"turn": {"player": 0, "god": "hera", "stage": "main"}})
     under_heracles(g, "harpy", "sylph")
     act(g, "recruit_hero", "heracles", n=4)
-    assert "heracles" not in g.s.creature_cards and {"harpy", "sylph"} <= set(g.s.creature_discard)
+    assert "heracles" not in g.state.creature_cards and {"harpy", "sylph"} <= set(g.state.creature_discard)
 
 
 def test_heracles_destroyed_by_the_manticore_discards_his_cards():
@@ -557,8 +557,8 @@ def test_heracles_destroyed_by_the_manticore_discards_his_cards():
     under_heracles(g, "harpy")
     act(g, "buy_creature", "manticore", n=2)
     act(g, "destroy", "heracles", where="corinth")
-    assert "heracles" in g.s.hero_discard  # the Manticore did its part...
-    assert "harpy" in g.s.creature_discard  # ...but the card under Heracles stays aside
+    assert "heracles" in g.state.hero_discard  # the Manticore did its part...
+    assert "harpy" in g.state.creature_discard  # ...but the card under Heracles stays aside
 
 
 # --- Hippolyta --------------------------------------------------------------------------------
@@ -676,7 +676,7 @@ def test_jason_sacrifice_not_with_seven_fleets():
 def apollo_turn(areas, **kw):
     """Player 0's Apollo turn, after the Prosperity tokens are placed."""
     g = turn("apollo", areas, **kw)
-    while g.s.stack and g.s.stack[-1]["k"] == "prosper":
+    while g.state.stack and g.state.stack[-1]["kind"] == "prosper":
         act(g, "prosperity", where=sorted(where(g, "prosperity"))[0])
     return g
 
@@ -782,8 +782,8 @@ def test_pandora_sacrifice_uses_the_power_of_a_hero_on_the_track():
     act(g, "sacrifice", "pandora")
     assert {a.what for a in g.legal_actions() if a.kind == "use_power"} == {"croesus"}
     act(g, "use_power", "croesus")
-    assert g.s.gp[0] == 0 and metro_frame(g) and gone_from_game(g, "pandora")
-    assert g.s.hero_track == ["croesus", "ajax"]
+    assert g.state.gp[0] == 0 and metro_frame(g) and gone_from_game(g, "pandora")
+    assert g.state.hero_track == ["croesus", "ajax"]
 
 
 def test_pandora_lending_hippolyta_counts_heroes_other_than_pandora():
@@ -876,7 +876,7 @@ def test_penthesilea_metropolis_on_her_card():
     assert "metropolis_on_card" in kinds(g)
     act(g, "metropolis_on_card", "penthesilea")
     assert metropolises_of(g, 0) == 1 and "metropolis" not in sites(g, "argos")
-    assert gone_from_game(g, "penthesilea") and g.s.gp[0] == 3
+    assert gone_from_game(g, "penthesilea") and g.state.gp[0] == 3
 
 
 def test_penthesilea_metropolis_stays_when_her_area_is_conquered():
@@ -885,16 +885,16 @@ def test_penthesilea_metropolis_stays_when_her_area_is_conquered():
     g = scenario(areas={"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 1, "troops": 3},
                         "naxos": {"owner": 0}},
                  dice=[3, 0], decision={"turn": {"player": 1, "god": "ares", "stage": "main"}})
-    g.s.metro_bonus["penthesilea"] = (0, "priestess")
+    g.state.metro_bonus["penthesilea"] = (0, "priestess")
     attack(g, "corinth", "argos", t=3)
-    assert ctrl(g, "argos") == 1 and metropolises_of(g, 0) == 1 and g.s.priestesses[0] == 0
+    assert ctrl(g, "argos") == 1 and metropolises_of(g, 0) == 1 and g.state.priestesses[0] == 0
 
 
 def test_penthesilea_not_in_the_cycle_of_her_recruitment():
     """Limit: no sacrifice in the cycle of recruitment (rulebook, Heroes)."""
     g = scenario(areas=PENTHESILEA, player=[{"gp": 0, "philosophers": 3}, {}, {}],
                  decision={"turn": {"player": 0, "god": "athena"}})
-    g.s.hero_since["penthesilea"] = g.s.cycle
+    g.state.hero_since["penthesilea"] = g.state.cycle
     while not metro_frame(g):
         act(g, "build", "university", where="argos")
     assert "metropolis_on_card" not in kinds(g) and kinds(g) == {"metropolis"}
@@ -911,11 +911,11 @@ def test_rulebook_heroic_move_example_with_penthesilea():
                         "naxos": {"owner": 1, "troops": 1}, "melos": {"owner": 1}},
                  player=[{"gp": 5}, {}, {}], decision={"turn": {"player": 0, "god": "athena"}})
     act(g, "build", "university", where="argos")          # Athena's free actions
-    assert g.s.philosophers[0] == 1
+    assert g.state.philosophers[0] == 1
     heroic(g, "penthesilea", "corinth", cost=1)
-    assert units(g, "corinth") == (3, 0, ["penthesilea"]) and g.s.gp[0] == 4
+    assert units(g, "corinth") == (3, 0, ["penthesilea"]) and g.state.gp[0] == 4
     ev = heroic(g, "penthesilea", "naxos", cost=2, t=2)
-    assert g.s.gp[0] == 2 and any(e["type"] == "battle" for e in ev)
+    assert g.state.gp[0] == 2 and any(e["type"] == "battle" for e in ev)
     assert units(g, "corinth") == (1, 0, [])
 
 
@@ -932,7 +932,7 @@ def test_maelstrom_pericles_example():
     assert costs == {"pericles": 1, "ajax": 3}
     heroic(g, "pericles", "corinth", cost=1)
     costs = {a.what: a.n for a in g.legal_actions() if a.kind == "heroic_move"}
-    assert costs == {"pericles": 1, "ajax": 4} and g.s.gp[0] == 8
+    assert costs == {"pericles": 1, "ajax": 4} and g.state.gp[0] == 8
 
 
 def test_pericles_sacrifice_with_all_eight_troops_on_the_board():
@@ -962,7 +962,7 @@ def test_perseus_troops_may_retreat_instead_of_being_destroyed():
     assert {(a.kind, a.what, a.where) for a in g.legal_actions()} == {
         ("lose", "troop", ""), ("lose_hero", "perseus", ""), ("escape", "troop", "argos")}
     act(g, "escape", "troop", where="argos")
-    assert units(g, "argos") == (1, 0, []) and battle(g)["at"] == 1 and g.s.troops_left[0] == 6
+    assert units(g, "argos") == (1, 0, []) and battle(g)["attacker_troops"] == 1 and g.state.troops_left[0] == 6
 
 
 def test_perseus_no_escape_without_him():
@@ -976,7 +976,7 @@ def test_perseus_himself_cannot_retreat_if_destroyed():
     """Perseus: "Perseus cannot retreat if destroyed": alone, his loss is his death."""
     g = turn("zeus", PERSEUS, dice=[0, 3])
     heroic(g, "perseus", "corinth")
-    assert "perseus" in g.s.hero_discard and ctrl(g, "corinth") == 1
+    assert "perseus" in g.state.hero_discard and ctrl(g, "corinth") == 1
 
 
 def test_perseus_sacrifice_moves_troops_anywhere():
@@ -1023,7 +1023,7 @@ def test_minotaur_is_placed_on_a_land_area_its_buyer_controls():
     act(g, "buy_creature", "minotaur", n=2)
     assert where(g, "place_creature") == {"argos", "naxos"}
     act(g, "place_creature", "minotaur", where="naxos")
-    assert g.s.creature_at["minotaur"] == idx(g, "naxos") and g.s.creature_owner["minotaur"] == 0
+    assert g.state.creature_at["minotaur"] == idx(g, "naxos") and g.state.creature_owner["minotaur"] == 0
 
 
 MINOTAUR = {"argos": {"owner": 0, "troops": 3},
@@ -1040,7 +1040,7 @@ def test_minotaur_fights_with_strength_2_and_its_owner_chooses_the_loss():
     assert rounds(ev)[0]["strength"] == [6, 0 + 1 + 2]
     assert g.to_move == 1 and {a.what for a in g.legal_actions()} == {"troop", "minotaur"}
     act(g, "lose", "troop")
-    assert g.s.creature_at["minotaur"] == idx(g, "corinth")
+    assert g.state.creature_at["minotaur"] == idx(g, "corinth")
 
 
 def test_minotaur_alone_defends_its_area_and_is_destroyed_as_last_unit():
@@ -1050,7 +1050,7 @@ def test_minotaur_alone_defends_its_area_and_is_destroyed_as_last_unit():
              creatures={"minotaur": {"owner": 1, "area": "corinth"}})
     ev = attack(g, "argos", "corinth", t=3)
     assert rounds(ev)[0]["strength"] == [6, 2]
-    assert "minotaur" not in g.s.creature_at and "minotaur" in g.s.creature_discard
+    assert "minotaur" not in g.state.creature_at and "minotaur" in g.state.creature_discard
     assert ctrl(g, "corinth") == 0
 
 

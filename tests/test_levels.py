@@ -92,11 +92,11 @@ def quick_levels(monkeypatch):
     quick["strong"] = levels.Level("strong", "Strong", "mcts:iterations=4", "test")
     quick["expert"] = levels.Level("expert", "Expert", "mcts:iterations=3,workers=2", "test")
     monkeypatch.setattr(levels, "LEVELS", quick)
-    from cyclades.agents.base import AGENTS
-    levels.register_levels(AGENTS)
+    from cyclades.agents import registry
+    registry.register_levels()
     yield
     monkeypatch.undo()
-    levels.register_levels(AGENTS)
+    registry.register_levels()
 
 
 def test_levels_play_tournaments_by_name(tmp_path, quick_levels):

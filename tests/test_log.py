@@ -99,7 +99,7 @@ def test_tied_round_said_as_a_tie_and_sides_found_on_the_stack():
     events = act(g, "hold")
     assert g.to_move == 0
     events += act(g, "hold")  # neither retreats: a new round, 2 Fleets against 1 after it
-    assert any(f["k"] == "battle" for f in g.s.stack)
+    assert any(f["kind"] == "battle" for f in g.state.stack)
     rnd = next(e for e in events if e["type"] == "round")
     assert describe(rnd, g) == ("Sea Battle in the north, round 2: Player 1 rolls 2 (strength 4), "
                                 "Player 2 rolls 0 (strength 2); Player 2 loses the round.")
@@ -110,7 +110,7 @@ def test_narrator_remembers_sides_after_the_battle_is_over():
     battle's first event; `describe` alone falls back to attacker/defender."""
     g = sea_battle_position(dice=[3, 0], attackers=2, defenders=1)
     events = sea_move(g, "west", 2, "north")
-    assert not any(f["k"] == "battle" for f in g.s.stack)  # one round ended it
+    assert not any(f["kind"] == "battle" for f in g.state.stack)  # one round ended it
     rnd = next(e for e in events if e["type"] == "round")
     assert "the attacker rolls 3" in describe(rnd, g)
     assert any("Player 1 rolls 3" in t for t in Narrator(g).lines(events))
@@ -261,7 +261,7 @@ def test_every_event_of_random_games_reads_cleanly(players, board):
                 assert clean(s), (e, s)
             text += narrator.lines(events)
         assert all(clean(t) for t in text)
-        assert sum(t.startswith("Cycle ") and t.endswith(" begins.") for t in text) == g.s.cycle
+        assert sum(t.startswith("Cycle ") and t.endswith(" begins.") for t in text) == g.state.cycle
         assert text[-1].startswith("The game is over")
     assert {"offering", "income", "built", "turn", "game_over"} <= seen
 
@@ -276,6 +276,6 @@ def test_griffin_log_names_no_amount_r24():
     narrator = Narrator(g)
     lines = narrator.lines(g.apply(cyclades.Action("buy_creature", "griffin", n=2)))
     lines += narrator.lines(g.apply(cyclades.Action("target_player", n=1)))
-    assert g.s.gp[0] == 10 - 2 + 4
+    assert g.state.gp[0] == 10 - 2 + 4
     text = " ".join(lines)
     assert "steals half the GP" in text and "4 GP" not in text and "9" not in text

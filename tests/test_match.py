@@ -93,16 +93,16 @@ def test_play_match_in_every_mode(mode):
     """A whole game between random agents in every mode: an ending the rules know (R21), a
     winning side of the game's sides, per-team Metropolises and purse, decisions per seat."""
     g = mode.new_game(seed=5, max_cycles=100)
-    agents = [make_agent("random", seed=q) for q in range(g.s.n)]
+    agents = [make_agent("random", seed=q) for q in range(g.state.n)]
     out = play_match(g, agents)
     assert "error" not in out and g.is_over
     assert out["ending"] in ("metropolises", "elimination", "cycle_limit")
     assert out["sides"] == mode.layout and out["winning_sides"]
-    assert out["winners"] == [q for q in range(g.s.n) if mode.layout[q] in out["winning_sides"]]
+    assert out["winners"] == [q for q in range(g.state.n) if mode.layout[q] in out["winning_sides"]]
     assert sum(out["decisions_by_seat"]) == out["decisions"] == len(g.history)
     assert len(out["side_metropolises"]) == mode.sides
     for t in range(mode.sides):
-        team = [q for q in range(g.s.n) if mode.layout[q] == t]
+        team = [q for q in range(g.state.n) if mode.layout[q] == t]
         assert out["side_metropolises"][t] == sum(out["metropolises"][q] for q in team)
         assert out["side_gp"][t] == g.purse(team[0])
     if out["ending"] == "metropolises":

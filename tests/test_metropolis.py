@@ -98,7 +98,7 @@ def test_cultural_development_fourth_philosopher_builds_a_metropolis():
     4 cards and build a metropolis on a free site of a controlled land area."""
     g = cultural(HOME, ["three-gp"])
     fourth_philosopher(g)
-    assert g.s.philosophers[0] == 0
+    assert g.state.philosophers[0] == 0
     assert where(g, "metropolis") == {"argos", "naxos"}
     ev = act(g, "metropolis", where="argos")
     assert sites(g, "argos") == ["metropolis", ""]
@@ -125,8 +125,8 @@ def test_bonus_token_is_the_top_of_the_stack_and_applied_at_once():
     its bonus received immediately; the metropolis keeps it."""
     g = cultural(HOME, ["three-gp", "priestess"])
     ev = act(g, "recruit", "philosopher", n=4) + act(g, "metropolis", where="naxos")
-    assert g.s.gp[0] == 0 + 3
-    assert g.s.bonus_stack == ["priestess"] and g.s.priestesses[0] == 0
+    assert g.state.gp[0] == 0 + 3
+    assert g.state.bonus_stack == ["priestess"] and g.state.priestesses[0] == 0
     assert g.view(1)["areas"][idx(g, "naxos")]["metropolis_bonuses"] == ["three-gp"]
     assert [e["type"] for e in ev][-2:] == ["metropolis", "gp"]
 
@@ -138,7 +138,7 @@ def test_empty_bonus_stack_gives_no_bonus():
     assert sites(g, "naxos")[0] == "metropolis"
     assert next(e for e in ev if e["type"] == "metropolis")["bonus"] is None
     assert g.view(0)["areas"][idx(g, "naxos")]["metropolis_bonuses"] == []
-    assert g.s.gp[0] == 0 and "end_turn" in kinds(g)
+    assert g.state.gp[0] == 0 and "end_turn" in kinds(g)
 
 
 def test_bonus_gain_3_gp():
@@ -146,7 +146,7 @@ def test_bonus_gain_3_gp():
     g = cultural(HOME, ["three-gp"], gp=5)
     fourth_philosopher(g)
     act(g, "metropolis", where="argos")
-    assert g.s.gp[0] == 5 - 4 + 3
+    assert g.state.gp[0] == 5 - 4 + 3
 
 
 def test_bonus_gain_a_priestess():
@@ -154,7 +154,7 @@ def test_bonus_gain_a_priestess():
     g = cultural(HOME, ["priestess"])
     fourth_philosopher(g)
     act(g, "metropolis", where="argos")
-    assert g.s.priestesses == [1, 0, 0]
+    assert g.state.priestesses == [1, 0, 0]
 
 
 def test_bonus_gain_two_troops_on_controlled_land_areas():
@@ -167,8 +167,8 @@ def test_bonus_gain_two_troops_on_controlled_land_areas():
     act(g, "place_troop", where="naxos")
     assert where(g, "place_troop") == {"argos", "naxos"}
     act(g, "place_troop", where="argos")
-    assert (g.s.troops[idx(g, "argos")], g.s.troops[idx(g, "naxos")]) == (2, 1)
-    assert g.s.troops_left[0] == 8 - 3 and "end_turn" in kinds(g)
+    assert (g.state.troops[idx(g, "argos")], g.state.troops[idx(g, "naxos")]) == (2, 1)
+    assert g.state.troops_left[0] == 8 - 3 and "end_turn" in kinds(g)
 
 
 def test_bonus_gain_two_fleets_in_controlled_sea_areas():
@@ -181,7 +181,7 @@ def test_bonus_gain_two_fleets_in_controlled_sea_areas():
     assert where(g, "place_fleet") == {"west", "south"}  # not the empty east, not north
     act(g, "place_fleet", where="south")
     act(g, "place_fleet", where="south")
-    assert g.s.fleets[idx(g, "south")] == 3 and "end_turn" in kinds(g)
+    assert g.state.fleets[idx(g, "south")] == 3 and "end_turn" in kinds(g)
 
 
 def test_bonus_troop_and_fleet():
@@ -194,7 +194,7 @@ def test_bonus_troop_and_fleet():
     act(g, "place_troop", where="naxos")
     assert where(g, "place_fleet") == {"west"}
     act(g, "place_fleet", where="west")
-    assert (g.s.troops[idx(g, "naxos")], g.s.fleets[idx(g, "west")]) == (1, 2)
+    assert (g.state.troops[idx(g, "naxos")], g.state.fleets[idx(g, "west")]) == (1, 2)
     assert "end_turn" in kinds(g)
 
 
@@ -206,7 +206,7 @@ def test_bonus_prosperity_token_on_a_controlled_area():
     act(g, "metropolis", where="argos")
     assert where(g, "prosperity") == {"argos", "naxos", "west"}
     act(g, "prosperity", where="west")
-    assert g.s.prosperity[idx(g, "west")] == 1 and sum(g.s.prosperity) == 1
+    assert g.state.prosperity[idx(g, "west")] == 1 and sum(g.state.prosperity) == 1
 
 
 def test_bonus_build_a_basic_building():
@@ -234,7 +234,7 @@ def test_bonus_reserve_a_creature_places_the_marker():
     act(g, "metropolis", where="argos")
     assert {a.what for a in g.legal_actions() if a.kind == "reserve"} == set(CARDS)
     act(g, "reserve", "dryad")
-    assert g.s.reserved == {"dryad": 0}
+    assert g.state.reserved == {"dryad": 0}
     track = g.view(2)["creature_track"]
     assert [c["reserved_by"] for c in track] == [None, None, 0, None]
 
@@ -275,8 +275,8 @@ def test_conquered_metropolis_gives_its_bonus_to_the_player_who_lost_it():
     act(g, "origin", where="melos")
     act(g, "take", "troop", n=2)
     ev = act(g, "destination", where="ios")
-    assert g.s.ctrl[idx(g, "ios")] == 0
-    assert (g.s.gp[0], g.s.gp[1]) == (5 - 1, 0 + 3)
+    assert g.state.ctrl[idx(g, "ios")] == 0
+    assert (g.state.gp[0], g.state.gp[1]) == (5 - 1, 0 + 3)
     assert {"type": "metropolis_lost", "player": 1, "area": "ios", "bonus": "three-gp"} in ev
     assert g.view(0)["areas"][idx(g, "ios")]["metropolis_bonuses"] == ["three-gp"]
     assert g.view(0)["players"][0]["metropolises"] == 1
@@ -296,7 +296,7 @@ def test_conquered_metropolis_bonus_with_a_placement_is_the_losers_decision():
     assert g.to_move == 1 and where(g, "place_troop") == {"naxos"}
     act(g, "place_troop", where="naxos")
     act(g, "place_troop", where="naxos")
-    assert g.s.troops[idx(g, "naxos")] == 3 and g.to_move == 0
+    assert g.state.troops[idx(g, "naxos")] == 3 and g.to_move == 0
 
 
 def test_metropolis_given_up_by_a_retreat_still_gives_its_bonus():
@@ -311,7 +311,7 @@ def test_metropolis_given_up_by_a_retreat_still_gives_its_bonus():
     act(g, "take", "troop", n=3)
     act(g, "destination", where="ios")  # 6 against 3: one troop lost
     act(g, "retreat", where="naxos")
-    assert g.s.ctrl[idx(g, "ios")] == 0 and g.s.priestesses == [0, 1, 0]
+    assert g.state.ctrl[idx(g, "ios")] == 0 and g.state.priestesses == [0, 1, 0]
 
 
 def test_eliminated_loser_of_a_metropolis_gets_no_bonus():
@@ -327,7 +327,7 @@ def test_eliminated_loser_of_a_metropolis_gets_no_bonus():
     act(g, "origin", where="melos")
     act(g, "take", "troop", n=2)
     act(g, "destination", where="ios")
-    assert g.s.eliminated[1] and g.s.gp[1] == 0 and g.to_move == 0
+    assert g.state.eliminated[1] and g.state.gp[1] == 0 and g.to_move == 0
 
 
 def test_conquered_building_completing_the_four_types_builds_a_metropolis_at_once():
@@ -349,4 +349,4 @@ def test_conquered_building_completing_the_four_types_builds_a_metropolis_at_onc
     assert kinds(g) == {"metropolis"}
     assert sites(g, "argos") == ["", ""] and sites(g, "corinth") == ["", ""]
     act(g, "metropolis", where="corinth")
-    assert "metropolis" in sites(g, "corinth") and g.s.gp[0] == 5 - 1 + 3
+    assert "metropolis" in sites(g, "corinth") and g.state.gp[0] == 5 - 1 + 3

@@ -32,11 +32,11 @@ def turn(god, areas, **data):
 
 
 def unit(g, kind, area_id):
-    return getattr(g.s, kind)[idx(g, area_id)]
+    return getattr(g.state, kind)[idx(g, area_id)]
 
 
 def owner(g, area_id):
-    return g.s.ctrl[idx(g, area_id)]
+    return g.state.ctrl[idx(g, area_id)]
 
 
 def place(g, card, area_id):
@@ -47,7 +47,7 @@ def place(g, card, area_id):
 
 def scylla_charybdis(g, p, scylla, charybdis):
     """Scylla and Charybdis held by p (the scenario format has one area per creature card)."""
-    s = g.s
+    s = g.state
     s.creature_owner["scylla-charybdis"] = p
     s.creature_at.update(scylla=idx(g, scylla), charybdis=idx(g, charybdis))
     if "scylla-charybdis" in s.creature_deck:
@@ -81,8 +81,8 @@ def test_a_miniature_goes_on_any_area_of_its_type_without_a_creature():
     assert kinds(g) == {"place_creature"}
     assert wheres(g, "place_creature") == ["argos", "ios", "melos", "naxos"]  # not corinth
     act(g, "place_creature", what="cerberus", where="naxos")
-    assert g.s.creature_at["cerberus"] == idx(g, "naxos") and g.s.creature_owner["cerberus"] == 0
-    assert "cerberus" not in g.s.creature_discard and back_to_turn(g) and sound(g)
+    assert g.state.creature_at["cerberus"] == idx(g, "naxos") and g.state.creature_owner["cerberus"] == 0
+    assert "cerberus" not in g.state.creature_discard and back_to_turn(g) and sound(g)
 
 
 def test_a_miniature_with_no_free_area_of_its_type_is_discarded_without_effect():
@@ -93,7 +93,7 @@ def test_a_miniature_with_no_free_area_of_its_type_is_discarded_without_effect()
                    ("cerberus", "argos"), ("chiron", "corinth"), ("geryon", "naxos"),
                    ("polyphemus", "ios"), ("calydonian-boar", "melos"))})
     assert wasted(buy(g, "medusa"), "medusa")
-    assert "medusa" in g.s.creature_discard and "medusa" not in g.s.creature_owner
+    assert "medusa" in g.state.creature_discard and "medusa" not in g.state.creature_owner
 
 
 # --- Kraken ------------------------------------------------------------------------------------
@@ -114,10 +114,10 @@ def test_kraken_rulebook_example():
                turn_order=[0, 1, 2])
     assert legal(g, "buy_creature") == [cyclades.Action("buy_creature", "kraken", n=3)]
     place(g, "kraken", "north")
-    s = g.s
+    s = g.state
     assert s.gp[0] == 0
     assert unit(g, "fleets", "north") == 0 and owner(g, "north") == -1
-    assert s.fleets_left[1] == g.r.fleets and sound(g)
+    assert s.fleets_left[1] == g.rules.fleets and sound(g)
     act(g, "end_turn")  # the cycle ends; the next one begins with the offerings
     to_maintenance(g)
     assert g.to_move == 0
@@ -127,7 +127,7 @@ def test_kraken_rulebook_example():
     act(g, "move_creature", what="kraken", where="east")
     assert s.creature_at["kraken"] == idx(g, "east")
     assert unit(g, "fleets", "east") == 0 and owner(g, "east") == -1
-    assert s.fleets_left[2] == g.r.fleets and sound(g)
+    assert s.fleets_left[2] == g.rules.fleets and sound(g)
 
 
 def test_kraken_blocks_access_to_all_fleets_its_owners_included():
@@ -190,7 +190,7 @@ def test_boar_displaces_the_units_into_one_adjacent_area_chosen_by_its_controlle
     assert g.to_move == 0 and legal(g, "displace") == [cyclades.Action("displace", "units", "melos")]
     act(g, "displace", what="units", where="melos")
     assert (unit(g, "troops", "melos"), unit(g, "mercs", "melos")) == (2, 1)
-    assert g.s.hero_at["hector"] == idx(g, "melos") and owner(g, "melos") == 1
+    assert g.state.hero_at["hector"] == idx(g, "melos") and owner(g, "melos") == 1
     assert unit(g, "troops", "ios") == 0 and owner(g, "ios") == 1  # control stays
     assert back_to_turn(g) and sound(g)
 
@@ -203,11 +203,11 @@ def test_boar_destroys_the_units_that_cannot_move_without_a_battle():
     g = buying("calydonian-boar", {**HOME, "ios": {"owner": 1, "troops": 2, "mercs": 1,
                                                    "heroes": ["hector"]},
                                    "melos": {"owner": 2, "troops": 1}})
-    mercs = g.s.mercs_left
+    mercs = g.state.mercs_left
     place(g, "calydonian-boar", "ios")
-    s = g.s
+    s = g.state
     assert unit(g, "troops", "ios") == 0 and unit(g, "mercs", "ios") == 0
-    assert s.troops_left[1] == g.r.troops and s.mercs_left == mercs + 1
+    assert s.troops_left[1] == g.rules.troops and s.mercs_left == mercs + 1
     assert "hector" not in s.hero_at and "hector" in s.hero_discard
     assert owner(g, "ios") == 1 and unit(g, "troops", "melos") == 1 and back_to_turn(g)
 
@@ -258,7 +258,7 @@ def test_polyphemus_destroys_fleets_with_nowhere_to_go_and_closes_its_seas():
                               "east": {"owner": 1, "fleets": 2}, "south": {"owner": 2, "fleets": 1},
                               "ios": {"owner": 2}})
     place(g, "polyphemus", "naxos")
-    assert unit(g, "fleets", "east") == 0 and g.s.fleets_left[1] == g.r.fleets
+    assert unit(g, "fleets", "east") == 0 and g.state.fleets_left[1] == g.rules.fleets
     assert back_to_turn(g)
     # player 0 (Poseidon) may not place a Fleet on east next to ios: it is closed
     g2 = turn("poseidon", {"ios": {"owner": 0, "troops": 1}},
@@ -291,7 +291,7 @@ def test_hydra_with_no_unit_nearby_adds_nothing():
     g = buying("hydra", {**HOME, "ios": {"owner": 1, "heroes": ["hector"]}})
     place(g, "hydra", "melos")
     assert back_to_turn(g) and unit(g, "prosperity", "melos") == 0
-    assert "hector" in g.s.hero_at
+    assert "hector" in g.state.hero_at
 
 
 def test_hydra_doubles_its_areas_income_for_the_areas_controller():
@@ -302,7 +302,7 @@ def test_hydra_doubles_its_areas_income_for_the_areas_controller():
                         "argos": {"owner": 0, "troops": 1}},
                  creatures={"hydra": {"owner": 0, "area": "melos"}},
                  player=[{"gp": 0}, {"gp": 0}, {"gp": 0}], decision={"new_cycle": {}})
-    assert g.s.gp[:2] == [1, 6]
+    assert g.state.gp[:2] == [1, 6]
 
 
 def test_hydra_feeds_again_at_each_maintenance():
@@ -354,11 +354,11 @@ def test_geryon_gp_go_to_the_areas_controller_and_stay_when_geryon_moves():
                  creatures={"geryon": {"owner": 0, "area": "naxos"},
                             "cerberus": {"owner": 2, "area": "argos"}},
                  player=[{"gp": 0}, {"gp": 0}, {"gp": 0}])
-    g.s.geryon_gp[idx(g, "argos")] = 3
-    g.s.geryon_gp[idx(g, "melos")] = 2
+    g.state.geryon_gp[idx(g, "argos")] = 3
+    g.state.geryon_gp[idx(g, "melos")] = 2
     income(g)  # 2- Income
     # naxos 1 for player 0; the 3 GP of argos for player 1; argos' cornucopia to Cerberus' owner
-    assert g.s.gp == [1, 3, 1]
+    assert g.state.gp == [1, 3, 1]
     assert unit(g, "geryon_gp", "argos") == 0 and unit(g, "geryon_gp", "melos") == 2
 
 
@@ -370,7 +370,7 @@ def test_cerberus_takes_the_income_of_its_area():
     g = scenario(areas={"melos": {"owner": 1, "troops": 1}, "argos": {"owner": 0, "troops": 1}},
                  creatures={"cerberus": {"owner": 0, "area": "melos"}},
                  player=[{"gp": 0}, {"gp": 0}, {"gp": 0}], decision={"new_cycle": {}})
-    assert g.s.gp[:2] == [1 + 2, 0]
+    assert g.state.gp[:2] == [1 + 2, 0]
 
 
 def test_nereid_takes_the_income_of_its_sea_also_for_the_graeae():
@@ -382,7 +382,7 @@ def test_nereid_takes_the_income_of_its_sea_also_for_the_graeae():
                player=[{"gp": 10}, {"gp": 0}])
     assert income_of(g, 0) == 2 and income_of(g, 1) == 0
     buy(g, "graeae")
-    assert g.s.gp[:2] == [10 - 2 + 2, 0]
+    assert g.state.gp[:2] == [10 - 2 + 2, 0]
 
 
 def test_income_returns_to_the_controller_when_the_nereid_is_not_kept():
@@ -423,11 +423,11 @@ def test_typhon_metropolis_keeps_counting_for_victory_and_silenced_buildings_mak
                  player=[{}, {"priestesses": 1}, {}])
     assert count_in_area(g, idx(g, "argos"), "fortress") == 0
     assert g.result()["metropolises"][1] == 1
-    assert not any(f["k"] == "metro" for f in g.s.stack)
+    assert not any(f["kind"] == "metro" for f in g.state.stack)
     to_maintenance(g)
     act(g, "keep", what="typhon")
     act(g, "move_creature", what="typhon", where="south")  # corinth is free again
-    assert g.s.stack[-1]["k"] == "metro" and g.to_move == 0
+    assert g.state.stack[-1]["kind"] == "metro" and g.to_move == 0
 
 
 def test_typhon_destroyed_by_the_manticore_wakes_the_buildings():
@@ -439,7 +439,7 @@ def test_typhon_destroyed_by_the_manticore_wakes_the_buildings():
                creatures={"typhon": {"owner": 1, "area": "west"}})
     buy(g, "manticore")
     act(g, "destroy", what="typhon", where="west")
-    assert "typhon" not in g.s.creature_at and g.s.stack[-1]["k"] == "metro"
+    assert "typhon" not in g.state.creature_at and g.state.stack[-1]["kind"] == "metro"
 
 
 # --- Scylla and Charybdis ----------------------------------------------------------------------
@@ -454,7 +454,7 @@ def test_scylla_and_charybdis_placed_on_two_different_seas():
     assert legal(g, "place_creature")[0].what == "charybdis"
     assert wheres(g, "place_creature") == ["east", "north", "south"]
     act(g, "place_creature", what="charybdis", where="east")
-    s = g.s
+    s = g.state
     assert (s.creature_at["scylla"], s.creature_at["charybdis"]) == (idx(g, "west"), idx(g, "east"))
     assert s.creature_owner["scylla-charybdis"] == 0 and back_to_turn(g) and sound(g)
     assert {c["area"] for c in g.view(1)["miniatures"].values()} == {"west", "east"}
@@ -507,13 +507,13 @@ def test_scylla_and_charybdis_kept_with_one_priestess_each_miniature_may_move():
     to_maintenance(g)
     assert legal(g, "keep") == [cyclades.Action("keep", "scylla-charybdis")]
     act(g, "keep", what="scylla-charybdis")
-    assert g.s.priestesses[0] == 0
+    assert g.state.priestesses[0] == 0
     assert wheres(g, "move_creature") == ["north", "south"] and legal(g, "stay")[0].what == "scylla"
     act(g, "move_creature", what="scylla", where="south")
     assert legal(g, "stay") == [cyclades.Action("stay", "charybdis")]
     assert wheres(g, "move_creature") == ["north"]  # south holds Scylla now
     act(g, "stay", what="charybdis")
-    assert g.s.creature_at["scylla"] == idx(g, "south") and g.phase == "actions" and sound(g)
+    assert g.state.creature_at["scylla"] == idx(g, "south") and g.phase == "actions" and sound(g)
 
 
 def test_scylla_and_charybdis_released_together():
@@ -524,7 +524,7 @@ def test_scylla_and_charybdis_released_together():
     scylla_charybdis(g, 0, "west", "east")
     to_maintenance(g)
     act(g, "release", what="scylla-charybdis")
-    s = g.s
+    s = g.state
     assert "scylla" not in s.creature_at and "charybdis" not in s.creature_at
     assert s.creature_discard == ["scylla-charybdis"] and sound(g)
 
@@ -535,8 +535,8 @@ def test_scylla_and_charybdis_leave_with_an_eliminated_player():
     g = scenario(areas={**HOME, "ios": {"owner": 1}})
     scylla_charybdis(g, 1, "west", "east")
     ops.take_control(g, idx(g, "ios"), 0)  # player 1's last land area is lost
-    assert g.s.eliminated[1]
-    assert "scylla" not in g.s.creature_at and "charybdis" not in g.s.creature_at
+    assert g.state.eliminated[1]
+    assert "scylla" not in g.state.creature_at and "charybdis" not in g.state.creature_at
 
 
 # --- Chiron ------------------------------------------------------------------------------------
@@ -554,7 +554,7 @@ def test_chiron_shields_its_area_from_other_players_creatures():
                                    "naxos": {"owner": 0, "troops": 1}},
                creatures={"chiron": {"owner": 1, "area": "corinth"}})
     place(g, "calydonian-boar", "argos")
-    assert unit(g, "troops", "argos") == 0 and g.s.troops_left[1] == g.r.troops - 1  # destroyed
+    assert unit(g, "troops", "argos") == 0 and g.state.troops_left[1] == g.rules.troops - 1  # destroyed
     assert unit(g, "troops", "corinth") == 1
 
 

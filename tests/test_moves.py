@@ -29,20 +29,20 @@ def turn(god, areas, gp=(5, 5, 5), **kw):
 
 
 def fleets(g, area):
-    return g.s.fleets[idx(g, area)]
+    return g.state.fleets[idx(g, area)]
 
 
 def troops(g, area):
-    return g.s.troops[idx(g, area)]
+    return g.state.troops[idx(g, area)]
 
 
 def mercs(g, area):
-    return g.s.mercs[idx(g, area)]
+    return g.state.mercs[idx(g, area)]
 
 
 def snapshot(g):
     """The whole state but its version counter (which counts every applied decision)."""
-    d = g.s.to_dict()
+    d = g.state.to_dict()
     d.pop("version")
     return d
 
@@ -73,8 +73,8 @@ def test_sea_move_costs_1_gp_and_moves_some_fleets():
     act(g, "destination", where="north")
     assert (fleets(g, "west"), fleets(g, "north")) == (1, 2)
     assert (ctrl(g, "west"), ctrl(g, "north")) == (0, 0)
-    assert g.s.gp[0] == 4
-    assert g.s.fleets_left[0] == 5  # moved, not recruited
+    assert g.state.gp[0] == 4
+    assert g.state.fleets_left[0] == 5  # moved, not recruited
 
 
 def test_sea_move_only_to_an_adjacent_sea_area():
@@ -114,7 +114,7 @@ def test_sea_move_may_be_repeated_for_1_gp_each():
         act(g, "origin", where=frm)
         act(g, "take", "fleet", n=1)
         act(g, "destination", where=to)
-    assert fleets(g, "south") == 1 and g.s.gp[0] == 2
+    assert fleets(g, "south") == 1 and g.state.gp[0] == 2
 
 
 def test_rulebook_example_move():
@@ -131,17 +131,17 @@ def test_rulebook_example_move():
     act(g, "take", "fleet", n=2)
     act(g, "destination", where="north")
     assert (fleets(g, "west"), ctrl(g, "west"), fleets(g, "north")) == (0, NOBODY, 4)
-    assert g.s.gp[0] == 4
+    assert g.state.gp[0] == 4
     act(g, "sea_move", n=1)
     act(g, "origin", where="north")
     act(g, "take", "fleet", n=3)
     events = act(g, "destination", where="east")
     battle = [e for e in events if e["type"] == "battle"]
     assert battle == [{"type": "battle", "attacker": 0, "defender": 1, "area": "east", "sea": True}]
-    assert g.s.gp[0] == 3
+    assert g.state.gp[0] == 3
     # 2 + 3 fleets = 5 against 0 + 1 fleet = 1: Yellow loses its only fleet.
     assert (fleets(g, "north"), fleets(g, "east"), ctrl(g, "east")) == (1, 3, 0)
-    assert g.s.fleets_left[1] == 8
+    assert g.state.fleets_left[1] == 8
 
 
 @pytest.mark.parametrize("steps", [0, 1, 2])
@@ -172,7 +172,7 @@ def test_land_move_to_adjacent_area_on_same_island():
     g = turn("ares", {"melos": {"owner": 0, "troops": 3}})
     land_move(g, "melos", "ios", t=2)
     assert (troops(g, "melos"), troops(g, "ios")) == (1, 2)
-    assert ctrl(g, "ios") == 0 and g.s.gp[0] == 4
+    assert ctrl(g, "ios") == 0 and g.state.gp[0] == 4
 
 
 def test_land_move_destinations_are_the_accessible_land_areas():
@@ -190,8 +190,8 @@ def test_land_move_any_subset_of_troops_mercenaries_and_heroes():
     g = turn("ares", {"argos": {"owner": 0, "troops": 3, "mercs": 2, "heroes": ["jason", "helen"]}})
     land_move(g, "argos", "corinth", t=1, m=2, heroes=["helen"])
     assert (troops(g, "argos"), mercs(g, "argos"), troops(g, "corinth"), mercs(g, "corinth")) == (2, 0, 1, 2)
-    assert g.s.hero_at == {"jason": idx(g, "argos"), "helen": idx(g, "corinth")}
-    assert g.s.gp[0] == 4
+    assert g.state.hero_at == {"jason": idx(g, "argos"), "helen": idx(g, "corinth")}
+    assert g.state.gp[0] == 4
 
 
 def test_land_move_takes_at_least_one_unit():
@@ -207,7 +207,7 @@ def test_land_move_mercenaries_only_or_hero_only():
     with Ares (no Heroic Move with Ares: heroes move like the other troops)."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 1, "heroes": ["jason"]}})
     land_move(g, "argos", "corinth", t=0, heroes=["jason"])
-    assert g.s.hero_at["jason"] == idx(g, "corinth") and troops(g, "argos") == 1
+    assert g.state.hero_at["jason"] == idx(g, "corinth") and troops(g, "argos") == 1
     assert "heroic_move" not in kinds(g)
 
 
@@ -247,7 +247,7 @@ def test_land_move_across_the_sea_arrives_and_takes_control():
                       "naxos": {"owner": 2, "troops": 1}})
     land_move(g, "argos", "ios", t=2)
     assert (troops(g, "ios"), ctrl(g, "ios"), ctrl(g, "argos"), fleets(g, "south")) == (2, 0, 0, 1)
-    assert g.s.gp[0] == 4
+    assert g.state.gp[0] == 4
 
 
 def test_land_move_into_area_with_only_enemy_control_token_takes_it():
@@ -274,21 +274,21 @@ def test_land_move_into_enemy_troops_starts_a_land_battle():
         + act(g, "destination", where="ios")
     assert {"type": "battle", "attacker": 0, "defender": 1, "area": "ios", "sea": False} in events
     # 3 + 2 troops against 0 + Jason: Jason falls, player 0 holds ios.
-    assert (ctrl(g, "ios"), troops(g, "ios")) == (0, 2) and "jason" not in g.s.hero_at
+    assert (ctrl(g, "ios"), troops(g, "ios")) == (0, 2) and "jason" not in g.state.hero_at
 
 
 def test_taking_control_of_a_priestess_area_draws_a_priestess():
     """Rulebook, Land Move: taking control of an area with the Priestess icon draws a Priestess."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 2}})
     land_move(g, "argos", "corinth", t=1)
-    assert g.s.priestesses[0] == 1
+    assert g.state.priestesses[0] == 1
 
 
 def test_moving_into_an_own_priestess_area_draws_nothing():
     """Rulebook, Land Move: the Priestess is drawn on *taking* control, not on every entry."""
     g = turn("ares", {"argos": {"owner": 0, "troops": 2}, "corinth": {"owner": 0}})
     land_move(g, "argos", "corinth", t=1)
-    assert g.s.priestesses[0] == 0
+    assert g.state.priestesses[0] == 0
 
 
 def test_land_move_needs_ares_and_1_gp():
@@ -319,7 +319,7 @@ def test_land_move_cancel_before_last_step_changes_nothing(steps):
             act(g, "take_hero", "jason")
             if "done" in kinds(g):
                 act(g, "done")
-    assert g.s.stack[-1]["stage"] == steps
+    assert g.state.stack[-1]["stage"] == steps
     act(g, "cancel")
     assert snapshot(g) == before
 
@@ -359,7 +359,7 @@ def test_last_land_area_attack_allowed_when_winning_gives_three_metropolises():
     act(g, "take", "troop", n=2)
     assert "ios" in where(g, "destination")
     act(g, "destination", where="ios")
-    assert ctrl(g, "ios") == 0 and g.s.eliminated[1]
+    assert ctrl(g, "ios") == 0 and g.state.eliminated[1]
     assert not g.is_over  # the cycle goes on until its end
     act(g, "end_turn")
     assert g.is_over and g.result()["winners"] == [0]
@@ -379,13 +379,13 @@ def test_won_attack_on_last_land_area_ends_the_cycle_even_if_the_metropolis_is_l
     land_move(g, "melos", "ios", t=1)
     act(g, "lose", "troop")           # 1 + 3 = 4 against 1 + Jason + metropolis + 0 = 3
     act(g, "retreat", where="naxos")  # Jason escapes by the fleet in east
-    assert ctrl(g, "ios") == 0 and not g.s.eliminated[1]
+    assert ctrl(g, "ios") == 0 and not g.state.eliminated[1]
     act(g, "end_turn")
     act(g, "build", "temple", "naxos")  # Zeus' free building
     heroic_move(g, "jason", 1, "ios")    # 1 + 3 = 4 against 1 troop + metropolis + 0 = 2
     assert ctrl(g, "ios") == 1
     act(g, "end_turn")
-    assert g.is_over and g.s.cycle == 1
+    assert g.is_over and g.state.cycle == 1
     assert g.result()["winners"] == [0]  # 2 metropolises against 1
 
 
@@ -420,10 +420,10 @@ def test_heroic_move_costs_escalate_within_the_turn():
     """R14 (rulebook, Heroic Move): the 1st heroic move costs 1 GP, the 2nd 2 GP, the 3rd 3 GP."""
     g = turn("zeus", HERO_AREAS, gp=(10, 5, 5))
     heroic_move(g, "jason", 1, "corinth", t=0)
-    assert g.s.gp[0] == 9 and g.s.hero_at["jason"] == idx(g, "corinth")
+    assert g.state.gp[0] == 9 and g.state.hero_at["jason"] == idx(g, "corinth")
     assert cyclades.Action("heroic_move", "jason", n=2) in g.legal_actions()
     heroic_move(g, "jason", 2, "argos", t=1)
-    assert g.s.gp[0] == 7
+    assert g.state.gp[0] == 7
     assert cyclades.Action("heroic_move", "jason", n=3) in g.legal_actions()
 
 
@@ -454,7 +454,7 @@ def test_heroic_move_with_accompanying_troops():
     g = turn("athena", {"argos": {"owner": 0, "troops": 2, "mercs": 1, "heroes": ["jason"]}})
     heroic_move(g, "jason", 1, "corinth", t=1, m=1)
     assert (troops(g, "argos"), troops(g, "corinth"), mercs(g, "corinth")) == (1, 1, 1)
-    assert g.s.hero_at["jason"] == idx(g, "corinth") and g.s.gp[0] == 4
+    assert g.state.hero_at["jason"] == idx(g, "corinth") and g.state.gp[0] == 4
 
 
 def test_heroic_move_along_a_chain_of_fleets():
@@ -466,7 +466,7 @@ def test_heroic_move_along_a_chain_of_fleets():
     act(g, "take", "troop", n=2)
     assert where(g, "destination") == {"corinth", "naxos"}
     act(g, "destination", where="naxos")
-    assert (troops(g, "naxos"), ctrl(g, "naxos"), g.s.hero_at["jason"]) == (2, 0, idx(g, "naxos"))
+    assert (troops(g, "naxos"), ctrl(g, "naxos"), g.state.hero_at["jason"]) == (2, 0, idx(g, "naxos"))
 
 
 def test_heroic_move_into_enemy_area_starts_a_land_battle():
@@ -478,7 +478,7 @@ def test_heroic_move_into_enemy_area_starts_a_land_battle():
     assert {"type": "battle", "attacker": 0, "defender": 1, "area": "corinth", "sea": False} in events
     rnd = next(e for e in events if e["type"] == "round")
     assert rnd["strength"] == [2 + 1, 1 + 1]
-    assert ctrl(g, "corinth") == 0 and g.s.hero_at["jason"] == idx(g, "corinth")
+    assert ctrl(g, "corinth") == 0 and g.state.hero_at["jason"] == idx(g, "corinth")
 
 
 def test_heroic_move_cancel_changes_nothing():

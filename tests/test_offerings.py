@@ -50,11 +50,11 @@ def test_offerings_rulebook_example_3_players():
     assert gods_offered(g) == {"ares"} and bids_on(g, "ares")[0] == 8
     act(g, "apollo")
     # the bidding is over: the offerings are paid, then the actions begin (Zeus first)
-    assert g.s.bids == {"zeus": (PURPLE, 7), "ares": (BLUE, 7)}
-    assert g.s.apollo == [YELLOW]
+    assert g.state.bids == {"zeus": (PURPLE, 7), "ares": (BLUE, 7)}
+    assert g.state.apollo == [YELLOW]
     assert g.phase == "actions"
-    assert g.s.action_order == [[PURPLE, "zeus"], [BLUE, "ares"], [YELLOW, "apollo"]]
-    assert g.s.gp == [3, 10, 3]
+    assert g.state.action_order == [[PURPLE, "zeus"], [BLUE, "ares"], [YELLOW, "apollo"]]
+    assert g.state.gp == [3, 10, 3]
 
 
 def test_offerings_only_face_up_gods_and_apollo():
@@ -73,7 +73,7 @@ def test_offering_bids_from_1_to_what_the_player_can_pay():
         act(g, "bid", "zeus", n=5)
     with pytest.raises(cyclades.IllegalAction):
         act(g, "bid", "zeus", n=0)
-    assert g.to_move == PURPLE and g.s.bids == {}  # unchanged
+    assert g.to_move == PURPLE and g.state.bids == {}  # unchanged
 
 
 def test_offering_cap_is_25():
@@ -106,8 +106,8 @@ def test_offering_payment_bid_minus_priestesses():
     act(g, "bid", "zeus", n=4)      # purple: 4 - 2 = 2
     act(g, "bid", "ares", n=3)      # yellow: 3 - 5 -> 0
     act(g, "apollo")                # blue
-    assert g.s.gp[PURPLE] == 0 and g.s.gp[YELLOW] == 10
-    assert g.s.priestesses == [2, 5, 0]  # priestesses are not spent on offerings
+    assert g.state.gp[PURPLE] == 0 and g.state.gp[YELLOW] == 10
+    assert g.state.priestesses == [2, 5, 0]  # priestesses are not spent on offerings
 
 
 def test_offering_paid_in_full_without_priestesses():
@@ -116,7 +116,7 @@ def test_offering_paid_in_full_without_priestesses():
     act(g, "bid", "zeus", n=6)
     act(g, "bid", "ares", n=1)
     act(g, "apollo")
-    assert g.s.gp[:2] == [3, 9]
+    assert g.state.gp[:2] == [3, 9]
 
 
 def test_offering_apollo_takes_any_number_and_is_never_kicked_out():
@@ -132,9 +132,9 @@ def test_offering_apollo_takes_any_number_and_is_never_kicked_out():
     act(g, "apollo")                 # player 1 joins Apollo: nobody is kicked out
     assert g.to_move == 3
     act(g, "apollo")
-    assert g.s.apollo == [0, 1, 3]
+    assert g.state.apollo == [0, 1, 3]
     assert g.phase == "actions"
-    assert g.s.action_order == [[2, "zeus"], [0, "apollo"], [1, "apollo"], [3, "apollo"]]
+    assert g.state.action_order == [[2, "zeus"], [0, "apollo"], [1, "apollo"], [3, "apollo"]]
 
 
 def test_offering_chain_resolves_before_next_player():
@@ -155,7 +155,7 @@ def test_offering_chain_resolves_before_next_player():
     assert gods_offered(g) == {"ares", "poseidon"}  # 0 may go to Ares it never held
     act(g, "bid", "poseidon", n=1)   # the chain ends on a free god
     assert g.to_move == 2
-    assert g.s.bids == {"zeus": (1, 5), "ares": (3, 4), "poseidon": (0, 1)}
+    assert g.state.bids == {"zeus": (1, 5), "ares": (3, 4), "poseidon": (0, 1)}
 
 
 def test_offering_kicked_out_player_may_not_rebid_same_god_but_may_return_later():

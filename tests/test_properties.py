@@ -76,7 +76,7 @@ def _json_round_trip(game, rng):
 
 def _views_hide_secrets(game):
     """R24: a view holds no other player's GP, no pile order and no generator."""
-    for p in range(game.s.n):
+    for p in range(game.state.n):
         v = game.view(p)
         json.dumps(v)
         for q, pv in enumerate(v["players"]):
@@ -87,7 +87,7 @@ def _views_hide_secrets(game):
             continue  # screens are lifted at the end: GP decide ties (R21)
         # Changing only hidden facts (others' GP, pile order, the generator) changes nothing.
         other = game.copy()
-        s = other.s
+        s = other.state
         for q in range(s.n):
             if not other.friends(p, q):
                 s.gp[q] += 17
@@ -120,7 +120,7 @@ def test_random_games_keep_every_property_full(seed, players):
 def test_core_deck_games_keep_every_property(seed, players):
     """R2: without the Maelström module (9 heroes, 18 creatures, 15 metropolis tokens)."""
     game = _all_properties(seed + 5000, players, maelstrom=False)
-    assert not set(game.s.creature_discard) & MAELSTROM_CREATURES
+    assert not set(game.state.creature_discard) & MAELSTROM_CREATURES
 
 
 @pytest.mark.slow
@@ -146,7 +146,7 @@ def test_classic_games_keep_every_property(seed, players):
     """The classic ruleset (issue 5): the same invariants, copies, round trips, replays and
     hidden purses, 10 games for each of 2 to 5 players."""
     game = _all_properties(seed + 7000, players, ruleset="classic")
-    assert game.r.name == "classic" and not game.s.hero_owner and not game.s.metro_bonus
+    assert game.rules.name == "classic" and not game.state.hero_owner and not game.state.metro_bonus
 
 
 @pytest.mark.slow

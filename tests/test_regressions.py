@@ -10,7 +10,7 @@ def test_bonus_placements_skip_when_the_reserve_runs_out():
     g = scenario(areas={"argos": {"owner": 0, "troops": 7}, "west": {"owner": 0, "fleets": 1},
                         "naxos": {"owner": 1}, "melos": {"owner": 2}},
                  decision={"turn": {"player": 0, "god": "zeus", "stage": "main"}})
-    assert g.s.troops_left[0] == 1
+    assert g.state.troops_left[0] == 1
     metropolis.apply_bonus(g, 0, "two-troops")
     metropolis.apply_bonus(g, 0, "troop-and-fleet")
     g._settle()

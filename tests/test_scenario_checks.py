@@ -241,10 +241,14 @@ REFUSED = [
      dict(decision={"turn": {"player": 0, "god": "zeus", "action_order": [[0, "zeus"], [1, "zeus"]]}})),
     ("R10 a god's turn is its bidder's", "decision.turn", "player 1's, whose offering",
      dict(gods=GODS, bids={"zeus": [1, 1]}, decision={"turn": {"player": 0, "god": "zeus"}})),
-    ("R26 an unknown frame", "decision.stack.frames[0].k", "unknown frame kind",
+    ("R26 an unknown frame", "decision.stack.frames[0].kind", "unknown frame kind",
+     dict(decision={"stack": {"frames": [{"kind": "nope", "player": 0}]}})),
+    ("R26 an unknown frame, format 1", "decision.stack.frames[0].kind", "unknown frame kind",
      dict(decision={"stack": {"frames": [{"k": "nope", "p": 0}]}})),
     ("R26 a frame the engine cannot run", "decision.stack", "cannot go on",
-     dict(decision={"stack": {"phase": "actions", "frames": [{"k": "turn", "p": 0}]}})),
+     dict(decision={"stack": {"phase": "actions", "frames": [{"kind": "turn", "player": 0}]}})),
+    ("A format this engine does not read", "format", "unsupported scenario format 7",
+     dict(format=7)),
     ("Setup: cycle 0 is the placement", "cycle", "cycle 0 is the Setup", dict(cycle=0)),
     ("Overview: an unknown phase", "decision.stack.phase", "one of setup",
      dict(decision={"stack": {"phase": "lunch"}})),
@@ -278,12 +282,12 @@ def test_r22_a_team_purse_written_once_or_equal(players, teams):
     first member: written with that member, or the same amount with every member."""
     g = scenario(players=players, teams=teams, player=[{"gp": 7}])
     assert g.purse(0) == 7 and all(g.purse(q) == 7 for q in g.teammates(0))
-    same = [{"gp": 4} for _ in range(g.s.n)]
+    same = [{"gp": 4} for _ in range(g.state.n)]
     g = scenario(players=players, teams=teams, player=same)
-    assert all(g.purse(p) == 4 for p in range(g.s.n))
-    assert g.s.gp.count(4) == len(set(g.teams))  # each team's purse held once, not doubled
+    assert all(g.purse(p) == 4 for p in range(g.state.n))
+    assert g.state.gp.count(4) == len(set(g.teams))  # each team's purse held once, not doubled
     teammate = g.teammates(0)[0]
-    only_teammate = [{} for _ in range(g.s.n)]
+    only_teammate = [{} for _ in range(g.state.n)]
     only_teammate[teammate] = {"gp": 3}
     assert scenario(players=players, teams=teams, player=only_teammate).purse(0) == 3
 
@@ -292,9 +296,9 @@ def test_r23_classic_two_players_give_each_player_two_markers():
     """R23: "Each player has two offering markers": the classic 2-player turn order holds each
     player twice, as the setup deals it."""
     g = scenario(ruleset="classic", players=2, board="classic", turn_order=[1, 0, 0, 1])
-    assert g.s.turn_order == [1, 0, 0, 1] and g.to_move == 1
+    assert g.state.turn_order == [1, 0, 0, 1] and g.to_move == 1
     fresh = cyclades.new_game(players=2, ruleset="classic", seed=1)
-    assert sorted(fresh.s.turn_order) == [0, 0, 1, 1]
+    assert sorted(fresh.state.turn_order) == [0, 0, 1, 1]
 
 
 def test_offerings_go_on_with_the_players_who_have_not_offered():
@@ -305,7 +309,7 @@ def test_offerings_go_on_with_the_players_who_have_not_offered():
     g = scenario(ruleset="classic", players=2, board="classic", turn_order=[0, 1, 1, 0],
                  gods=["poseidon", "ares", "zeus", "athena"], bids={"poseidon": [1, 1]},
                  decision={"offerings": {}})
-    assert g.to_move == 0 and g.s.stack[-1]["queue"] == (1, 0)
+    assert g.to_move == 0 and g.state.stack[-1]["queue"] == (1, 0)
 
 
 def test_maintenance_after_every_offering_then_actions():
@@ -313,7 +317,7 @@ def test_maintenance_after_every_offering_then_actions():
     the scenario gives both the offerings and the decision."""
     g = scenario(gods=GODS, turn_order=[0, 1, 2], bids={"zeus": [0, 1], "ares": [1, 1]},
                  apollo=[2], areas={"argos": {"owner": 0}, **OTHERS}, decision={"maintenance": {}})
-    assert g.phase == "actions" and g.s.action_order == [[0, "zeus"], [1, "ares"], [2, "apollo"]]
+    assert g.phase == "actions" and g.state.action_order == [[0, "zeus"], [1, "ares"], [2, "apollo"]]
 
 
 def test_a_pile_left_to_the_setup_gives_up_the_cards_placed_elsewhere():
@@ -322,7 +326,7 @@ def test_a_pile_left_to_the_setup_gives_up_the_cards_placed_elsewhere():
     g = scenario(creature_track=["kraken", None, None, None],
                  creatures={"medusa": {"owner": 0, "area": "argos"}}, areas={"argos": {"owner": 0}},
                  hero_track=["ajax", None])
-    s = g.s
+    s = g.state
     for card in ("kraken", "medusa"):
         assert card not in s.creature_deck
     assert "ajax" not in s.hero_deck
@@ -363,7 +367,7 @@ def test_a_hero_recruited_this_cycle_cannot_be_sacrificed():
     assert "sacrifice" in kinds(earlier)
     now = hector_turn(recruited_this_cycle=["hector"])
     assert "sacrifice" not in kinds(now)
-    assert now.s.hero_since["hector"] == now.s.cycle == 3
+    assert now.state.hero_since["hector"] == now.state.cycle == 3
     assert now.state_dict()["recruited_this_cycle"] == ["hector"]
 
 
@@ -374,7 +378,7 @@ def test_a_hero_recruited_this_cycle_may_be_sacrificed_in_the_next():
     g = hector_turn(recruited_this_cycle=["hector"], gods=GODS, turn_order=[0, 1, 2])
     assert not may_sacrifice(g, 0, "hector", "zeus")
     act(g, "end_turn")  # the only turn of the action order: the cycle ends
-    assert g.s.cycle == 4 and g.phase == "offerings" and g.s.hero_owner["hector"] == 0
+    assert g.state.cycle == 4 and g.phase == "offerings" and g.state.hero_owner["hector"] == 0
     assert may_sacrifice(g, 0, "hector", "zeus")
 
 

@@ -39,8 +39,8 @@ def reload(game) -> cyclades.Game:
 
 
 def assert_same_position(a, b):
-    assert b.s.to_dict() == a.s.to_dict()  # generator, piles, stack, bookkeeping: all of it
-    for p in [None] + list(range(a.s.n)):
+    assert b.state.to_dict() == a.state.to_dict()  # generator, piles, stack, bookkeeping: all of it
+    for p in [None] + list(range(a.state.n)):
         assert b.view(p) == a.view(p)
     assert b.legal_actions() == a.legal_actions()
     assert b.to_move == a.to_move and b.phase == a.phase and b.is_over == a.is_over
@@ -57,7 +57,7 @@ def assert_same_future(a, b, rng, steps=25):
         action = rng.choice(a.legal_actions())
         assert b.apply(action) == a.apply(action)
         assert not check(b)
-    assert b.s.to_dict() == a.s.to_dict()
+    assert b.state.to_dict() == a.state.to_dict()
 
 
 def export_along_a_game(mode, seed, exports=6):
@@ -98,7 +98,7 @@ def test_state_dict_after_every_decision_of_a_game():
         rng = random.Random(seed)
         kinds = set()
         while not game.is_over:
-            kinds.add(game.s.stack[-1]["k"])
+            kinds.add(game.state.stack[-1]["kind"])
             assert_same_position(game, reload(game))
             game.apply(rng.choice(game.legal_actions()))
         if options.get("ruleset") == "classic":
@@ -118,11 +118,11 @@ def test_state_dict_mid_battle_keeps_the_attackers_units_in_the_battle():
     act(g, "origin", where="argos")
     act(g, "take", "troop", n=3)
     act(g, "destination", where="corinth")
-    battle = next(f for f in g.s.stack if f["k"] == "battle")
-    assert battle["at"] == 3 and g.s.troops_left[0] == 8 - 3
+    battle = next(f for f in g.state.stack if f["kind"] == "battle")
+    assert battle["attacker_troops"] == 3 and g.state.troops_left[0] == 8 - 3
     loaded = reload(g)
     assert_same_position(g, loaded)
-    assert loaded.s.troops_left[0] == 5
+    assert loaded.state.troops_left[0] == 5
     assert_same_future(g, loaded, random.Random(1), steps=40)
 
 
@@ -160,4 +160,4 @@ def test_a_loaded_position_replays_from_its_record():
             break
         loaded.apply(rng.choice(loaded.legal_actions()))
     again = cyclades.Game.from_record(json.loads(json.dumps(loaded.record())))
-    assert again.s.to_dict() == loaded.s.to_dict()
+    assert again.state.to_dict() == loaded.state.to_dict()

@@ -36,7 +36,7 @@ def where(game, kind):
 
 
 def owner(game, area_id):
-    return game.s.ctrl[game.board.index[area_id]]
+    return game.state.ctrl[game.board.index[area_id]]
 
 
 # --- Setup ----------------------------------------------------------------------------
@@ -46,8 +46,8 @@ def test_setup_god_tiles_face_up_by_player_count(players, up):
     """Rulebook, Setup: 5 players turn the last tile face down, 4 players the last two,
     3 players the last three; the five gods are all on the board."""
     g = cyclades.new_game(players=players, seed=11, board="recommended")
-    assert g.s.faceup == up
-    assert sorted(g.s.gods) == sorted(["athena", "zeus", "poseidon", "ares", "hera"])
+    assert g.state.faceup == up
+    assert sorted(g.state.gods) == sorted(["athena", "zeus", "poseidon", "ares", "hera"])
     assert [x["face_up"] for x in g.view(0)["gods"]] == [True] * up + [False] * (5 - up)
 
 
@@ -55,7 +55,7 @@ def test_setup_tracks_purses_and_reserves():
     """Rulebook, Setup: 4 creatures and 2 heroes revealed from their decks, 5 GP each;
     R28: 8 troops and 8 fleets per player, 16 mercenaries."""
     g = cyclades.new_game(players=4, seed=5, board="recommended")
-    s = g.s
+    s = g.state
     assert len(s.creature_track) == 4 and None not in s.creature_track
     assert len(s.hero_track) == 2 and None not in s.hero_track
     # dealt from the decks: no card is both on a track and in its deck, none is lost (R2)
@@ -73,19 +73,19 @@ def test_setup_turn_order_random_but_seed_deterministic():
     for seed in range(8):
         a = cyclades.new_game(players=4, seed=seed, board="recommended")
         b = cyclades.new_game(players=4, seed=seed, board="recommended")
-        assert a.s.turn_order == b.s.turn_order
-        assert (a.s.gods, a.s.creature_track, a.s.hero_track) == (b.s.gods, b.s.creature_track,
-                                                                   b.s.hero_track)
-        assert sorted(a.s.turn_order) == [0, 1, 2, 3]
-        orders.add(tuple(a.s.turn_order))
+        assert a.state.turn_order == b.state.turn_order
+        assert (a.state.gods, a.state.creature_track, a.state.hero_track) == (b.state.gods, b.state.creature_track,
+                                                                   b.state.hero_track)
+        assert sorted(a.state.turn_order) == [0, 1, 2, 3]
+        orders.add(tuple(a.state.turn_order))
     assert len(orders) > 2
 
 
 def test_setup_waits_on_first_placement_of_first_player():
     """Rulebook, Placement: the game begins with the placement rounds, in turn order."""
     g = cyclades.new_game(players=3, seed=9, board="recommended")
-    assert g.phase == "setup" and g.s.cycle == 0
-    assert g.to_move == g.s.turn_order[0]
+    assert g.phase == "setup" and g.state.cycle == 0
+    assert g.to_move == g.state.turn_order[0]
     assert {a.kind for a in g.legal_actions()} == {"claim"}
 
 
@@ -108,7 +108,7 @@ def test_placement_priestess_icon_draws_a_priestess():
     """Rulebook, 1st Placement Round: an area with the Priestess icon draws a Priestess card."""
     g = placement()
     act(g, "claim", where="a1")
-    assert g.s.priestesses == [0, 0, 1]
+    assert g.state.priestesses == [0, 0, 1]
     assert owner(g, "a1") == 2
 
 
@@ -133,7 +133,7 @@ def test_placement_taken_areas_not_offered_and_order_is_turn_order():
         act(g, "place_fleet", where=sea)
     assert g.to_move == 0  # turn order [2, 0, 1]
     assert where(g, "claim") == ["a2", "b2", "c1", "c2", "d1", "d2", "z"]
-    s, b = g.s, g.board
+    s, b = g.state, g.board
     assert s.fleets[b.index["sa1"]] == 1 and s.ctrl[b.index["sb1"]] == 2
     assert s.fleets_left[2] == 6
 
@@ -180,7 +180,7 @@ def test_placement_complete_rounds_then_first_cycle_income_and_offerings():
         act(g, "place_fleet", where=sea)
         for area in troops:
             act(g, "place_troop", where=area)
-    s, b = g.s, g.board
+    s, b = g.state, g.board
     assert s.troops_left == [5, 5, 5] and s.fleets_left == [5, 5, 5]
     assert s.troops[b.index["z"]] == 3 and owner(g, "a2") == 1 and s.troops[b.index["a2"]] == 0
     assert owner(g, "d2") == 2
@@ -196,7 +196,7 @@ def test_placement_on_real_boards(players, seed):
     each, two islands), round 2 in reverse order (one area and 3 troops each); every area has its
     fleet on an adjacent sea; Priestess icons give Priestesses."""
     g = cyclades.new_game(players=players, seed=seed)
-    b, s = g.board, g.s
+    b, s = g.board, g.state
     order = list(s.turn_order)
     claims = []
     while g.phase == "setup":
@@ -222,4 +222,4 @@ def test_placement_on_real_boards(players, seed):
 
 
 def _last_claim(g):
-    return g.board.ids[g.s.stack[-1]["picks"][-1]]
+    return g.board.ids[g.state.stack[-1]["claimed"][-1]]

@@ -18,13 +18,13 @@ def test_team_layouts_and_board_sizes():
     """Specific Rules / R6: 4 players may play 2 teams on 8 tiles; 6 players must play 3 teams
     on 10 tiles with every god face up; 2 players each run two factions of one team on 8 tiles."""
     four = cyclades.new_game(players=4, teams=True, seed=1)
-    assert four.teams == (0, 1, 0, 1) and four.s.n == 4
+    assert four.teams == (0, 1, 0, 1) and four.state.n == 4
     assert len({t for t in four.board.tile if t}) == 8
     six = cyclades.new_game(players=6, seed=1)
-    assert six.teams == (0, 1, 2, 0, 1, 2) and six.s.faceup == 5
+    assert six.teams == (0, 1, 2, 0, 1, 2) and six.state.faceup == 5
     assert len({t for t in six.board.tile if t}) == 10
     two = cyclades.new_game(players=2, seed=1)
-    assert two.s.n == 4 and two.teams == (0, 1, 0, 1) and two.s.faceup == 3
+    assert two.state.n == 4 and two.teams == (0, 1, 0, 1) and two.state.faceup == 3
     assert len({t for t in two.board.tile if t}) == 8
     assert two.to_move in range(4)  # to_move names the faction, not the person
     assert cyclades.new_game(players=4, seed=1).teams is None
@@ -89,7 +89,7 @@ def test_r29_outbidding_a_teammate_takes_its_offering_back(players, teams):
     assert bids_on(g, "zeus") == list(range(4, 11))
     assert max(bids_on(g, "ares")) == 7  # the teammate's 3 on Zeus still stands there
     act(g, "bid", "zeus", n=10)
-    assert g.to_move == 0 and g.s.bids["zeus"] == (2, 10)
+    assert g.to_move == 0 and g.state.bids["zeus"] == (2, 10)
     # the outbid teammate bids again at once (R10), with what the purse has left: nothing
     assert {a.kind for a in g.legal_actions()} == {"apollo"}
     act(g, "apollo")
@@ -149,8 +149,8 @@ def test_team_metropolis_from_the_teams_four_building_types():
     act(g, "build", "university", "argos")
     assert kinds(g) == {"metropolis"}
     act(g, "metropolis", where="argos")
-    assert g.s.sites.count("metropolis") == 1
-    assert not any(k in g.s.sites for k in ("port", "fortress", "temple", "university"))
+    assert g.state.sites.count("metropolis") == 1
+    assert not any(k in g.state.sites for k in ("port", "fortress", "temple", "university"))
 
 
 def test_team_philosophers_are_not_combined():
@@ -161,7 +161,7 @@ def test_team_philosophers_are_not_combined():
                       player=[{"gp": 10, "philosophers": 2}, {}, {"philosophers": 2}, {}],
                       decision={"turn": {"player": 0, "god": "athena"}})
     act(g, "build", "university", "argos")  # the free university, then the free philosopher
-    assert g.s.philosophers[0] == 3 and "metropolis" not in g.s.sites
+    assert g.state.philosophers[0] == 3 and "metropolis" not in g.state.sites
 
 
 @pytest.mark.parametrize("goal,ends", [(3, True), (4, False)])

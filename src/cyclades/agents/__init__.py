@@ -1,4 +1,5 @@
-"""Players that are programs: `make_agent(name, seed)` makes one by name.
+"""Players that are programs: `make_agent(name, seed)` makes one by name (registry.py lists
+them all).
 
 - `random`: uniform over the legal actions.
 - `greedy`: a heuristic player (greedy.py), its position evaluation in evaluation.py.
@@ -13,10 +14,11 @@ which hands the agent `game.observe(player)` (R24); an agent implements `choose(
 `cyclades tournament` (tournament.py, cli.py) plays them against each other; every game loop
 (simulate, tournaments, `play`'s bots, the server's bots) goes through match.py.
 """
-from .base import AGENTS, Agent, agent_labels, agent_names, make_agent, parse_agent_spec, register
+from .base import Agent, parse_agent_spec
 from .greedy import GreedyAgent, GreedyPolicy
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
+from .registry import AGENTS, agent_labels, agent_names, make_agent, register
 
 __all__ = ["AGENTS", "Agent", "agent_labels", "GreedyAgent", "GreedyPolicy", "MCTSAgent", "RandomAgent",
            "agent_names", "make_agent", "parse_agent_spec", "register"]

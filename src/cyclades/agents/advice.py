@@ -15,11 +15,12 @@ chosen action does: it is applied to a few of those sampled games, and the event
 evaluation (agents/evaluation.py) become one sentence in the rulebook's words. Only facts the
 player knows go into the sentence: a sampled game's guesses (a purse, the next card) never do.
 
-**Win chances** over a finished game are `evaluation.win_chances` of the position at the end of
-every cycle: the heuristic value of each side, turned into chances by a softmax (the same
-estimate the MCTS search uses at its leaves; searching every cycle would cost about a second a
-cycle, this costs about a millisecond). The position after the last decision of a finished game
-is its result: the winner's chance is 1.
+**Win chances** over a finished game are the search's own estimate at the end of every cycle:
+the strong level's MCTS (`CHANCE_ITERATIONS` iterations from the observation of the player to
+move) and its root's mean reward, i.e. the heuristic's win chances (a softmax of each side's
+value) a cycle ahead, averaged over sampled hidden information and the tree's lines of play;
+about 0.15 s a cycle, computed once per game. The position after the last decision of a
+finished game is its result: the winner's chance is 1.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..engine.actions import Action
 from ..engine.log import area_name, building_name, card_name, god_name, unit_name
 from . import evaluation as ev
-from .base import make_agent
+from .registry import make_agent
 
 # The expert level of agents/levels.py (MCTS, 2 x 150 iterations); where it is not defined, the
 # information-set MCTS with 200 iterations per decision.
@@ -165,8 +166,8 @@ class _Reasoner:
     # -- the sentence, by decision --------------------------------------------------------
     def reason(self, a) -> str:
         k = a.kind
-        f = self.g.s.stack[-1] if self.g.s.stack else {}
-        fk = f.get("k")
+        f = self.g.state.stack[-1] if self.g.state.stack else {}
+        fk = f.get("kind")
         if k in ("bid", "apollo"):
             return self.offering(a)
         if k in ("build", "choose_building", "replace"):
@@ -239,7 +240,7 @@ class _Reasoner:
         completes one)."""
         g = self.g
         pos = ev.Position(g)
-        s = g.s
+        s = g.state
         if god == APOLLO or god not in GODS:
             return ""
         info = GODS[god]
@@ -247,7 +248,7 @@ class _Reasoner:
         your = "your" if mine else "their"
         types = pos.side_types[q]
         kind = info.building
-        if kind is None and g.r.free_build:  # Hera: a building of one's choice
+        if kind is None and g.rules.free_build:  # Hera: a building of one's choice
             try:
                 from .greedy import Ctx, hera_building
                 kind = hera_building(Ctx(g, q), q)
@@ -255,7 +256,7 @@ class _Reasoner:
                 kind = None
         parts = []
         if info.recruit == "philosopher":
-            need = g.r.philosophers_for_metropolis
+            need = g.rules.philosophers_for_metropolis
             have = s.philosophers[q]
             if have + 1 >= need:
                 return f"{your} {ORDINAL.get(have + 1, str(have + 1) + 'th')} Philosopher builds a Metropolis"
@@ -290,14 +291,14 @@ class _Reasoner:
         if plan is None or plan.value <= 1:
             return None
         dest = plan.dest
-        owner = self.g.s.ctrl[dest]
+        owner = self.g.state.ctrl[dest]
         return dest if owner >= 0 and not self.g.friends(q, owner) else None
 
     def offering(self, a) -> str:
         view = self.obs.view
         if a.kind == "apollo":
             gp = self.g.purse(self.p)
-            if self.g.r.apollo == "classic":
+            if self.g.rules.apollo == "classic":
                 return "Apollo: the other gods cost more than they would give you now"
             return (f"Apollo: no god is worth its price to you this cycle; keep your {gp} GP, "
                     f"take the GP and a Prosperity token")
@@ -334,7 +335,7 @@ class _Reasoner:
         use = {"fortress": "defends the island in battle", "port": "helps your Fleets in Sea Battles",
                "temple": "makes Creatures cheaper", "university": "is a spare toward a Metropolis"}[kind]
         if a.where:
-            x = self.g.b.index.get(a.where)
+            x = self.g.board.index.get(a.where)
             if x is not None and pos.risk(x) > 0.05 and kind == "fortress":
                 t = pos.threats().get(x)
                 return (f"A Fortress on {self.area(a.where)}: {self.who(t[1])} can attack it with "
@@ -342,7 +343,7 @@ class _Reasoner:
         return f"A {building_name(kind)}{where} {use}"
 
     def metropolis(self, a) -> str:
-        x = self.g.b.index.get(a.where)
+        x = self.g.board.index.get(a.where)
         pos = ev.Position(self.g)
         risks = [(pos.risk(y), y) for y in pos.lands[self.p]]
         safest = min(risks)[1] if risks else None
@@ -358,28 +359,28 @@ class _Reasoner:
         pol = GreedyPolicy(budget=6, depth=1)
         g = self.g.copy()
         p = self.p
-        depth = len(g.s.stack)
-        start_k = g.s.stack[-1]["k"] if g.s.stack else None
+        depth = len(g.state.stack)
+        start_k = g.state.stack[-1]["kind"] if g.state.stack else None
         moving = None
         act = a
         for _ in range(12):
-            f = g.s.stack[-1] if g.s.stack else {}
+            f = g.state.stack[-1] if g.state.stack else {}
             if act.kind == "destination":
-                dest = g.b.index[act.where]
-                sea = f.get("k") == "smove"
+                dest = g.board.index[act.where]
+                sea = f.get("kind") == "smove"
                 if sea:
-                    units = f.get("n", 0)
+                    units = f.get("fleets", 0)
                 else:
-                    units = f.get("t", 0) + f.get("m", 0) + len(f.get("h", ()))
+                    units = f.get("troops", 0) + f.get("mercenaries", 0) + len(f.get("heroes", ()))
                 pos = ev.Position(g)
-                owner = g.s.ctrl[dest]
-                moving = (f.get("frm"), dest, units, sea, owner, pos)
+                owner = g.state.ctrl[dest]
+                moving = (f.get("origin"), dest, units, sea, owner, pos)
                 break
             g.apply(act)
-            if g.to_move != p or not g.s.stack or len(g.s.stack) < depth or \
-                    g.s.stack[-1]["k"] not in ("lmove", "smove", "turn"):
+            if g.to_move != p or not g.state.stack or len(g.state.stack) < depth or \
+                    g.state.stack[-1]["kind"] not in ("lmove", "smove", "turn"):
                 break
-            if start_k == "turn" and len(g.s.stack) <= depth:
+            if start_k == "turn" and len(g.state.stack) <= depth:
                 break
             legal = [x for x in g.legal_actions() if x.kind != "cancel"]
             if not legal:
@@ -418,16 +419,17 @@ class _Reasoner:
         pos = ev.Position(g)
         area = f["area"]
         sea = f["sea"]
-        att_units = f["af"] if sea else f["at"] + f["am"] + len(f["ah"])
+        att_units = (f["attacker_fleets"] if sea else
+                     f["attacker_troops"] + f["attacker_mercenaries"] + len(f["attacker_heroes"]))
         dfd_units = pos.units[area]
         if sea:
             from .greedy import _ports
-            bonus = _ports(g, pos, area, f["att"]) - _ports(g, pos, area, f["dfd"])
+            bonus = _ports(g, pos, area, f["attacker"]) - _ports(g, pos, area, f["defender"])
         else:
             bonus = -pos.fort[area]
-        attacking = f["att"] == p
+        attacking = f["attacker"] == p
         mine, theirs = (att_units, dfd_units) if attacking else (dfd_units, att_units)
-        enemy = f["dfd"] if attacking else f["att"]
+        enemy = f["defender"] if attacking else f["attacker"]
         odds = ev.attack_odds(att_units, dfd_units, bonus)
         win = odds if attacking else 1.0 - odds
         lose_units = ev.expected_losses(att_units, dfd_units, bonus) if attacking \
@@ -451,11 +453,11 @@ class _Reasoner:
 
     # placements ------------------------------------------------------------------------
     def claim(self, a) -> str:
-        b = self.g.b
+        b = self.g.board
         x = b.index.get(a.where)
         if x is None:
             return ""
-        inc = b.cornucopias[x] + self.g.s.prosperity[x]
+        inc = b.cornucopias[x] + self.g.state.prosperity[x]
         sites = b.sites[x]
         bits = []
         if inc:
@@ -466,8 +468,8 @@ class _Reasoner:
             bits.append("a Priestess")
         text = f"Take {self.area(a.where)}: " + (", ".join(bits[:-1]) + " and " + bits[-1] if len(bits) > 1
                                                  else bits[0] if bits else "a foothold to grow from")
-        mine = [y for y in b.land_adj[x] if self.g.s.ctrl[y] == self.p]
-        near = [y for y in b.land_adj[x] if self.g.s.ctrl[y] >= 0 and not self.g.friends(self.p, self.g.s.ctrl[y])]
+        mine = [y for y in b.land_adj[x] if self.g.state.ctrl[y] == self.p]
+        near = [y for y in b.land_adj[x] if self.g.state.ctrl[y] >= 0 and not self.g.friends(self.p, self.g.state.ctrl[y])]
         if mine:
             text += f", next to your {self.area(mine[0])}"
         elif not near:
@@ -476,22 +478,22 @@ class _Reasoner:
 
     def place(self, a) -> str:
         g = self.g
-        x = g.b.index.get(a.where)
+        x = g.board.index.get(a.where)
         if x is None:
             return ""
         unit = {"place_troop": "a Troop", "place_fleet": "a Fleet", "place_merc": "a mercenary Troop"}.get(
             a.kind, card_name(a.what))
         pos = ev.Position(g)
         t = pos.threats().get(x)
-        if t and g.s.ctrl[x] == self.p and not g.friends(self.p, t[1]):
-            return (f"Place {unit} {'on' if g.b.is_land[x] else 'in'} {self.area(a.where)}: "
+        if t and g.state.ctrl[x] == self.p and not g.friends(self.p, t[1]):
+            return (f"Place {unit} {'on' if g.board.is_land[x] else 'in'} {self.area(a.where)}: "
                     f"{self.who(t[1])} can attack it with {t[0]} unit{'s' if t[0] != 1 else ''}")
-        if not g.b.is_land[x]:
+        if not g.board.is_land[x]:
             return f"Place {unit} in {self.area(a.where)}: it links your islands for Land Moves"
         return ""
 
     def prosperity(self, a) -> str:
-        x = self.g.b.index.get(a.where)
+        x = self.g.board.index.get(a.where)
         pos = ev.Position(self.g)
         if x is not None and pos.risk(x) < 0.05:
             return f"A Prosperity token on {self.area(a.where)}: one more GP every cycle, on an island no one threatens"
@@ -500,8 +502,8 @@ class _Reasoner:
     def recruit(self, a) -> str:
         unit = a.what
         if unit == "philosopher":
-            need = self.g.r.philosophers_for_metropolis
-            have = self.g.s.philosophers[self.p]
+            need = self.g.rules.philosophers_for_metropolis
+            have = self.g.state.philosophers[self.p]
             if have + 1 >= need:
                 return f"Recruit a Philosopher: your {ORDINAL.get(have + 1, have + 1)} builds a Metropolis"
             return f"Recruit a Philosopher: {have + 1} of the {need} for a Metropolis"
@@ -539,9 +541,22 @@ def _defender_losses(att: int, dfd: int, bonus: int = 0) -> float:
 
 # --- win chances over a game -------------------------------------------------------------------
 
-ESTIMATE = ("evaluation.win_chances: the heuristic value of each side at the end of each cycle, "
-            "as chances (a softmax); the result once the game is over")
+CHANCE_ITERATIONS = 100   # the search behind each point of the chart (about 0.15 s on a core)
 
+ESTIMATE = (f"the search's own estimate: information-set MCTS ({CHANCE_ITERATIONS} iterations, "
+            "from the view of the player to move) at the end of each cycle, the mean of its "
+            "rollouts' win chances a cycle ahead; the result once the game is over")
+
+
+def search_chances(game, iterations=CHANCE_ITERATIONS, seed=0) -> list:
+    """Each faction's chance to win as the strong level's search estimates it: MCTS from the
+    observation of the player the game waits on (R24: what that player may know), its root's
+    mean reward. Deterministic for a seed. A finished game gives its result."""
+    from .mcts import MCTSAgent
+    if game.is_over:
+        return ev.win_chances(game)
+    agent = MCTSAgent(seed=seed, iterations=iterations)
+    return agent.estimate(game.observe(game.to_move))
 
 def cycle_ends(cycles: list) -> list:
     """[(cycle, step)]: the last step of each cycle, from the cycle of every step."""
@@ -561,7 +576,7 @@ def side_list(game) -> list:
 
 
 def chance_point(game, cycle, step) -> dict:
-    ch = ev.win_chances(game)
+    ch = search_chances(game, seed=step)
     sides = side_list(game)
     side = [ch[m[0]] for m in sides]
     tot = sum(side) or 1.0
@@ -573,7 +588,7 @@ def chances_of_positions(positions, game, names=None) -> dict:
     """The chances document from [(cycle, step, game at that step)]."""
     t0 = time.perf_counter()
     points = [chance_point(g, c, n) for c, n, g in positions]
-    n = game.s.n
+    n = game.state.n
     names = list(names or [])[:n] + [f"Player {i + 1}" for i in range(len(names or []), n)]
     return {"players": n, "names": names, "sides": side_list(game), "teams": list(game.teams) if game.teams else None,
             "estimate": ESTIMATE, "points": points,
@@ -589,10 +604,10 @@ def chances(record, names=None) -> dict:
     t0 = time.perf_counter()
     actions = [a if isinstance(a, Action) else Action.from_json(a) for a in record.get("actions") or []]
     g = Game.from_record(record, upto=0)
-    cycles = [g.s.cycle]
+    cycles = [g.state.cycle]
     for a in actions:
         g.apply(a)
-        cycles.append(g.s.cycle)
+        cycles.append(g.state.cycle)
     at = {n: c for c, n in cycle_ends(cycles)}
     g = Game.from_record(record, upto=0)
     points = []
@@ -630,8 +645,8 @@ def chances_lines(doc) -> list:
     labels = [" & ".join(dict.fromkeys(names[q].replace(" (A)", "").replace(" (B)", "") for q in m))
               for m in sides]
     width = max(6, *(len(x) for x in labels))
-    lines = ["Chance to win at the end of each cycle, estimated from the position by the bots' "
-             f"evaluation (evaluation.win_chances; {doc.get('seconds', 0):.2f} s):", ""]
+    lines = ["Chance to win at the end of each cycle, as the bots' search estimates it "
+             f"(MCTS, {CHANCE_ITERATIONS} iterations a cycle; {doc.get('seconds', 0):.2f} s):", ""]
     lines.append("cycle  " + "  ".join(x.rjust(width) for x in labels))
     for pt in doc["points"]:
         c = "setup" if pt["cycle"] == 0 else str(pt["cycle"])

@@ -4,12 +4,11 @@ The agents layer uses the engine and never the reverse. One small interface
 for all of them: the game loop calls `agent.act(game, player)`, which hands the
 agent only `game.observe(player)` (what that player knows, R24) and returns
 `agent.choose(observation)`. A new agent is one class with a `choose` method,
-registered by name with `@register("name")` so that the command line and
-experiments can say `make_agent("greedy", seed=3)`.
+listed by name in registry.py so that the command line and experiments can say
+`make_agent("greedy", seed=3)`. This module knows no agent: every agent module
+imports it, and it imports none of them.
 """
 from __future__ import annotations
-
-AGENTS: dict = {}
 
 
 class Agent:
@@ -36,43 +35,14 @@ class Agent:
 
 
 def register(name):
-    """Class decorator: make an agent class available to `make_agent(name)`."""
+    """Class decorator that names an agent class (its `name`, where the class has none of its
+    own). It registers nothing: the agents `make_agent` knows are the ones registry.py lists.
+    greedy.py and mcts.py still decorate their classes with it."""
     def deco(cls):
-        AGENTS[name] = cls
         if getattr(cls, "name", "agent") == "agent":
             cls.name = name
         return cls
     return deco
-
-
-def agent_names() -> list:
-    """Every name make_agent knows: the levels first, weakest to strongest (beginner, casual,
-    strong, expert: levels.py), then the agents themselves in alphabetical order."""
-    _load_builtin()
-    from .levels import ORDER
-    return [n for n in ORDER if n in AGENTS] + sorted(n for n in AGENTS if n not in ORDER)
-
-
-def agent_labels() -> dict:
-    """A human-readable label for each name of agent_names() (the lobby shows them)."""
-    _load_builtin()
-    from .levels import labels
-    return labels()
-
-
-def make_agent(name: str, seed=None, **options) -> Agent:
-    """A new agent by registry name (e.g. "random"), seeded for reproducibility.
-
-    A name may carry options after a colon, e.g. "mcts:iterations=400" or "mcts:seconds=1"
-    (`parse_agent_spec`); keyword options given here win over those of the name. A level
-    ("beginner", "casual", "strong", "expert": levels.py) makes the agent it stands for, its
-    options over the level's ("expert:workers=1")."""
-    _load_builtin()
-    base, opts = parse_agent_spec(name)
-    opts.update(options)
-    if base not in AGENTS:
-        raise ValueError(f"unknown agent {base!r}; known: {', '.join(sorted(AGENTS))}")
-    return AGENTS[base](seed=seed, **opts)
 
 
 def parse_agent_spec(spec: str):
@@ -97,10 +67,3 @@ def _number(text):
         except ValueError:
             pass
     return text
-
-
-def _load_builtin():
-    # Importing the modules registers their agents; then the levels, which name them.
-    from . import greedy, levels, mcts, random_agent  # noqa: F401
-    if "expert" not in AGENTS:
-        levels.register_levels(AGENTS)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import click
@@ -27,9 +26,10 @@ from rich.console import Console
 from rich.table import Table
 
 from ..paths import results_dir
-from .base import agent_names, parse_agent_spec
+from .base import parse_agent_spec
 from .estimate import forecast
 from .match import Mode, ModeError, check_mode
+from .registry import agent_names
 from .tournament import Tournament, _sides, lineups, members, split_agents
 
 
@@ -110,6 +110,98 @@ def summary_table(t: Tournament) -> Table:
     return table
 
 
+# --- running games (both commands) ---------------------------------------------------------------
+
+# The options both commands share, word for word.
+_TEAM_GOAL = click.option("--team-goal", type=click.IntRange(3, 4), default=None,
+                          help="Metropolises a team needs to win in team play: 3 (the default) or 4.")
+_RULESET = click.option("--ruleset", type=click.Choice(("legendary", "classic")), default="legendary",
+                        show_default=True,
+                        help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players).")
+_WORKERS = click.option("--workers", type=click.IntRange(min=1), default=None,
+                        help="Processes on this machine (default: all cores); with --ray local, its CPUs.")
+_MAX_CYCLES = click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
+                           help="A guard: a game still going after this many cycles ends (R21).")
+
+
+def _consoles():
+    """The console of the results (stdout, 160 columns wide when it is no terminal) and the
+    console of the notes and the progress bar (stderr)."""
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 160), Console(stderr=True)
+
+
+def _progress(err, *fields):
+    """The progress bar of a run of games on `err`: games done of all, time spent, time left,
+    then a column for each of the task's `fields`."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    return Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                    *(TextColumn(f"{{task.fields[{name}]}}") for name in fields),
+                    console=err, transient=False)
+
+
+def _run(series, on_result):
+    """Play the games of a tournament or a ladder (agents/runner.py); what stops the runner
+    itself (Ray missing, say) is the command's error."""
+    try:
+        series.run(on_result)
+    except RuntimeError as e:
+        raise click.ClickException(str(e))
+
+
+def _finish(con, series, out, write, more=(), soft_wrap=False):
+    """The end of a command: the games that failed (ten of them at most), the files written
+    (`write(out)`, their paths by kind; `more`: files written before) and where; exit status 1
+    when a game failed."""
+    errors = [r for r in series.rows if "error" in r]
+    for r in errors[:10]:
+        con.print(f"Error in game {r['game']} (seed {r['seed']}, {', '.join(r['lineup'])}): {r['error']}",
+                  markup=False)
+    paths = write(out)
+    con.print(f"{len(series.rows)} games in {series.seconds:.0f} s. Results in {out}: "
+              + ", ".join([Path(p).name for p in paths.values()] + list(more)),
+              markup=False, soft_wrap=soft_wrap)
+    if "png" not in paths:
+        con.print("No plot: matplotlib is not installed (pip install matplotlib).")
+    if errors:
+        sys.exit(1)
+
+
+# --- cyclades tournament ------------------------------------------------------------------------------
+
+def _tell_schedule(err, t, games):
+    """Before the games: who plays (when there are more entries than sides), why there are more
+    games than asked, and how long a search agent's games will take (agents/estimate.py)."""
+    mode, names = t.mode, t.agents
+    unit = "teams" if mode.teams else "seats"
+    if len(names) > mode.sides:
+        err.print(f"{len(names)} agents for {mode.sides} {unit}: only {', '.join(names[:mode.sides])} play.")
+    count = len(t.specs())
+    if count != games:
+        k = len(lineups(names, mode.sides))
+        err.print(f"{count} games, so that each of the {k} seatings is played equally often.")
+    told = forecast(_faction_specs(names, mode), len(mode.layout), count, t.workers or os.cpu_count() or 1)
+    if told:  # a search agent's game takes tens of seconds
+        err.print(told, markup=False, highlight=False, soft_wrap=True)
+
+
+def _play_tournament(t, err):
+    """Play the tournament under a progress bar with the time per game and the win rates so far."""
+    rows = []
+    with _progress(err, "per_game", "standing") as progress:
+        task = progress.add_task("games", total=len(t.specs()), standing="", per_game="")
+
+        def on_result(row):
+            rows.append(row)
+            per = sum(r.get("seconds", 0) for r in rows) / len(rows)
+            progress.update(task, advance=1, standing=standings(rows, t.agents),
+                            per_game=f"{per:.1f} s/game" if per >= 1 else f"{1000 * per:.0f} ms/game")
+
+        _run(t, on_result)
+
+
 @click.command()
 @click.option("--agents", default="mcts,greedy,random", show_default=True,
               help='Agents, one per seat (repeated in turn if fewer than the players), e.g. '
@@ -120,14 +212,11 @@ def summary_table(t: Tournament) -> Table:
 @click.option("--teams", is_flag=True,
               help="Team play with 4 players (2 and 6 always): one agent entry per team, e.g. "
                    '"greedy,random" (greedy team against random team) or "greedy+random,random".')
-@click.option("--team-goal", type=click.IntRange(3, 4), default=None,
-              help="Metropolises a team needs to win in team play: 3 (the default) or 4.")
-@click.option("--ruleset", type=click.Choice(("legendary", "classic")), default="legendary",
-              show_default=True, help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players).")
+@_TEAM_GOAL
+@_RULESET
 @click.option("--games", type=click.IntRange(min=1), default=300, show_default=True,
               help="Games to play (rounded up so that every seating is played equally often).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Processes on this machine (default: all cores); with --ray local, its CPUs.")
+@_WORKERS
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help='Run the games as Ray tasks: a cluster address (e.g. "auto", "ray://head:10001") '
                    'or "local" for a Ray instance on this machine.')
@@ -136,67 +225,27 @@ def summary_table(t: Tournament) -> Table:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for results.json, games.csv, summary.csv and winrates.png "
                    "(default: tournaments/tournament-<date-time> in the user data folder).")
-@click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
-              help="A guard: a game still going after this many cycles ends (R21).")
+@_MAX_CYCLES
 def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_address, seed, out_dir,
                max_cycles):
     """Play agents against each other with seats rotated; print win rates with 95% intervals.
 
     In team play (--teams with 4 players; 2 and 6 players always) each agent entry plays a
     whole team, teams rotated over the team seats, and a team's win counts once."""
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-
     mode = _mode(players, teams, ruleset, team_goal)
     names = _check_agents(agents, mode.teams)
     t = Tournament(agents=names, players=players, games=games, seed=seed, workers=workers,
                    ray=ray_address, max_cycles=max_cycles, teams=mode.teams,
                    team_goal=mode.team_goal, ruleset=ruleset)
-    specs = t.specs()
-    con = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-    err = Console(stderr=True)
-    unit = "teams" if mode.teams else "seats"
-    if len(names) > mode.sides:
-        err.print(f"{len(names)} agents for {mode.sides} {unit}: only {', '.join(names[:mode.sides])} play.")
-    if len(specs) != games:
-        k = len(lineups(names, mode.sides))
-        err.print(f"{len(specs)} games, so that each of the {k} seatings is played equally often.")
-    rows = []
-    told = forecast(_faction_specs(names, mode), len(mode.layout), len(specs), t.workers or os.cpu_count() or 1)
-    if told:  # a search agent's game takes tens of seconds (agents/estimate.py)
-        err.print(told, markup=False, highlight=False, soft_wrap=True)
+    con, err = _consoles()
+    _tell_schedule(err, t, games)
     out = Path(out_dir) if out_dir else results_dir("tournament")
-    with Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                  TextColumn("{task.fields[per_game]}"), TextColumn("{task.fields[standing]}"),
-                  console=err, transient=False) as progress:
-        task = progress.add_task("games", total=len(specs), standing="", per_game="")
-
-        def on_result(row):
-            rows.append(row)
-            per = sum(r.get("seconds", 0) for r in rows) / len(rows)
-            progress.update(task, advance=1, standing=standings(rows, names),
-                            per_game=f"{per:.1f} s/game" if per >= 1 else f"{1000 * per:.0f} ms/game")
-
-        try:
-            t.run(on_result)
-        except RuntimeError as e:
-            raise click.ClickException(str(e))
+    _play_tournament(t, err)
     con.print(summary_table(t))
     ends = t.to_json()["endings"]
     con.print(f"{t.mode.label()}: games ended by "
               + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(ends.items())), markup=False)
-    errors = [r for r in t.rows if "error" in r]
-    for r in errors[:10]:
-        con.print(f"Error in game {r['game']} (seed {r['seed']}, {', '.join(r['lineup'])}): {r['error']}",
-                  markup=False)
-    paths = t.write(out)
-    con.print(f"{len(t.rows)} games in {t.seconds:.0f} s. Results in {out}: "
-              + ", ".join(Path(p).name for p in paths.values()), markup=False, soft_wrap=True)
-    if "png" not in paths:
-        con.print("No plot: matplotlib is not installed (pip install matplotlib).")
-    if errors:
-        sys.exit(1)
+    _finish(con, t, out, t.write, soft_wrap=True)
 
 
 # --- cyclades ladder ------------------------------------------------------------------------------
@@ -216,6 +265,38 @@ def ladder_table(lad) -> Table:
     return table
 
 
+def _make_ladder(agents, mode, **options):
+    """The Ladder of the command's entries; a schedule it cannot make is a bad --agents."""
+    from .ladder import Ladder
+
+    names = _check_agents(agents, teams=False)
+    try:
+        lad = Ladder(entries=names, teams=mode.teams, team_goal=mode.team_goal, **options)
+        lad.specs()
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--agents")
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        raise click.ClickException("the ladder needs openskill: pip install 'cyclades[ladder]' "
+                                   "(or pip install openskill)")
+    return lad
+
+
+def _play_ladder(lad, err, out):
+    """Play the ladder under a progress bar, each game written to games.jsonl as it ends (a
+    long run's games survive a stop)."""
+    with _progress(err) as progress, open(out / "games.jsonl", "w") as fh:
+        task = progress.add_task("games", total=len(lad.specs()))
+
+        def on_result(row):
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            progress.update(task, advance=1)
+
+        _run(lad, on_result)
+
+
 @click.command()
 @click.option("--agents", default="random,beginner,casual,strong,expert", show_default=True,
               help='Levels and agents on the ladder, e.g. "random,casual,strong" or '
@@ -223,22 +304,18 @@ def ladder_table(lad) -> Table:
 @click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True,
               help="2 to 6 (classic: 2 to 5); 2 and 6 Legendary players play in teams (R22), 4 with --teams.")
 @click.option("--teams", is_flag=True, help="Team play with 4 players (2 and 6 always): each entry plays a whole team.")
-@click.option("--team-goal", type=click.IntRange(3, 4), default=None,
-              help="Metropolises a team needs to win in team play: 3 (the default) or 4.")
-@click.option("--ruleset", type=click.Choice(("legendary", "classic")), default="legendary",
-              show_default=True, help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players).")
+@_TEAM_GOAL
+@_RULESET
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
               help="Times the round-robin is played (each time on new boards).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Processes on this machine (default: all cores); with --ray local, its CPUs.")
+@_WORKERS
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help='Run the games as Ray tasks: a cluster address or "local".')
 @click.option("--seed", type=int, default=0, show_default=True, help="Game seeds S, S+1, ...")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for ladder.json, ladder.csv, ladder.png, ladder.md and games.jsonl "
                    "(default: a new folder under the user's data folder, ladders/).")
-@click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
-              help="A guard: a game still going after this many cycles ends (R21).")
+@_MAX_CYCLES
 def ladder(agents, players, teams, team_goal, ruleset, rounds, workers, ray_address, seed, out_dir,
            max_cycles):
     """Rate levels and agents on one scale: a round-robin, seats rotated, rated with openskill.
@@ -247,56 +324,22 @@ def ladder(agents, players, teams, team_goal, ruleset, rounds, workers, ray_addr
     rotation of the seats on one board, `--rounds` times; each game ranks its sides (winners,
     then Metropolises, then GP) for a Plackett-Luce rating. Ratings are shifted so that random
     is 0; the interval is mu ± 2 sigma, with the games behind each rating."""
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-
-    from .ladder import Ladder, markdown_table
+    from .ladder import markdown_table
 
     mode = _mode(players, teams, ruleset, team_goal)
-    names = _check_agents(agents, teams=False)
-    try:
-        lad = Ladder(entries=names, players=players, rounds=rounds, seed=seed, workers=workers,
-                     ray=ray_address, max_cycles=max_cycles, teams=mode.teams,
-                     team_goal=mode.team_goal, ruleset=ruleset)
-        specs = lad.specs()
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--agents")
-    try:
-        import openskill  # noqa: F401
-    except ImportError:
-        raise click.ClickException("the ladder needs openskill: pip install 'cyclades[ladder]' "
-                                   "(or pip install openskill)")
-    con = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-    err = Console(stderr=True)
-    err.print(f"{len(specs)} games: {len(lad.entries)} entries, every {mode.sides} of them in "
+    lad = _make_ladder(agents, mode, players=players, rounds=rounds, seed=seed, workers=workers,
+                       ray=ray_address, max_cycles=max_cycles, ruleset=ruleset)
+    con, err = _consoles()
+    err.print(f"{len(lad.specs())} games: {len(lad.entries)} entries, every {mode.sides} of them in "
               f"{mode.sides} seatings, {rounds} round(s); {mode.label()} ({ruleset}).")
     out = Path(out_dir) if out_dir else results_dir("ladder")
     out.mkdir(parents=True, exist_ok=True)
-    stream = out / "games.jsonl"  # each game as it ends: a long run's games survive a stop
-    with Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                  console=err, transient=False) as progress, open(stream, "w") as fh:
-        task = progress.add_task("games", total=len(specs))
-
-        def on_result(row):
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
-            progress.update(task, advance=1)
-
-        try:
-            lad.run(on_result)
-        except RuntimeError as e:
-            raise click.ClickException(str(e))
+    _play_ladder(lad, err, out)
     con.print(ladder_table(lad))
-    errors = [r for r in lad.rows if "error" in r]
-    for r in errors[:10]:
-        con.print(f"Error in game {r['game']} (seed {r['seed']}, {', '.join(r['lineup'])}): {r['error']}",
-                  markup=False)
-    paths = lad.write(out)
-    (Path(out) / "ladder.md").write_text(markdown_table(lad.ratings()) + "\n")
-    con.print(f"{len(lad.rows)} games in {lad.seconds:.0f} s. Results in {out}: "
-              + ", ".join(p.name for p in paths.values()) + ", ladder.md, games.jsonl", markup=False)
-    if "png" not in paths:
-        con.print("No plot: matplotlib is not installed (pip install matplotlib).")
-    if errors:
-        sys.exit(1)
+
+    def write(out):
+        paths = lad.write(out)
+        (Path(out) / "ladder.md").write_text(markdown_table(lad.ratings()) + "\n")
+        return paths
+
+    _finish(con, lad, out, write, more=["ladder.md", "games.jsonl"])

@@ -84,38 +84,43 @@ def expected_losses(att: int, dfd: int, bonus: int = 0) -> float:
 # --- a position, read once ----------------------------------------------------------------------
 
 class Position:
-    """Per-area and per-player figures of a game, computed in one pass; cheap to build."""
+    """Per-area and per-player figures of a game, read once (the areas, then the building
+    sites of the lands held, then the cards); cheap to build."""
 
     __slots__ = ("g", "n", "lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in",
                  "income_of", "types", "dups", "free", "metros", "income", "troops", "fleets",
                  "heroes", "creatures", "_threat", "hero_count", "side_types")
 
     def __init__(self, g):
-        s, b = g.s, g.b
-        n = s.n
-        self.g, self.n = g, n
-        ctrl = s.ctrl
+        self.g, self.n = g, g.state.n
+        self._threat = None
+        self._read_areas(g)
+        self._read_buildings(g)
+        self._count_cards(g.state)
+        if g.teams:  # R22: a team builds its Metropolis from its combined four types
+            side = {}
+            for q in range(self.n):
+                side.setdefault(g.teams[q], set()).update(self.types[q])
+            self.side_types = [side[g.teams[q]] for q in range(self.n)]
+        else:
+            self.side_types = self.types
+
+    def _read_areas(self, g):
+        """One pass over the areas: per area its units and income; per player its lands and
+        seas, troops, fleets and income."""
+        s, b, n = g.state, g.board, self.n
+        nareas = len(b.ids)
+        self.hero_count = hero_count = [0] * nareas
+        for a in s.hero_at.values():
+            hero_count[a] += 1
         self.lands = [[] for _ in range(n)]
         self.seas = [[] for _ in range(n)]
-        nareas = len(b.ids)
-        hero_count = [0] * nareas
-        for h, a in s.hero_at.items():
-            hero_count[a] += 1
-        self.hero_count = hero_count
-        units = [0] * nareas
-        fort = [0] * nareas
-        ports = [0] * nareas
-        metros_in = [0] * nareas
-        buildings_in = [0] * nareas
-        income_of = [0] * nareas
-        types = [set() for _ in range(n)]
-        dups = [0] * n
-        free = [0] * n
-        metros = [0] * n
-        troops = [0] * n
-        fleets = [0] * n
-        income = [0] * n
-        sites = s.sites
+        self.units = units = [0] * nareas
+        self.income_of = income_of = [0] * nareas
+        self.income = income = [0] * n
+        self.troops = troops = [0] * n
+        self.fleets = fleets = [0] * n
+        ctrl = s.ctrl
         minotaur = s.creature_at.get("minotaur") if "minotaur" in s.creature_owner else None
         # Income is changed only by creatures in their own area (the Hydra, Cerberus, the
         # Nereid): elsewhere it is the Cornucopias of the controller's areas.
@@ -132,15 +137,37 @@ class Position:
             income_of[a] = inc
             if r >= 0:
                 income[r] += inc
-            if b.is_land[a]:
-                u = s.troops[a] + s.mercs[a] + hero_count[a]
-                if minotaur == a and s.creature_owner.get("minotaur") == q:
-                    u += 2
-                units[a] = u
-                if q < 0:
-                    continue
+            if not b.is_land[a]:
+                units[a] = s.fleets[a]
+                if q >= 0:
+                    self.seas[q].append(a)
+                    fleets[q] += s.fleets[a]
+                continue
+            u = s.troops[a] + s.mercs[a] + hero_count[a]
+            if minotaur == a and s.creature_owner.get("minotaur") == q:
+                u += 2
+            units[a] = u
+            if q >= 0:
                 self.lands[q].append(a)
                 troops[q] += s.troops[a] + s.mercs[a]
+
+    def _read_buildings(self, g):
+        """The building sites of the lands each player controls: per area its buildings, its
+        Metropolises (a Metropolis is a Fortress and a Port too) and its active Fortresses and
+        Ports; per player its free sites, Metropolises, building types and duplicates."""
+        b, sites, n = g.board, g.state.sites, self.n
+        nareas = len(b.ids)
+        self.fort = fort = [0] * nareas
+        self.ports = ports = [0] * nareas
+        self.metros_in = metros_in = [0] * nareas
+        self.buildings_in = buildings_in = [0] * nareas
+        self.types = [set() for _ in range(n)]
+        self.dups = dups = [0] * n
+        self.free = free = [0] * n
+        self.metros = metros = [0] * n
+        for q, lands in enumerate(self.lands):
+            types = self.types[q]
+            for a in lands:
                 start = b.site_start[a]
                 for i in range(start, start + b.sites[a]):
                     k = sites[i]
@@ -158,39 +185,19 @@ class Position:
                             fort[a] += 1
                         elif k == "port":
                             ports[a] += 1
-                        if k in types[q]:
+                        if k in types:
                             dups[q] += 1
                         else:
-                            types[q].add(k)
-            else:
-                units[a] = s.fleets[a]
-                if q >= 0:
-                    self.seas[q].append(a)
-                    fleets[q] += s.fleets[a]
+                            types.add(k)
+
+    def _count_cards(self, s):
+        """Per player the Metropolis on Penthesilea's card, its heroes and its creatures."""
+        n = self.n
         card = s.metro_bonus.get("penthesilea")  # the Metropolis on Penthesilea's card
         if card is not None and 0 <= card[0] < n:
-            metros[card[0]] += 1
-        heroes = [0] * n
-        for h, o in s.hero_owner.items():
-            if 0 <= o < n:
-                heroes[o] += 1
-        creatures = [0] * n
-        for c, o in s.creature_owner.items():
-            if 0 <= o < n:
-                creatures[o] += 1
-        self.units, self.fort, self.ports = units, fort, ports
-        self.metros_in, self.buildings_in, self.income_of = metros_in, buildings_in, income_of
-        self.types, self.dups, self.free, self.metros = types, dups, free, metros
-        self.income, self.troops, self.fleets = income, troops, fleets
-        self.heroes, self.creatures = heroes, creatures
-        self._threat = None
-        if g.teams:  # R22: a team builds its Metropolis from its combined four types
-            side = {}
-            for q in range(n):
-                side.setdefault(g.teams[q], set()).update(types[q])
-            self.side_types = [side[g.teams[q]] for q in range(n)]
-        else:
-            self.side_types = types
+            self.metros[card[0]] += 1
+        self.heroes = _per_owner(s.hero_owner, n)
+        self.creatures = _per_owner(s.creature_owner, n)
 
     # -- who can reach what ---------------------------------------------------------------
 
@@ -198,7 +205,7 @@ class Position:
         """land area -> set of land areas a Land Move of q from it may reach: adjacent on the
         island, or across a chain of q's fleets (R17). Only for q's areas with units."""
         g = self.g
-        s, b = g.s, g.b
+        s, b = g.state, g.board
         comp_of = {}
         comps = []
         # In team play a teammate's fleets carry q's troops too (R22, queries.fleet_chain_lands).
@@ -236,7 +243,7 @@ class Position:
         if self._threat is not None:
             return self._threat
         g = self.g
-        ctrl = g.s.ctrl
+        ctrl = g.state.ctrl
         threat = {}
         for q in range(self.n):
             for a, targets in self.reach(q).items():
@@ -261,19 +268,28 @@ class Position:
         return attack_odds(t[0], self.units[a], -self.fort[a])
 
 
+def _per_owner(owner: dict, n: int) -> list:
+    """How many of the cards of `owner` (card -> player) each of the n players holds."""
+    out = [0] * n
+    for o in owner.values():
+        if 0 <= o < n:
+            out[o] += 1
+    return out
+
+
 # --- the value of a position ------------------------------------------------------------------
 
 def values(g, pos=None) -> list:
     """The heuristic value of the position for each player (GP-equivalents). In team play a
     team's shared assets (its purse, its buildings' progress toward a Metropolis) are counted
     once, with the faction that keeps the purse: `side_values` adds a team up."""
-    s = g.s
+    s = g.state
     if s.over:
         won = set(g.result()["winners"])
         return [1000.0 if p in won else -1000.0 for p in range(s.n)]
     pos = pos or Position(g)
     out = []
-    caps = g.r.score_caps_at_goal
+    caps = g.rules.score_caps_at_goal
     for p in range(s.n):
         if s.eliminated[p]:
             out.append(-500.0 if not g.teams else 0.0)
@@ -302,7 +318,7 @@ def values(g, pos=None) -> list:
 
 def sides(g) -> list:
     """The side of each faction: its team in team play (R22), else itself."""
-    return list(g.teams) if g.teams else list(range(g.s.n))
+    return list(g.teams) if g.teams else list(range(g.state.n))
 
 
 def side_values(g, vals) -> dict:
@@ -334,7 +350,7 @@ def win_chances(g, vals=None) -> list:
     between the winning sides), else a softmax of the sides' values. In team play a side is a
     team and each member's reward is its team's: a team's win is a win for each member, so the
     search backs up the team's value (the rewards then sum to one per side, not per player)."""
-    s = g.s
+    s = g.state
     side = sides(g)
     if s.over:
         won = {side[p] for p in g.result()["winners"]}

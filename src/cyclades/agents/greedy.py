@@ -12,7 +12,7 @@ determinized from its observation (so it never sees a hidden fact), and `mcts` r
 player in its rollouts. Decisions it has no rule for (new creature or hero choices) are made by
 looking one sequence ahead: each action is tried on a copy and the position valued.
 
-Every mode: the numbers of the rules come from the game (`g.r`, the ruleset, and `g.goal`): the
+Every mode: the numbers of the rules come from the game (`g.rules`, the ruleset, and `g.goal`): the
 minimum payment and the cap of an offering, what Apollo gives, the Philosophers a Metropolis
 needs, what a building costs where buildings are bought (classic), the Metropolises that win.
 In team play (R22) a teammate is not a rival: greedy values its team's position (evaluation.py),
@@ -50,7 +50,7 @@ class Ctx:
 
     def __init__(self, g, p):
         self.g, self.p = g, p
-        self.f = g.s.stack[-1] if g.s.stack else None
+        self.f = g.state.stack[-1] if g.state.stack else None
         self._pos = None
         self._plans = {}
         self._sea = None
@@ -91,8 +91,8 @@ def building_gain(ctx, kind, p=None) -> float:
 
 def philosopher_gain(ctx, p=None, extra=0) -> float:
     p = ctx.p if p is None else p
-    need = ctx.g.r.philosophers_for_metropolis
-    n = ctx.g.s.philosophers[p] + extra
+    need = ctx.g.rules.philosophers_for_metropolis
+    n = ctx.g.state.philosophers[p] + extra
     if n >= need:
         return ev.PHILO[1]
     if n == need - 1:
@@ -104,7 +104,7 @@ def stake_for(ctx, a, p) -> float:
     """What controlling land area a would be worth to p: its Metropolises, its buildings
     (those of types p lacks most), its income and the Priestess icon."""
     g, pos = ctx.g, ctx.pos
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     v = ev.METRO * pos.metros_in[a] + ev.INCOME * pos.income_of[a] + ev.LAND
     kinds = set()
     for i in b.sites_of(a):
@@ -140,7 +140,7 @@ def safety(ctx, a) -> float:
     """Higher is safer: for placing buildings and Metropolises."""
     pos = ctx.pos
     return -4.0 * area_risk(ctx, a, pos.units[a]) + 0.3 * pos.units[a] + 0.5 * pos.fort[a] \
-        + 0.2 * ctx.g.b.sites[a]
+        + 0.2 * ctx.g.board.sites[a]
 
 
 def enemy_weight(ctx, q) -> float:
@@ -168,7 +168,7 @@ def _split(k, troops, mercs, heroes):
 def land_plans_from(ctx, frm, hero="", taken=None) -> list:
     """Plans of a Land Move (or Heroic Move with `hero`) from frm; `taken` fixes (t, m, h)."""
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    s = g.s
+    s = g.state
     troops, mercs = s.troops[frm], s.mercs[frm]
     heroes = [h for h in heroes_at(g, frm) if h != hero]
     heroes.sort()
@@ -227,9 +227,9 @@ def best_land_plan(ctx, hero="", frm=None, taken=None):
     if frm is not None:
         origins = [frm]
     elif hero:
-        origins = [g.s.hero_at[hero]] if hero in g.s.hero_at else []
+        origins = [g.state.hero_at[hero]] if hero in g.state.hero_at else []
     else:
-        origins = [a for a in ctx.pos.lands[p] if ctx.pos.units[a] and (g.s.troops[a] or g.s.mercs[a]
+        origins = [a for a in ctx.pos.lands[p] if ctx.pos.units[a] and (g.state.troops[a] or g.state.mercs[a]
                                                                           or ctx.pos.hero_count[a])]
     best = None
     for a in origins:
@@ -242,7 +242,7 @@ def best_land_plan(ctx, hero="", frm=None, taken=None):
 
 def sea_plans(ctx, frm=None, n=None) -> list:
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    s = g.s
+    s = g.state
     out = []
     origins = [frm] if frm is not None else [a for a in pos.seas[p] if s.fleets[a]]
     for a in origins:
@@ -271,14 +271,14 @@ def sea_plans(ctx, frm=None, n=None) -> list:
 
 
 def _ports(g, pos, sea, q) -> int:
-    return sum(pos.ports[x] for x in g.b.coast[sea] if g.s.ctrl[x] == q)
+    return sum(pos.ports[x] for x in g.board.coast[sea] if g.state.ctrl[x] == q)
 
 
 def _bridge(g, pos, p, sea) -> float:
     """A sea next to enemy land areas worth taking: a fleet there is a bridge for an attack."""
-    s = g.s
+    s = g.state
     v = 0.0
-    for x in g.b.coast[sea]:
+    for x in g.board.coast[sea]:
         q = s.ctrl[x]
         if q >= 0 and not g.friends(p, q):
             v += pos.buildings_in[x] + 2 * pos.metros_in[x]
@@ -298,7 +298,7 @@ def best_sea_plan(ctx, frm=None, n=None):
 # --- gods ---------------------------------------------------------------------------------------
 
 def next_face_up(g) -> list:
-    s = g.s
+    s = g.state
     gods = s.gods[1:] + s.gods[:1]
     return gods[:s.faceup]
 
@@ -329,10 +329,10 @@ def god_value(ctx, god, p=None, gp_left=None) -> float:
     kind = info.building or hera_building(ctx, p)
     v = 0.0
     if kind:
-        if g.r.free_build:
+        if g.rules.free_build:
             v += building_gain(ctx, kind, p) * (1.0 if has_site else 0.25)
-        elif has_site and gp_left >= g.r.building_cost:  # classic: bought, 2 GP each
-            v += max(0.0, building_gain(ctx, kind, p) - g.r.building_cost)
+        elif has_site and gp_left >= g.rules.building_cost:  # classic: bought, 2 GP each
+            v += max(0.0, building_gain(ctx, kind, p) - g.rules.building_cost)
     unit = info.recruit
     if unit == "philosopher":
         v += philosopher_gain(ctx, p)
@@ -355,7 +355,7 @@ def god_value(ctx, god, p=None, gp_left=None) -> float:
                 v += plan.value - 1
     elif unit == "merc":
         v += ev.TROOP
-        if g.r.heroes and gp_left >= 4 and any(g.s.hero_track):
+        if g.rules.heroes and gp_left >= 4 and any(g.state.hero_track):
             v += 1.5
     if god != "hera" and gp_left >= 2 and p == ctx.p:
         v += 0.5 * best_creature(ctx, gp_left)[0]
@@ -367,11 +367,11 @@ def apollo_value(ctx, p) -> float:
     a land and a sea area; classic, 1 GP (4 with a single isle) and one token on a land area for
     the first player there only."""
     g = ctx.g
-    if g.r.apollo == "classic":
-        gp = 4 if len(ctx.pos.lands[p]) == 1 else g.r.apollo_gp
-        first = not g.s.apollo
+    if g.rules.apollo == "classic":
+        gp = 4 if len(ctx.pos.lands[p]) == 1 else g.rules.apollo_gp
+        first = not g.state.apollo
         return gp + (ev.INCOME * 0.8 if first else 0.0)
-    return g.r.apollo_gp + APOLLO_PROSPERITY
+    return g.rules.apollo_gp + APOLLO_PROSPERITY
 
 
 def best_creature(ctx, budget):
@@ -379,8 +379,8 @@ def best_creature(ctx, budget):
     from ..engine.creatures import EFFECTS, creature_cost
     g, p = ctx.g, ctx.p
     best = (0.0, None)
-    for slot, c in enumerate(g.s.creature_track):
-        if c is None or c not in EFFECTS or g.s.reserved.get(c, p) != p:
+    for slot, c in enumerate(g.state.creature_track):
+        if c is None or c not in EFFECTS or g.state.reserved.get(c, p) != p:
             continue
         cost, _ = creature_cost(g, p, slot)
         if cost > budget:
@@ -394,7 +394,7 @@ def best_creature(ctx, budget):
 def creature_worth(ctx, c) -> float:
     """What a creature's effect is worth to p now (rules for the cards that matter most)."""
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    s = g.s
+    s = g.state
     others = [q for q in range(s.n) if not ctx.friend(q) and not s.eliminated[q]]  # rivals
     if c == "satyr":
         if not any(s.philosophers[q] for q in others):
@@ -434,14 +434,14 @@ def creature_worth(ctx, c) -> float:
 def _pegasus_worth(ctx) -> float:
     """Pegasus moves troops anywhere: the best attack on any enemy land area."""
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    s = g.s
+    s = g.state
     mine = [a for a in pos.lands[p] if s.troops[a] + s.mercs[a]]
     if not mine:
         return 0.0
     frm = max(mine, key=lambda a: s.troops[a] + s.mercs[a])
     k = s.troops[frm] + s.mercs[frm]
     best = 0.0
-    for d in g.b.lands:
+    for d in g.board.lands:
         q = s.ctrl[d]
         if q < 0 or ctx.friend(q):
             continue
@@ -489,7 +489,7 @@ class GreedyPolicy:
     def score(self, g, p, legal, depth=0) -> list:
         ctx = Ctx(g, p)
         f = ctx.f
-        fn = _FRAMES.get(f["k"]) if f else None
+        fn = _FRAMES.get(f["kind"]) if f else None
         if fn is not None:
             out = fn(self, ctx, legal, depth)
             if out is not None:
@@ -503,7 +503,7 @@ class GreedyPolicy:
         if not self.lookahead or depth >= self.max_depth or len(legal) > self._budget:
             return scores
         g, p = ctx.g, ctx.p
-        base = len(g.s.stack)
+        base = len(g.state.stack)
         for i, a in enumerate(legal):
             if a.kind == "cancel":
                 continue
@@ -517,10 +517,10 @@ class GreedyPolicy:
         h = g.copy()
         h.apply(a)
         for _ in range(12):
-            if h.is_over or h.to_move != p or len(h.s.stack) < base:
+            if h.is_over or h.to_move != p or len(h.state.stack) < base:
                 break
-            top = h.s.stack[-1]
-            if top["k"] in ("turn", "offer") or len(h.s.stack) < base:
+            top = h.state.stack[-1]
+            if top["kind"] in ("turn", "offer") or len(h.state.stack) < base:
                 break
             h.apply(self.decide(h, p, depth=depth + 1))
         return ev.relative(ev.values(h), p, h)
@@ -530,7 +530,7 @@ class GreedyPolicy:
 
 def _placement(pol, ctx, legal, depth):
     g, p = ctx.g, ctx.p
-    s, b = g.s, g.b
+    s, b = g.state, g.board
     f = ctx.f
     out = []
     if f["step"] == "land":
@@ -585,7 +585,7 @@ def _offering(pol, ctx, legal, depth):
 def bid_plan(ctx, legal) -> dict:
     """For each god on offer: (amount to bid, net worth), and Apollo's worth."""
     g, p = ctx.g, ctx.p
-    s = g.s
+    s = g.state
     gp = ctx.gp
     gods = sorted({a.what for a in legal if a.kind == "bid"})
     low = {}
@@ -641,7 +641,7 @@ def _est_purse(g, q) -> int:
 
 def _turn(pol, ctx, legal, depth):
     g, p = ctx.g, ctx.p
-    s = g.s
+    s = g.state
     gp = ctx.gp
     out = []
     for a in legal:
@@ -661,7 +661,7 @@ def _turn(pol, ctx, legal, depth):
             out.append(plan[0] - a.n - 0.8 if plan else -5.0)
         elif k == "build" and a.where:  # classic: a building bought for its cost (2 GP)
             out.append(building_gain(ctx, a.what) - a.n - RESERVE_GP * 0.2 * a.n
-                       + 0.1 * safety(ctx, g.b.index[a.where]))
+                       + 0.1 * safety(ctx, g.board.index[a.where]))
         elif k == "swap_creature":  # classic Zeus: a new card for 1 GP, rarely worth it
             out.append(-1.5)
         elif k == "buy_creature":
@@ -711,7 +711,7 @@ def _extra_unit_gain(ctx, plan) -> float:
     """How much one more unit would add to an attack plan."""
     pos, g = ctx.pos, ctx.g
     d = plan.dest
-    if g.s.ctrl[d] in (-1, ctx.p) or not pos.units[d]:
+    if g.state.ctrl[d] in (-1, ctx.p) or not pos.units[d]:
         return 0.0
     k = plan.t + plan.m + len(plan.h)
     odds0 = attack_odds(k, pos.units[d], -pos.fort[d])
@@ -721,7 +721,7 @@ def _extra_unit_gain(ctx, plan) -> float:
 
 def _build(pol, ctx, legal, depth):
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    b = g.b
+    b = g.board
     out = []
     for a in legal:
         if a.kind == "choose_building":
@@ -732,7 +732,7 @@ def _build(pol, ctx, legal, depth):
         elif a.kind == "forgo":
             out.append(-3.0)
         elif a.kind == "replace":
-            new = ctx.f["what"]
+            new = ctx.f["building"]
             x = b.index[a.where]
             gain = building_gain(ctx, new) - _loss_of_building(ctx, a.what)
             out.append(gain - 3.0 + 0.1 * safety(ctx, x))
@@ -756,11 +756,11 @@ def _count_of(ctx, kind) -> int:
 
 def _place_unit(pol, ctx, legal, depth):
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     out = []
     plan = None
     f = nearest(g, "turn")
-    if f and f["p"] == p and f["god"] == "ares":
+    if f and f["player"] == p and f["god"] == "ares":
         plan = best_land_plan(ctx)
     for a in legal:
         x = b.index[a.where]
@@ -778,7 +778,7 @@ def _place_unit(pol, ctx, legal, depth):
 
 def _prosper(pol, ctx, legal, depth):
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     out = []
     for a in legal:
         x = b.index[a.where]
@@ -796,7 +796,7 @@ def _prosper(pol, ctx, legal, depth):
 def _land_move(pol, ctx, legal, depth):
     g = ctx.g
     f = ctx.f
-    b = g.b
+    b = g.board
     stage = f["stage"]
     hero = f["hero"]
     if stage == "origin":
@@ -808,9 +808,9 @@ def _land_move(pol, ctx, legal, depth):
             plan = best_land_plan(ctx, hero, frm=b.index[a.where])
             scores.append(plan.value if plan else -100.0)
         return scores
-    frm = f["frm"]
+    frm = f["origin"]
     if stage == "dest":
-        taken = (f["t"], f["m"], f["h"])
+        taken = (f["troops"], f["mercenaries"], f["heroes"])
         plans = {pl.dest: pl.value for pl in land_plans_from(ctx, frm, hero, taken=_taken_hero(taken, hero))}
         return [-1000.0 if a.kind == "cancel" else plans.get(b.index[a.where], -50.0) for a in legal]
     plan = best_land_plan(ctx, hero, frm=frm)
@@ -844,7 +844,7 @@ def _taken_hero(taken, hero):
 def _sea_move(pol, ctx, legal, depth):
     g = ctx.g
     f = ctx.f
-    b = g.b
+    b = g.board
     stage = f["stage"]
     out = []
     if stage == "origin":
@@ -856,9 +856,9 @@ def _sea_move(pol, ctx, legal, depth):
             out.append(plan[0] if plan else -100.0)
         return out
     if stage == "count":
-        plan = best_sea_plan(ctx, frm=f["frm"])
+        plan = best_sea_plan(ctx, frm=f["origin"])
         return [-1000.0 if a.kind == "cancel" else (-abs(a.n - plan[2]) if plan else 0.0) for a in legal]
-    plans = {d: v for v, _, _, d in sea_plans(ctx, f["frm"], f["n"])}
+    plans = {d: v for v, _, _, d in sea_plans(ctx, f["origin"], f["fleets"])}
     return [-1000.0 if a.kind == "cancel" else plans.get(b.index[a.where], -50.0) for a in legal]
 
 
@@ -867,7 +867,7 @@ def _voyage(pol, ctx, legal, depth):
     the fleets of the best plan, then at each sea the best next one, until none gains."""
     g = ctx.g
     f = ctx.f
-    b = g.b
+    b = g.board
     stage = f["stage"]
     if stage == "origin":
         out = []
@@ -876,9 +876,9 @@ def _voyage(pol, ctx, legal, depth):
             out.append(-1000.0 if a.kind == "cancel" else (plan[0] if plan else -100.0))
         return out
     if stage == "count":
-        plan = best_sea_plan(ctx, frm=f["frm"])
+        plan = best_sea_plan(ctx, frm=f["origin"])
         return [-1000.0 if a.kind == "cancel" else (-abs(a.n - plan[2]) if plan else 0.0) for a in legal]
-    plans = {d: v for v, _, _, d in sea_plans(ctx, f["pos"], f["n"])} if f["pos"] >= 0 else {}
+    plans = {d: v for v, _, _, d in sea_plans(ctx, f["position"], f["fleets"])} if f["position"] >= 0 else {}
     out = []
     for a in legal:
         if a.kind == "cancel":
@@ -894,7 +894,7 @@ def _voyage(pol, ctx, legal, depth):
 
 def _battle(pol, ctx, legal, depth):
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    s, b = g.s, g.b
+    s, b = g.state, g.board
     f = ctx.f
     stage = f["stage"]
     if stage == "loss":
@@ -911,10 +911,11 @@ def _battle(pol, ctx, legal, depth):
                 out.append(1.0)
         return out
     area = f["area"]
-    att_units = f["af"] if f["sea"] else f["at"] + f["am"] + len(f["ah"])
+    att_units = (f["attacker_fleets"] if f["sea"] else
+                 f["attacker_troops"] + f["attacker_mercenaries"] + len(f["attacker_heroes"]))
     dfd_units = pos.units[area]
     if f["sea"]:
-        bonus = _ports(g, pos, area, f["att"]) - _ports(g, pos, area, f["dfd"])
+        bonus = _ports(g, pos, area, f["attacker"]) - _ports(g, pos, area, f["defender"])
     else:
         bonus = -pos.fort[area]
     odds = attack_odds(att_units, dfd_units, bonus)  # the attacker's chance to win
@@ -937,7 +938,7 @@ def _battle(pol, ctx, legal, depth):
 
 def _metro(pol, ctx, legal, depth):
     g = ctx.g
-    b = g.b
+    b = g.board
     out = []
     for a in legal:
         if a.kind == "remove":
@@ -955,7 +956,7 @@ def _metro(pol, ctx, legal, depth):
 
 def _bonus_fleet(pol, ctx, legal, depth):
     g, p, pos = ctx.g, ctx.p, ctx.pos
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     out = []
     for a in legal:
         x = b.index[a.where]
@@ -992,7 +993,7 @@ def _maintain(pol, ctx, legal, depth):
 
 def _place_hero(pol, ctx, legal, depth):
     g, pos = ctx.g, ctx.pos
-    b = g.b
+    b = g.board
     return [defence_gain(ctx, b.index[a.where]) + 0.05 * pos.stake(b.index[a.where]) for a in legal]
 
 

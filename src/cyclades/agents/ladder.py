@@ -9,8 +9,8 @@ in team play; each entry plays a whole team) meets in every rotation of the seat
 at each seat once, cyclically, on the same board: one seed per combination and round), and
 the whole round-robin is played `rounds` times on new seeds. Games are ordered rotation by
 rotation (every combination once, then again in the next rotation), so the first games of a
-long run already cover every pairing. The games are tournament.play_game's
-(so agents/match.play_match's), in local processes or as Ray tasks.
+long run already cover every pairing. The games are played by agents/runner.py, as a
+tournament's are (agents/match.play_match), in local processes or as Ray tasks.
 
 The rating: each game is a Plackett-Luce ranking of its sides (openskill, tau=0 since a bot's
 strength does not drift): the winners first (a shared win is a tie), the others by
@@ -25,13 +25,12 @@ import csv
 import itertools
 import json
 import math
-import os
-import time
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from .match import Mode
-from .tournament import _run_local, _run_ray, _sides, faction_lineup, wilson
+from .runner import AGENT_SEEDS, Series
+from .tournament import _sides, faction_lineup, wilson
 
 ANCHOR = "random"  # its mu is pinned at 0
 
@@ -42,7 +41,7 @@ def entry_key(entry) -> str:
 
 def ladder_schedule(entries, players=3, rounds=1, seed=0, max_cycles=100, teams=False,
                     team_goal=3, ruleset="legendary") -> list:
-    """The games of the ladder: dicts for tournament.play_game. Every combination of `sides`
+    """The games of the ladder: dicts for runner.play_game. Every combination of `sides`
     distinct entries, each in every cyclic rotation over the sides on one seed, `rounds` times."""
     mode = Mode(players, teams, ruleset, team_goal)
     sides = mode.sides
@@ -74,7 +73,7 @@ def ladder_schedule(entries, players=3, rounds=1, seed=0, max_cycles=100, teams=
 def placing(row) -> list:
     """The rank of each side of a game (0 = first; equal ranks tie): the winning sides first,
     then by Metropolises, then by GP."""
-    sides, entries, won = _sides(row)
+    _, entries, won = _sides(row)
     count = len(entries)
     metros = row.get("side_metropolises") or row["metropolises"]
     gp = row.get("side_gp") or row["gp"]
@@ -143,43 +142,22 @@ def seconds_per_decision(rows, entries) -> dict:
 
 
 @dataclass
-class Ladder:
+class Ladder(Series):
+    """The round-robin of `entries` (`ladder_schedule`), `rounds` times, and their ratings;
+    the runner's options (players, seed, workers, ray, ...) are runner.Series's."""
+
     entries: list
-    players: int = 3
+    _: KW_ONLY
     rounds: int = 1
-    seed: int = 0
-    workers: int | None = None
-    ray: str | None = None
-    max_cycles: int = 100
-    teams: bool = False
-    team_goal: int = 3
-    ruleset: str = "legendary"
-    rows: list = field(default_factory=list)
-    seconds: float = 0.0
 
     def __post_init__(self):
         self.entries = [entry_key(e) for e in self.entries]
         if ANCHOR not in self.entries:  # the anchor is always on the ladder
             self.entries = [ANCHOR] + self.entries
 
-    @property
-    def mode(self) -> Mode:
-        return Mode(self.players, self.teams, self.ruleset, self.team_goal)
-
     def specs(self) -> list:
         return ladder_schedule(self.entries, self.players, self.rounds, self.seed, self.max_cycles,
                                self.teams, self.team_goal, self.ruleset)
-
-    def run(self, on_result=None) -> list:
-        specs = self.specs()
-        t0 = time.perf_counter()
-        if self.ray:
-            rows = _run_ray(specs, self.ray, self.workers, on_result)
-        else:
-            rows = _run_local(specs, self.workers, on_result)
-        self.seconds = time.perf_counter() - t0
-        self.rows = sorted(rows, key=lambda r: r["game"])
-        return self.rows
 
     def ratings(self) -> list:
         spd = seconds_per_decision(self.rows, self.entries)
@@ -201,13 +179,11 @@ class Ladder:
                 "players": self.players, "ruleset": self.ruleset, "teams": mode.teams,
                 "team_goal": mode.team_goal, "mode": mode.label(), "rounds": self.rounds,
                 "seed": self.seed, "max_cycles": self.max_cycles, "games": len(self.rows),
-                "errors": sum(1 for r in self.rows if "error" in r),
+                "errors": self.errors(),
                 "model": "openskill PlackettLuce (tau=0), games rated in schedule order",
                 "anchor": f"{ANCHOR} (mu shifted to 0)", "interval": "mu - 2 sigma to mu + 2 sigma",
-                "backend": f"ray ({self.ray})" if self.ray else f"local ({self.workers or os.cpu_count()} workers)",
-                "seconds": round(self.seconds, 2),
-                "agent_seeds": "seat k of a game of seed s uses seed s*16+k",
-                "ratings": self.ratings(), "rows": self.rows}
+                "backend": self.backend(), "seconds": round(self.seconds, 2),
+                "agent_seeds": AGENT_SEEDS, "ratings": self.ratings(), "rows": self.rows}
 
     def write(self, out_dir) -> dict:
         """ladder.json, ladder.csv and ladder.png (ratings with error bars) in out_dir."""

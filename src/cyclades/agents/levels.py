@@ -17,15 +17,19 @@ quiet one (only slower) and tournaments between levels do not depend on the load
 beats the one below it head to head (one of it against two of the level below, 3 players);
 README "Bot levels" gives the figures, the time per decision and the ladder (agents/ladder.py).
 
-`careless` (registered here): the greedy player, but with probability `mistakes` it plays a
+`careless` (defined here): the greedy player, but with probability `mistakes` it plays a
 uniformly random legal action instead: a bot a newcomer can beat.
+
+This module holds the levels as data; registry.py makes each level's agent by name
+(`make_agent("expert")`), and lists `careless` with the other agents.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 
-from .base import Agent, parse_agent_spec, register
+from .base import Agent, parse_agent_spec
+from .greedy import GreedyAgent
 
 
 @dataclass(frozen=True)
@@ -68,15 +72,14 @@ def resolve(name: str) -> str:
     return agent + ":" + ",".join(f"{k}={v}" for k, v in merged.items())
 
 
-def labels() -> dict:
-    """Human-readable labels of the agents a seat may have: levels by their label and how
-    they play, the other agents by name."""
-    from .base import agent_names
+def labels(names) -> dict:
+    """Human-readable labels of the agents a seat may have (`names`, registry.agent_names()):
+    levels by their label and how they play, the other agents by name."""
     out = {}
     for name in ORDER:
         lv = LEVELS[name]
         out[name] = f"{lv.label}: {lv.about}"
-    for name in agent_names():
+    for name in names:
         out.setdefault(name, {"random": "random moves (agent: random)",
                               "greedy": "heuristic player (agent: greedy)",
                               "mcts": "tree search, 100 iterations (agent: mcts)",
@@ -85,26 +88,6 @@ def labels() -> dict:
     return out
 
 
-def _level_factory(level: Level):
-    def make(seed=None, **options):
-        from .base import make_agent
-        agent_name, opts = parse_agent_spec(level.spec)
-        opts.update(options)
-        agent = make_agent(agent_name, seed=seed, **opts)
-        agent.level = level.name
-        return agent
-    make.__name__ = f"level_{level.name}"
-    make.__doc__ = f"The {level.name} level: {level.spec} ({level.about})."
-    make.level = level
-    return make
-
-
-def register_levels(registry: dict):
-    for name in ORDER:
-        registry[name] = _level_factory(LEVELS[name])
-
-
-@register("careless")
 class CarelessAgent(Agent):
     """The greedy player that makes mistakes: with probability `mistakes` (0 to 1) a decision
     with a real choice is a uniformly random legal action, else greedy's. Its own generator:
@@ -119,7 +102,6 @@ class CarelessAgent(Agent):
             raise ValueError(f"careless: mistakes is a probability from 0 to 1, not {mistakes}")
         self.mistakes = mistakes
         self.rng = random.Random(seed)
-        from .greedy import GreedyAgent
         self.greedy = GreedyAgent(seed=None if seed is None else f"careless/{seed}")
 
     def choose(self, obs):

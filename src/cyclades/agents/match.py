@@ -4,7 +4,7 @@ and the server's bots all go through here.
     from cyclades.agents.match import Mode, decide, play_match
     mode = Mode(players=4, teams=True, team_goal=4)            # checked: ModeError names the option
     game = mode.new_game(seed=7, max_cycles=100)
-    out = play_match(game, [make_agent("greedy", seed=k) for k in range(game.s.n)])
+    out = play_match(game, [make_agent("greedy", seed=k) for k in range(game.state.n)])
     out["winning_sides"], out["ending"], out["side_metropolises"], out["side_gp"]
 
 - `Mode`: a game's ruleset, players, team play and team goal, checked once (R1, R22, R23): the
@@ -163,7 +163,7 @@ def play_match(game, agents, max_decisions=MAX_DECISIONS, on_decision=None) -> d
     game's seconds, and `error` (the game is kept as it was) if an agent or the engine failed
     or the guard of `max_decisions` fired. `on_decision(game, player, action, events)` sees
     each decision once applied."""
-    n = game.s.n
+    n = game.state.n
     if len(agents) != n:
         raise ValueError(f"{len(agents)} agents for {n} factions")
     decisions = [0] * n
@@ -198,13 +198,13 @@ def play_match(game, agents, max_decisions=MAX_DECISIONS, on_decision=None) -> d
 
 def sides_of(game) -> list:
     """The side of each faction: its team in team play, else itself."""
-    return list(game.teams) if game.teams else list(range(game.s.n))
+    return list(game.teams) if game.teams else list(range(game.state.n))
 
 
 def outcome(game, error=None) -> dict:
     """Who won and how (R21, R22): per faction and per side (team, or player)."""
     r = game.result()
-    n = game.s.n
+    n = game.state.n
     sides = sides_of(game)
     count = len(set(sides))
     members = [[q for q in range(n) if sides[q] == t] for t in range(count)]

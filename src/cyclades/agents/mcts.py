@@ -165,7 +165,7 @@ class MCTSAgent(Agent):
         budget; ([(action, visits, the player's summed reward)] in the root's order, root)."""
         p = obs.player
         first = ev.sample(obs, self.rng)
-        n = first.s.n
+        n = first.state.n
         root = root or Node(n)
         root.order = self.candidates(first, p, options, root=True)
         if len(root.order) == 1:
@@ -193,6 +193,22 @@ class MCTSAgent(Agent):
                 stats.append((a, child.n, child.w[p]))
         self.last_stats = stats or [(root.order[0], 0, 0.0)]
         return self.last_stats, root
+
+    def estimate(self, obs) -> list:
+        """The search's own estimate of each faction's chance to win from `obs` (the player's
+        information set): the mean reward at the root after the iteration budget, i.e. the
+        heuristic's win chances a cycle ahead averaged over sampled hidden information and the
+        tree's lines of play. Used for the win-chance chart (agents/advice.py)."""
+        first = ev.sample(obs, self.rng)
+        if first.is_over:
+            return ev.win_chances(first)
+        n = first.state.n
+        root = Node(n)
+        for it in range(max(self.iterations, 1)):
+            g = first if it == 0 else ev.sample(obs, self.rng)
+            self.iterate(root, g, n, None)
+        self.last_iterations = root.n
+        return [w / root.n for w in root.w]
 
     # -- root parallelization ------------------------------------------------------------
 
@@ -239,7 +255,7 @@ class MCTSAgent(Agent):
     def iterate(self, root, g, n, deadline):
         node = root
         path = [root]
-        start_cycle = g.s.cycle
+        start_cycle = g.state.cycle
         expanded = False  # one new node per iteration, then the rollout
         while not g.is_over:
             legal = g.legal_actions()
@@ -304,7 +320,7 @@ class MCTSAgent(Agent):
         policy = self.rollout_policy
         end = start_cycle + self.cycles
         steps = 0
-        while not g.is_over and steps < self.depth and g.s.cycle < end:
+        while not g.is_over and steps < self.depth and g.state.cycle < end:
             legal = g.legal_actions()
             if len(legal) == 1:
                 g.apply(legal[0])
@@ -326,7 +342,7 @@ class MCTSAgent(Agent):
     def candidates(self, g, p, options, root=False) -> list:
         # The root is ranked with greedy's full look-ahead, the nodes below more cheaply.
         policy = self.policy if root else self.rollout_policy
-        if g.s.stack and g.s.stack[-1]["k"] == "offer":
+        if g.state.stack and g.state.stack[-1]["kind"] == "offer":
             return self.bid_candidates(g, p, options, policy)
         return policy.ranked(g, p, options)
 
@@ -334,7 +350,7 @@ class MCTSAgent(Agent):
         """Offerings: greedy's bid first, then for each god a few amounts around what it is
         worth and the lowest, and Apollo."""
         # R29 allows outbidding a teammate; the search does not consider it if it has a choice.
-        partner = {god for god, (q, _) in g.s.bids.items() if q != p and g.friends(p, q)}
+        partner = {god for god, (q, _) in g.state.bids.items() if q != p and g.friends(p, q)}
         if partner:
             options = [a for a in options if not (a.kind == "bid" and a.what in partner)] or options
         ranked = policy.ranked(g, p, options)

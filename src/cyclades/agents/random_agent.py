@@ -1,10 +1,9 @@
 """The random agent: uniform over the legal actions, with its own generator."""
 import random
 
-from .base import Agent, register
+from .base import Agent
 
 
-@register("random")
 class RandomAgent(Agent):
     """Picks uniformly among the legal actions; the same seed and the same positions give
     the same choices (its generator is its own, not the game's)."""

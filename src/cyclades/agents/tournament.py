@@ -7,8 +7,9 @@ favours an agent. The number of games is rounded up to a multiple of the number 
 arrangements.
 
 Games run in worker processes on this machine (`workers`, all cores by default), or as Ray tasks
-on a cluster (`ray="ADDRESS"`, or `ray="local"` for a Ray instance started here). One game is a
-plain function of a small dict (`play_game`), so any executor can run it.
+on a cluster (`ray="ADDRESS"`, or `ray="local"` for a Ray instance started here): the runner of
+agents/runner.py, which ladders share. One game is a plain function of a small dict
+(`runner.play_game`), so any executor can run it.
 
 Every mode (agents/match.Mode): the Legendary game with 2 to 6 players, 4 in teams on request (2
 and 6 always: R22), a team goal of 3 or 4, and the classic game with 2 to 5 players. In team play
@@ -28,13 +29,11 @@ import csv
 import itertools
 import json
 import math
-import os
-import time
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
-from .match import MAX_DECISIONS, Mode, play_match  # noqa: F401  (MAX_DECISIONS: the loop's guard)
-
+from .match import Mode
+from .runner import AGENT_SEEDS, Series, agent_seed, play_game  # noqa: F401  (the last two: imported from here)
 
 # --- the schedule ---------------------------------------------------------------------------
 
@@ -98,39 +97,6 @@ def schedule(agents, players, games, seed=0, max_cycles=100, teams=False, team_g
                         "players": players, "teams": mode.teams, "team_goal": mode.team_goal,
                         "ruleset": ruleset, "max_cycles": max_cycles})
     return out
-
-
-# --- one game ---------------------------------------------------------------------------------
-
-def agent_seed(game_seed, seat) -> int:
-    return game_seed * 16 + seat
-
-
-def play_game(spec) -> dict:
-    """Play one game of the schedule; its figures as a row (an error is recorded, not raised)."""
-    from .base import make_agent
-
-    lineup = spec["lineup"]
-    t0 = time.perf_counter()
-    mode = Mode(spec["players"], spec.get("teams", False), spec.get("ruleset", "legendary"),
-                spec.get("team_goal", 3))
-    game = mode.new_game(seed=spec["seed"], max_cycles=spec.get("max_cycles"))
-    seats = [make_agent(name, seed=agent_seed(spec["seed"], p)) for p, name in enumerate(lineup)]
-    out = play_match(game, seats, max_decisions=spec.get("max_decisions", MAX_DECISIONS))
-    row = {"game": spec["game"], "seed": spec["seed"], "lineup": lineup,
-           "side_lineup": spec.get("side_lineup", lineup), "sides": out["sides"],
-           "winners": out["winners"], "winning_sides": out["winning_sides"],
-           "metropolises": out["metropolises"], "gp": out["gp"],
-           "side_metropolises": out["side_metropolises"], "side_gp": out["side_gp"],
-           "cycles": out["cycles"], "decisions": out["decisions"],
-           "decisions_by_seat": out["decisions_by_seat"],
-           "thinking_by_seat": [round(x, 4) for x in out["thinking_by_seat"]],
-           "longest_by_seat": [round(x, 4) for x in out["longest_by_seat"]],
-           "seconds": round(time.perf_counter() - t0, 3),
-           "ending": None if "error" in out else out["ending"]}
-    if "error" in out:
-        row["error"] = out["error"]
-    return row
 
 
 # --- statistics ---------------------------------------------------------------------------------
@@ -224,23 +190,13 @@ def endings(rows) -> dict:
 # --- running ---------------------------------------------------------------------------------------
 
 @dataclass
-class Tournament:
-    agents: list
-    players: int = 3
-    games: int = 300
-    seed: int = 0
-    workers: int | None = None
-    ray: str | None = None
-    max_cycles: int = 100
-    teams: bool = False
-    team_goal: int = 3
-    ruleset: str = "legendary"
-    rows: list = field(default_factory=list)
-    seconds: float = 0.0
+class Tournament(Series):
+    """`games` games between `agents` (one entry a side), seats rotated (`schedule`); the
+    runner's options (players, seed, workers, ray, ...) are runner.Series's."""
 
-    @property
-    def mode(self) -> Mode:
-        return Mode(self.players, self.teams, self.ruleset, self.team_goal)
+    agents: list
+    _: KW_ONLY
+    games: int = 300
 
     @property
     def unit(self) -> str:
@@ -250,18 +206,6 @@ class Tournament:
     def specs(self) -> list:
         return schedule(self.agents, self.players, self.games, self.seed, self.max_cycles,
                         self.teams, self.team_goal, self.ruleset)
-
-    def run(self, on_result=None) -> list:
-        """Play every game; `on_result(row)` hears of each as it ends (in any order)."""
-        specs = self.specs()
-        t0 = time.perf_counter()
-        if self.ray:
-            rows = _run_ray(specs, self.ray, self.workers, on_result)
-        else:
-            rows = _run_local(specs, self.workers, on_result)
-        self.seconds = time.perf_counter() - t0
-        self.rows = sorted(rows, key=lambda r: r["game"])
-        return self.rows
 
     def summary(self) -> list:
         return summarize(self.rows, self.agents)
@@ -275,10 +219,8 @@ class Tournament:
                 "seed": self.seed, "max_cycles": self.max_cycles,
                 "arrangements": [list(x) for x in lineups(self.agents, mode.sides)],
                 "endings": endings(self.rows),
-                "backend": f"ray ({self.ray})" if self.ray else f"local ({self.workers or os.cpu_count()} workers)",
-                "seconds": round(self.seconds, 2),
-                "agent_seeds": "seat k of a game of seed s uses seed s*16+k",
-                "errors": sum(1 for r in self.rows if "error" in r),
+                "backend": self.backend(), "seconds": round(self.seconds, 2),
+                "agent_seeds": AGENT_SEEDS, "errors": self.errors(),
                 "summary": self.summary(), "rows": self.rows}
 
     def write(self, out_dir) -> dict:
@@ -302,62 +244,6 @@ class Tournament:
         what = mode.label() if (mode.teams or self.ruleset != "legendary") else f"{self.players}-player games"
         per = "; agents per team" if mode.teams else ""
         return f"{what}, {len(self.rows)} games{per}: {', '.join(self.agents)}"
-
-
-def _run_local(specs, workers, on_result):
-    workers = workers or os.cpu_count() or 1
-    rows = []
-    if workers <= 1 or len(specs) <= 1:
-        for spec in specs:
-            row = play_game(spec)
-            rows.append(row)
-            if on_result:
-                on_result(row)
-        return rows
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    with ProcessPoolExecutor(max_workers=min(workers, len(specs))) as pool:
-        futures = [pool.submit(play_game, spec) for spec in specs]
-        try:
-            for fut in as_completed(futures):
-                row = fut.result()
-                rows.append(row)
-                if on_result:
-                    on_result(row)
-        except BaseException:
-            for fut in futures:
-                fut.cancel()
-            raise
-    return rows
-
-
-def _run_ray(specs, address, workers, on_result):
-    try:
-        import ray
-    except ImportError as e:  # pragma: no cover - depends on the installation
-        raise RuntimeError("--ray needs Ray: pip install 'cyclades[ray]' (or pip install ray)") from e
-    started = False
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
-        started = True
-    try:
-        task = ray.remote(num_cpus=1)(play_game)
-        pending = [task.remote(spec) for spec in specs]
-        rows = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                row = ray.get(ref)
-                rows.append(row)
-                if on_result:
-                    on_result(row)
-        return rows
-    finally:
-        if started:
-            ray.shutdown()
 
 
 # --- files ------------------------------------------------------------------------------------------

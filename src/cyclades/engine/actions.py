@@ -5,6 +5,7 @@ building, card or hero), `where` (an area id) and `n` (an amount). The same
 four fields serialize to JSON, so bots, the browser and tests all speak the
 same language.
 """
+from __future__ import annotations
 from typing import NamedTuple
 
 
@@ -17,7 +18,7 @@ class Action(NamedTuple):
     n: int = 0
 
     def to_json(self) -> dict:
-        d = {"kind": self.kind}
+        d: dict[str, str | int] = {"kind": self.kind}
         if self.what:
             d["what"] = self.what
         if self.where:
@@ -27,7 +28,7 @@ class Action(NamedTuple):
         return d
 
     @classmethod
-    def from_json(cls, d) -> "Action":
+    def from_json(cls, d: dict) -> "Action":
         if not isinstance(d, dict) or not isinstance(d.get("kind"), str):
             raise ValueError("an action is an object with a string 'kind'")
         what, where, n = d.get("what", ""), d.get("where", ""), d.get("n", 0)

@@ -11,9 +11,13 @@ Helen), on the buildings that count (Hippolyta, Odysseus), on the round's
 result (Penthesilea), on the losses a side may take (Perseus, the Minotaur),
 on retreats (the Minotaur) and after the losses (Achilles).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..content.gods import METROPOLIS
 from .actions import Action
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
 from .hooks import BATTLE
 from .heroes import heroes_arrive, lose_hero
 from .queries import (MODIFIERS, accessible_lands, building_active, can_enter_sea, controlled_lands,
@@ -21,48 +25,53 @@ from .queries import (MODIFIERS, accessible_lands, building_active, can_enter_se
 from .state import NOBODY
 from . import ops
 
+if TYPE_CHECKING:
+    from .game import Game
+
 HOLD = Action("hold")
 
 HOOKS = BATTLE  # engine/hooks.py declares each of them
 
 
-def start_battle(g, att, dfd, area, frm, troops=0, mercs=0, heroes=(), fleets=0):
+def start_battle(g: Game, att: int, dfd: int, area: int, frm: int, troops: int = 0, mercs: int = 0,
+                 heroes: tuple = (), fleets: int = 0) -> None:
     """The attacker's units stand in the frame until the battle ends; the defender's stay on the board."""
-    sea = not g.b.is_land[area]
+    sea = not g.board.is_land[area]
     # R19: an attack on the defender's last land area (allowed only when it gives the attacker
     # the metropolises needed) ends the game at the end of the cycle if it is won.
     last = not sea and controlled_lands(g, dfd) == [area]
-    g.emit("battle", attacker=att, defender=dfd, area=g.b.ids[area], sea=sea)
-    push(g, "battle", att, sea=sea, area=area, att=att, dfd=dfd, frm=frm,
-         at=troops, am=mercs, ah=tuple(heroes), af=fleets, stage="start", pend=(), lost=(),
-         dice=(), round=0, last=last)
+    g.emit("battle", attacker=att, defender=dfd, area=g.board.ids[area], sea=sea)
+    push(g, "battle", att, sea=sea, area=area, attacker=att, defender=dfd, origin=frm,
+         attacker_troops=troops, attacker_mercenaries=mercs, attacker_heroes=tuple(heroes),
+         attacker_fleets=fleets, stage="start", pending=(), losers=(), dice=(), round=0,
+         last_area=last)
 
 
 # --- the two sides ----------------------------------------------------------------
 
-def player_of(f, side):
-    return f["att"] if side == "a" else f["dfd"]
+def player_of(f: BattleFrame, side: str) -> int:
+    return f["attacker"] if side == "a" else f["defender"]
 
 
-def other(side):
+def other(side: str) -> str:
     return "d" if side == "a" else "a"
 
 
-def side_heroes(g, f, side) -> tuple:
+def side_heroes(g: Game, f: BattleFrame, side: str) -> tuple:
     """The heroes involved in the battle on a side (none in a sea battle)."""
     if f["sea"]:
         return ()
-    return f["ah"] if side == "a" else tuple(heroes_at(g, f["area"]))
+    return f["attacker_heroes"] if side == "a" else tuple(heroes_at(g, f["area"]))
 
 
-def side_of_hero(g, f, hero):
+def side_of_hero(g: Game, f: BattleFrame, hero: str) -> str | None:
     for side in ("a", "d"):
         if hero in side_heroes(g, f, side):
             return side
     return None
 
 
-def creature_units(g, area, p) -> list:
+def creature_units(g: Game, area: int, p: int) -> list:
     """Creatures that fight as units for p in a land area (the Minotaur defends its area)."""
     out = []
     for fn in HOOKS["creature_units"]:
@@ -70,39 +79,41 @@ def creature_units(g, area, p) -> list:
     return out
 
 
-def _creatures(g, f, side) -> list:
+def _creatures(g: Game, f: BattleFrame, side: str) -> list:
     if f["sea"] or side == "a":
         return []  # creatures do not move with troops: they only defend their area
-    return creature_units(g, f["area"], f["dfd"])
+    return creature_units(g, f["area"], f["defender"])
 
 
-def side_units(g, f, side) -> int:
-    s, a = g.s, f["area"]
+def side_units(g: Game, f: BattleFrame, side: str) -> int:
+    s, a = g.state, f["area"]
     if side == "a":
-        return f["af"] if f["sea"] else f["at"] + f["am"] + len(f["ah"])
+        if f["sea"]:
+            return f["attacker_fleets"]
+        return f["attacker_troops"] + f["attacker_mercenaries"] + len(f["attacker_heroes"])
     if f["sea"]:
         return s.fleets[a]
     return s.troops[a] + s.mercs[a] + heroes_at(g, a, count=True) + len(_creatures(g, f, side))
 
 
-def battle_buildings(g, f, p, land, kind) -> int:
+def battle_buildings(g: Game, f: BattleFrame, p: int, land: int, kind: str) -> int:
     """p's active buildings in `land` that count as `kind` (a port in sea battles, a fortress when
     defending); a metropolis counts as each (R15)."""
     kinds = frozenset((kind, METROPOLIS))
     for fn in HOOKS["building_kinds"]:
         kinds = fn(g, f, p, land, kind, kinds)
-    return sum(1 for site in g.b.sites_of(land)
-               if g.s.sites[site] in kinds and building_active(g, site))
+    return sum(1 for site in g.board.sites_of(land)
+               if g.state.sites[site] in kinds and building_active(g, site))
 
 
-def effective_die(g, f, side, die) -> int:
+def effective_die(g: Game, f: BattleFrame, side: str, die: int) -> int:
     for fn in HOOKS["die"]:
         die = fn(g, f, side, die)
     return die
 
 
-def strength(g, f, side, die) -> int:
-    s, b, a = g.s, g.b, f["area"]
+def strength(g: Game, f: BattleFrame, side: str, die: int) -> int:
+    s, b, a = g.state, g.board, f["area"]
     p = player_of(f, side)
     total = die
     if f["sea"]:
@@ -113,7 +124,7 @@ def strength(g, f, side, die) -> int:
                 total += battle_buildings(g, f, p, land, "port")
     else:
         if side == "a":
-            troops, mercs = f["at"], f["am"]
+            troops, mercs = f["attacker_troops"], f["attacker_mercenaries"]
         else:
             troops, mercs = s.troops[a], s.mercs[a]
         total += troops * unit_strength(g, p, a, "troop") + mercs * unit_strength(g, p, a, "merc")
@@ -128,12 +139,12 @@ def strength(g, f, side, die) -> int:
     return total
 
 
-def loss_options(g, f, side) -> list:
-    s, a = g.s, f["area"]
+def loss_options(g: Game, f: BattleFrame, side: str) -> list:
+    s, a = g.state, f["area"]
     if f["sea"]:
         return [Action("lose", what="fleet")]
     if side == "a":
-        troops, mercs = f["at"], f["am"]
+        troops, mercs = f["attacker_troops"], f["attacker_mercenaries"]
     else:
         troops, mercs = s.troops[a], s.mercs[a]
     out = []
@@ -148,12 +159,17 @@ def loss_options(g, f, side) -> list:
     return out
 
 
-def take_units(g, f, side, kind, n):
+def take_units(g: Game, f: BattleFrame, side: str, kind: str, n: int) -> None:
     """n troops, mercenaries or fleets leave a side (destroyed or moved): the side's count drops;
     the defender's come off the board, the attacker's out of the frame."""
-    s, a = g.s, f["area"]
+    s, a = g.state, f["area"]
     if side == "a":
-        f[{"fleet": "af", "troop": "at", "merc": "am"}[kind]] -= n
+        if kind == "fleet":
+            f["attacker_fleets"] -= n
+        elif kind == "troop":
+            f["attacker_troops"] -= n
+        else:
+            f["attacker_mercenaries"] -= n
     elif kind == "fleet":
         s.fleets[a] -= n
     elif kind == "troop":
@@ -162,9 +178,9 @@ def take_units(g, f, side, kind, n):
         s.mercs[a] -= n
 
 
-def destroy_units(g, f, side, kind, n=1):
+def destroy_units(g: Game, f: BattleFrame, side: str, kind: str, n: int = 1) -> None:
     """n of a side's troops, mercenaries or fleets destroyed: back to their reserve."""
-    s, p = g.s, player_of(f, side)
+    s, p = g.state, player_of(f, side)
     if not n:
         return
     take_units(g, f, side, kind, n)
@@ -177,16 +193,16 @@ def destroy_units(g, f, side, kind, n=1):
     ops.destroyed(g, f["area"], kind, n)
 
 
-def lose_unit(g, f, side, act):
+def lose_unit(g: Game, f: BattleFrame, side: str, act: Action) -> None:
     a = f["area"]
     p = player_of(f, side)
     if act.kind == "escape":
-        escape(g, f, side, act.what, g.b.index[act.where])
+        escape(g, f, side, act.what, g.board.index[act.where])
         return
-    g.emit("casualty", player=p, area=g.b.ids[a], unit=act.what)
+    g.emit("casualty", player=p, area=g.board.ids[a], unit=act.what)
     if act.kind == "lose_hero":
         if side == "a":
-            f["ah"] = tuple(h for h in f["ah"] if h != act.what)
+            f["attacker_heroes"] = tuple(h for h in f["attacker_heroes"] if h != act.what)
         lose_hero(g, act.what)
         return
     if act.what in ("fleet", "troop", "merc"):
@@ -195,26 +211,26 @@ def lose_unit(g, f, side, act):
     ops.release(g, act.what)  # a creature fighting as a unit (the Minotaur)
 
 
-def destroy_side(g, f, side):
+def destroy_side(g: Game, f: BattleFrame, side: str) -> None:
     """All of a side's troops and heroes are destroyed (Achilles' power)."""
-    s, a = g.s, f["area"]
+    s, a = g.state, f["area"]
     p = player_of(f, side)
-    g.emit("side_destroyed", player=p, area=g.b.ids[a])
+    g.emit("side_destroyed", player=p, area=g.board.ids[a])
     if side == "a":
-        troops, mercs = f["at"], f["am"]
+        troops, mercs = f["attacker_troops"], f["attacker_mercenaries"]
     else:
         troops, mercs = s.troops[a], s.mercs[a]
     destroy_units(g, f, side, "troop", troops)
     destroy_units(g, f, side, "merc", mercs)
     for h in side_heroes(g, f, side):
         if side == "a":
-            f["ah"] = tuple(x for x in f["ah"] if x != h)
+            f["attacker_heroes"] = tuple(x for x in f["attacker_heroes"] if x != h)
         lose_hero(g, h)
 
 
-def retreats(g, f, side) -> list:
+def retreats(g: Game, f: BattleFrame, side: str) -> list:
     """Where a side may retreat: accessible, and empty or its own (rulebook, Battle)."""
-    s, a = g.s, f["area"]
+    s, a = g.state, f["area"]
     p = player_of(f, side)
     if not all(fn(g, f, side) for fn in HOOKS["may_retreat"]):
         return []
@@ -227,13 +243,34 @@ def retreats(g, f, side) -> list:
 
 # --- the frame -----------------------------------------------------------------
 
-@handler("battle")
+class BattleFrame(Frame):
+    """A Sea or Land Battle. `player` is whoever decides now (a loss, a retreat). A side is
+    "a" (the attacker) or "d" (the defender)."""
+    sea: bool
+    area: int                  # where the battle is fought
+    attacker: int
+    defender: int
+    origin: int                # where the attacker came from
+    # The attacker's units stand in the frame until the battle ends; the defender's stay on the
+    # board.
+    attacker_troops: int
+    attacker_mercenaries: int
+    attacker_heroes: tuple     # hero names
+    attacker_fleets: int
+    # start|check|roll|rolled|loss|retreat_d|retreat_a|flee_a|flee_d (a forced retreat: Achilles)
+    stage: str
+    pending: tuple             # the sides still to take this round's loss, in order
+    losers: tuple              # the sides that lost this round
+    dice: tuple                # (attacker's die, defender's die) as rolled this round
+    round: int                 # 1 for the first round
+    last_area: bool            # R19: an attack on the defender's last land area
+
+
+@handler("battle", BattleFrame)
 class Battle(Handler):
-    """Frame: sea, area, att, dfd, frm, at/am/ah/af (attacker's units), stage, dice, pend
-    (sides still to take this round's loss), lost (the round's losers), round."""
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: BattleFrame) -> bool:
         stage = f["stage"]
         if stage == "start":  # powers that act "before the battle" (they may ask a choice)
             f["stage"] = "check"
@@ -257,17 +294,17 @@ class Battle(Handler):
             _resolve_round(g, f)
             return True
         if stage == "loss":
-            while f["pend"]:
-                side = f["pend"][0]
+            while f["pending"]:
+                side = f["pending"][0]
                 if side_units(g, f, side) == 0:
-                    f["pend"] = f["pend"][1:]
+                    f["pending"] = f["pending"][1:]
                     continue
                 options = loss_options(g, f, side)
                 if len(options) > 1:  # a real choice: the owner decides (R18)
-                    f["p"] = player_of(f, side)
+                    f["player"] = player_of(f, side)
                     return False
                 lose_unit(g, f, side, options[0])
-                f["pend"] = f["pend"][1:]
+                f["pending"] = f["pending"][1:]
             return _after_losses(g, f)
         if stage in ("flee_a", "flee_d"):  # a forced retreat (Achilles)
             side = stage[-1]
@@ -275,59 +312,59 @@ class Battle(Handler):
                 destroy_side(g, f, side)
                 f["stage"] = "check"
                 return True
-            f["p"] = player_of(f, side)
+            f["player"] = player_of(f, side)
             return False
         if stage == "retreat_d":
             if not retreats(g, f, "d"):
                 f["stage"] = "retreat_a"
                 return True
-            f["p"] = f["dfd"]
+            f["player"] = f["defender"]
             return False
         if stage == "retreat_a":
             if not retreats(g, f, "a"):
                 f["stage"] = "roll"
                 return True
-            f["p"] = f["att"]
+            f["player"] = f["attacker"]
             return False
         return False
 
     @staticmethod
-    def legal(g, f):
+    def legal(g: Game, f: BattleFrame) -> list:
         stage = f["stage"]
         if stage == "loss":
-            return loss_options(g, f, f["pend"][0])
+            return loss_options(g, f, f["pending"][0])
         side = "a" if stage in ("retreat_a", "flee_a") else "d"
-        out = [Action("retreat", where=g.b.ids[x]) for x in retreats(g, f, side)]
+        out = [Action("retreat", where=g.board.ids[x]) for x in retreats(g, f, side)]
         return out if stage.startswith("flee") else out + [HOLD]
 
     @staticmethod
-    def apply(g, f, act):
+    def apply(g: Game, f: BattleFrame, act: Action) -> None:
         stage = f["stage"]
         if stage == "loss":
-            lose_unit(g, f, f["pend"][0], act)
-            f["pend"] = f["pend"][1:]
+            lose_unit(g, f, f["pending"][0], act)
+            f["pending"] = f["pending"][1:]
         elif act.kind == "hold":
             f["stage"] = "retreat_a" if stage == "retreat_d" else "roll"
         else:
-            _retreat(g, f, "a" if stage in ("retreat_a", "flee_a") else "d", g.b.index[act.where])
+            _retreat(g, f, "a" if stage in ("retreat_a", "flee_a") else "d", g.board.index[act.where])
 
 
 def _resolve_round(g, f):
     raw = f["dice"]
     da, dd = effective_die(g, f, "a", raw[0]), effective_die(g, f, "d", raw[1])
     sa, sd = strength(g, f, "a", da), strength(g, f, "d", dd)
-    event = dict(area=g.b.ids[f["area"]], round=f["round"], dice=[da, dd], strength=[sa, sd])
+    event = dict(area=g.board.ids[f["area"]], round=f["round"], dice=[da, dd], strength=[sa, sd])
     if (da, dd) != raw:
         event["rolled"] = list(raw)
     g.emit("round", **event)
     losers = ("a", "d") if sa == sd else ("a",) if sa < sd else ("d",)
     for fn in HOOKS["round_result"]:
         losers = fn(g, f, sa, sd, losers)
-    f["pend"] = f["lost"] = losers
+    f["pending"] = f["losers"] = losers
     f["stage"] = "loss"
 
 
-def _after_losses(g, f) -> bool:
+def _after_losses(g: Game, f: BattleFrame) -> bool:
     a_left, d_left = side_units(g, f, "a"), side_units(g, f, "d")
     if a_left and d_left:
         forced = [side for fn in HOOKS["must_retreat"] for side in fn(g, f)]
@@ -338,21 +375,21 @@ def _after_losses(g, f) -> bool:
 
 
 def _retreat(g, f, side, dest):
-    s, area = g.s, f["area"]
+    s, area = g.state, f["area"]
     if side == "a":
-        g.emit("retreat", player=f["att"], origin=g.b.ids[area], destination=g.b.ids[dest])
+        g.emit("retreat", player=f["attacker"], origin=g.board.ids[area], destination=g.board.ids[dest])
         if f["sea"]:
-            s.fleets[dest] += f["af"]
+            s.fleets[dest] += f["attacker_fleets"]
         else:
-            s.troops[dest] += f["at"]
-            s.mercs[dest] += f["am"]
-            for h in f["ah"]:
+            s.troops[dest] += f["attacker_troops"]
+            s.mercs[dest] += f["attacker_mercenaries"]
+            for h in f["attacker_heroes"]:
                 s.hero_at[h] = dest
-        ops.take_control(g, dest, f["att"])
+        ops.take_control(g, dest, f["attacker"])
         pop(g, f)
-        heroes_arrive(g, f["att"], dest, () if f["sea"] else f["ah"])
+        heroes_arrive(g, f["attacker"], dest, () if f["sea"] else f["attacker_heroes"])
         return
-    g.emit("retreat", player=f["dfd"], origin=g.b.ids[area], destination=g.b.ids[dest])
+    g.emit("retreat", player=f["defender"], origin=g.board.ids[area], destination=g.board.ids[dest])
     heroes = () if f["sea"] else heroes_at(g, area)
     if f["sea"]:
         s.fleets[dest] += s.fleets[area]
@@ -363,39 +400,39 @@ def _retreat(g, f, side, dest):
         s.troops[area] = s.mercs[area] = 0
         for h in heroes:
             s.hero_at[h] = dest
-    ops.take_control(g, dest, f["dfd"])
+    ops.take_control(g, dest, f["defender"])
     _end(g, f, attacker_holds=True)
-    heroes_arrive(g, f["dfd"], dest, heroes)
+    heroes_arrive(g, f["defender"], dest, heroes)
 
 
-def escape(g, f, side, kind, dest):
+def escape(g: Game, f: BattleFrame, side: str, kind: str, dest: int) -> None:
     """One troop or mercenary leaves the battle for `dest` instead of being destroyed (Perseus)."""
-    s, p = g.s, player_of(f, side)
+    s, p = g.state, player_of(f, side)
     take_units(g, f, side, kind, 1)
     if kind == "troop":
         s.troops[dest] += 1
     else:
         s.mercs[dest] += 1
-    g.emit("escaped", player=p, origin=g.b.ids[f["area"]], destination=g.b.ids[dest], unit=kind)
+    g.emit("escaped", player=p, origin=g.board.ids[f["area"]], destination=g.board.ids[dest], unit=kind)
     ops.take_control(g, dest, p)
 
 
 def _end(g, f, attacker_holds):
     """The battle is over: the side left in the area controls it."""
-    s, area, att, dfd = g.s, f["area"], f["att"], f["dfd"]
+    s, area, att, dfd = g.state, f["area"], f["attacker"], f["defender"]
     pop(g, f)
     if attacker_holds:
-        g.emit("battle_won", player=att, area=g.b.ids[area])
+        g.emit("battle_won", player=att, area=g.board.ids[area])
         if f["sea"]:
-            s.fleets[area] = f["af"]
+            s.fleets[area] = f["attacker_fleets"]
         else:
-            s.troops[area] = f["at"]
-            s.mercs[area] = f["am"]
-            for h in f["ah"]:
+            s.troops[area] = f["attacker_troops"]
+            s.mercs[area] = f["attacker_mercenaries"]
+            for h in f["attacker_heroes"]:
                 s.hero_at[h] = area
         s.ctrl[area] = NOBODY if f["sea"] else dfd
         ops.take_control(g, area, att)
-        if f.get("last"):
+        if f.get("last_area"):
             s.end_flag = True  # R19: even if the defender retreated, or the area is lost again
         if not f["sea"]:
             from .metropolis import metropolis_conquered
@@ -403,4 +440,4 @@ def _end(g, f, attacker_holds):
         return
     if f["sea"] and not s.fleets[area]:
         s.ctrl[area] = NOBODY  # both sides destroyed: no one controls the sea (rulebook)
-    g.emit("battle_held", player=dfd, area=g.b.ids[area])
+    g.emit("battle_held", player=dfd, area=g.board.ids[area])

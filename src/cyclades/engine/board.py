@@ -35,12 +35,16 @@ Flowers tile the plane: their centres form the lattice a*(2, 1) + b*(-1, 3) in
 axial coordinates (determinant 7 = cells per flower), so slot positions are
 lattice points and tiles never overlap.
 """
-
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
 
 import json
 import math
 from pathlib import Path
+
+if TYPE_CHECKING:
+    from .rng import Rng
 
 # Axial neighbour directions in ring order: each one touches the next (R7).
 HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -139,7 +143,7 @@ def load_tiles() -> dict:
 
 
 _CLASSIC = None
-_CLASSIC_BOARDS = {}
+_CLASSIC_BOARDS: dict[Any, Any] = {}
 
 
 def load_classic() -> dict:
@@ -154,7 +158,7 @@ def load_classic() -> dict:
 
 def _cell_adjacency(cell_area: dict, n: int) -> list:
     """R7: two areas are adjacent iff a cell of one shares an edge with a cell of the other."""
-    adjacency = [set() for _ in range(n)]
+    adjacency: list[Any] = [set() for _ in range(n)]
     for (q, r), i in cell_area.items():
         for dq, dr in HEX_DIRS:
             j = cell_area.get((q + dq, r + dr))
@@ -170,11 +174,38 @@ class Board:
         "sea_adj", "coast", "island", "islands", "lands", "seas", "tile",
         "cells", "links", "overlaps", "spec", "_geometry",
     )
+    # Set once by __init__ (the board is immutable); areas and sites are numbered from 0.
+    ids: tuple[str, ...]                   # area ids
+    names: tuple[str, ...]
+    index: dict[str, int]                  # area id -> area number
+    is_land: tuple[bool, ...]
+    sites: tuple[int, ...]                 # construction sites per area
+    site_start: tuple[int, ...]            # an area's first site
+    n_sites: int
+    site_area: tuple[int, ...]             # site -> its area
+    metro_site: tuple[int, ...]            # an isle's metropolis space (R8), or -1
+    cornucopias: tuple[int, ...]
+    priestess: tuple[bool, ...]
+    volcano: tuple[bool, ...]
+    adj: tuple[tuple[int, ...], ...]       # neighbours of each area
+    land_adj: tuple[tuple[int, ...], ...]
+    sea_adj: tuple[tuple[int, ...], ...]
+    coast: tuple[tuple[int, ...], ...]     # the areas of the other kind next to each area
+    island: tuple[int, ...]                # land area -> its island (-1 for a sea)
+    islands: tuple[tuple[int, ...], ...]
+    lands: tuple[int, ...]
+    seas: tuple[int, ...]
+    tile: tuple[int, ...]
+    cells: Any
+    links: tuple
+    overlaps: tuple
+    spec: dict
+    _geometry: Any
 
     # ---- construction -------------------------------------------------
 
-    def __init__(self, areas: list[dict], adjacency: list[set], *, spec,
-                 cells=None, links=(), overlaps=()):
+    def __init__(self, areas: list[dict], adjacency: list[set], *, spec: dict,
+                 cells: tuple | None = None, links: Sequence[Any] = (), overlaps: Sequence[Any] = ()) -> None:
         """Low level: ``areas`` are dicts with id, name, kind, sites,
         cornucopias, priestess, volcano, tile, metropolis_site (an extra site:
         the isle's metropolis space, R8); ``adjacency`` the neighbour sets.
@@ -221,7 +252,7 @@ class Board:
         # Islands: connected components of land under land_adj, numbered in
         # order of their lowest area.
         island = [-1] * n
-        islands = []
+        islands: list[Any] = []
         for i in self.lands:
             if island[i] >= 0:
                 continue
@@ -269,11 +300,14 @@ class Board:
                 f"{len(self.seas)} sea, {len(self.islands)} islands>")
 
     @classmethod
-    def from_tiles(cls, placements) -> "Board":
+    def from_tiles(cls, placements: list) -> "Board":
         """Assemble tiles: placements are (tile_number, face, (q, r) flower
         centre in the global axial grid, rotation 0..5)."""
         tiles = load_tiles()
-        areas, cells_of, cell_area, overlaps = [], [], {}, []
+        areas: list[Any] = []
+        cells_of: list[Any] = []
+        cell_area: dict[Any, Any] = {}
+        overlaps: list[Any] = []
         spec_pl = []
         volcanoes = {}
         for number, face, (cq, cr), rot in placements:
@@ -334,7 +368,7 @@ class Board:
         return board
 
     @classmethod
-    def from_map(cls, areas) -> "Board":
+    def from_map(cls, areas: list) -> "Board":
         """A small hand-written map without tiles (test scenarios): dicts with
         id, name (optional), kind "land"|"sea", sites, cornucopias, priestess,
         volcano, metropolis_site (optional: an isle's metropolis space beside its
@@ -355,7 +389,7 @@ class Board:
                 d["metropolis_site"] = True
             norm.append(d)
         index = {a["id"]: i for i, a in enumerate(norm)}
-        adjacency = [set() for _ in norm]
+        adjacency: list[Any] = [set() for _ in norm]
         for i, a in enumerate(norm):
             for other in a["adj"]:
                 if other not in index:
@@ -367,7 +401,7 @@ class Board:
         return cls(norm, adjacency, spec={"kind": "map", "areas": norm})
 
     @classmethod
-    def from_spec(cls, spec) -> "Board":
+    def from_spec(cls, spec: dict) -> "Board":
         if spec["kind"] == "tiles":
             return cls.from_tiles([(n, f, tuple(c), r) for n, f, c, r in spec["placements"]])
         if spec["kind"] == "map":
@@ -377,7 +411,7 @@ class Board:
         raise ValueError(f"unknown board spec kind {spec.get('kind')!r}")
 
     @classmethod
-    def random(cls, n_tiles: int, rng, face=None, players=None,
+    def random(cls, n_tiles: int, rng: Rng, face: str | None = None, players: int | None = None,
                max_tries: int = 1000) -> "Board":
         """R6: a random board of n_tiles distinct tiles, one face for all (R5),
         random slots and rotations, redrawn (same rng) until valid for
@@ -411,7 +445,7 @@ class Board:
                                for t, slot in zip(tiles, slots_for(len(tiles)))])
 
     @classmethod
-    def for_players(cls, players: int, rng, kind: str = "random", face=None) -> "Board":
+    def for_players(cls, players: int, rng: Rng, kind: str = "random", face: Any = None) -> "Board":
         """The board of a new game (R6). face None: random for a random board,
         "A" for the recommended one."""
         if kind == "random":
@@ -483,10 +517,10 @@ def _key(p):
     return (round(p[0], 3), round(p[1], 3))
 
 
-def _outlines(polygons) -> list[list[list[float]]]:
+def _outlines(polygons: list) -> list[list[list[float]]]:
     """Boundary rings of a union of hexagons: edges shared by two of them
     cancel, the rest are chained into closed rings."""
-    count = {}
+    count: dict[Any, Any] = {}
     directed = []
     for poly in polygons:
         pts = [_key(p) for p in poly]
@@ -517,7 +551,7 @@ def _site_points(x, y, n, s=HEX_SIZE):
     return [[round(x + (k - (n - 1) / 2) * step, 2), round(y + 0.42 * s, 2)] for k in range(n)]
 
 
-def _metro_index(board: Board, a: int):
+def _metro_index(board: Board, a: int) -> int | None:
     """Which of the area's sites is its metropolis space (R8), or None."""
     m = board.metro_site[a]
     return m - board.site_start[a] if m >= 0 else None
@@ -634,9 +668,9 @@ def factions(players: int) -> int:
     return 4 if players == 2 else players
 
 
-def _max_matching(left, options) -> int:
+def _max_matching(left: list, options: dict) -> int:
     """Size of a maximum bipartite matching (augmenting paths; tiny graphs)."""
-    match = {}
+    match: dict[Any, Any] = {}
 
     def augment(u, seen):
         for v in options[u]:

@@ -16,12 +16,16 @@ Everything else (offerings with a 1 GP minimum and no cap, R10-R12; revenues of 
 prosperity marker; the metropolis space and the victory with 2, R20-R21; the two markers of
 the 2-player game, R23; the 17-card deck, R25) is data the general rules read.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..content.gods import APOLLO, GODS
 from . import ops
 from .actions import Action
 from .board import load_classic
 from .cycle import GOD_PREPARATION, discard_creature_card, draw
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
 from .maintenance import release
 from .moves import arrive_sea, sea_origins
 from .queries import can_enter_sea, controlled_lands, sea_neighbours
@@ -29,16 +33,19 @@ from .setup import SETUPS
 from .state import NOBODY
 from .turns import APOLLO_REWARDS, TURN_START, menu_item, place_building
 
+if TYPE_CHECKING:
+    from .game import Game
+
 CANCEL = Action("cancel")
 DONE = Action("done")
 VOYAGE_LENGTH = 3  # "move them a maximum of 3 spaces"
 
 # --- Setup: the starting positions printed on the board (R8) ------------------------------------
 
-def printed_starts(g):
+def printed_starts(g: Game) -> None:
     """Setup 2: "Place the isles, and the starting troops and fleets, according to the player
     count as shown on the board": player i takes starting position i of the board's data."""
-    s, b = g.s, g.b
+    s, b = g.state, g.board
     if b.spec.get("kind") != "classic":
         raise ValueError("the classic setup needs the classic board (R8)")
     s.cycle = 0  # the first Cycle follows (a scenario may say otherwise)
@@ -54,13 +61,13 @@ SETUPS["printed"] = printed_starts
 
 # --- 2. The Gods: shuffled every cycle -----------------------------------------------------------
 
-def shuffle_gods(g):
+def shuffle_gods(g: Game) -> None:
     """"Shuffle the four God tiles onto the spaces above Apollo (...) with 3-4 players some
     Gods are placed face down and become available in the following cycle": the gods that
     were face down take the first spaces, face up, in random order; the others are shuffled
     onto the spaces after them, the last ones face down. With 2 and 5 players every god is
     face up and all four are simply shuffled."""
-    s = g.s
+    s = g.state
     down, up = s.gods[s.faceup:], s.gods[:s.faceup]
     ops.shuffle(g, down)
     ops.shuffle(g, up)
@@ -72,13 +79,13 @@ GOD_PREPARATION["shuffle"] = shuffle_gods
 
 # --- Creatures: a figure stays until its owner's next turn ----------------------------------------
 
-def creatures_leave(g, p):
+def creatures_leave(g: Game, p: int) -> None:
     """The classic cycle has no maintenance phase and its Priests stay in play; the creature
     booklet is not in the rulebooks (R25). Reading: a figure acts until its owner's next turn,
     as the 2009 figures did. So the cards p holds are discarded (their figures leave the board)
     as p's first turn of a cycle begins; with two turns in a cycle (R23) the second keeps what
     the first summoned."""
-    s = g.s
+    s = g.state
     key = f"acted:{p}"
     if s.turn_flags.get(key):
         return
@@ -92,12 +99,12 @@ TURN_START["next_turn"] = creatures_leave
 
 # --- Apollo (R9) -----------------------------------------------------------------------------
 
-def apollo_classic(g, p):
+def apollo_classic(g: Game, p: int) -> None:
     """"1 GP if he owns more than one isle, or 4 GP if he owns a single isle (...) Moreover, he
     takes one prosperity marker which he places on the isle of his choice (...) only the first
     player to have chosen Apollo will get a prosperity marker" (R9)."""
-    s = g.s
-    g.gain(p, 4 if len(controlled_lands(g, p)) == 1 else g.r.apollo_gp)
+    s = g.state
+    g.gain(p, 4 if len(controlled_lands(g, p)) == 1 else g.rules.apollo_gp)
     # The first to choose Apollo; with two markers (R23) only that marker's turn.
     if s.apollo and s.apollo[0] == p and not s.turn_flags.get("apollo_marker"):
         s.turn_flags["apollo_marker"] = 1
@@ -113,24 +120,24 @@ def _build_legal(g, f):
     """"A player may build the same sort of building multiple times, including on the same isle,
     so long as he can afford the cost of 2 GP" -- on a free building space of an isle of his
     (the metropolis space is kept for a metropolis, R8)."""
-    p, god = f["p"], f["god"]
-    cost = g.r.building_cost
+    p, god = f["player"], f["god"]
+    cost = g.rules.building_cost
     if god == APOLLO or g.purse(p) < cost:
         return []
     kind = GODS[god].building
-    if ops.buildings_left(g, kind) <= 0:  # R28
+    if kind is None or ops.buildings_left(g, kind) <= 0:  # R28 (every classic god but Apollo builds)
         return []
-    return [Action("build", what=kind, where=g.b.ids[a], n=cost)
-            for a in controlled_lands(g, f["p"]) if _free_building_site(g, a) is not None]
+    return [Action("build", what=kind, where=g.board.ids[a], n=cost)
+            for a in controlled_lands(g, f["player"]) if _free_building_site(g, a) is not None]
 
 
 def _free_building_site(g, a):
-    sites = g.s.sites
-    return next((i for i in g.b.building_sites(a) if not sites[i]), None)
+    sites = g.state.sites
+    return next((i for i in g.board.building_sites(a) if not sites[i]), None)
 
 
 def _build_apply(g, f, a):
-    p, area = f["p"], g.b.index[a.where]
+    p, area = f["player"], g.board.index[a.where]
     g.pay(p, a.n)
     # "As soon as a player owns 4 different buildings (...) he automatically creates a
     # Metropolis": place_building checks it.
@@ -147,16 +154,16 @@ def _swap_legal(g, f):
     """"For 1 GP, the player can discard an available Creature card and replace it with the
     first card of the draw pile" -- as often as he can pay. `where` names the track slot by its
     price ("slot-3": the same card may lie on two slots); `n` is the 1 GP paid."""
-    s = g.s
-    if f["god"] != "zeus" or g.purse(f["p"]) < 1:
+    s = g.state
+    if f["god"] != "zeus" or g.purse(f["player"]) < 1:
         return []
     return [Action("swap_creature", what=c, where=f"slot-{cost}", n=1)
-            for c, cost in zip(s.creature_track, g.r.creature_costs) if c]
+            for c, cost in zip(s.creature_track, g.rules.creature_costs) if c]
 
 
 def _swap_apply(g, f, a):
-    s, p = g.s, f["p"]
-    slot = g.r.creature_costs.index(int(a.where.removeprefix("slot-")))
+    s, p = g.state, f["player"]
+    slot = g.rules.creature_costs.index(int(a.where.removeprefix("slot-")))
     g.pay(p, a.n)
     s.creature_track[slot] = None
     discard_creature_card(g, a.what)
@@ -172,45 +179,58 @@ menu_item("swap_creature", ("swap_creature",), when=lambda r: r.zeus_action == "
 # --- D. Poseidon: move fleets up to 3 sea spaces (R17) ---------------------------------------------
 
 def _voyage_legal(g, f):
-    if f["god"] != "poseidon" or g.purse(f["p"]) < 1 or not sea_origins(g, f["p"]):
+    if f["god"] != "poseidon" or g.purse(f["player"]) < 1 or not sea_origins(g, f["player"]):
         return []
     return [Action("fleet_move", n=1)]
 
 
 def _voyage_apply(g, f, a):
-    push(g, "voyage", f["p"], stage="origin", frm=-1, n0=0, n=0, pos=-1, path=(), changes=(),
-         picked=False, dropped=False)
+    push(g, "voyage", f["player"], stage="origin", origin=-1, fleets_from_origin=0, fleets=0,
+         position=-1, path=(), changes=(), picked=False, dropped=False)
 
 
 menu_item("fleet_move", ("fleet_move",), when=lambda r: r.sea_move == "voyage")(
     (_voyage_legal, _voyage_apply))
 
 
-def _enemy_fleets(g, p, sea) -> bool:
-    s = g.s
+def _enemy_fleets(g: Game, p: int, sea: int) -> bool:
+    s = g.state
     return s.fleets[sea] > 0 and s.ctrl[sea] not in (NOBODY, p)
 
 
-def _stationed(g, f, sea) -> int:
+def _stationed(g: Game, f: VoyageFrame, sea: int) -> int:
     """p's fleets that would stand in `sea` as the move goes, the moving ones apart: those on
     the board, less those taken from the origin and picked up there, plus those dropped."""
-    s, p = g.s, f["p"]
+    s, p = g.state, f["player"]
     n = s.fleets[sea] if s.ctrl[sea] == p else 0
-    if sea == f["frm"]:
-        n -= f["n0"]
+    if sea == f["origin"]:
+        n -= f["fleets_from_origin"]
     return n - sum(delta for x, delta in f["changes"] if x == sea)
 
 
-def _next_seas(g, f) -> list:
+def _next_seas(g: Game, f: VoyageFrame) -> list:
     """Where the moving fleets may sail next: an adjacent sea they may enter; one with enemy
     fleets ends the move in a sea battle."""
-    p = f["p"]
-    s = g.s
-    return [y for y in sea_neighbours(g, p, f["pos"]) if can_enter_sea(g, p, y)
+    p = f["player"]
+    s = g.state
+    return [y for y in sea_neighbours(g, p, f["position"]) if can_enter_sea(g, p, y)
             and not (_enemy_fleets(g, p, y) and not g.may_attack(p, s.ctrl[y], y))]
 
 
-@handler("voyage")
+class VoyageFrame(Frame):
+    """Poseidon's classic fleet move (R17), sea by sea."""
+    stage: str               # origin|count|route
+    origin: int              # the sea the move starts from (-1 until chosen)
+    fleets_from_origin: int  # fleets taken from the origin
+    fleets: int              # fleets moving now (picked up ones added, dropped ones taken off)
+    position: int            # the sea they are in
+    path: tuple              # the seas entered, in order
+    changes: tuple           # ((sea, +picked up or -dropped), ...) on the way
+    picked: bool             # fleets were picked up at this sea (once per sea)
+    dropped: bool            # fleets were dropped at this sea (once per sea)
+
+
+@handler("voyage", VoyageFrame)
 class Voyage(Handler):
     """Poseidon's classic fleet move (R17): "For 1 GP, the player may move Fleets currently on
     the same sea space and move them a maximum of 3 spaces. He can add or abandon Fleets during
@@ -222,69 +242,67 @@ class Voyage(Handler):
     each per sea), then sail on or stop. Nothing changes and nothing is paid until the move
     ends (stop, third space, or a battle); it may be cancelled until then.
 
-    Frame: stage origin|count|route, frm (origin), n0 (fleets taken there), n (fleets moving),
-    pos (the sea they are in), path (seas entered), changes ((sea, +picked/-dropped), ...),
-    picked/dropped (done at this sea)."""
+    Frame: `VoyageFrame`."""
 
     @staticmethod
-    def legal(g, f):
-        s, ids = g.s, g.b.ids
+    def legal(g: Game, f: VoyageFrame) -> list:
+        s, ids = g.state, g.board.ids
         if f["stage"] == "origin":
-            return [Action("origin", where=ids[a]) for a in sea_origins(g, f["p"])] + [CANCEL]
+            return [Action("origin", where=ids[a]) for a in sea_origins(g, f["player"])] + [CANCEL]
         if f["stage"] == "count":
-            return [Action("take", what="fleet", n=k) for k in range(1, s.fleets[f["frm"]] + 1)] + [CANCEL]
+            return [Action("take", what="fleet", n=k) for k in range(1, s.fleets[f["origin"]] + 1)] + [CANCEL]
         out = [Action("destination", where=ids[y]) for y in _next_seas(g, f)]
         if f["path"]:
             # Picking up or dropping only matters on the way: not where the move ends.
             if not f["picked"]:
                 out += [Action("take", what="fleet", n=k)
-                        for k in range(1, _stationed(g, f, f["pos"]) + 1)]
+                        for k in range(1, _stationed(g, f, f["position"]) + 1)]
             if not f["dropped"]:
-                out += [Action("drop", what="fleet", n=k) for k in range(1, f["n"])]
+                out += [Action("drop", what="fleet", n=k) for k in range(1, f["fleets"])]
             out.append(DONE)
         return out + [CANCEL]
 
     @staticmethod
-    def apply(g, f, a):
+    def apply(g: Game, f: VoyageFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)
         elif a.kind == "origin":
-            f["frm"] = f["pos"] = g.b.index[a.where]
+            f["origin"] = f["position"] = g.board.index[a.where]
             f["stage"] = "count"
         elif a.kind == "take" and f["stage"] == "count":
-            f["n0"] = f["n"] = a.n
+            f["fleets_from_origin"] = f["fleets"] = a.n
             f["stage"] = "route"
         elif a.kind == "take":  # pick up fleets standing in this sea
-            f["n"] += a.n
-            f["changes"] += ((f["pos"], a.n),)
+            f["fleets"] += a.n
+            f["changes"] += ((f["position"], a.n),)
             f["picked"] = True
         elif a.kind == "drop":
-            f["n"] -= a.n
-            f["changes"] += ((f["pos"], -a.n),)
+            f["fleets"] -= a.n
+            f["changes"] += ((f["position"], -a.n),)
             f["dropped"] = True
         elif a.kind == "done":
             _sail(g, f)
         else:
-            y = g.b.index[a.where]
+            y = g.board.index[a.where]
             f["path"] += (y,)
-            f["pos"], f["picked"], f["dropped"] = y, False, False
-            if _enemy_fleets(g, f["p"], y) or len(f["path"]) == VOYAGE_LENGTH:
+            f["position"], f["picked"], f["dropped"] = y, False, False
+            if _enemy_fleets(g, f["player"], y) or len(f["path"]) == VOYAGE_LENGTH:
                 _sail(g, f)
 
 
 def _sail(g, f):
     """The move happens now, and is paid now: fleets leave the origin, are picked up and
     dropped on the way, and arrive (or fight) in the last sea entered."""
-    s, p = g.s, f["p"]
-    frm, path, dest = f["frm"], f["path"], f["pos"]
+    s, p = g.state, f["player"]
+    frm, path, dest = f["origin"], f["path"], f["position"]
     pop(g, f)
     g.pay(p, 1)
-    ids = g.b.ids
-    g.emit("sea_move", player=p, origin=ids[frm], destination=ids[dest], fleets=f["n"], cost=1,
+    ids = g.board.ids
+    g.emit("sea_move", player=p, origin=ids[frm], destination=ids[dest], fleets=f["fleets"], cost=1,
            path=[ids[x] for x in path],
            picked_up=[{"area": ids[x], "count": d} for x, d in f["changes"] if d > 0],
            dropped=[{"area": ids[x], "count": -d} for x, d in f["changes"] if d < 0])
-    s.fleets[frm] -= f["n0"]
+    s.fleets[frm] -= f["fleets_from_origin"]
     touched = {frm}
     for x, delta in f["changes"]:
         s.fleets[x] -= delta
@@ -295,4 +313,4 @@ def _sail(g, f):
         elif s.ctrl[x] == p:
             s.ctrl[x] = NOBODY  # an empty sea area is controlled by no one (R16)
     prev = path[-2] if len(path) > 1 else frm
-    arrive_sea(g, p, dest, f["n"], prev)
+    arrive_sea(g, p, dest, f["fleets"], prev)

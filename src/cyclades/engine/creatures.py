@@ -7,13 +7,21 @@ once per Cycle and play it for 1 GP. A card's behaviour is a small function in
 `EFFECTS`; a card without one is not offered. A reserved creature (Metropolis
 bonus) may be bought only by the player who reserved it.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
 from ..content.gods import APOLLO
 from .actions import Action
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
 from .hooks import EFFECTS
 from .ops import discard_creature_card, draw
 from .queries import controlled_lands, count_in_area, shielded  # noqa: F401  (shielded: for the cards)
 from .turns import menu_item
+from .unit_choice import UnitChoice
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class Effect:
@@ -26,27 +34,27 @@ class Effect:
     handler; the effect calls `finish(g, f)` when done, which discards the card
     (a creature with a miniature stays with its buyer instead)."""
 
-    def applicable(self, g, p) -> bool:
+    def applicable(self, g: Game, p: int) -> bool:
         return True
 
-    def play(self, g, p, card) -> None:
+    def play(self, g: Game, p: int, card: str) -> None:
         push(g, "creature", p, card=card, stage="start")
 
-    def legal(self, g, f) -> list:
+    def legal(self, g: Game, f: CreatureFrame) -> list:
         return []
 
-    def apply(self, g, f, a) -> None:
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         raise NotImplementedError
 
-    def auto(self, g, f) -> bool:
+    def auto(self, g: Game, f: CreatureFrame) -> bool:
         return False
 
-    def hidden(self, f) -> tuple:
+    def hidden(self, f: CreatureFrame) -> tuple:
         """Frame keys only the buyer may see (R24), e.g. the Sphinx's drawn cards."""
         return ()
 
 
-def effect(name):
+def effect(name: str) -> Callable[..., Any]:
     """Register a creature's Effect class: @effect("harpy")."""
     def register(cls):
         EFFECTS[name] = cls()
@@ -54,50 +62,70 @@ def effect(name):
     return register
 
 
-def finish(g, f, discard=True):
+def finish(g: Game, f: CreatureFrame, discard: bool = True) -> None:
     """The creature's effect is over: its frame leaves the stack and its card is discarded."""
     pop(g, f)
     if discard:
         discard_creature_card(g, f["card"])
 
 
-@handler("creature")
-class CreatureFrame(Handler):
-    """Frame: card, stage, and whatever the card's effect keeps there."""
+class CreatureFrame(Frame, UnitChoice, total=False):
+    """A creature's effect (engine/cards/): its card, its stage, and what the card keeps there.
+    Pegasus adds the unit choice's fields (engine/unit_choice.py)."""
+    card: str            # the creature card played
+    stage: str           # start, then the card's own stages
+    area: int            # the Calydonian Boar's area; the Cyclops' chosen building's area
+    seas: tuple          # Polyphemus: the seas whose fleets must move
+    origin: int          # where something is taken from (-1: not chosen yet)
+    hero: str            # Charon: the player's hero to swap
+    old_building: str    # Cyclops: the building to exchange
+    miniatures: tuple    # Echidna: the stolen card's miniatures still to move or stay
+    god: str             # Empusa: the god of the turn
+    left: int            # Giant, Hippalectryon, Hippocampus: mercenaries still to place or return
+    reward: str          # Hippalectryon: what the exchange gives
+    exchanges_made: int  # Hippalectryon: exchanges made (then the player may stop)
+    cards: tuple         # Sphinx: the cards drawn (seen by their drawer only, R24)
+    first_sea: int       # Sylph: the first sea chosen
+    building: str        # Triton: the building stolen
+
+
+@handler("creature", CreatureFrame)
+class CreatureHandler(Handler):
+    """Frame: `CreatureFrame`."""
 
     @staticmethod
-    def legal(g, f):
+    def legal(g: Game, f: CreatureFrame) -> list:
         return EFFECTS[f["card"]].legal(g, f)
 
     @staticmethod
-    def apply(g, f, a):
+    def apply(g: Game, f: CreatureFrame, a: Action) -> None:
         EFFECTS[f["card"]].apply(g, f, a)
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: CreatureFrame) -> bool:
         return EFFECTS[f["card"]].auto(g, f)
 
     @staticmethod
-    def hidden(f):
+    def hidden(f: CreatureFrame) -> tuple:
         return EFFECTS[f["card"]].hidden(f)
 
 
-def temples(g, p) -> int:
+def temples(g: Game, p: int) -> int:
     """Temples (a Metropolis counts as one) whose discount p has not used this Cycle."""
     n = sum(count_in_area(g, a, "temple") for a in controlled_lands(g, p))
-    return max(0, n - g.s.turn_flags.get(f"temples_used:{p}", 0))
+    return max(0, n - g.state.turn_flags.get(f"temples_used:{p}", 0))
 
 
-def creature_cost(g, p, slot) -> tuple:
+def creature_cost(g: Game, p: int, slot: int) -> tuple:
     """(price, temples used) for the creature on a track slot. The classic game never lets
     Temples bring a price below 1 GP (`Ruleset.creature_min_cost`, R25)."""
-    base = g.r.creature_costs[slot]
-    used = min(max(0, base - g.r.creature_min_cost), temples(g, p))
+    base = g.rules.creature_costs[slot]
+    used = min(max(0, base - g.rules.creature_min_cost), temples(g, p))
     return base - used, used
 
 
 def _buy_legal(g, f):
-    s, p = g.s, f["p"]
+    s, p = g.state, f["player"]
     if f["god"] == APOLLO:
         return []
     out = []
@@ -112,7 +140,7 @@ def _buy_legal(g, f):
 
 
 def _buy_apply(g, f, a):
-    s, p = g.s, f["p"]
+    s, p = g.state, f["player"]
     # The slot of the card at that price (the classic deck has two copies of some cards).
     slot = next(i for i, c in enumerate(s.creature_track)
                 if c == a.what and creature_cost(g, p, i)[0] == a.n)
@@ -126,7 +154,7 @@ def _buy_apply(g, f, a):
     play_creature(g, p, a.what)
 
 
-def play_creature(g, p, card):
+def play_creature(g: Game, p: int, card: str) -> None:
     effect = EFFECTS[card]
     if not effect.applicable(g, p):
         g.emit("creature_wasted", player=p, card=card)
@@ -138,14 +166,14 @@ def play_creature(g, p, card):
 # --- Zeus: a look at the top of the creature deck --------------------------------------
 
 def _peek_legal(g, f):
-    s = g.s
+    s = g.state
     if f["god"] != "zeus" or s.turn_flags.get("peeked") or not (s.creature_deck or s.creature_discard):
         return []
     return [Action("peek")]
 
 
 def _peek_apply(g, f, a):
-    s, p = g.s, f["p"]
+    s, p = g.state, f["player"]
     s.turn_flags["peeked"] = 1
     card = draw(g, s.creature_deck, s.creature_discard)
     s.creature_deck.append(card)  # it stays on top unless played
@@ -158,23 +186,27 @@ menu_item("buy_creature", ("buy_creature",))((_buy_legal, _buy_apply))
 menu_item("peek", ("peek",), when=lambda r: r.zeus_action == "peek")((_peek_legal, _peek_apply))
 
 
-@handler("peek")
+class PeekFrame(Frame):
+    card: str  # the top card of the creature deck, seen by Zeus' player only (R24)
+
+
+@handler("peek", PeekFrame)
 class Peek(Handler):
     @staticmethod
-    def hidden(f):
+    def hidden(f: PeekFrame) -> tuple:
         return ("card",)  # R24: what Zeus' peek showed is the peeker's secret
 
     @staticmethod
-    def legal(g, f):
+    def legal(g: Game, f: PeekFrame) -> list:
         out = [Action("return_peeked")]
         c = f["card"]
-        if c in EFFECTS and g.purse(f["p"]) >= 1:  # the Temple discount does not apply
+        if c in EFFECTS and g.purse(f["player"]) >= 1:  # the Temple discount does not apply
             out.insert(0, Action("play_peeked", what=c, n=1))
         return out
 
     @staticmethod
-    def apply(g, f, a):
-        s, p = g.s, f["p"]
+    def apply(g: Game, f: PeekFrame, a: Action) -> None:
+        s, p = g.state, f["player"]
         pop(g, f)
         if a.kind == "return_peeked":
             g.emit("peek_returned", player=p)

@@ -3,6 +3,10 @@
 1 Cycle Preparation, 2 Income, 3 Offerings, 4 Maintenance Costs, 5 Actions,
 6 End of Cycle (rulebook, "Overview" and the sections that follow).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..content.gods import APOLLO
 from . import ops
 from .frames import push
@@ -12,16 +16,19 @@ from .offerings import pay_offerings, start_offerings
 from .ops import discard_creature_card, draw  # noqa: F401  (for the cards and the classic game)
 from .queries import area_income, income_receiver
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def advance(g):
+
+def advance(g: Game) -> None:
     """Called when no decision is pending: move the cycle on to the next decision."""
-    s = g.s
+    s = g.state
     if s.phase == "setup":
         begin_cycle(g)
     elif s.phase == "offerings":
         pay_offerings(g)
         s.phase = "maintenance"
-        start = MAINTENANCE.get(g.r.upkeep)
+        start = MAINTENANCE.get(g.rules.upkeep)
         if start:  # the classic game has no such phase: its creatures leave on their own
             start(g)
     elif s.phase == "maintenance":
@@ -34,13 +41,14 @@ def advance(g):
             p, god = s.action_order[s.next_action]
             s.next_action += 1
             if not s.eliminated[p]:
-                push(g, "turn", p, god=god, stage="start", bought=0, moves=0, once=())
+                push(g, "turn", p, god=god, stage="start", recruits_bought=0, heroic_moves=0,
+                     done_once=())
                 return
         end_cycle(g)
 
 
-def begin_cycle(g):
-    s = g.s
+def begin_cycle(g: Game) -> None:
+    s = g.state
     s.cycle += 1
     g.emit("cycle", cycle=s.cycle)
     s.bids = {}
@@ -53,9 +61,9 @@ def begin_cycle(g):
     start_offerings(g)
 
 
-def prepare(g):
+def prepare(g: Game) -> None:
     """1- Cycle Preparation: heroes, creatures, gods (the gods the ruleset's way)."""
-    s = g.s
+    s = g.state
     for i, h in enumerate(s.hero_track):
         if h is None:
             s.hero_track[i] = draw(g, s.hero_deck, s.hero_discard)
@@ -70,14 +78,14 @@ def prepare(g):
     s.reserved = {c: p for c, p in s.reserved.items() if c in cards}
     for i in range(len(track)):
         track[i] = cards[i] if i < len(cards) else draw(g, s.creature_deck, s.creature_discard)
-    GOD_PREPARATION[g.r.god_preparation](g)
+    GOD_PREPARATION[g.rules.god_preparation](g)
     g.emit("gods", order=list(s.gods), faceup=s.faceup)
 
 
-def rotate_gods(g):
+def rotate_gods(g: Game) -> None:
     """Legendary: the top god leaves, the others slide up, it returns at the bottom (face down
     if <6)."""
-    s = g.s
+    s = g.state
     s.gods.append(s.gods.pop(0))
 
 
@@ -88,10 +96,10 @@ GOD_PREPARATION["rotate"] = rotate_gods
 MAINTENANCE["maintenance"] = start_maintenance
 
 
-def income(g):
+def income(g: Game) -> None:
     """2- Income: 1 GP per Cornucopia in the areas a player controls (or whose income a
     creature gives them), and the GP Geryon left in those areas."""
-    s = g.s
+    s = g.state
     gains = [0] * s.n
     for p in range(s.n):
         if not s.eliminated[p]:
@@ -102,30 +110,30 @@ def income(g):
     g.emit("income", gains=gains)
 
 
-def income_of(g, p) -> int:
+def income_of(g: Game, p: int) -> int:
     """p's income: the Cornucopias of the areas whose income p receives (queries.income_receiver:
     the controller, unless Cerberus or the Nereid is there), with their modifiers (the Hydra).
     Also what the Graeae pays ("Repeat your Income Phase")."""
-    return sum(area_income(g, a) for a in range(len(g.b.ids)) if income_receiver(g, a) == p)
+    return sum(area_income(g, a) for a in range(len(g.board.ids)) if income_receiver(g, a) == p)
 
 
-def take_geryon_gp(g, p) -> int:
+def take_geryon_gp(g: Game, p: int) -> int:
     """Geryon (Maelström): "In the '2. Income' phase, the player who controls the Area where the
     GP lie takes them into their personal reserve" -- the controller, whoever receives the
     area's Cornucopias. The Graeae's note: they are taken with the Graeae too."""
-    s = g.s
+    s = g.state
     n = 0
     for a, pile in enumerate(s.geryon_gp):
         if pile and s.ctrl[a] == p:
             n += pile
             s.geryon_gp[a] = 0
-            g.emit("geryon_gp_taken", player=p, area=g.b.ids[a], amount=pile)
+            g.emit("geryon_gp_taken", player=p, area=g.board.ids[a], amount=pile)
     return n
 
 
-def end_cycle(g):
+def end_cycle(g: Game) -> None:
     """6- End of Cycle: the new turn order, then the end of the game (R21)."""
-    s = g.s
+    s = g.state
     acted = [p for p, _ in s.action_order]
     rest = [p for p in s.turn_order if p not in acted]
     # Each player takes the last free slot after acting: first to act, last to bid.
@@ -139,8 +147,8 @@ def end_cycle(g):
         begin_cycle(g)
 
 
-def finish(g):
-    s = g.s
+def finish(g: Game) -> None:
+    s = g.state
     s.over = True
     s.phase = "over"
     g.emit("game_over", winners=g.result()["winners"])

@@ -4,7 +4,7 @@
 (the kind) and exactly the fields declared here. Areas are named by their board ids, as in
 actions and views (`game.board.ids`); players by their index (0 .. players-1, a faction in
 team play). Emit sites keep writing `g.emit(kind, **fields)` with the values already in this
-form (`g.b.ids[a]`, or the `where` of the action), so that converting costs nothing on the
+form (`g.board.ids[a]`, or the `where` of the action), so that converting costs nothing on the
 hot path; `check(event, game)` and the test over random games of every mode hold them to this
 declaration.
 
@@ -21,11 +21,17 @@ Field types:
   in battle.
 - `area_count`: `{"area": area, "count": int}`.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..content.cards import BONUS_TEXT, CREATURES, HEROES
 from ..content.gods import APOLLO, BUILDINGS, GOD_NAMES, METROPOLIS
 from .queries import CARD_OF
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 @dataclass(frozen=True)
@@ -292,7 +298,7 @@ def _problem(value, typ, game):
         return None if isinstance(value, str) and value in game.board.index \
             else f"{value!r} is not an area id"
     if typ == "player":
-        return None if _is_int(value) and 0 <= value < game.s.n else f"{value!r} is not a player"
+        return None if _is_int(value) and 0 <= value < game.state.n else f"{value!r} is not a player"
     if typ == "area_count":
         if not isinstance(value, dict) or set(value) != {"area", "count"}:
             return f"{value!r} is not {{area, count}}"
@@ -302,7 +308,7 @@ def _problem(value, typ, game):
     raise ValueError(f"unknown field type {typ!r}")
 
 
-def check(event, game) -> list:
+def check(event: dict, game: Game) -> list:
     """What is wrong with an event, against its declaration (an empty list: nothing)."""
     if not isinstance(event, dict):
         return [f"not a dict: {event!r}"]

@@ -13,13 +13,21 @@ Apollo (Leto excepted). A power with choices asks them one at a time (R26) in a
 "sacrifice" frame that may be cancelled until the last one; the hero leaves and
 the effect applies only then.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
 from ..content.gods import APOLLO
 from . import ops
 from .actions import Action
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
 from .hooks import ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT, POWERS  # noqa: F401
 from .queries import can_place_land, controlled_lands
 from .turns import menu_item
+from .unit_choice import UnitChoice
+
+if TYPE_CHECKING:
+    from .game import Game
 
 HERO_COST = 4
 CANCEL = Action("cancel")
@@ -27,21 +35,21 @@ CANCEL = Action("cancel")
 # POWERS (hero name -> Power), ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT: engine/hooks.py.
 
 
-def hero_sites(g, p) -> list:
+def hero_sites(g: Game, p: int) -> list:
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
 
 
 def _recruit_legal(g, f):
-    p = f["p"]
-    if f["god"] != "hera" or "hero" in f["once"] or g.purse(p) < HERO_COST or not hero_sites(g, p):
+    p = f["player"]
+    if f["god"] != "hera" or "hero" in f["done_once"] or g.purse(p) < HERO_COST or not hero_sites(g, p):
         return []
-    return [Action("recruit_hero", what=h, n=HERO_COST) for h in g.s.hero_track if h]
+    return [Action("recruit_hero", what=h, n=HERO_COST) for h in g.state.hero_track if h]
 
 
 def _recruit_apply(g, f, a):
-    s, p = g.s, f["p"]
+    s, p = g.state, f["player"]
     g.pay(p, a.n)
-    f["once"] = f["once"] + ("hero",)
+    f["done_once"] = f["done_once"] + ("hero",)
     s.hero_track[s.hero_track.index(a.what)] = None
     s.hero_owner[a.what] = p
     s.hero_since[a.what] = s.cycle  # no sacrifice in the cycle of recruitment
@@ -54,35 +62,39 @@ def _recruit_apply(g, f, a):
 menu_item("recruit_hero", ("recruit_hero",))((_recruit_legal, _recruit_apply))
 
 
-@handler("place_hero")
+class PlaceHeroFrame(Frame):
+    hero: str  # the hero just recruited, to stand on one of the player's land areas
+
+
+@handler("place_hero", PlaceHeroFrame)
 class PlaceHero(Handler):
     @staticmethod
-    def legal(g, f):
-        return [Action("place_hero", what=f["hero"], where=g.b.ids[a]) for a in hero_sites(g, f["p"])]
+    def legal(g: Game, f: PlaceHeroFrame) -> list:
+        return [Action("place_hero", what=f["hero"], where=g.board.ids[a]) for a in hero_sites(g, f["player"])]
 
     @staticmethod
-    def auto(g, f):
-        if not hero_sites(g, f["p"]):  # nowhere to stand: the card is kept off the board
+    def auto(g: Game, f: PlaceHeroFrame) -> bool:
+        if not hero_sites(g, f["player"]):  # nowhere to stand: the card is kept off the board
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g, f, a):
-        area = g.b.index[a.where]
-        g.s.hero_at[f["hero"]] = area
-        g.emit("hero_placed", player=f["p"], hero=f["hero"], area=a.where)
+    def apply(g: Game, f: PlaceHeroFrame, a: Action) -> None:
+        area = g.board.index[a.where]
+        g.state.hero_at[f["hero"]] = area
+        g.emit("hero_placed", player=f["player"], hero=f["hero"], area=a.where)
         pop(g, f)
 
 
 # --- losing heroes and moving them ------------------------------------------------------
 
-def lose_hero(g, h):
+def lose_hero(g: Game, h: str) -> None:
     """A hero destroyed (battle loss, Achilles): the card is discarded, with what lies under it."""
     ops.discard_hero(g, h)
 
 
-def heroes_arrive(g, p, area, heroes, route=()):
+def heroes_arrive(g: Game, p: int, area: int, heroes: Sequence[Any], route: tuple = ()) -> None:
     if heroes:
         for fn in ON_HEROES_ARRIVE:
             fn(g, p, area, tuple(heroes), tuple(route))
@@ -102,20 +114,20 @@ class Power:
     menu = True          # offered on the turn menu (Penthesilea's acts when a Metropolis is built)
     lendable = True      # Pandora may use it from the hero track
 
-    def ready(self, g, p, hero) -> bool:
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return True
 
-    def choices(self, g, f) -> list:
+    def choices(self, g: Game, f: SacrificeFrame) -> list:
         return []
 
-    def choose(self, g, f, a) -> None:
+    def choose(self, g: Game, f: SacrificeFrame, a: Action) -> None:
         raise NotImplementedError
 
-    def effect(self, g, f) -> None:
+    def effect(self, g: Game, f: SacrificeFrame) -> None:
         raise NotImplementedError
 
 
-def power(name):
+def power(name: str) -> Callable[..., Any]:
     """Register a hero's Power: @power("ajax")."""
     def register(cls):
         POWERS[name] = cls()
@@ -123,17 +135,17 @@ def power(name):
     return register
 
 
-def own_turn_god(g, p):
+def own_turn_god(g: Game, p: int) -> str | None:
     """The god of p's turn if p is taking their god's actions now, else None."""
-    for f in g.s.stack:
-        if f["k"] == "turn" and f["p"] == p:
+    for f in g.state.stack:
+        if f["kind"] == "turn" and f["player"] == p:
             return f["god"]
     return None
 
 
-def may_sacrifice(g, p, h, god) -> bool:
+def may_sacrifice(g: Game, p: int, h: str, god: str | None) -> bool:
     """Timing rules of every sacrificial power (rulebook, Heroes: "Important")."""
-    s = g.s
+    s = g.state
     if s.hero_owner.get(h) != p or h not in POWERS or god is None:
         return False
     if s.hero_since.get(h) == s.cycle:
@@ -142,24 +154,24 @@ def may_sacrifice(g, p, h, god) -> bool:
 
 
 def _sacrifice_legal(g, f):
-    p = f["p"]
+    p = f["player"]
     out = []
-    for h in sorted(h for h, o in g.s.hero_owner.items() if o == p):
+    for h in sorted(h for h, o in g.state.hero_owner.items() if o == p):
         if may_sacrifice(g, p, h, f["god"]) and POWERS[h].menu and POWERS[h].ready(g, p, h):
             out.append(Action("sacrifice", what=h))
     return out
 
 
 def _sacrifice_apply(g, f, a):
-    push(g, "sacrifice", f["p"], hero=a.what, power=a.what, stage="start", chosen=())
+    push(g, "sacrifice", f["player"], hero=a.what, power=a.what, stage="start", chosen=())
 
 
 menu_item("sacrifice", ("sacrifice",))((_sacrifice_legal, _sacrifice_apply))
 
 
-def remove_from_game(g, h):
+def remove_from_game(g: Game, h: str) -> None:
     """A sacrificed hero leaves the game: the miniature and the card (not the discard pile)."""
-    s = g.s
+    s = g.state
     s.hero_at.pop(h, None)
     p = s.hero_owner.pop(h, None)
     s.hero_since.pop(h, None)
@@ -168,28 +180,35 @@ def remove_from_game(g, h):
         fn(g, h)
 
 
-@handler("sacrifice")
+class SacrificeFrame(Frame, UnitChoice, total=False):
+    """A hero's sacrificial power, its choices asked one at a time (R26). Perseus' move adds the
+    unit choice's fields (engine/unit_choice.py) and its destination."""
+    hero: str          # the hero sacrificed
+    power: str         # the power applied: the hero's own, or the one Pandora lends
+    chosen: tuple      # the power's choices so far
+    destination: int   # Perseus: where the units go
+
+
+@handler("sacrifice", SacrificeFrame)
 class Sacrifice(Handler):
-    """Frame: hero (sacrificed), power (applied: the hero's own, or the one Pandora lends),
-    stage and chosen (the power's choices so far)."""
 
     @staticmethod
-    def legal(g, f):
+    def legal(g: Game, f: SacrificeFrame) -> list:
         return POWERS[f["power"]].choices(g, f) + [CANCEL]
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: SacrificeFrame) -> bool:
         if POWERS[f["power"]].choices(g, f):
             return False
         pop(g, f)
         remove_from_game(g, f["hero"])
         if f["power"] != f["hero"]:
-            g.emit("power_used", player=f["p"], hero=f["power"], by=f["hero"])
+            g.emit("power_used", player=f["player"], hero=f["power"], by=f["hero"])
         POWERS[f["power"]].effect(g, f)
         return True
 
     @staticmethod
-    def apply(g, f, a):
+    def apply(g: Game, f: SacrificeFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)  # nothing happened yet (R26)
             return

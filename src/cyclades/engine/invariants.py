@@ -2,26 +2,34 @@
 
 `check(game)` returns a list of broken invariants (empty when all hold).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ..content.cards import CREATURES
 from ..content.gods import BUILDINGS
 from .queries import card_of, card_on_board, heroes_at, miniatures_of
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 def _battle_units(s):
     """Units of attackers standing in battle frames, by player: (troops, mercs, fleets)."""
-    out = {}
+    out: dict[Any, Any] = {}
     for f in s.stack:
-        if f["k"] == "battle":
-            t, m, fl = out.get(f["att"], (0, 0, 0))
-            out[f["att"]] = (t + f["at"], m + f["am"], fl + f["af"])
+        if f["kind"] == "battle":
+            t, m, fl = out.get(f["attacker"], (0, 0, 0))
+            out[f["attacker"]] = (t + f["attacker_troops"], m + f["attacker_mercenaries"],
+                                  fl + f["attacker_fleets"])
     return out
 
 
-def check(game) -> list:
-    s, b, r = game.s, game.b, game.r
+def check(game: Game) -> list:
+    s, b, r = game.state, game.board, game.rules
     errors = []
     in_battle = _battle_units(s)
-    battle_heroes = {h for f in s.stack if f["k"] == "battle" for h in f["ah"]}
+    battle_heroes = {h for f in s.stack if f["kind"] == "battle" for h in f["attacker_heroes"]}
     for p in range(s.n):
         bt, bm, bf = in_battle.get(p, (0, 0, 0))
         troops = sum(s.troops[a] for a in b.lands if s.ctrl[a] == p) + bt
@@ -69,23 +77,23 @@ def check(game) -> list:
             errors.append("no decision pending and the game is not over")
         elif not game.legal_actions():
             errors.append(f"no legal action in frame {s.stack[-1]}")
-        elif s.eliminated[game.to_move]:
+        elif s.eliminated[s.stack[-1]["player"]]:
             errors.append("an eliminated player is to decide")
     return errors
 
 
 def _battle_area(s, a):
-    return any(f["k"] == "battle" and f["area"] == a for f in s.stack)
+    return any(f["kind"] == "battle" and f["area"] == a for f in s.stack)
 
 
-def _creatures(game) -> list:
+def _creatures(game: Game) -> list:
     """Creature miniatures: one per area, on their card's area type, each with its card held by
     a player still in the game; a held card has its miniatures on the board; and, once the
     displaced units have been moved, what the creatures forbid is not on the board."""
-    s, b = game.s, game.b
+    s, b = game.state, game.board
     errors = []
-    busy = {f["card"] for f in s.stack if f["k"] == "creature"}  # placing or displacing now
-    where = {}
+    busy = {f["card"] for f in s.stack if f["kind"] == "creature"}  # placing or displacing now
+    where: dict[Any, Any] = {}
     for m, a in s.creature_at.items():
         card = card_of(m)
         if card not in CREATURES or not CREATURES[card].miniature or m not in miniatures_of(card):
@@ -122,11 +130,11 @@ def _creatures(game) -> list:
     return errors
 
 
-def _hero_cards(game) -> list:
+def _hero_cards(game: Game) -> list:
     """Each hero card in one place at most (track, deck, discard pile, a player's hand; none once
     sacrificed, Penthesilea's card holding her Metropolis); the creature cards under Heracles'
     card in no other place."""
-    s = game.s
+    s = game.state
     errors = []
     places = [h for h in s.hero_track if h] + s.hero_deck + s.hero_discard + list(s.hero_owner)
     if "penthesilea" in s.metro_bonus:

@@ -15,7 +15,15 @@ stack while the battle goes on, and a `Narrator` (which reads a whole game's
 events in order) remembers them from the battle's first event, so that replays
 name the two sides even after the battle is over.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ..content.cards import BONUS_TEXT, CREATURES
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .game import Game
 
 UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
          "fleet": ("Fleet", "Fleets"), "hero": ("Hero", "Heroes"),
@@ -30,7 +38,7 @@ METROPOLIS_WAYS = {"economic": "by Economic development", "cultural": "by Cultur
 
 # --- names -----------------------------------------------------------------------
 
-def player_name(p, names=None) -> str:
+def player_name(p: int | None, names: list | None = None) -> str:
     if p is None or not isinstance(p, int) or p < 0:
         return "nobody"
     if names and p < len(names):
@@ -38,36 +46,36 @@ def player_name(p, names=None) -> str:
     return f"Player {p + 1}"
 
 
-def card_name(c) -> str:
+def card_name(c: str | None) -> str:
     if not c:
         return "nothing"
     c = str(c)
     return CARD_NAMES.get(c) or c.replace("-", " ").title()
 
 
-def creature_name(c) -> str:
+def creature_name(c: str) -> str:
     """A creature as a sentence names it: "the Kraken", "Pegasus" (`article` on the card's
     entry, content/cards.py; a miniature is named as its card is)."""
     card = CREATURES.get(c)
     return ("the " if card is not None and card.article else "") + card_name(c)
 
 
-def god_name(god) -> str:
+def god_name(god: str | None) -> str:
     return str(god).title() if god else "no god"
 
 
-def unit_name(kind, count=1) -> str:
+def unit_name(kind: str, count: int = 1) -> str:
     if kind in UNITS:
         one, many = UNITS[kind]
         return f"a {one}" if count == 1 else f"{count} {many}"
     return card_name(kind)  # a hero lost in battle is named by its card
 
 
-def building_name(kind) -> str:
+def building_name(kind: str) -> str:
     return BUILDING_NAMES.get(kind) or card_name(kind)
 
 
-def area_index(game, a):
+def area_index(game: Game, a: Any) -> int | None:
     """The index of an area given by its id (as events name it) or its index; None if unknown."""
     b = game.board
     if isinstance(a, str):
@@ -77,7 +85,7 @@ def area_index(game, a):
     return None
 
 
-def area_name(game, a) -> str:
+def area_name(game: Game, a: Any) -> str:
     """The area's printed name; a sea area reads with "the" ("the Sea of Io")."""
     b = game.board
     i = area_index(game, a)
@@ -90,7 +98,7 @@ def area_name(game, a) -> str:
     return name
 
 
-def at_area(game, a) -> str:
+def at_area(game: Game, a: Any) -> str:
     """'on Naxos' for a land area, 'in the Sea of Io' for a sea area."""
     i = area_index(game, a)
     if i is not None and game.board.is_land[i]:
@@ -98,14 +106,14 @@ def at_area(game, a) -> str:
     return "in " + area_name(game, a)
 
 
-def listing(items) -> str:
+def listing(items: Any) -> str:
     items = [str(x) for x in items if x]
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def gp(n) -> str:
+def gp(n: int | None) -> str:
     return f"{n} GP" if isinstance(n, int) else "some GP"
 
 
@@ -173,7 +181,7 @@ def _metropolis(e, g, P):
     if bonus:
         return out + f"; bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}"
     # R20: the classic edition has no bonuses; in Legendary the stack may run out (R28).
-    return out + ("; no bonus token is left" if g.r.metropolis_bonuses else "")
+    return out + ("; no bonus token is left" if g.rules.metropolis_bonuses else "")
 
 
 def _metropolis_lost(e, g, P):
@@ -297,7 +305,7 @@ def _sphinx_draw(e, g, P):
     return f"{P(e.get('player'))} draws {n} Creature card{'s' if n != 1 else ''} with the Sphinx"
 
 
-def _battle_kind(g, a) -> str:
+def _battle_kind(g: Game, a: Any) -> str:
     i = area_index(g, a)
     return "Land Battle" if i is not None and g.board.is_land[i] else "Sea Battle"
 
@@ -327,9 +335,9 @@ def _round(e, g, P, sides=None):
 def _battle_sides(g, a):
     """The attacker and defender of the battle in area a, if it is still being fought."""
     i = area_index(g, a)
-    for f in reversed(getattr(g.s, "stack", ()) or ()):
-        if f.get("k") == "battle" and i is not None and f.get("area") == i:
-            return f.get("att"), f.get("dfd")
+    for f in reversed(getattr(g.state, "stack", ()) or ()):
+        if f.get("kind") == "battle" and i is not None and f.get("area") == i:
+            return f.get("attacker"), f.get("defender")
     return None, None
 
 
@@ -637,7 +645,7 @@ def _plain(k, v, g, P):
 
 # --- the public functions -----------------------------------------------------------------
 
-def describe(event: dict, game, names=None, sides=None) -> str:
+def describe(event: dict, game: Game, names: list | None = None, sides: tuple | None = None) -> str:
     """One sentence, in the rulebook's words, for one event. `names` replaces
     "Player 1".."Player N"; `sides` (attacker, defender) names a battle round's sides
     when the battle is no longer on the stack (see Narrator)."""
@@ -646,7 +654,7 @@ def describe(event: dict, game, names=None, sides=None) -> str:
     try:
         if not isinstance(event, dict):
             return f"Event: {event!s}."
-        writer = WRITERS.get(event.get("type"))
+        writer = WRITERS.get(event.get("type", ""))
         if writer is _round:
             text = _round(event, game, P, sides)
         elif writer is not None:
@@ -672,9 +680,9 @@ _SILENT_DECISIONS = {
 }
 
 
-def decision_sentence(action, player, names=None) -> str:
+def decision_sentence(action: Action, player: int | None, names: list | None = None) -> str:
     """A sentence for a decision that emits no event (a battle's "do not retreat"), or ""."""
-    template = _SILENT_DECISIONS.get(getattr(action, "kind", None))
+    template = _SILENT_DECISIONS.get(getattr(action, "kind", ""))
     if not template:
         return ""
     return template.format(p=player_name(player, names), what=building_name(action.what)) + "."
@@ -686,13 +694,13 @@ class Narrator:
     what the sentence before them said: the GP of an income, a destroyed unit just
     lost in battle, the placement that a control change implies."""
 
-    def __init__(self, game, names=None, full=False):
+    def __init__(self, game: Game, names: list | None = None, full: bool = False) -> None:
         self.game = game
         self.names = names
         self.full = full
-        self.battles = {}  # area -> (attacker, defender)
+        self.battles: dict[Any, Any] = {}  # area -> (attacker, defender)
 
-    def lines(self, events) -> list:
+    def lines(self, events: list) -> list:
         out = []
         events = list(events or ())
         for i, e in enumerate(events):
@@ -711,7 +719,7 @@ class Narrator:
         return out
 
     @staticmethod
-    def _redundant(events, i) -> bool:
+    def _redundant(events: list, i: int) -> bool:
         e, kind = events[i], events[i].get("type")
         if kind == "gp":
             # The Griffin's haul: half a hidden purse is the thief's and the victim's secret (R24).

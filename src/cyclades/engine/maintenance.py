@@ -4,30 +4,37 @@ A kept creature may then move to an adjacent area of the type its card names
 that holds no other creature; an unpaid one leaves the board. Scylla and
 Charybdis are one card: one Priestess keeps both, and each miniature may move.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from ..content.cards import CREATURES
 from .actions import Action
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
 from .hooks import EFFECTS, ON_CREATURE_ARRIVES, ON_CREATURE_LEAVES, ON_MAINTENANCE  # noqa: F401
 from .ops import release, remove_miniatures  # noqa: F401  (for the cards and the classic game)
 from .queries import card_of, card_on_board, creatures_on_board, miniatures_of, shielded
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def start_maintenance(g):
-    s = g.s
+
+def start_maintenance(g: Game) -> None:
+    s = g.state
     for p in reversed([p for p in s.turn_order if not s.eliminated[p]]):
         mine = tuple(sorted(c for c, o in s.creature_owner.items() if o == p and card_on_board(g, c)))
         if mine:
-            push(g, "maintain", p, todo=mine, stage="pay", minis=())
+            push(g, "maintain", p, cards_left=mine, stage="pay", miniatures=())
 
 
-def creature_destinations(g, c, frm=None, p=None) -> list:
+def creature_destinations(g: Game, c: str, frm: int | None = None, p: int | None = None) -> list:
     """Areas where the miniature (or card) c may stand: its card's area type, no other creature
     there; adjacent to `frm` for a move; for a player p, not the area of another player's
     Chiron ("Other players cannot move Creatures into the Area with Chiron")."""
-    b = g.b
+    b = g.board
     kind = CREATURES[card_of(c)].miniature
     occupied = set(creatures_on_board(g).values())
-    areas = b.lands if kind == "land" else b.seas if kind == "sea" else range(len(b.ids))
+    areas: Sequence[int] = b.lands if kind == "land" else b.seas if kind == "sea" else range(len(b.ids))
     if frm is not None:
         adj = set(b.adj[frm])
         areas = [a for a in areas if a in adj]
@@ -37,53 +44,58 @@ def creature_destinations(g, c, frm=None, p=None) -> list:
     return out
 
 
-@handler("maintain")
+class MaintainFrame(Frame):
+    """Phase 4: a player keeps or releases each creature card with a miniature on the board."""
+    cards_left: tuple   # the player's cards still to pay for, the current one first
+    stage: str          # pay (keep or release it)|move (its miniatures may move)
+    miniatures: tuple   # the kept card's miniatures still to move or stay
+
+
+@handler("maintain", MaintainFrame)
 class Maintenance(Handler):
-    """Frame: todo (the player's cards still to pay for), stage pay|move, minis (the kept card's
-    miniatures still to move or leave)."""
 
     @staticmethod
-    def legal(g, f):
-        s, c = g.s, f["todo"][0]
+    def legal(g: Game, f: MaintainFrame) -> list:
+        s, c = g.state, f["cards_left"][0]
         if f["stage"] == "pay":
             out = [Action("release", what=c)]
-            if s.priestesses[f["p"]] > 0:
+            if s.priestesses[f["player"]] > 0:
                 out.insert(0, Action("keep", what=c))
             return out
-        m = f["minis"][0]
+        m = f["miniatures"][0]
         frm = s.creature_at[m]
-        dests = creature_destinations(g, m, frm, f["p"])
+        dests = creature_destinations(g, m, frm, f["player"])
         # "a valid adjacent Area": where the card lets it be placed (the Minotaur: on a land
         # area its owner controls).
         places = getattr(EFFECTS.get(c), "places", None)
         if places is not None:
-            valid = set(places(g, f["p"], m))
+            valid = set(places(g, f["player"], m))
             dests = [a for a in dests if a in valid]
-        return [Action("stay", what=m)] + [Action("move_creature", what=m, where=g.b.ids[a])
+        return [Action("stay", what=m)] + [Action("move_creature", what=m, where=g.board.ids[a])
                                             for a in dests]
 
     @staticmethod
-    def apply(g, f, a):
-        s, p, c = g.s, f["p"], f["todo"][0]
+    def apply(g: Game, f: MaintainFrame, a: Action) -> None:
+        s, p, c = g.state, f["player"], f["cards_left"][0]
         if a.kind == "keep":
             s.priestesses[p] -= 1
             g.emit("kept", player=p, card=c)
-            f["stage"], f["minis"] = "move", miniatures_of(c)
+            f["stage"], f["miniatures"] = "move", miniatures_of(c)
             return
         if a.kind == "release":
             release(g, c)
         else:
             if a.kind == "move_creature":
-                dest = g.b.index[a.where]
+                dest = g.board.index[a.where]
                 s.creature_at[a.what] = dest
                 g.emit("creature_moved", card=a.what, area=a.where)
                 if a.what in ON_CREATURE_ARRIVES:
                     ON_CREATURE_ARRIVES[a.what](g, a.what, dest, p)
-            f["minis"] = f["minis"][1:]
-            if f["minis"]:
+            f["miniatures"] = f["miniatures"][1:]
+            if f["miniatures"]:
                 return  # Scylla moved or stayed: now Charybdis
             if c in ON_MAINTENANCE:
                 ON_MAINTENANCE[c](g, c, p)
-        f["todo"], f["stage"] = f["todo"][1:], "pay"
-        if not f["todo"]:
+        f["cards_left"], f["stage"] = f["cards_left"][1:], "pay"
+        if not f["cards_left"]:
             pop(g, f)

@@ -6,17 +6,24 @@ its bonus token comes from one shuffled face-down stack and is applied at once.
 A conquered Metropolis gives its bonus to the player who lost it. The classic game
 has no bonus stack (R20) and puts a Metropolis on the isle's metropolis space (R8).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..content.gods import BUILDINGS, METROPOLIS
 from . import ops
 from .actions import Action
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
 from .hooks import ELSEWHERE, ON_BUILDINGS_GAINED
 from .ops import gain_philosopher, push_metropolis  # noqa: F401  (for the cards)
 from .queries import buildings_of, controlled_lands, controlled_seas, empty_sites, lands_with_free_site
 from .turns import push_build, push_place_unit
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def side_buildings(g, p, kinds=BUILDINGS) -> list:
+
+def side_buildings(g: Game, p: int, kinds: tuple = BUILDINGS) -> list:
     """(site, kind) of the basic buildings that count toward p's economic Metropolis: p's,
     and in team play the whole team's (R22: the team's combined four types)."""
     out = []
@@ -25,10 +32,10 @@ def side_buildings(g, p, kinds=BUILDINGS) -> list:
     return out
 
 
-def check_economic(g, p):
+def check_economic(g: Game, p: int) -> None:
     """As soon as p has a Port, a Fortress, a Temple and a University, they become a Metropolis."""
     have = {k for _, k in side_buildings(g, p)}
-    if len(have) == 4 and not any(f["k"] == "metro" and f["p"] == p for f in g.s.stack):
+    if len(have) == 4 and not any(f["kind"] == "metro" and f["player"] == p for f in g.state.stack):
         push_metropolis(g, p, "economic", remove=BUILDINGS)
 
 
@@ -38,126 +45,133 @@ ON_BUILDINGS_GAINED.append(check_economic)
 
 def _remove_choices(g, f):
     """For the next building type to give up: the (site, area) candidates."""
-    kind = f["remove"][0]
-    if f.get("own"):
-        mine = buildings_of(g, f["p"], (kind,), for_metropolis=True)
+    kind = f["to_remove"][0]
+    if f.get("own_only"):
+        mine = buildings_of(g, f["player"], (kind,), for_metropolis=True)
     else:
-        mine = side_buildings(g, f["p"], (kind,))
-    return [(site, g.b.site_area[site]) for site, _ in mine]
+        mine = side_buildings(g, f["player"], (kind,))
+    return [(site, g.board.site_area[site]) for site, _ in mine]
 
 
-@handler("metro")
+class MetropolisFrame(Frame):
+    """A Metropolis to build (R20): the buildings it replaces are given up first."""
+    how: str          # economic|cultural|heroic
+    to_remove: tuple  # the basic building types still to give up, one entry per building
+    own_only: bool    # only the player's own buildings go (Helen, Odysseus), not the team's
+    stage: str        # remove|site
+
+
+@handler("metro", MetropolisFrame)
 class BuildMetropolis(Handler):
-    """Frame: how, remove (types still to give up), stage remove|site."""
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: MetropolisFrame) -> bool:
         if f["stage"] == "remove":
-            while f["remove"]:
+            while f["to_remove"]:
                 cands = _remove_choices(g, f)
                 if not cands:  # lost meanwhile: no metropolis after all
                     pop(g, f)
                     return True
-                if len({a for _, a in cands}) > 1 and len(cands) > f["remove"].count(f["remove"][0]):
+                if len({a for _, a in cands}) > 1 and len(cands) > f["to_remove"].count(f["to_remove"][0]):
                     return False  # the player chooses which one (unless all of them go)
                 _give_up(g, f, cands[0][0])
             f["stage"] = "site"
             return True
         if not BuildMetropolis.legal(g, f):  # no land, or no site and no building to replace
-            g.emit("metropolis_impossible", player=f["p"])
+            g.emit("metropolis_impossible", player=f["player"])
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def legal(g, f):
-        b = g.b
+    def legal(g: Game, f: MetropolisFrame) -> list:
+        b = g.board
         if f["stage"] == "remove":
-            return [Action("remove", what=f["remove"][0], where=b.ids[a])
+            return [Action("remove", what=f["to_remove"][0], where=b.ids[a])
                     for a in sorted({a for _, a in _remove_choices(g, f)})]
         elsewhere = [a for legal, _ in ELSEWHERE.values() for a in legal(g, f)]
-        free = metropolis_places(g, f["p"])
+        free = metropolis_places(g, f["player"])
         if free:
             return [Action("metropolis", where=b.ids[a]) for a in free] + elsewhere
         # No free site: one of the player's basic buildings must make way.
-        seen = sorted({(k, b.site_area[site]) for site, k in buildings_of(g, f["p"])})
+        seen = sorted({(k, b.site_area[site]) for site, k in buildings_of(g, f["player"])})
         return [Action("replace", what=k, where=b.ids[a]) for k, a in seen] + elsewhere
 
     @staticmethod
-    def apply(g, f, act):
+    def apply(g: Game, f: MetropolisFrame, act: Action) -> None:
         if act.kind not in ("remove", "replace", "metropolis"):
             pop(g, f)
             ELSEWHERE[act.kind][1](g, f, act)
             return
-        area = g.b.index[act.where]
+        area = g.board.index[act.where]
         if act.kind == "remove":
             site = next(site for site, a in _remove_choices(g, f) if a == area)
             _give_up(g, f, site)
             return
         if act.kind == "replace":
-            site = next(i for i in _area_sites(g, area) if g.s.sites[i] == act.what)
-            g.emit("demolished", player=f["p"], building=act.what, area=act.where)
+            site = next(i for i in _area_sites(g, area) if g.state.sites[i] == act.what)
+            g.emit("demolished", player=f["player"], building=act.what, area=act.where)
         else:
             site = metropolis_site(g, area)
         pop(g, f)
-        build_metropolis(g, f["p"], site, f["how"])
+        build_metropolis(g, f["player"], site, f["how"])
 
 
-def metropolis_places(g, p) -> list:
+def metropolis_places(g: Game, p: int) -> list:
     """Land areas of p where a new Metropolis may go: one with an empty site, or on the classic
     board (R8) an isle whose metropolis space is free. With none, a basic building of p's must
     make way ("If no space is free for a new metropolis, destroy your own buildings")."""
-    b, sites = g.b, g.s.sites
+    b, sites = g.board, g.state.sites
     if any(m >= 0 for m in b.metro_site):
         return [a for a in controlled_lands(g, p) if b.metro_site[a] >= 0 and not sites[b.metro_site[a]]]
     return lands_with_free_site(g, p)
 
 
-def metropolis_site(g, area) -> int:
+def metropolis_site(g: Game, area: int) -> int:
     """The site a Metropolis takes in an area offered by `metropolis_places`."""
-    m = g.b.metro_site[area]
+    m = g.board.metro_site[area]
     return m if m >= 0 else empty_sites(g, area)[0]
 
 
 def _area_sites(g, a):
-    return range(g.b.site_start[a], g.b.site_start[a] + g.b.sites[a])
+    return range(g.board.site_start[a], g.board.site_start[a] + g.board.sites[a])
 
 
 def _give_up(g, f, site):
-    g.s.sites[site] = ""
-    f["remove"] = f["remove"][1:]
+    g.state.sites[site] = ""
+    f["to_remove"] = f["to_remove"][1:]
 
 
-def build_metropolis(g, p, site, how):
-    s = g.s
+def build_metropolis(g: Game, p: int, site: int, how: str) -> None:
+    s = g.state
     s.sites[site] = METROPOLIS
     bonus = draw_bonus(g)
     if bonus:
         s.metro_bonus[site] = bonus
-    g.emit("metropolis", player=p, area=g.b.ids[g.b.site_area[site]], how=how, bonus=bonus or None)
+    g.emit("metropolis", player=p, area=g.board.ids[g.board.site_area[site]], how=how, bonus=bonus or None)
     if bonus:
         apply_bonus(g, p, bonus)
 
 
-def draw_bonus(g) -> str:
-    s = g.s
+def draw_bonus(g: Game) -> str:
+    s = g.state
     return s.bonus_stack.pop() if s.bonus_stack else ""  # R28: an empty stack gives no bonus
 
 
-def metropolis_conquered(g, area, loser):
+def metropolis_conquered(g: Game, area: int, loser: int) -> None:
     """The player who lost a metropolis benefits from its bonus at once (R20)."""
-    s = g.s
+    s = g.state
     if s.eliminated[loser]:
         return
     for site in _area_sites(g, area):
         if s.sites[site] == METROPOLIS and site in s.metro_bonus:
-            g.emit("metropolis_lost", player=loser, area=g.b.ids[area], bonus=s.metro_bonus[site])
+            g.emit("metropolis_lost", player=loser, area=g.board.ids[area], bonus=s.metro_bonus[site])
             apply_bonus(g, loser, s.metro_bonus[site])
 
 
 # --- the eight bonuses (rulebook, "Metropolis Bonuses") -------------------------------
 
-def apply_bonus(g, p, bonus):
+def apply_bonus(g: Game, p: int, bonus: str) -> None:
     if bonus == "three-gp":
         g.gain(p, 3)
     elif bonus == "priestess":
@@ -174,56 +188,64 @@ def apply_bonus(g, p, bonus):
         push(g, "prosper", p, left=("own",))
     elif bonus == "basic-building":
         push_build(g, p, "", may_replace=False)
-        g.s.stack[-1]["any"] = True
+        g.state.stack[-1]["any_type"] = True
     elif bonus == "reserve-creature":
         push(g, "reserve", p)
     else:
         raise ValueError(f"unknown metropolis bonus {bonus!r}")
 
 
-@handler("bonus_fleet")
+class BonusFleetFrame(Frame):
+    left: int  # fleets still to place
+
+
+@handler("bonus_fleet", BonusFleetFrame)
 class BonusFleet(Handler):
     """Fleets go to sea areas the player already controls (Gain two Fleets)."""
 
     @staticmethod
-    def legal(g, f):
-        if not g.s.fleets_left[f["p"]]:
+    def legal(g: Game, f: BonusFleetFrame) -> list:
+        if not g.state.fleets_left[f["player"]]:
             return []
-        return [Action("place_fleet", where=g.b.ids[a]) for a in controlled_seas(g, f["p"])]
+        return [Action("place_fleet", where=g.board.ids[a]) for a in controlled_seas(g, f["player"])]
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: BonusFleetFrame) -> bool:
         if not BonusFleet.legal(g, f):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g, f, a):
-        ops.place_fleets(g, g.b.index[a.where], f["p"])
+    def apply(g: Game, f: BonusFleetFrame, a: Action) -> None:
+        ops.place_fleets(g, g.board.index[a.where], f["player"])
         f["left"] -= 1
         if not f["left"]:
             pop(g, f)
 
 
-@handler("reserve")
+class ReserveFrame(Frame):
+    """The bonus "reserve a creature": no field of its own."""
+
+
+@handler("reserve", ReserveFrame)
 class ReserveCreature(Handler):
     """A control token on a creature of the track: only its owner may buy it."""
 
     @staticmethod
-    def legal(g, f):
-        s = g.s
+    def legal(g: Game, f: ReserveFrame) -> list:
+        s = g.state
         return [Action("reserve", what=c) for c in s.creature_track if c and c not in s.reserved]
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: ReserveFrame) -> bool:
         if not ReserveCreature.legal(g, f):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g, f, a):
-        g.s.reserved[a.what] = f["p"]
-        g.emit("reserved", player=f["p"], card=a.what)
+    def apply(g: Game, f: ReserveFrame, a: Action) -> None:
+        g.state.reserved[a.what] = f["player"]
+        g.emit("reserved", player=f["player"], card=a.what)
         pop(g, f)

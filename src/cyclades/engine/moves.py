@@ -4,18 +4,25 @@ A move is a short sequence of decisions (origin, units, destination) that the
 player may cancel before its last step; nothing changes and nothing is paid
 until the destination is chosen.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
 from ..content.gods import APOLLO, GODS
 from .actions import Action
 from .battle import creature_units, start_battle
-from .frames import Handler, handler, nearest, pop, push
+from .frames import Frame, Handler, handler, nearest, pop, push
 from .hooks import MOVES
 from .heroes import heroes_arrive
 from .queries import (MODIFIERS, accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
                       heroes_at, sea_neighbours)
 from .state import NOBODY
-from .turns import menu_item
-from .unit_choice import choose_unit, start_units, unit_choices
+from .turns import TurnFrame, menu_item
+from .unit_choice import UnitChoice, choose_unit, start_units, unit_choices
 from . import ops
+
+if TYPE_CHECKING:
+    from .game import Game
 
 CANCEL = Action("cancel")
 
@@ -25,11 +32,11 @@ HOOKS = MOVES
 
 # --- where units may go ---------------------------------------------------------
 
-def land_destinations(g, p, frm, hero="") -> list:
+def land_destinations(g: Game, p: int, frm: int, hero: str = "") -> list:
     """Where a Land Move from frm may go; `hero` names the hero of a Heroic Move (Jason)."""
     if not can_leave_land(g, p, frm):
         return []
-    s = g.s
+    s = g.state
     out = []
     for a in accessible_lands(g, p, frm) | heroic_reach(g, p, frm, hero):
         q = s.ctrl[a]
@@ -42,7 +49,7 @@ def land_destinations(g, p, frm, hero="") -> list:
     return sorted(out)
 
 
-def heroic_reach(g, p, frm, hero) -> set:
+def heroic_reach(g: Game, p: int, frm: int, hero: str) -> set:
     if not hero or not HOOKS["heroic_reach"]:
         return set()
     out = set()
@@ -52,23 +59,24 @@ def heroic_reach(g, p, frm, hero) -> set:
     return {a for a in out if all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"])}
 
 
-def fleet_route(g, p, frm, dest, carries) -> tuple:
+def fleet_route(g: Game, p: int, frm: int, dest: int, carries: Callable[..., Any]) -> tuple:
     """The sea areas of a shortest chain of fleets from frm to dest, `carries(sea)` saying which
     seas carry the move: what a Land Move across the sea passes through. () when the two land
     areas are adjacent (or no chain joins them)."""
-    b = g.b
+    b = g.board
     if dest in b.land_adj[frm]:
         return ()
-    back = {x: None for x in b.coast[frm] if carries(x)}
+    back: dict[int, int | None] = {x: None for x in b.coast[frm] if carries(x)}
     todo = sorted(back)
     while todo:
         nxt = []
         for sea in todo:
             if dest in b.coast[sea]:
                 route = []
-                while sea is not None:
-                    route.append(sea)
-                    sea = back[sea]
+                at: int | None = sea
+                while at is not None:
+                    route.append(at)
+                    at = back[at]
                 return tuple(reversed(route))
             for x in sea_neighbours(g, p, sea):
                 if x not in back and carries(x):
@@ -78,19 +86,19 @@ def fleet_route(g, p, frm, dest, carries) -> tuple:
     return ()
 
 
-def last_area_attack_allowed(g, p, q, a) -> bool:
+def last_area_attack_allowed(g: Game, p: int, q: int, a: int) -> bool:
     """R19: a player's last land area may be attacked only if winning it gives the
     attacker the metropolises needed to end the game; in team play (R30) the team's,
     the teammates' metropolises counted, against the team goal."""
     if any(x != a for x in controlled_lands(g, q)):
         return True
-    in_area = sum(1 for i in range(g.b.site_start[a], g.b.site_start[a] + g.b.sites[a])
-                  if g.s.sites[i] == "metropolis")
+    in_area = sum(1 for i in range(g.board.site_start[a], g.board.site_start[a] + g.board.sites[a])
+                  if g.state.sites[i] == "metropolis")
     return g.side_metropolises(p) + in_area >= g.goal
 
 
-def sea_destinations(g, p, frm) -> list:
-    s = g.s
+def sea_destinations(g: Game, p: int, frm: int) -> list:
+    s = g.state
     out = []
     for x in sea_neighbours(g, p, frm):
         q = s.ctrl[x]
@@ -104,10 +112,11 @@ def sea_destinations(g, p, frm) -> list:
 
 # --- arriving -----------------------------------------------------------------
 
-def arrive_land(g, p, dest, troops, mercs, heroes, frm, route=()):
+def arrive_land(g: Game, p: int, dest: int, troops: int, mercs: int, heroes: tuple, frm: int,
+                route: tuple = ()) -> None:
     """Units of p enter a land area: join, take an undefended area, or fight (rulebook, Land Move).
     `route` lists the sea areas the move passed through."""
-    s = g.s
+    s = g.state
     heroes_arrive(g, p, dest, heroes, route)  # Heracles, before anything else happens there
     q = s.ctrl[dest]
     defended = q not in (NOBODY, p) and (s.troops[dest] or s.mercs[dest] or heroes_at(g, dest, count=True)
@@ -116,31 +125,31 @@ def arrive_land(g, p, dest, troops, mercs, heroes, frm, route=()):
         start_battle(g, p, q, dest, frm, troops=troops, mercs=mercs, heroes=tuple(heroes))
         return
     if q not in (NOBODY, p):
-        g.emit("token_returned", player=q, area=g.b.ids[dest])
+        g.emit("token_returned", player=q, area=g.board.ids[dest])
     s.troops[dest] += troops
     s.mercs[dest] += mercs
     for h in heroes:
         s.hero_at[h] = dest
-    g.emit("moved", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest], troops=troops, mercs=mercs,
+    g.emit("moved", player=p, origin=g.board.ids[frm], destination=g.board.ids[dest], troops=troops, mercs=mercs,
            heroes=list(heroes), fleets=0)
     ops.take_control(g, dest, p)
 
 
-def arrive_sea(g, p, dest, fleets, frm):
-    s = g.s
+def arrive_sea(g: Game, p: int, dest: int, fleets: int, frm: int) -> None:
+    s = g.state
     q = s.ctrl[dest]
     if q not in (NOBODY, p) and s.fleets[dest]:
         start_battle(g, p, q, dest, frm, fleets=fleets)
         return
     s.fleets[dest] += fleets
-    g.emit("moved", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest], troops=0, mercs=0, heroes=[],
+    g.emit("moved", player=p, origin=g.board.ids[frm], destination=g.board.ids[dest], troops=0, mercs=0, heroes=[],
            fleets=fleets)
     ops.take_control(g, dest, p)
 
 
-def leave_land(g, frm, troops, mercs, heroes):
+def leave_land(g: Game, frm: int, troops: int, mercs: int, heroes: tuple) -> None:
     """Units leave; an emptied area keeps its controller's token (R16)."""
-    s = g.s
+    s = g.state
     s.troops[frm] -= troops
     s.mercs[frm] -= mercs
     for h in heroes:
@@ -149,32 +158,33 @@ def leave_land(g, frm, troops, mercs, heroes):
 
 # --- Land Move (Ares) and Heroic Move ------------------------------------------------
 
-def movable_origins(g, p) -> list:
-    s = g.s
+def movable_origins(g: Game, p: int) -> list:
+    s = g.state
     return [a for a in controlled_lands(g, p)
             if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True)) and land_destinations(g, p, a)]
 
 
 def _land_move_legal(g, f):
-    if f["god"] != "ares" or g.purse(f["p"]) < 1 or not movable_origins(g, f["p"]):
+    if f["god"] != "ares" or g.purse(f["player"]) < 1 or not movable_origins(g, f["player"]):
         return []
     return [Action("land_move", n=1)]
 
 
 def _land_move_apply(g, f, a):
-    push(g, "lmove", f["p"], stage="origin", frm=-1, t=0, m=0, h=(), cost=1, hero="")
+    push(g, "lmove", f["player"], stage="origin", origin=-1, troops=0, mercenaries=0, heroes=(),
+         cost=1, hero="")
 
 
-def heroic_cost(g, f, hero) -> int:
+def heroic_cost(g: Game, f: TurnFrame, hero: str) -> int:
     """R14: the n-th Heroic Move of the turn costs n GP, over all the player's heroes
     (Pericles' moves cost 1 GP but still count)."""
-    cost = f["moves"] + 1
+    cost = f["heroic_moves"] + 1
     for fn in HOOKS["heroic_cost"]:
         cost = fn(g, f, hero, cost)
     return cost
 
 
-def _heroic_allowed(g, f, hero) -> bool:
+def _heroic_allowed(g: Game, f: TurnFrame, hero: str) -> bool:
     """Rulebook, Heroic Move: with any god but Apollo and Ares (Leto: with Apollo too)."""
     if f["god"] == APOLLO:
         return any(fn(g, hero) for fn in HOOKS["heroic_with_apollo"])
@@ -182,7 +192,7 @@ def _heroic_allowed(g, f, hero) -> bool:
 
 
 def _heroic_legal(g, f):
-    s, p = g.s, f["p"]
+    s, p = g.state, f["player"]
     if f["god"] != APOLLO and not GODS[f["god"]].heroic_moves:
         return []
     out = []
@@ -195,8 +205,9 @@ def _heroic_legal(g, f):
 
 
 def _heroic_apply(g, f, a):
-    frm = g.s.hero_at[a.what]
-    move = push(g, "lmove", f["p"], stage="origin", frm=-1, h=(a.what,), cost=a.n, hero=a.what)
+    frm = g.state.hero_at[a.what]
+    move = push(g, "lmove", f["player"], stage="origin", origin=-1, heroes=(a.what,), cost=a.n,
+                hero=a.what)
     start_units(g, move, frm, [])
 
 
@@ -204,19 +215,25 @@ menu_item("land_move", ("land_move",))((_land_move_legal, _land_move_apply))
 menu_item("heroic_move", ("heroic_move",))((_heroic_legal, _heroic_apply))
 
 
-def _companions(g, f) -> list:
+def _companions(g: Game, f: LandMoveFrame) -> list:
     """Heroes who may come along: any of the origin's with Ares; on a Heroic Move only the
     moving hero, already chosen."""
-    return [] if f["hero"] else heroes_at(g, f["frm"])
+    return [] if f["hero"] else heroes_at(g, f["origin"])
 
 
-@handler("lmove")
+class LandMoveFrame(Frame, UnitChoice):
+    """A Land Move (Ares) or a Heroic Move; the unit choice's fields (engine/unit_choice.py):
+    stage origin|troops|mercs|heroes|dest, origin, troops, mercenaries, heroes."""
+    cost: int  # GP paid when the destination is chosen
+    hero: str  # the hero of a Heroic Move ("" for a Land Move)
+
+
+@handler("lmove", LandMoveFrame)
 class LandMove(Handler):
-    """Frame: stage origin|troops|mercs|heroes|dest, frm, t, m, h, cost, hero (heroic move)."""
 
     @staticmethod
-    def legal(g, f):
-        b, p, stage, frm = g.b, f["p"], f["stage"], f["frm"]
+    def legal(g: Game, f: LandMoveFrame) -> list:
+        b, p, stage, frm = g.board, f["player"], f["stage"], f["origin"]
         if stage == "origin":
             return [Action("origin", where=b.ids[a]) for a in movable_origins(g, p)] + [CANCEL]
         if stage != "dest":
@@ -225,56 +242,57 @@ class LandMove(Handler):
                 for a in land_destinations(g, p, frm, f["hero"])] + [CANCEL]
 
     @staticmethod
-    def apply(g, f, a):
+    def apply(g: Game, f: LandMoveFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)
             return
         if a.kind == "origin":
-            f["frm"] = g.b.index[a.where]
-            start_units(g, f, f["frm"], _companions(g, f))
+            f["origin"] = g.board.index[a.where]
+            start_units(g, f, f["origin"], _companions(g, f))
         elif not choose_unit(g, f, a, _companions(g, f)):
-            _finish_land_move(g, f, g.b.index[a.where])  # the destination: moved and paid now
+            _finish_land_move(g, f, g.board.index[a.where])  # the destination: moved and paid now
 
 
 def _finish_land_move(g, f, dest):
-    p, frm = f["p"], f["frm"]
+    p, frm = f["player"], f["origin"]
     pop(g, f)
     g.pay(p, f["cost"])
     if f["hero"]:
         turn = nearest(g, "turn")
         if turn is not None:
-            turn["moves"] += 1
-    g.emit("land_move", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest], cost=f["cost"],
+            turn["heroic_moves"] += 1
+    g.emit("land_move", player=p, origin=g.board.ids[frm], destination=g.board.ids[dest], cost=f["cost"],
            hero=f["hero"] or None)
-    leave_land(g, frm, f["t"], f["m"], f["h"])
-    arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm, _route(g, p, frm, dest, f["h"]))
+    leave_land(g, frm, f["troops"], f["mercenaries"], f["heroes"])
+    arrive_land(g, p, dest, f["troops"], f["mercenaries"], f["heroes"], frm,
+                _route(g, p, frm, dest, f["heroes"]))
 
 
-def _route(g, p, frm, dest, heroes) -> tuple:
+def _route(g: Game, p: int, frm: int, dest: int, heroes: tuple) -> tuple:
     """The seas a move with heroes passed through (Heracles): a shortest chain of the player's
     fleets (R17), or of any fleets for a move only the Heroic Move's reach allows (Jason)."""
     if not heroes:
         return ()
-    s = g.s
+    s = g.state
     route = fleet_route(g, p, frm, dest, lambda x: s.fleets[x] and g.friends(p, s.ctrl[x]))
     return route or fleet_route(g, p, frm, dest, lambda x: s.fleets[x] > 0)
 
 
 # --- Sea Move (Poseidon) --------------------------------------------------------------
 
-def sea_origins(g, p) -> list:
-    s = g.s
-    return [a for a in g.b.seas if s.ctrl[a] == p and s.fleets[a] and sea_destinations(g, p, a)]
+def sea_origins(g: Game, p: int) -> list:
+    s = g.state
+    return [a for a in g.board.seas if s.ctrl[a] == p and s.fleets[a] and sea_destinations(g, p, a)]
 
 
 def _sea_move_legal(g, f):
-    if f["god"] != "poseidon" or g.purse(f["p"]) < 1 or not sea_origins(g, f["p"]):
+    if f["god"] != "poseidon" or g.purse(f["player"]) < 1 or not sea_origins(g, f["player"]):
         return []
     return [Action("sea_move", n=1)]
 
 
 def _sea_move_apply(g, f, a):
-    push(g, "smove", f["p"], stage="origin", frm=-1, n=0)
+    push(g, "smove", f["player"], stage="origin", origin=-1, fleets=0)
 
 
 # R17: a Legendary sea move goes to one adjacent sea; the classic fleet move is engine/classic.py.
@@ -282,31 +300,38 @@ menu_item("sea_move", ("sea_move",), when=lambda r: r.sea_move == "adjacent")(
     (_sea_move_legal, _sea_move_apply))
 
 
-@handler("smove")
+class SeaMoveFrame(Frame):
+    """A Legendary Sea Move (Poseidon): fleets to one adjacent sea (R17)."""
+    stage: str   # origin|count|dest
+    origin: int  # the sea the fleets leave (-1 until chosen)
+    fleets: int  # how many move
+
+
+@handler("smove", SeaMoveFrame)
 class SeaMove(Handler):
     @staticmethod
-    def legal(g, f):
-        s, b, p = g.s, g.b, f["p"]
+    def legal(g: Game, f: SeaMoveFrame) -> list:
+        s, b, p = g.state, g.board, f["player"]
         if f["stage"] == "origin":
             return [Action("origin", where=b.ids[a]) for a in sea_origins(g, p)] + [CANCEL]
         if f["stage"] == "count":
-            return [Action("take", what="fleet", n=k) for k in range(1, s.fleets[f["frm"]] + 1)] + [CANCEL]
-        return [Action("destination", where=b.ids[a]) for a in sea_destinations(g, p, f["frm"])] + [CANCEL]
+            return [Action("take", what="fleet", n=k) for k in range(1, s.fleets[f["origin"]] + 1)] + [CANCEL]
+        return [Action("destination", where=b.ids[a]) for a in sea_destinations(g, p, f["origin"])] + [CANCEL]
 
     @staticmethod
-    def apply(g, f, a):
+    def apply(g: Game, f: SeaMoveFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)
         elif a.kind == "origin":
-            f["frm"], f["stage"] = g.b.index[a.where], "count"
+            f["origin"], f["stage"] = g.board.index[a.where], "count"
         elif a.kind == "take":
-            f["n"], f["stage"] = a.n, "dest"
+            f["fleets"], f["stage"] = a.n, "dest"
         else:
-            s, p, frm, n = g.s, f["p"], f["frm"], f["n"]
-            dest = g.b.index[a.where]
+            s, p, frm, n = g.state, f["player"], f["origin"], f["fleets"]
+            dest = g.board.index[a.where]
             pop(g, f)
             g.pay(p, 1)
-            g.emit("sea_move", player=p, origin=g.b.ids[frm], destination=a.where, fleets=n, cost=1)
+            g.emit("sea_move", player=p, origin=g.board.ids[frm], destination=a.where, fleets=n, cost=1)
             s.fleets[frm] -= n
             if not s.fleets[frm]:
                 s.ctrl[frm] = NOBODY  # an empty sea area is controlled by no one (R16)

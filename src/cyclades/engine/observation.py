@@ -8,6 +8,9 @@ reach what its player may not know. `determinize(rng)` fills the hidden facts
 in with one plausible guess and returns a playable Game: information-set
 search samples many such games.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 import random
 from collections import Counter
 
@@ -16,12 +19,16 @@ from .frames import HANDLERS
 from .setup import full_piles
 from .state import State
 
+if TYPE_CHECKING:
+    from ..content.rulesets import Ruleset
+    from .game import Game
+
 _PILES = ("creature_deck", "hero_deck", "bonus_stack")
 
 
-def public_state(g, p) -> dict:
+def public_state(g: Game, p: int) -> dict:
     """The state as p may know it: hidden facts replaced by None or by a count."""
-    s = g.s
+    s = g.state
     d = s.to_dict()
     d["gp"] = [gp if g.friends(p, q) or s.over else None for q, gp in enumerate(s.gp)]
     for pile in _PILES:
@@ -29,8 +36,8 @@ def public_state(g, p) -> dict:
     d["rng"] = None
     d["dice"] = []
     for raw, f in zip(d["stack"], s.stack):
-        if f["p"] != p:
-            for key in HANDLERS[f["k"]].hidden(f):
+        if f["player"] != p:
+            for key in HANDLERS[f["kind"]].hidden(f):
                 raw[key] = None
     return d
 
@@ -40,11 +47,11 @@ class Observation:
 
     __slots__ = ("player", "view", "_public", "_board", "_options", "_legal", "_game_class")
 
-    def __init__(self, g, p):
+    def __init__(self, g: Game, p: int) -> None:
         self.player = p
         self.view = g.view(p)
         self._public = public_state(g, p)
-        self._board = g.b  # immutable and public
+        self._board = g.board  # immutable and public
         self._game_class = type(g)  # the Game, which determinize() builds (no import upward)
         self._options = {k: v for k, v in g.options.items() if k not in ("seed", "scenario")}
         self._legal = tuple(g.legal_actions()) if g.to_move == p else ()
@@ -52,7 +59,7 @@ class Observation:
     def legal_actions(self) -> list:
         return list(self._legal)
 
-    def determinize(self, rng: random.Random, purse=None):
+    def determinize(self, rng: random.Random, purse: Any = None) -> Game:
         """A full Game consistent with this observation. Unknown purses are drawn by
         `purse(rng, player, view)` (default `guess_purse`); pile orders are shuffled from
         the cards no one has seen; the generator is drawn from `rng`."""
@@ -75,7 +82,7 @@ class Observation:
                 left = unseen["creature_deck"]
                 f["cards"], unseen["creature_deck"] = left[:3], left[3:]
         g = self._game_class._blank(self._board, dict(self._options, seed=None))
-        g.s = State.from_dict(d)
+        g.state = State.from_dict(d)
         _cover_offerings(g, self._public["gp"])
         return g
 
@@ -84,13 +91,13 @@ def _cover_offerings(g, known):
     """A guessed purse can always pay the offerings its owner has made this cycle (R11):
     every real one could."""
     from .offerings import offerings_cost
-    s = g.s
+    s = g.state
     if s.phase != "offerings":
         return
-    amounts = {}  # R23: a player's two offerings share one Priestess discount
+    amounts: dict[Any, Any] = {}  # R23: a player's two offerings share one Priestess discount
     for q, amount in s.bids.values():
         amounts.setdefault(q, []).append(amount)
-    need = {}
+    need: dict[Any, Any] = {}
     for q, mine in amounts.items():
         holder = g.purse_holder(q)
         need[holder] = need.get(holder, 0) + offerings_cost(g, q, mine)
@@ -99,17 +106,17 @@ def _cover_offerings(g, known):
             s.gp[holder] = n
 
 
-def guess_purse(rng, q, view) -> int:
+def guess_purse(rng: random.Random, q: int, view: dict) -> int:
     """A plausible purse for a player whose GP are hidden: about one cycle of income,
     give or take (a searcher may pass a better model)."""
     income = sum(a.get("prosperity", 0) for a in view["areas"] if a["owner"] == q) + 2
     return max(0, int(rng.gauss(income + 2, 2)))
 
 
-def _unseen_cards(d, rules, maelstrom) -> dict:
+def _unseen_cards(d: dict, rules: Ruleset, maelstrom: bool) -> dict:
     """Cards of each pile that no public place shows: they are in the pile, in some order.
     Counted as multisets, since the classic deck holds two copies of some cards (R25)."""
-    seen = {pile: Counter() for pile in _PILES}
+    seen: dict[Any, Any] = {pile: Counter() for pile in _PILES}
     seen["creature_deck"].update(c for c in d["creature_track"] if c)
     seen["creature_deck"].update(d["creature_discard"])
     seen["creature_deck"].update(c for c, _ in d["creature_owner"])

@@ -10,59 +10,72 @@ then hold two gods (never outbidding themself), or go to Apollo twice; their Pri
 discount the two offerings together, once per cycle, each god offering costing at least
 1 GP (R12).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ..content.gods import APOLLO
 from .actions import Action
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
-def start_offerings(g):
-    order = [p for p in g.s.turn_order if not g.s.eliminated[p]]
-    push(g, "offer", order[0], queue=tuple(order[1:]), banned="")
+def start_offerings(g: Game) -> None:
+    order = [p for p in g.state.turn_order if not g.state.eliminated[p]]
+    push(g, "offer", order[0], queue=tuple(order[1:]), banned_god="")
 
 
-def cost_of(g, p, amount) -> int:
+def cost_of(g: Game, p: int, amount: int) -> int:
     """What a bid of `amount` costs p: the bid less one GP per Priestess (R12)."""
-    return max(g.r.min_payment if amount else 0, amount - g.s.priestesses[p])
+    return max(g.rules.min_payment if amount else 0, amount - g.state.priestesses[p])
 
 
-def offerings_cost(g, p, amounts) -> int:
+def offerings_cost(g: Game, p: int, amounts: list) -> int:
     """What p pays for its god offerings `amounts` together (R12; R23 two of them): their sum
     less one GP per Priestess, and at least the ruleset's minimum for each."""
     if not amounts:
         return 0
-    return max(g.r.min_payment * len(amounts), sum(amounts) - g.s.priestesses[p])
+    return max(g.rules.min_payment * len(amounts), sum(amounts) - g.state.priestesses[p])
 
 
-def own_bids(g, p) -> list:
+def own_bids(g: Game, p: int) -> list:
     """The amounts of p's offerings standing on gods (R23: the other marker's, if any)."""
-    return [amount for q, amount in g.s.bids.values() if q == p]
+    return [amount for q, amount in g.state.bids.values() if q == p]
 
 
-def max_affordable(g, p, displaced=None) -> int:
+def max_affordable(g: Game, p: int, displaced: str | None = None) -> int:
     """The highest bid p can pay (R11) besides its standing offerings; team play pools the
     purse. A teammate's offering on the god `displaced` does not count: outbidding it gives it
     back at once (R29). 0 when even the smallest bid cannot be paid (R12's minimum)."""
     mine = own_bids(g, p)
     room = g.purse(p) - g.committed(p, displaced)
-    if room < g.r.min_payment * (len(mine) + 1):
+    if room < g.rules.min_payment * (len(mine) + 1):
         return 0
-    return room + g.s.priestesses[p] - sum(mine)
+    return room + g.state.priestesses[p] - sum(mine)
 
 
-def _capped(g, amount) -> int:
+def _capped(g: Game, amount: int) -> int:
     """A bid no higher than the ruleset's cap, if it has one."""
-    return amount if g.r.bid_cap is None else min(amount, g.r.bid_cap)
+    return amount if g.rules.bid_cap is None else min(amount, g.rules.bid_cap)
 
 
-@handler("offer")
+class OfferFrame(Frame):
+    """Phase 3: `player` makes an offering."""
+    queue: tuple      # the players after `player` in turn order, who have not offered yet
+    banned_god: str   # the god `player` was just outbid on: not again now (R10); "" if none
+
+
+@handler("offer", OfferFrame)
 class Offering(Handler):
     @staticmethod
-    def legal(g, f):
-        s, p = g.s, f["p"]
+    def legal(g: Game, f: OfferFrame) -> list:
+        s, p = g.state, f["player"]
         top = _capped(g, max_affordable(g, p))
         out = []
         for god in s.gods[:s.faceup]:
-            if god == f["banned"]:
+            if god == f["banned_god"]:
                 continue
             held = s.bids.get(god)
             if held and held[0] == p:
@@ -78,8 +91,8 @@ class Offering(Handler):
         return out
 
     @staticmethod
-    def apply(g, f, a):
-        s, p = g.s, f["p"]
+    def apply(g: Game, f: OfferFrame, a: Action) -> None:
+        s, p = g.state, f["player"]
         if a.kind == "apollo":
             s.apollo.append(p)
             g.emit("offering", player=p, god=APOLLO, amount=0)
@@ -91,27 +104,27 @@ class Offering(Handler):
         if held:
             # The outbid player must bid IMMEDIATELY on another god (R10).
             g.emit("outbid", player=held[0], god=a.what)
-            f["p"], f["banned"] = held[0], a.what
+            f["player"], f["banned_god"] = held[0], a.what
         else:
             _next_bidder(g, f)
 
 
 def _next_bidder(g, f):
     if f["queue"]:
-        f["p"], f["queue"], f["banned"] = f["queue"][0], f["queue"][1:], ""
+        f["player"], f["queue"], f["banned_god"] = f["queue"][0], f["queue"][1:], ""
     else:
         pop(g, f)
 
 
-def pay_offerings(g):
+def pay_offerings(g: Game) -> None:
     """Each player pays their offering less their Priestess discount (R12); with two offerings
     (R23) the discount goes to the first god's offering first, as far as it can, then to the
     second's, so that the two together cost `offerings_cost`."""
-    s = g.s
-    discount = {}
+    s = g.state
+    discount: dict[Any, Any] = {}
     for god, (p, amount) in s.bids.items():
         left = discount.get(p, s.priestesses[p])
-        cost = max(g.r.min_payment, amount - left)
+        cost = max(g.rules.min_payment, amount - left)
         discount[p] = left - (amount - cost)
         g.pay(p, cost)
         g.emit("paid", player=p, god=god, amount=cost)

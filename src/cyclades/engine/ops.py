@@ -6,17 +6,24 @@ everything that destroys a unit goes through `destroyed`, which creatures such
 as Geryon listen to. What a change means to a higher module (a conquered building that
 completes the four types) is announced through the hooks of engine/hooks.py.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .frames import push
 from .hooks import ON_BUILDINGS_GAINED, ON_CREATURE_LEAVES, ON_DESTROY, ON_HERO_LOST
 from .queries import miniatures_of
 from .state import NOBODY
 
+if TYPE_CHECKING:
+    from .game import Game
+
 DIE_FACES = (0, 1, 1, 2, 2, 3)  # R3
 
 
-def rand(g, n: int) -> int:
+def rand(g: Game, n: int) -> int:
     """A uniform integer in [0, n) from the state's own generator (R4): splitmix64."""
-    s = g.s
+    s = g.state
     x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
     s.rng = x
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
@@ -24,64 +31,64 @@ def rand(g, n: int) -> int:
     return (x ^ (x >> 31)) % n
 
 
-def shuffle(g, items: list) -> None:
+def shuffle(g: Game, items: list) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = rand(g, i + 1)
         items[i], items[j] = items[j], items[i]
 
 
-def roll_die(g) -> int:
+def roll_die(g: Game) -> int:
     """One battle die (R3); a scenario may force the next results."""
-    s = g.s
+    s = g.state
     if s.dice:
         return s.dice.pop(0)
     return DIE_FACES[rand(g, 6)]
 
 
-def emit(g, kind: str, **data) -> None:
+def emit(g: Game, kind: str, **data: Any) -> None:
     """Record an event for `Game.apply` to return: a kind declared in engine/events.py with
-    exactly its fields, areas already as board ids (`g.b.ids[a]`)."""
-    if g.ev is not None:
+    exactly its fields, areas already as board ids (`g.board.ids[a]`)."""
+    if g.events is not None:
         data["type"] = kind
-        g.ev.append(data)
+        g.events.append(data)
 
 
-def gain_gp(g, p, n):
+def gain_gp(g: Game, p: int, n: int) -> None:
     if n:
-        g.s.gp[p] += n
+        g.state.gp[p] += n
         emit(g, "gp", player=p, amount=n)
 
 
-def gain_priestess(g, p, n=1):
-    s = g.s
-    n = min(n, g.r.priestesses - sum(s.priestesses))  # R28
+def gain_priestess(g: Game, p: int, n: int = 1) -> None:
+    s = g.state
+    n = min(n, g.rules.priestesses - sum(s.priestesses))  # R28
     if n > 0:
         s.priestesses[p] += n
         emit(g, "priestess", player=p, amount=n)
 
 
-def take_control(g, a, p):
+def take_control(g: Game, a: int, p: int) -> None:
     """p now controls area a (their units are there, or their control token)."""
-    s = g.s
+    s = g.state
     old = s.ctrl[a]
     if old == p:
         return
     s.ctrl[a] = p
-    if g.b.is_land[a] and p != NOBODY:
-        emit(g, "control", player=p, area=g.b.ids[a], previous=None if old == NOBODY else old)
-        if g.b.priestess[a]:
+    if g.board.is_land[a] and p != NOBODY:
+        emit(g, "control", player=p, area=g.board.ids[a], previous=None if old == NOBODY else old)
+        if g.board.priestess[a]:
             gain_priestess(g, p)  # the Priestess icon (rulebook, Land Move)
-    if old != NOBODY and g.b.is_land[a]:
+    if old != NOBODY and g.board.is_land[a]:
         check_elimination(g, old)
-    if p != NOBODY and g.b.is_land[a] and any(g.s.sites[i] for i in g.b.sites_of(a)):
+    if p != NOBODY and g.board.is_land[a] and any(g.state.sites[i] for i in g.board.sites_of(a)):
         # Conquered buildings may complete the four types: "as soon as" (Metropolises).
         for fn in ON_BUILDINGS_GAINED:
             fn(g, p)
 
 
-def check_elimination(g, p):
+def check_elimination(g: Game, p: int) -> None:
     """R27: a player who controls no land area is eliminated; their units leave the board."""
-    s, b = g.s, g.b
+    s, b = g.state, g.board
     if s.eliminated[p] or any(s.ctrl[a] == p for a in b.lands):
         return
     s.eliminated[p] = True
@@ -100,10 +107,10 @@ def check_elimination(g, p):
     emit(g, "eliminated", player=p)
 
 
-def discard_hero(g, h):
+def discard_hero(g: Game, h: str) -> None:
     """A hero destroyed (battle, Manticore, Boar, elimination): miniature gone, card discarded,
     and whatever the hooks attach to the card (Heracles' creatures) goes with it."""
-    s = g.s
+    s = g.state
     s.hero_at.pop(h, None)
     p = s.hero_owner.pop(h, None)
     s.hero_since.pop(h, None)
@@ -113,33 +120,33 @@ def discard_hero(g, h):
         fn(g, h)
 
 
-def release_creature(g, c):
-    s = g.s
+def release_creature(g: Game, c: str) -> None:
+    s = g.state
     s.creature_at.pop(c, None)
     s.creature_owner.pop(c, None)
     s.creature_discard.append(c)
     emit(g, "creature_leaves", card=c)
 
 
-def release(g, card):
+def release(g: Game, card: str) -> None:
     """The card leaves the board (unpaid, destroyed): its miniatures are removed, the card
     discarded."""
     release_creature(g, card)
     remove_miniatures(g, card)
 
 
-def remove_miniatures(g, card):
+def remove_miniatures(g: Game, card: str) -> None:
     """The card's miniatures leave the board (Scylla and Charybdis: both), and the effect they
     had ends (Typhon's silenced buildings count again)."""
     for m in miniatures_of(card):
-        g.s.creature_at.pop(m, None)
+        g.state.creature_at.pop(m, None)
     if card in ON_CREATURE_LEAVES:
         ON_CREATURE_LEAVES[card](g, card)
 
 
 # --- the decks ------------------------------------------------------------------------------
 
-def draw(g, deck, discard):
+def draw(g: Game, deck: list, discard: list) -> str | None:
     """The top card of a deck; an empty deck is remade from its shuffled discard pile."""
     if not deck and discard:
         deck.extend(discard)
@@ -148,9 +155,9 @@ def draw(g, deck, discard):
     return deck.pop() if deck else None
 
 
-def discard_creature_card(g, card):
+def discard_creature_card(g: Game, card: str) -> None:
     """Into the discard pile; the Chimera shuffles deck and discards together (Chimera)."""
-    s = g.s
+    s = g.state
     s.creature_discard.append(card)
     if card == "chimera":
         s.creature_deck.extend(s.creature_discard)
@@ -161,34 +168,34 @@ def discard_creature_card(g, card):
 
 # --- Philosophers and the Metropolis they build --------------------------------------------
 
-def gain_philosopher(g, p):
-    s = g.s
-    if sum(s.philosophers) >= g.r.philosophers:
+def gain_philosopher(g: Game, p: int) -> None:
+    s = g.state
+    if sum(s.philosophers) >= g.rules.philosophers:
         return  # R28
     s.philosophers[p] += 1
     g.emit("philosopher", player=p)
-    if s.philosophers[p] >= g.r.philosophers_for_metropolis:
-        s.philosophers[p] -= g.r.philosophers_for_metropolis
+    if s.philosophers[p] >= g.rules.philosophers_for_metropolis:
+        s.philosophers[p] -= g.rules.philosophers_for_metropolis
         push_metropolis(g, p, "cultural")
 
 
-def push_metropolis(g, p, how, remove=(), own=False):
+def push_metropolis(g: Game, p: int, how: str, remove: tuple = (), own: bool = False) -> None:
     """p builds a Metropolis, first giving up the basic buildings `remove` (one per entry): the
     team's for the economic Metropolis (R22), only p's own when `own` (Helen, Odysseus). The
     "metro" frame is engine/metropolis.py's."""
-    push(g, "metro", p, how=how, remove=tuple(remove), own=own,
+    push(g, "metro", p, how=how, to_remove=tuple(remove), own_only=own,
          stage="remove" if remove else "site")
 
 
-def destroyed(g, a, kind, n=1):
+def destroyed(g: Game, a: int, kind: str, n: int = 1) -> None:
     """Units destroyed (not merely moved or exchanged): returned to their reserve."""
-    emit(g, "destroyed", area=g.b.ids[a], unit=kind, count=n)
+    emit(g, "destroyed", area=g.board.ids[a], unit=kind, count=n)
     for f in ON_DESTROY:
         f(g, a, kind, n)
 
 
-def remove_land_units(g, a, p, troops, mercs, destroy):
-    s = g.s
+def remove_land_units(g: Game, a: int, p: int, troops: int, mercs: int, destroy: bool) -> None:
+    s = g.state
     s.troops[a] -= troops
     s.mercs[a] -= mercs
     s.troops_left[p] += troops
@@ -200,35 +207,35 @@ def remove_land_units(g, a, p, troops, mercs, destroy):
             destroyed(g, a, "merc", mercs)
 
 
-def place_troops(g, a, p, n=1):
-    s = g.s
+def place_troops(g: Game, a: int, p: int, n: int = 1) -> None:
+    s = g.state
     n = min(n, s.troops_left[p])
     if n > 0:
         s.troops_left[p] -= n
         s.troops[a] += n
         take_control(g, a, p)
-        emit(g, "troop", player=p, area=g.b.ids[a], count=n)
+        emit(g, "troop", player=p, area=g.board.ids[a], count=n)
 
 
-def place_mercs(g, a, p, n=1):
-    s = g.s
+def place_mercs(g: Game, a: int, p: int, n: int = 1) -> None:
+    s = g.state
     n = min(n, s.mercs_left)
     if n > 0:
         s.mercs_left -= n
         s.mercs[a] += n
         take_control(g, a, p)
-        emit(g, "merc", player=p, area=g.b.ids[a], count=n)
+        emit(g, "merc", player=p, area=g.board.ids[a], count=n)
 
 
-def place_fleets(g, a, p, n=1):
-    s = g.s
+def place_fleets(g: Game, a: int, p: int, n: int = 1) -> None:
+    s = g.state
     n = min(n, s.fleets_left[p])
     if n > 0:
         s.fleets_left[p] -= n
         s.fleets[a] += n
         take_control(g, a, p)
-        emit(g, "fleet", player=p, area=g.b.ids[a], count=n)
+        emit(g, "fleet", player=p, area=g.board.ids[a], count=n)
 
 
-def buildings_left(g, kind) -> int:
-    return g.r.buildings_per_type - g.s.sites.count(kind)
+def buildings_left(g: Game, kind: str) -> int:
+    return g.rules.buildings_per_type - g.state.sites.count(kind)

@@ -6,11 +6,12 @@ engine/hooks.py declares every extension point; the modules below fill them as t
 modules). The order is the order in which they register, which decides the order of a turn's
 menu and of the hooks: keep it.
 """
+from __future__ import annotations
 
 _done = False
 
 
-def register_all():
+def register_all() -> None:
     """Load every rule module and card module once, so that the tables of engine/hooks.py are
     complete. Adding a card module means adding it here."""
     global _done

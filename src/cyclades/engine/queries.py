@@ -4,8 +4,15 @@ Creatures and heroes that change a rule (Typhon on buildings, Medusa on
 access, Hydra on income, Hippolyta on strength...) plug in here through the
 `MODIFIERS` lists, so that every caller sees them without checking each card.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ..content.gods import BUILDINGS, METROPOLIS
 from .hooks import MODIFIERS
+
+if TYPE_CHECKING:
+    from .game import Game
 
 # The hooks (engine/hooks.py): each a list of functions, filled by the card modules.
 
@@ -16,78 +23,78 @@ MINIATURES = {"scylla-charybdis": ("scylla", "charybdis")}
 CARD_OF = {m: card for card, minis in MINIATURES.items() for m in minis}
 
 
-def card_of(miniature) -> str:
+def card_of(miniature: str) -> str:
     return CARD_OF.get(miniature, miniature)
 
 
-def miniatures_of(card) -> tuple:
+def miniatures_of(card: str) -> tuple:
     return MINIATURES.get(card, (card,))
 
 
-def creature_owner(g, miniature):
+def creature_owner(g: Game, miniature: str) -> int | None:
     """The player who holds the card of a miniature, or None."""
-    return g.s.creature_owner.get(card_of(miniature))
+    return g.state.creature_owner.get(card_of(miniature))
 
 
-def creatures_on_board(g) -> dict:
+def creatures_on_board(g: Game) -> dict:
     """miniature -> area, for the miniatures whose card a player holds."""
-    held = g.s.creature_owner
-    return {m: a for m, a in g.s.creature_at.items() if card_of(m) in held}
+    held = g.state.creature_owner
+    return {m: a for m, a in g.state.creature_at.items() if card_of(m) in held}
 
 
-def card_on_board(g, card) -> bool:
+def card_on_board(g: Game, card: str) -> bool:
     """All the card's miniatures stand on the board (an owned creature card with a miniature)."""
-    at = g.s.creature_at
+    at = g.state.creature_at
     return all(m in at for m in miniatures_of(card))
 
 
-def units_in(g, a) -> int:
+def units_in(g: Game, a: int) -> int:
     """Troops, mercenaries and heroes on a land area, or fleets on a sea area."""
-    s = g.s
-    if g.b.is_land[a]:
+    s = g.state
+    if g.board.is_land[a]:
         return s.troops[a] + s.mercs[a] + heroes_at(g, a, count=True)
     return s.fleets[a]
 
 
-def heroes_at(g, a, count=False):
-    hs = [h for h, at in g.s.hero_at.items() if at == a]
+def heroes_at(g: Game, a: int, count: bool = False) -> Any:
+    hs = [h for h, at in g.state.hero_at.items() if at == a]
     return len(hs) if count else hs
 
 
-def controlled_lands(g, p) -> list:
-    ctrl = g.s.ctrl
-    return [a for a in g.b.lands if ctrl[a] == p]
+def controlled_lands(g: Game, p: int) -> list:
+    ctrl = g.state.ctrl
+    return [a for a in g.board.lands if ctrl[a] == p]
 
 
-def controlled_seas(g, p) -> list:
-    ctrl = g.s.ctrl
-    return [a for a in g.b.seas if ctrl[a] == p]
+def controlled_seas(g: Game, p: int) -> list:
+    ctrl = g.state.ctrl
+    return [a for a in g.board.seas if ctrl[a] == p]
 
 
-def area_income(g, a) -> int:
-    base = g.b.cornucopias[a] + g.s.prosperity[a]
+def area_income(g: Game, a: int) -> int:
+    base = g.board.cornucopias[a] + g.state.prosperity[a]
     for f in MODIFIERS["area_income"]:
         base = f(g, a, base)
     return base
 
 
-def income_receiver(g, a) -> int:
-    p = g.s.ctrl[a]
+def income_receiver(g: Game, a: int) -> int:
+    p = g.state.ctrl[a]
     for f in MODIFIERS["income_to"]:
         p = f(g, a, p)
     return p
 
 
-def building_active(g, site) -> bool:
+def building_active(g: Game, site: int) -> bool:
     for f in MODIFIERS["building_active"]:
         if not f(g, site):
             return False
     return True
 
 
-def buildings_of(g, p, kinds=BUILDINGS, for_metropolis=False) -> list:
+def buildings_of(g: Game, p: int, kinds: tuple = BUILDINGS, for_metropolis: bool = False) -> list:
     """(site, kind) of p's buildings of the given kinds, in the land areas p controls."""
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     out = []
     for a in b.lands:
         if s.ctrl[a] != p:
@@ -100,19 +107,19 @@ def buildings_of(g, p, kinds=BUILDINGS, for_metropolis=False) -> list:
     return out
 
 
-def empty_sites(g, a) -> list:
-    b, sites = g.b, g.s.sites
+def empty_sites(g: Game, a: int) -> list:
+    b, sites = g.board, g.state.sites
     start = b.site_start[a]
     return [i for i in range(start, start + b.sites[a]) if not sites[i]]
 
 
-def lands_with_free_site(g, p) -> list:
+def lands_with_free_site(g: Game, p: int) -> list:
     return [a for a in controlled_lands(g, p) if empty_sites(g, a)]
 
 
-def metropolises_of(g, p) -> int:
+def metropolises_of(g: Game, p: int) -> int:
     """Metropolises a player controls (R21), the one on Penthesilea's card included."""
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     n = 0
     for site, kind in enumerate(s.sites):
         if kind == METROPOLIS and s.ctrl[b.site_area[site]] == p:
@@ -123,9 +130,9 @@ def metropolises_of(g, p) -> int:
     return n
 
 
-def count_in_area(g, a, kind) -> int:
+def count_in_area(g: Game, a: int, kind: str) -> int:
     """Active buildings of a kind in an area; a metropolis counts as each basic kind (R15)."""
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     start = b.site_start[a]
     n = 0
     for site in range(start, start + b.sites[a]):
@@ -135,22 +142,22 @@ def count_in_area(g, a, kind) -> int:
     return n
 
 
-def unit_strength(g, p, a, kind, name="") -> int:
+def unit_strength(g: Game, p: int, a: int, kind: str, name: str = "") -> int:
     base = 1
     for f in MODIFIERS["unit_strength"]:
         base = f(g, p, a, kind, name, base)
     return base
 
 
-def fleet_chain_lands(g, p, start) -> set:
+def fleet_chain_lands(g: Game, p: int, start: int) -> set:
     """Land areas linked to `start` by a chain of seas holding p's fleets (R17); in team
     play a teammate's fleets carry too, since teams move through each other's areas (R22)."""
-    b, s = g.b, g.s
+    b, s = g.board, g.state
     ctrl = s.ctrl
     if g.teams:
         mine = {q for q in range(s.n) if g.friends(p, q)}
     else:
-        mine = (p,)
+        mine = {p}
     seen = set()
     todo = [x for x in b.coast[start] if ctrl[x] in mine and s.fleets[x]]
     seen.update(todo)
@@ -160,15 +167,15 @@ def fleet_chain_lands(g, p, start) -> set:
             if nxt not in seen and ctrl[nxt] in mine and s.fleets[nxt]:
                 seen.add(nxt)
                 todo.append(nxt)
-    lands = set()
+    lands: set[Any] = set()
     for sea in seen:
         lands.update(b.coast[sea])
     return lands
 
 
-def sea_neighbours(g, p, sea):
+def sea_neighbours(g: Game, p: int, sea: int) -> tuple:
     """Seas adjacent to `sea` for p's fleets (Scylla and Charybdis add a link)."""
-    adj = g.b.sea_adj[sea]
+    adj = g.board.sea_adj[sea]
     if MODIFIERS["sea_links"]:
         extra = set()
         for f in MODIFIERS["sea_links"]:
@@ -178,9 +185,9 @@ def sea_neighbours(g, p, sea):
     return adj
 
 
-def accessible_lands(g, p, a) -> set:
+def accessible_lands(g: Game, p: int, a: int) -> set:
     """Land areas a Land Move from `a` may reach (R17): adjacent on the island, or by fleet chain."""
-    out = set(g.b.land_adj[a])
+    out = set(g.board.land_adj[a])
     out.update(fleet_chain_lands(g, p, a))
     out.discard(a)
     if MODIFIERS["can_enter_land"]:
@@ -188,25 +195,25 @@ def accessible_lands(g, p, a) -> set:
     return out
 
 
-def can_leave_land(g, p, a) -> bool:
+def can_leave_land(g: Game, p: int, a: int) -> bool:
     return all(f(g, p, a) for f in MODIFIERS["can_leave_land"])
 
 
-def can_enter_sea(g, p, a) -> bool:
+def can_enter_sea(g: Game, p: int, a: int) -> bool:
     return all(f(g, p, a) for f in MODIFIERS["can_enter_sea"])
 
 
-def active_players(g) -> list:
-    s = g.s
+def active_players(g: Game) -> list:
+    s = g.state
     return [p for p in range(s.n) if not s.eliminated[p]]
 
 
-def can_place_land(g, p, a) -> bool:
+def can_place_land(g: Game, p: int, a: int) -> bool:
     return all(f(g, p, a) for f in MODIFIERS["can_place_land"])
 
 
-def shielded(g, p, area) -> bool:
+def shielded(g: Game, p: int, area: int) -> bool:
     """Chiron (Maelström text): other players cannot choose its area, or anything in it,
     as a target for Creature abilities, nor move Creatures into it."""
-    s = g.s
+    s = g.state
     return s.creature_at.get("chiron") == area and s.creature_owner.get("chiron") != p

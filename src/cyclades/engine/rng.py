@@ -4,6 +4,11 @@ A splitmix64 generator whose whole state is one Python int: copying or
 serializing it costs nothing, and a seed plus the list of decisions replays a
 game exactly.
 """
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
 
 MASK = (1 << 64) - 1
 
@@ -11,7 +16,7 @@ MASK = (1 << 64) - 1
 class Rng:
     __slots__ = ("s",)
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.s = seed & MASK
 
     def next64(self) -> int:
@@ -27,7 +32,7 @@ class Rng:
             raise ValueError("randrange of an empty range")
         return self.next64() % n  # bias of n/2**64 is negligible for board-game n
 
-    def choice(self, seq):
+    def choice(self, seq: Sequence[T]) -> T:
         return seq[self.randrange(len(seq))]
 
     def shuffle(self, items: list) -> None:

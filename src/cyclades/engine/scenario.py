@@ -10,6 +10,9 @@ or with no owner (R16), a card or hero in two places, a decision the phase canno
 what the checks here do not foresee is caught by the invariants (engine/invariants.py) run on
 the loaded game. `scenario_export.state_dict(game)` writes a game back in this form.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 import json
 from collections import Counter
 from pathlib import Path
@@ -19,6 +22,7 @@ from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..content.rulesets import RULESETS
 from . import cycle
 from .board import Board
+from .formats import FormatError, upgrade_scenario
 from .frames import HANDLERS, push
 from .maintenance import start_maintenance
 from .offerings import offerings_cost
@@ -26,12 +30,15 @@ from .queries import miniatures_of
 from .setup import full_piles, new_state, share_purses, start_placement, team_layout
 from .state import _frame_from_json
 
+if TYPE_CHECKING:
+    from .game import Game
+
 _TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods", "faceup",
              "turn_order", "player", "areas", "creature_track", "hero_track", "creature_deck",
              "creature_discard", "hero_deck", "hero_discard", "bonus_stack", "bids", "apollo",
              "decision", "dice", "max_cycles", "creatures", "reserved", "description", "teams",
              "team_goal", "rng", "recruited_this_cycle", "under_heracles", "penthesilea",
-             "turn_flags", "ends_this_cycle", "bookkeeping"}
+             "turn_flags", "ends_this_cycle", "bookkeeping", "format"}
 _PLAYER_KEYS = {"gp", "priestesses", "philosophers", "heroes", "eliminated"}
 _AREA_KEYS = {"owner", "troops", "mercs", "fleets", "heroes", "buildings", "sites", "prosperity",
               "bonuses", "geryon_gp"}
@@ -99,9 +106,12 @@ def _player(key, v, n, allow_nobody=False):
 
 # --- loading ----------------------------------------------------------------------------------
 
-def load_scenario(data_or_path, game_class):
+def load_scenario(data_or_path: Any, game_class: type[Game]) -> Game:
     """A `game_class` (the Game, which calls this from `Game.from_scenario`) in the position."""
-    data = _read(data_or_path)
+    try:
+        data = upgrade_scenario(_read(data_or_path))
+    except FormatError as e:
+        raise ScenarioError(f"format: {e}") from None
     try:
         return _load(data, game_class)
     except ScenarioError:
@@ -177,25 +187,25 @@ def _load(data, Game):
     if teams:
         share_purses(g)
     _Loader(g, data, maelstrom).load()
-    g.ev = []
+    g.events = []
     return g
 
 
 class _Loader:
-    """Reads the keys into the fresh state `g.s`, checking each, then starts the decision."""
+    """Reads the keys into the fresh state `g.state`, checking each, then starts the decision."""
 
-    def __init__(self, g, data, maelstrom):
+    def __init__(self, g: Game, data: dict, maelstrom: bool) -> None:
         self.g, self.d, self.maelstrom = g, data, maelstrom
-        self.n = g.s.n
-        r = g.r
+        self.n = g.state.n
+        r = g.rules
         piles = full_piles(r, maelstrom)
         self.creature_box = Counter(piles["creature_deck"])
         self.hero_box = set(piles["hero_deck"])
         self.bonus_box = Counter(piles["bonus_stack"])
-        self.hero_places = {}  # hero -> the key that placed it
+        self.hero_places: dict[str, str] = {}  # hero -> the key that placed it
 
     def load(self):
-        g, s, d, r, n = self.g, self.g.s, self.d, self.g.r, self.n
+        g, s, d, r, n = self.g, self.g.state, self.d, self.g.rules, self.n
         s.cycle = _int("cycle", d.get("cycle", 1), 0)
         if "gods" in d:
             gods = _list("gods", d["gods"])
@@ -252,11 +262,11 @@ class _Loader:
     # --- players, purses, cards in hand ---------------------------------------------------
 
     def _players(self):
-        g, s, r, n = self.g, self.g.s, self.g.r, self.n
+        g, s, r, n = self.g, self.g.state, self.g.rules, self.n
         entries = _list("player", self.d.get("player", []))
         if len(entries) > n:
             _fail("player", f"{len(entries)} entries for {n} players")
-        purses = {}
+        purses: dict[Any, Any] = {}
         for p, pd in enumerate(entries):
             key = f"player[{p}]"
             _dict(key, pd if pd is not None else {}, _PLAYER_KEYS)
@@ -291,9 +301,9 @@ class _Loader:
 
     def _take_hero(self, key, h, p):
         """A hero in play belongs to p: its card leaves the deck and the track."""
-        s = self.g.s
-        if not self.g.r.heroes:
-            _fail(key, f"the {self.g.r.name} game has no heroes")
+        s = self.g.state
+        if not self.g.rules.heroes:
+            _fail(key, f"the {self.g.rules.name} game has no heroes")
         _name(key, h, self.hero_box, "hero")
         if h in self.hero_places:
             _fail(key, f"hero {h} is already placed by {self.hero_places[h]}")
@@ -306,7 +316,7 @@ class _Loader:
     # --- decks, tracks, piles ---------------------------------------------------------------
 
     def _piles(self):
-        g, s, d, r = self.g, self.g.s, self.d, self.g.r
+        g, s, d, r = self.g, self.g.state, self.d, self.g.rules
         self.explicit = set()
         creatures = set(self.creature_box)
         bonuses = set(self.bonus_box)
@@ -337,7 +347,7 @@ class _Loader:
     # --- offerings already made -------------------------------------------------------------
 
     def _offerings(self):
-        g, s, d, r, n = self.g, self.g.s, self.d, self.g.r, self.n
+        g, s, d, r, n = self.g, self.g.state, self.d, self.g.rules, self.n
         for god, bid in _dict("bids", d.get("bids") or {}).items():
             key = f"bids.{god}"
             if god not in s.gods[:s.faceup]:
@@ -359,7 +369,7 @@ class _Loader:
 
     def _unpaid_offerings(self):
         """Offerings still to be paid (phase 3): by players in the game, and payable."""
-        g, s, n = self.g, self.g.s, self.n
+        g, s, n = self.g, self.g.state, self.n
         for p in range(n):
             if s.eliminated[p] and (p in s.apollo or any(q == p for q, _ in s.bids.values())):
                 _fail("bids", f"player {p} is eliminated and makes no offering (R27)")
@@ -374,7 +384,7 @@ class _Loader:
     # --- areas ------------------------------------------------------------------------------
 
     def _area(self, area_id, ad):
-        g, b, s, r, n = self.g, self.g.b, self.g.s, self.g.r, self.n
+        g, b, s, r, n = self.g, self.g.board, self.g.state, self.g.rules, self.n
         if area_id not in b.index:
             _fail("areas", f"no area {area_id!r} on this board")
         key = f"areas.{area_id}"
@@ -428,10 +438,10 @@ class _Loader:
             return False
         frames = dec["stack"].get("frames")
         return isinstance(frames, list) and any(
-            isinstance(f, dict) and f.get("k") == "battle" and f.get("area") == a for f in frames)
+            isinstance(f, dict) and f.get("kind") == "battle" and f.get("area") == a for f in frames)
 
     def _buildings(self, key, a, p, buildings, bonuses, exact):
-        b, s, r = self.g.b, self.g.s, self.g.r
+        b, s, r = self.g.board, self.g.state, self.g.rules
         kinds = BUILDINGS + (METROPOLIS,)
         for i, k in enumerate(buildings):
             if not (exact and k in (None, "")):  # `sites`: null or "" for an empty site
@@ -463,7 +473,7 @@ class _Loader:
     # --- creatures --------------------------------------------------------------------------
 
     def _creature(self, card, cd):
-        g, b, s, n = self.g, self.g.b, self.g.s, self.n
+        g, b, s, n = self.g, self.g.board, self.g.state, self.n
         key = f"creatures.{card}"
         _name("creatures", card, self.creature_box, "creature")
         cd = _dict(key, cd, {"owner", "area"})
@@ -509,7 +519,7 @@ class _Loader:
 
     def _creature_rules(self, key, mini, a):
         """What a creature's miniature forbids around it, once placed (creature texts)."""
-        b, s, ids = self.g.b, self.g.s, self.g.b.ids
+        b, s, ids = self.g.board, self.g.state, self.g.board.ids
         if mini == "kraken" and s.fleets[a]:
             _fail(key, f"the Kraken destroys the fleets where it stands: {ids[a]} holds "
                   f"{s.fleets[a]} (Kraken: \"they are destroyed\")")
@@ -525,7 +535,7 @@ class _Loader:
     # --- what the scenario adds beyond units ------------------------------------------------
 
     def _extras(self):
-        g, s, d, n = self.g, self.g.s, self.d, self.n
+        g, s, d, n = self.g, self.g.state, self.d, self.n
         for i, h in enumerate(_list("recruited_this_cycle", d.get("recruited_this_cycle", []))):
             key = f"recruited_this_cycle[{i}]"
             _name(key, h, HEROES, "hero")
@@ -558,9 +568,9 @@ class _Loader:
     # --- supplies (R28) and reserves ----------------------------------------------------------
 
     def _reserves(self, frames):
-        g, b, s, r, n = self.g, self.g.b, self.g.s, self.g.r, self.n
-        in_battle = [(f["att"], f.get("at", 0), f.get("am", 0), f.get("af", 0))
-                     for f in frames if f["k"] == "battle"]
+        g, b, s, r, n = self.g, self.g.board, self.g.state, self.g.rules, self.n
+        in_battle = [(f["attacker"], f.get("attacker_troops", 0), f.get("attacker_mercenaries", 0),
+                      f.get("attacker_fleets", 0)) for f in frames if f["kind"] == "battle"]
         for p in range(n):
             troops = sum(s.troops[a] for a in b.lands if s.ctrl[a] == p)
             troops += sum(t for q, t, _, _ in in_battle if q == p)
@@ -584,7 +594,7 @@ class _Loader:
     def _cards(self):
         """Each card in one place: a track, a deck, a discard pile, a player's hand or under
         Heracles; a pile the scenario does not give loses the cards placed elsewhere."""
-        s = self.g.s
+        s = self.g.state
         given = self.explicit
         placed = {"creatures": list(s.creature_owner),
                   "under_heracles": list(s.creature_cards.get("heracles", ())),
@@ -611,9 +621,9 @@ class _Loader:
             _drop(s.bonus_stack, [x if k != "penthesilea" else x[1] for k, x in s.metro_bonus.items()])
 
     def _one_place(self, places, box, what, defaults):
-        s = self.g.s
-        seen = Counter()
-        where = {}
+        s = self.g.state
+        seen: Counter[Any] = Counter()
+        where: dict[Any, Any] = {}
         for key, cards in places.items():
             for c in cards:
                 seen[c] += 1
@@ -638,7 +648,7 @@ class _Loader:
                     excess -= 1
 
     def _reserved(self):
-        s, n = self.g.s, self.n
+        s, n = self.g.state, self.n
         for c, p in _dict("reserved", self.d.get("reserved") or {}).items():
             _name("reserved", c, self.creature_box, "creature")
             if c not in s.creature_track:
@@ -654,21 +664,21 @@ class _Loader:
         for i, f in enumerate(_list("decision.stack.frames", dd.get("frames", []))):
             key = f"decision.stack.frames[{i}]"
             _dict(key, f)
-            if f.get("k") not in HANDLERS:
-                _fail(f"{key}.k", f"unknown frame kind {f.get('k')!r}; known: {sorted(HANDLERS)}")
-            _player(f"{key}.p", f.get("p"), n)
-            if f["k"] == "battle":
-                for k in ("att", "dfd"):
+            if f.get("kind") not in HANDLERS:
+                _fail(f"{key}.kind", f"unknown frame kind {f.get('kind')!r}; known: {sorted(HANDLERS)}")
+            _player(f"{key}.player", f.get("player"), n)
+            if f["kind"] == "battle":
+                for k in ("attacker", "defender"):
                     _player(f"{key}.{k}", f.get(k), n)
-                _int(f"{key}.area", f.get("area"), 0, len(self.g.b.ids) - 1)
-                for k in ("at", "am", "af"):
+                _int(f"{key}.area", f.get("area"), 0, len(self.g.board.ids) - 1)
+                for k in ("attacker_troops", "attacker_mercenaries", "attacker_fleets"):
                     _int(f"{key}.{k}", f.get(k), 0)
             frames.append(_frame_from_json(f))
         return frames
 
     def _start(self, kind, d, frames):
         """Put the engine where the scenario says it waits."""
-        g, s, r, n = self.g, self.g.s, self.g.r, self.n
+        g, s, r, n = self.g, self.g.state, self.g.rules, self.n
         if kind in ("placement", "new_cycle") and (s.bids or s.apollo):
             _fail(f"decision.{kind}", "offerings are made after the placement and the income "
                   "(phase 3): no bids or apollo here")
@@ -696,7 +706,7 @@ class _Loader:
             if not order:
                 _fail("decision.offerings", "every player has made their offerings: the "
                       "engine is at maintenance or later")
-            push(g, "offer", order[0], queue=tuple(order[1:]), banned="")
+            push(g, "offer", order[0], queue=tuple(order[1:]), banned_god="")
         elif kind == "maintenance":
             _dict("decision.maintenance", d, set())
             markers = r.markers(n)
@@ -737,8 +747,8 @@ class _Loader:
                                  len(s.action_order))
 
     def _action_order(self, key, order):
-        s, n, r = self.g.s, self.n, self.g.r
-        out = []
+        s, n, r = self.g.state, self.n, self.g.rules
+        out: list[Any] = []
         for i, x in enumerate(_list(key, order)):
             x = _list(f"{key}[{i}]", x)
             if len(x) != 2:
@@ -754,7 +764,7 @@ class _Loader:
         return out
 
     def _turn(self, d):
-        g, s, r, n = self.g, self.g.s, self.g.r, self.n
+        g, s, r, n = self.g, self.g.state, self.g.rules, self.n
         _dict("decision.turn", d, {"player", "god", "stage", "bought", "moves", "action_order"})
         for k in ("player", "god"):
             if k not in d:
@@ -781,13 +791,14 @@ class _Loader:
         s.phase = "actions"
         s.action_order = order
         s.next_action = 1
-        push(g, "turn", p, god=god, stage=stage, bought=bought, moves=moves, once=())
+        push(g, "turn", p, god=god, stage=stage, recruits_bought=bought, heroic_moves=moves,
+             done_once=())
 
     def _bookkeeping(self):
         """What makes a loaded game identical to the one `state_dict` wrote: the order in which
         the engine met the heroes, creatures and metropolis tokens in play (it decides the order
         of some legal actions and discards), the cycles of recruitment, the decision counter."""
-        s = self.g.s
+        s = self.g.state
         bk = _dict("bookkeeping", self.d.get("bookkeeping") or {}, _BOOKKEEPING)
         for k in ("hero_at", "hero_owner", "creature_at", "creature_owner", "metro_bonus"):
             if k not in bk:
@@ -828,7 +839,7 @@ def _drop(pile, cards):
             pile.remove(c)
 
 
-def _fill_order(b, a, buildings) -> list:
+def _fill_order(b: Board, a: int, buildings: list) -> list:
     """The sites that `buildings` fill, in order. On the classic board (R8) a Metropolis goes
     to the isle's metropolis space first, the other buildings to its building spaces."""
     if b.metro_site[a] < 0 or "metropolis" not in buildings:
@@ -840,8 +851,8 @@ def _fill_order(b, a, buildings) -> list:
         if k == first:
             out.append(b.metro_site[a])
         else:
-            nxt = next(spaces, None)
-            if nxt is None:
+            nxt = next(spaces, -1)
+            if nxt < 0:
                 _fail(f"areas.{b.ids[a]}.buildings", f"{b.ids[a]} has only "
                       f"{len(b.building_sites(a))} building spaces and one metropolis space")
             out.append(nxt)

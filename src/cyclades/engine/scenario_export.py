@@ -10,13 +10,21 @@ What the hand-written keys cannot say is written in the exact forms: `decision: 
 engine met the heroes, creatures and metropolis tokens in play, the cycles of recruitment, the
 decision counter).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .formats import FORMAT
 from .state import _frame_to_json
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def state_dict(g) -> dict:
-    s, b, r, o = g.s, g.b, g.r, g.options
-    d = {"players": o["players"], "ruleset": o["ruleset"], "maelstrom": o["maelstrom"],
-         "seed": o["seed"], "board": b.spec}
+
+def state_dict(g: Game) -> dict:
+    s, b, r, o = g.state, g.board, g.rules, g.options
+    d = {"format": FORMAT, "players": o["players"], "ruleset": o["ruleset"],
+         "maelstrom": o["maelstrom"], "seed": o["seed"], "board": b.spec}
     if g.teams:
         if o["players"] == 4:
             d["teams"] = True
@@ -67,8 +75,8 @@ def state_dict(g) -> dict:
     return d
 
 
-def _player(g, p) -> dict:
-    s = g.s
+def _player(g: Game, p: int) -> dict:
+    s = g.state
     out = {"priestesses": s.priestesses[p], "philosophers": s.philosophers[p],
            "heroes": [h for h, o in s.hero_owner.items() if o == p and h not in s.hero_at],
            "eliminated": s.eliminated[p]}
@@ -77,9 +85,9 @@ def _player(g, p) -> dict:
     return out
 
 
-def _area(g, a) -> dict:
-    s, b = g.s, g.b
-    out = {}
+def _area(g: Game, a: int) -> dict:
+    s, b = g.state, g.board
+    out: dict[str, Any] = {}
     if s.ctrl[a] >= 0:
         out["owner"] = s.ctrl[a]
     if b.is_land[a]:
@@ -104,10 +112,10 @@ def _area(g, a) -> dict:
     return out
 
 
-def _creature(g, card, p) -> dict:
+def _creature(g: Game, card: str, p: int) -> dict:
     from .queries import miniatures_of
-    s, ids = g.s, g.b.ids
-    out = {"owner": p}
+    s, ids = g.state, g.board.ids
+    out: dict[str, Any] = {"owner": p}
     minis = miniatures_of(card)
     at = [ids[s.creature_at[m]] if m in s.creature_at else None for m in minis]
     if any(x is not None for x in at):

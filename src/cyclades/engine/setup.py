@@ -4,19 +4,27 @@ What the ruleset is played with comes from the ruleset (R1): its gods, decks and
 how the first units reach the board (`SETUPS`: the Legendary placement rounds here, the
 classic printed starting positions in engine/classic.py).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..content import cards
 from . import ops
 from .actions import Action
-from .frames import Handler, handler, pop, push
+from .frames import Frame, Handler, handler, pop, push
 from .hooks import SETUPS
 from .state import NOBODY, State
 
+if TYPE_CHECKING:
+    from ..content.rulesets import Ruleset
+    from .game import Game
 
-def new_state(g, players: int, seed: int, maelstrom: bool) -> State:
+
+def new_state(g: Game, players: int, seed: int, maelstrom: bool) -> State:
     """A fresh state before placement: decks shuffled, tracks revealed, turn order drawn."""
-    b, r = g.b, g.r
+    b, r = g.board, g.rules
     s = State()
-    g.s = s
+    g.state = s
     s.n = players
     s.rng = seed & 0xFFFFFFFFFFFFFFFF
     s.cycle = 0
@@ -70,67 +78,75 @@ def new_state(g, players: int, seed: int, maelstrom: bool) -> State:
     return s
 
 
-def full_piles(r, maelstrom) -> dict:
+def full_piles(r: Ruleset, maelstrom: bool) -> dict:
     """Every card of each pile the game is played with, before shuffling (R2, R20, R25)."""
     return {"creature_deck": list(r.creature_deck) or cards.creature_deck(maelstrom),
             "hero_deck": cards.hero_deck(maelstrom) if r.heroes else [],
             "bonus_stack": cards.bonus_stack(maelstrom) if r.metropolis_bonuses else []}
 
 
-def start_placement(g):
+def start_placement(g: Game) -> None:
     """The first units reach the board the ruleset's way (`SETUPS`)."""
-    SETUPS[g.r.setup](g)
+    SETUPS[g.rules.setup](g)
 
 
-def placement_rounds(g):
+def placement_rounds(g: Game) -> None:
     """1st Placement Round in turn order; the 2nd follows in reverse order."""
-    g.s.cycle = 0  # placement comes before the first Cycle (a scenario may say otherwise)
-    order = tuple(g.s.turn_order)
-    push(g, "place", order[0], round=1, queue=order[1:], step="land", picks=(), troops=3)
+    g.state.cycle = 0  # placement comes before the first Cycle (a scenario may say otherwise)
+    order = tuple(g.state.turn_order)
+    push(g, "place", order[0], round=1, queue=order[1:], step="land", claimed=(), troops_to_place=3)
 
 
 def _empty_seas_next_to(g, a):
-    s = g.s
-    return [x for x in g.b.coast[a] if s.fleets[x] == 0 and s.ctrl[x] == NOBODY]
+    s = g.state
+    return [x for x in g.board.coast[a] if s.fleets[x] == 0 and s.ctrl[x] == NOBODY]
 
 
-@handler("place")
+class PlaceFrame(Frame):
+    """The placement rounds of the setup: an area, a fleet (twice), then troops."""
+    round: int              # 1 (in turn order) or 2 (in reverse order)
+    queue: tuple            # the players after `player` in this round
+    step: str               # land|fleet|troop
+    claimed: tuple          # the land areas `player` claimed this round
+    troops_to_place: int    # the basic troops `player` still places (second round)
+
+
+@handler("place", PlaceFrame)
 class Placement(Handler):
-    """Frame: round, queue (players after p), step land|fleet|troop, picks (areas this round)."""
 
     @staticmethod
-    def legal(g, f):
-        b, s, p = g.b, g.s, f["p"]
+    def legal(g: Game, f: PlaceFrame) -> list:
+        b, s, p = g.board, g.state, f["player"]
         step = f["step"]
         if step == "land":
             free = [a for a in b.lands if s.ctrl[a] == NOBODY and _empty_seas_next_to(g, a)]
-            if f["round"] == 1 and f["picks"]:
+            if f["round"] == 1 and f["claimed"]:
                 # Two different islands in the first round; if the board leaves no
                 # such area, any free area will do rather than a dead end.
-                taken = {b.island[x] for x in f["picks"]}
+                taken = {b.island[x] for x in f["claimed"]}
                 other = [a for a in free if b.island[a] not in taken]
                 free = other or free
             free = [a for a in free if g.allowed_start(p, a, f)]
             return [Action("claim", where=b.ids[a]) for a in free]
         if step == "fleet":
             return [Action("place_fleet", where=b.ids[x])
-                    for x in _empty_seas_next_to(g, f["picks"][-1])]
+                    for x in _empty_seas_next_to(g, f["claimed"][-1])]
         # step == "troop": 3 basic troops over the player's land areas
         return [Action("place_troop", where=b.ids[a]) for a in b.lands if s.ctrl[a] == p]
 
     @staticmethod
-    def apply(g, f, act):
-        p = f["p"]
-        a = g.b.index[act.where]
+    def apply(g: Game, f: PlaceFrame, act: Action) -> None:
+        p = f["player"]
+        a = g.board.index[act.where]
         step = f["step"]
         if step == "land":
             ops.take_control(g, a, p)
-            f["picks"] = f["picks"] + (a,)
+            f["claimed"] = f["claimed"] + (a,)
             f["step"] = "fleet"
             return
         if step == "fleet":
             ops.place_fleets(g, a, p)
-            if f["round"] == 1 and len(f["picks"]) < 2:
+            if f["round"] == 1 and len(f["claimed"]) < 2:
                 f["step"] = "land"
             elif f["round"] == 2:
                 f["step"] = "troop"
@@ -138,18 +154,19 @@ class Placement(Handler):
                 _next_player(g, f)
             return
         ops.place_troops(g, a, p)
-        f["troops"] -= 1
-        if f["troops"] == 0:
+        f["troops_to_place"] -= 1
+        if f["troops_to_place"] == 0:
             _next_player(g, f)
 
 
 def _next_player(g, f):
     if f["queue"]:
-        f["p"], f["queue"] = f["queue"][0], f["queue"][1:]
-        f["picks"], f["step"], f["troops"] = (), "land", 3
+        f["player"], f["queue"] = f["queue"][0], f["queue"][1:]
+        f["claimed"], f["step"], f["troops_to_place"] = (), "land", 3
     elif f["round"] == 1:
-        order = tuple(reversed(g.s.turn_order))
-        f.update(p=order[0], queue=order[1:], round=2, picks=(), step="land", troops=3)
+        order = tuple(reversed(g.state.turn_order))
+        f["player"], f["queue"], f["round"] = order[0], order[1:], 2
+        f["claimed"], f["step"], f["troops_to_place"] = (), "land", 3
     else:
         pop(g, f)
 
@@ -160,7 +177,7 @@ SETUPS["placement"] = placement_rounds
 
 # --- team play (R22) ------------------------------------------------------------------
 
-def team_layout(players, teams, ruleset=None):
+def team_layout(players: int, teams: bool, ruleset: Ruleset | None = None) -> tuple | None:
     """Team of each faction (R22), or None: 2 players run two factions each. A ruleset without
     team play (classic) has one faction per player, 2 to 5 of them (R23: two markers at 2)."""
     if ruleset is not None and not ruleset.team_play:
@@ -183,8 +200,8 @@ def team_layout(players, teams, ruleset=None):
     return None
 
 
-def share_purses(g):
+def share_purses(g: Game) -> None:
     """R22: each team's GP are shared: 10 GP to start, kept by its first member."""
-    s = g.s
+    s = g.state
     for p in range(s.n):
         s.gp[p] = 10 if g.purse_holder(p) == p else 0

@@ -5,6 +5,7 @@ geometry). Invariant (R16): an area holds the units of at most one player, and
 `ctrl[a]` is that player; a land area with no unit keeps the control token of
 its last controller; an empty sea area is controlled by no one (-1).
 """
+from typing import Any
 
 NOBODY = -1
 
@@ -29,6 +30,56 @@ _SCALARS = ("n", "rng", "cycle", "phase", "faceup", "end_flag", "over", "cycle_l
 
 class State:
     __slots__ = _LISTS + _DICTS + _SCALARS + ("stack",)
+    # Per area (indexed by area number; sites by site number).
+    ctrl: list[int]
+    troops: list[int]
+    mercs: list[int]
+    fleets: list[int]
+    prosperity: list[int]
+    geryon_gp: list[int]
+    sites: list[str]
+    # Per player.
+    gp: list[int]
+    priestesses: list[int]
+    philosophers: list[int]
+    troops_left: list[int]
+    fleets_left: list[int]
+    eliminated: list[bool]
+    # Gods, turns, piles (top last) and tracks (None: an empty slot).
+    gods: list[str]
+    turn_order: list[int]
+    apollo: list[int]
+    action_order: list[Any]
+    creature_track: list[Any]
+    creature_deck: list[str]
+    creature_discard: list[str]
+    hero_track: list[Any]
+    hero_deck: list[str]
+    hero_discard: list[str]
+    bonus_stack: list[str]
+    dice: list[int]
+    bids: dict[str, tuple[int, int]]
+    metro_bonus: dict[Any, Any]
+    hero_at: dict[str, int]
+    hero_owner: dict[str, int]
+    hero_since: dict[str, int]
+    creature_at: dict[str, int]
+    creature_owner: dict[str, int]
+    creature_cards: dict[str, tuple]
+    reserved: dict[str, int]
+    turn_flags: dict[str, int]
+    n: int
+    rng: int
+    cycle: int
+    phase: str
+    faceup: int
+    end_flag: bool
+    over: bool
+    cycle_limit_hit: bool
+    next_action: int
+    mercs_left: int
+    version: int
+    stack: list[Any]  # the decision stack: frames (engine/frames.py), the innermost last
 
     def copy(self) -> "State":  # replaced below by straight-line code
         raise NotImplementedError
@@ -92,4 +143,4 @@ def _compile_copy():
     return namespace["copy"]
 
 
-State.copy = _compile_copy()
+State.copy = _compile_copy()  # type: ignore[method-assign]

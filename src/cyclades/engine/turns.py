@@ -5,24 +5,32 @@ classic game only the recruit), then the player may take the optional paid
 actions in any order and ends the turn. Which optional actions a ruleset offers
 is said where each is registered (`menu_item(..., when=...)`).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
 from ..content.gods import APOLLO, BUILDINGS, GODS
 from . import ops
 from .actions import Action
-from .frames import HANDLERS, Handler, handler, pop, push
+from .frames import HANDLERS, Frame, Handler, handler, pop, push
 from .hooks import APOLLO_REWARDS, MENU, ON_BUILDINGS_GAINED, TURN_START
 from .queries import (buildings_of, can_enter_sea, can_place_land, controlled_lands,
                       controlled_seas, empty_sites, lands_with_free_site)
 from .state import NOBODY
 
+if TYPE_CHECKING:
+    from ..content.rulesets import Ruleset
+    from .game import Game
+
 # The optional actions of a turn's menu (engine/hooks.py: MENU), by name.
 # Extra per-turn menu items by action kind: kind -> apply function.
-_MENU_KIND = {}
+_MENU_KIND: dict[Any, Any] = {}
 # name -> when(ruleset) -> bool: the rulesets that offer the item (absent: all of them).
-_MENU_WHEN = {}
-_MENU_FOR = {}  # ruleset name -> the (legal, apply) pairs it offers, in registration order
+_MENU_WHEN: dict[Any, Any] = {}
+_MENU_FOR: dict[Any, Any] = {}  # ruleset name -> the (legal, apply) pairs it offers, in registration order
 
 
-def menu_item(name, kinds, when=None):
+def menu_item(name: str, kinds: tuple, when: Callable[..., Any] | None = None) -> Callable[..., Any]:
     """Register a turn menu item; `when(ruleset)` limits it to the rulesets that have it (R1)."""
     def register(fns):
         MENU[name] = fns
@@ -35,7 +43,7 @@ def menu_item(name, kinds, when=None):
     return register
 
 
-def menu_for(r) -> tuple:
+def menu_for(r: Ruleset) -> tuple:
     items = _MENU_FOR.get(r.name)
     if items is None:
         items = _MENU_FOR[r.name] = tuple(fns for name, fns in MENU.items()
@@ -45,9 +53,9 @@ def menu_for(r) -> tuple:
 
 # --- placing recruited units --------------------------------------------------
 
-def fleet_sites(g, p) -> list:
+def fleet_sites(g: Game, p: int) -> list:
     """Seas next to p's land areas that are empty or hold p's fleets (Poseidon)."""
-    s, b = g.s, g.b
+    s, b = g.state, g.board
     out = set()
     for a in controlled_lands(g, p):
         for x in b.coast[a]:
@@ -56,40 +64,46 @@ def fleet_sites(g, p) -> list:
     return sorted(out)
 
 
-def unit_sites(g, p, unit) -> list:
+def unit_sites(g: Game, p: int, unit: str) -> list:
     if unit == "fleet":
-        return fleet_sites(g, p) if g.s.fleets_left[p] else []
-    if unit == "troop" and not g.s.troops_left[p]:
+        return fleet_sites(g, p) if g.state.fleets_left[p] else []
+    if unit == "troop" and not g.state.troops_left[p]:
         return []
-    if unit == "merc" and not g.s.mercs_left:
+    if unit == "merc" and not g.state.mercs_left:
         return []
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
 
 
-def push_place_unit(g, p, unit, count=1, then=None):
+class PlaceUnitFrame(Frame):
+    """Where to put units just recruited (or given by a Metropolis bonus), one at a time."""
+    unit: str  # fleet|troop|merc
+    left: int  # how many are still to place
+
+
+def push_place_unit(g: Game, p: int, unit: str, count: int = 1, then: None = None) -> None:
     """Ask p where to put `count` new units; skipped when there is no legal place (R13)."""
     if count > 0 and unit_sites(g, p, unit):
         push(g, "place_unit", p, unit=unit, left=count)
 
 
-@handler("place_unit")
+@handler("place_unit", PlaceUnitFrame)
 class PlaceUnit(Handler):
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: PlaceUnitFrame) -> bool:
         # A reserve emptied meanwhile (e.g. by a bonus decided first) skips the rest (R13, R28).
-        if not unit_sites(g, f["p"], f["unit"]):
+        if not unit_sites(g, f["player"], f["unit"]):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def legal(g, f):
+    def legal(g: Game, f: PlaceUnitFrame) -> list:
         kind = {"fleet": "place_fleet", "troop": "place_troop", "merc": "place_merc"}[f["unit"]]
-        return [Action(kind, where=g.b.ids[a]) for a in unit_sites(g, f["p"], f["unit"])]
+        return [Action(kind, where=g.board.ids[a]) for a in unit_sites(g, f["player"], f["unit"])]
 
     @staticmethod
-    def apply(g, f, a):
-        p, area, unit = f["p"], g.b.index[a.where], f["unit"]
+    def apply(g: Game, f: PlaceUnitFrame, a: Action) -> None:
+        p, area, unit = f["player"], g.board.index[a.where], f["unit"]
         {"fleet": ops.place_fleets, "troop": ops.place_troops, "merc": ops.place_mercs}[unit](g, area, p)
         f["left"] -= 1
         if f["left"] == 0 or not unit_sites(g, p, unit):
@@ -98,42 +112,49 @@ class PlaceUnit(Handler):
 
 # --- building -----------------------------------------------------------------
 
-def owned_types(g, p) -> set:
+def owned_types(g: Game, p: int) -> set:
     return {k for _, k in buildings_of(g, p)}
 
 
-def push_build(g, p, what, may_replace=True):
+def push_build(g: Game, p: int, what: str, may_replace: bool = True) -> None:
     """A basic building for p; `what` empty means p chooses a type it lacks (Hera)."""
-    push(g, "build", p, what=what, replace=may_replace)
+    push(g, "build", p, building=what, may_replace=may_replace)
 
 
-@handler("build")
+class BuildFrame(Frame, total=False):
+    """A free basic building (a god's turn, a Metropolis bonus, the Empusa)."""
+    building: str       # the type to build; "" until the player chooses one (Hera)
+    may_replace: bool   # with no free site, one of the player's buildings may make way (R13)
+    any_type: bool      # the bonus "a basic building": any type, not only one the player lacks
+
+
+@handler("build", BuildFrame)
 class Build(Handler):
     """Build on an empty site of a controlled land area; with none free, forgo or
     build in place of one of your basic buildings (R13)."""
 
     @staticmethod
-    def auto(g, f):
-        if f["what"] and ops.buildings_left(g, f["what"]) <= 0:
+    def auto(g: Game, f: BuildFrame) -> bool:
+        if f["building"] and ops.buildings_left(g, f["building"]) <= 0:
             pop(g, f)  # R28: none left in the reserve
             return True
-        if not f["what"] and not Build.legal(g, f):
+        if not f["building"] and not Build.legal(g, f):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def legal(g, f):
-        p, what, b = f["p"], f["what"], g.b
+    def legal(g: Game, f: BuildFrame) -> list:
+        p, what, b = f["player"], f["building"], g.board
         if not what:
-            owned = () if f.get("any") else owned_types(g, p)  # Hera: a type you lack
+            owned = () if f.get("any_type") else owned_types(g, p)  # Hera: a type you lack
             return [Action("choose_building", what=k) for k in BUILDINGS
                     if k not in owned and ops.buildings_left(g, k) > 0]
         free = lands_with_free_site(g, p)
         if free:
             return [Action("build", what=what, where=b.ids[a]) for a in free]
         out = [Action("forgo")]
-        if f["replace"]:
+        if f["may_replace"]:
             seen = set()
             for site, k in buildings_of(g, p):
                 key = (k, b.site_area[site])
@@ -143,28 +164,28 @@ class Build(Handler):
         return out
 
     @staticmethod
-    def apply(g, f, a):
-        p = f["p"]
+    def apply(g: Game, f: BuildFrame, a: Action) -> None:
+        p = f["player"]
         if a.kind == "choose_building":
-            f["what"] = a.what
+            f["building"] = a.what
             return
         pop(g, f)
         if a.kind == "forgo":
-            g.emit("forgo", player=p, building=f["what"])
+            g.emit("forgo", player=p, building=f["building"])
             return
-        area = g.b.index[a.where]
+        area = g.board.index[a.where]
         if a.kind == "replace":
-            site = next(i for i in range(g.b.site_start[area], g.b.site_start[area] + g.b.sites[area])
-                        if g.s.sites[i] == a.what)
+            site = next(i for i in range(g.board.site_start[area], g.board.site_start[area] + g.board.sites[area])
+                        if g.state.sites[i] == a.what)
             g.emit("demolished", player=p, building=a.what, area=a.where)
         else:
             site = empty_sites(g, area)[0]
-        place_building(g, p, site, f["what"])
+        place_building(g, p, site, f["building"])
 
 
-def place_building(g, p, site, kind):
-    g.s.sites[site] = kind
-    g.emit("built", player=p, building=kind, area=g.b.ids[g.b.site_area[site]])
+def place_building(g: Game, p: int, site: int, kind: str) -> None:
+    g.state.sites[site] = kind
+    g.emit("built", player=p, building=kind, area=g.board.ids[g.board.site_area[site]])
     for fn in ON_BUILDINGS_GAINED:  # the economic Metropolis (engine/metropolis.py)
         fn(g, p)
 
@@ -174,31 +195,39 @@ def place_building(g, p, site, kind):
 FREE_CARD = {"philosopher", "priestess"}
 
 
-def gain_card(g, p, kind):
+def gain_card(g: Game, p: int, kind: str) -> None:
     if kind == "priestess":
         ops.gain_priestess(g, p)
     else:
         ops.gain_philosopher(g, p)
 
 
-@handler("turn")
+class TurnFrame(Frame):
+    """A god's turn (phase 5)."""
+    god: str
+    stage: str             # start (the free building first), recruit (the free recruit), main
+    recruits_bought: int   # paid recruits made this turn (the next costs more)
+    heroic_moves: int      # Heroic Moves made this turn (the n-th costs n GP, R14)
+    done_once: tuple       # the once-a-turn actions taken ("hero": a hero recruited)
+
+
+@handler("turn", TurnFrame)
 class Turn(Handler):
-    """Frame: god, stage start|recruit|main, bought (paid recruits), moves (heroic moves), once."""
 
     @staticmethod
-    def auto(g, f):
-        p, god, stage = f["p"], f["god"], f["stage"]
+    def auto(g: Game, f: TurnFrame) -> bool:
+        p, god, stage = f["player"], f["god"], f["stage"]
         if stage == "start":
             g.emit("turn", player=p, god=god)
-            start = TURN_START.get(g.r.upkeep)
+            start = TURN_START.get(g.rules.upkeep)
             if start:
                 start(g, p)
             if god == APOLLO:
                 f["stage"] = "main"
-                APOLLO_REWARDS[g.r.apollo](g, p)
+                APOLLO_REWARDS[g.rules.apollo](g, p)
                 return True
             f["stage"] = "recruit"
-            if g.r.free_build:
+            if g.rules.free_build:
                 push_build(g, p, GODS[god].building or "")
             return True
         if stage == "recruit":
@@ -216,33 +245,33 @@ class Turn(Handler):
         return False
 
     @staticmethod
-    def legal(g, f):
-        s, p, god = g.s, f["p"], f["god"]
+    def legal(g: Game, f: TurnFrame) -> list:
+        s, p, god = g.state, f["player"], f["god"]
         out = []
         if god != APOLLO:
             info = GODS[god]
-            if f["bought"] < len(info.paid_costs) and not s.eliminated[p]:
-                cost = info.paid_costs[f["bought"]]
+            if f["recruits_bought"] < len(info.paid_costs) and not s.eliminated[p]:
+                cost = info.paid_costs[f["recruits_bought"]]
                 unit = info.paid_recruit
                 # R28: a card needs one left in the supply, a unit a place and a reserve
                 available = _card_left(g, unit) if unit in FREE_CARD else unit_sites(g, p, unit)
                 if g.purse(p) >= cost and available:
                     out.append(Action("recruit", what=unit, n=cost))
-        for legal, _ in menu_for(g.r):
+        for legal, _ in menu_for(g.rules):
             out.extend(legal(g, f))
         out.append(Action("end_turn"))
         return out
 
     @staticmethod
-    def apply(g, f, a):
-        p = f["p"]
+    def apply(g: Game, f: TurnFrame, a: Action) -> None:
+        p = f["player"]
         if a.kind == "end_turn":
             pop(g, f)
             g.emit("turn_end", player=p)
             return
         if a.kind == "recruit":
             g.pay(p, a.n)
-            f["bought"] += 1
+            f["recruits_bought"] += 1
             g.emit("recruited", player=p, unit=a.what, cost=a.n)
             if a.what in FREE_CARD:
                 gain_card(g, p, a.what)
@@ -253,17 +282,17 @@ class Turn(Handler):
 
 
 def _card_left(g, kind):
-    s = g.s
+    s = g.state
     if kind == "priestess":
-        return sum(s.priestesses) < g.r.priestesses
-    return sum(s.philosophers) < g.r.philosophers
+        return sum(s.priestesses) < g.rules.priestesses
+    return sum(s.philosophers) < g.rules.philosophers
 
 
 # --- Apollo -------------------------------------------------------------------
 
-def apollo_reward(g, p):
+def apollo_reward(g: Game, p: int) -> None:
     """R9: 2 GP and a 1-Cornucopia Prosperity token on a land and on a sea area."""
-    g.gain(p, g.r.apollo_gp)
+    g.gain(p, g.rules.apollo_gp)
     push(g, "prosper", p, left=("sea", "land"))
 
 
@@ -271,22 +300,27 @@ def apollo_reward(g, p):
 APOLLO_REWARDS["legendary"] = apollo_reward
 
 
-@handler("prosper")
+class ProsperFrame(Frame):
+    """Prosperity tokens to place (Apollo, a Metropolis bonus)."""
+    left: tuple  # the area types still to receive one (land|sea|own), the last one first
+
+
+@handler("prosper", ProsperFrame)
 class Prosper(Handler):
     """Place Prosperity tokens; `left` lists the area types still to receive one, last first."""
 
     @staticmethod
-    def legal(g, f):
-        b = g.b
+    def legal(g: Game, f: ProsperFrame) -> list:
+        b = g.board
         kind = f["left"][-1]
         if kind == "own":  # a metropolis bonus: a land or sea area the player controls
-            areas = controlled_lands(g, f["p"]) + controlled_seas(g, f["p"])
+            areas: Sequence[int] = controlled_lands(g, f["player"]) + controlled_seas(g, f["player"])
         else:
             areas = b.lands if kind == "land" else b.seas
         return [Action("prosperity", where=b.ids[a]) for a in areas]
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: ProsperFrame) -> bool:
         # Every board has land and sea areas: only "own" may find no area at all.
         if f["left"][-1] == "own" and not Prosper.legal(g, f):
             f["left"] = f["left"][:-1]
@@ -296,10 +330,10 @@ class Prosper(Handler):
         return False
 
     @staticmethod
-    def apply(g, f, a):
-        area = g.b.index[a.where]
-        g.s.prosperity[area] += 1
-        g.emit("prosperity", player=f["p"], area=a.where)
+    def apply(g: Game, f: ProsperFrame, a: Action) -> None:
+        area = g.board.index[a.where]
+        g.state.prosperity[area] += 1
+        g.emit("prosperity", player=f["player"], area=a.where)
         f["left"] = f["left"][:-1]
         if not f["left"]:
             pop(g, f)

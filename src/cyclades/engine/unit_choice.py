@@ -3,19 +3,35 @@
 Land Moves, Heroic Moves, Pegasus and Perseus' sacrifice all ask the same
 questions once the origin is known: how many troops, how many mercenaries,
 which heroes (at least one unit in all). Their frames keep the answers in the
-keys `frm`, `t`, `m`, `h` and `stage` (troops | mercs | heroes | dest); each
-caller says which heroes of the origin may come along.
+fields of `UnitChoice`; each caller says which heroes of the origin may come along.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypedDict
+
 from .actions import Action
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class UnitChoice(TypedDict, total=False):
+    """The fields of a frame that chooses units to move (lmove, and the creature and sacrifice
+    frames of Pegasus and Perseus)."""
+    stage: str         # troops|mercs|heroes|dest once the origin is chosen
+    origin: int        # the land area the units leave (-1 until chosen)
+    troops: int        # troops taken
+    mercenaries: int   # mercenaries taken
+    heroes: tuple      # heroes taken (names)
 
 DONE = Action("done")
 
 
-def unit_choices(g, f, heroes) -> list:
-    """The actions of the current unit stage; `heroes` may come along from `frm`."""
-    s, frm, stage = g.s, f["frm"], f["stage"]
-    taken = f["t"] + f["m"] + len(f["h"])
-    left = [h for h in heroes if h not in f["h"]]
+def unit_choices(g: Game, f: UnitChoice, heroes: list) -> list:
+    """The actions of the current unit stage; `heroes` may come along from the origin."""
+    s, frm, stage = g.state, f["origin"], f["stage"]
+    taken = f["troops"] + f["mercenaries"] + len(f["heroes"])
+    left = [h for h in heroes if h not in f["heroes"]]
     if stage == "troops":
         low = 0 if (s.mercs[frm] or left or taken) else 1
         return [Action("take", what="troop", n=k) for k in range(low, s.troops[frm] + 1)]
@@ -25,15 +41,15 @@ def unit_choices(g, f, heroes) -> list:
     return [Action("take_hero", what=h) for h in left] + ([DONE] if taken else [])
 
 
-def choose_unit(g, f, a, heroes) -> bool:
+def choose_unit(g: Game, f: UnitChoice, a: Action, heroes: list) -> bool:
     """Record a unit choice and skip the stages with nothing to take; False if `a` is no
     unit choice (an origin, a destination...)."""
     if a.kind == "take" and a.what == "troop":
-        f["t"], f["stage"] = a.n, "mercs"
+        f["troops"], f["stage"] = a.n, "mercs"
     elif a.kind == "take":
-        f["m"], f["stage"] = a.n, "heroes"
+        f["mercenaries"], f["stage"] = a.n, "heroes"
     elif a.kind == "take_hero":
-        f["h"] = f["h"] + (a.what,)
+        f["heroes"] = f["heroes"] + (a.what,)
     elif a.kind == "done":
         f["stage"] = "dest"
     else:
@@ -42,18 +58,18 @@ def choose_unit(g, f, a, heroes) -> bool:
     return True
 
 
-def start_units(g, f, frm, heroes):
+def start_units(g: Game, f: UnitChoice, frm: int, heroes: list) -> None:
     """The origin is chosen: ask for troops first, skipping what the area does not hold."""
-    f.update(frm=frm, stage="troops", t=0, m=0)
-    f.setdefault("h", ())
+    f["origin"], f["stage"], f["troops"], f["mercenaries"] = frm, "troops", 0, 0
+    f.setdefault("heroes", ())
     skip_empty_stages(g, f, heroes)
 
 
-def skip_empty_stages(g, f, heroes):
-    s, frm = g.s, f["frm"]
+def skip_empty_stages(g: Game, f: UnitChoice, heroes: list) -> None:
+    s, frm = g.state, f["origin"]
     if f["stage"] == "troops" and not s.troops[frm]:
         f["stage"] = "mercs"
     if f["stage"] == "mercs" and not s.mercs[frm]:
         f["stage"] = "heroes"
-    if f["stage"] == "heroes" and not [h for h in heroes if h not in f["h"]]:
+    if f["stage"] == "heroes" and not [h for h in heroes if h not in f["heroes"]]:
         f["stage"] = "dest"

@@ -4,18 +4,26 @@ Hidden from others: a player's GP, the order of the creature, hero and
 metropolis-bonus piles, what Zeus' peek showed, and the generator (which would
 foretell dice and shuffles). The view is a fresh JSON-able dict.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .frames import HANDLERS
 from .queries import card_of, creatures_on_board, metropolises_of
+
+if TYPE_CHECKING:
+    from .game import Game
 
 # Frame keys that are bookkeeping, not news: never shown.
 _PRIVATE_FRAME_KEYS = {"queue"}
 
 
-def view(g, player=None) -> dict:
-    s, b = g.s, g.b
+def view(g: Game, player: int | None = None) -> dict:
+    s, b = g.state, g.board
     ids = b.ids
     areas = []
-    heroes_by_area, creatures_by_area = {}, {}
+    heroes_by_area: dict[int, list[str]] = {}
+    creatures_by_area: dict[int, list[str]] = {}
     for h, a in s.hero_at.items():
         heroes_by_area.setdefault(a, []).append(h)
     on_board = creatures_on_board(g)  # miniature -> area (Scylla and Charybdis: two of one card)
@@ -73,7 +81,7 @@ def view(g, player=None) -> dict:
         "apollo": list(s.apollo),
         "action_order": [[p, god] for p, god in s.action_order] if s.phase == "actions" else [],
         "creature_track": [{"card": c, "cost": cost, "reserved_by": s.reserved.get(c)}
-                           for c, cost in zip(s.creature_track, g.r.creature_costs)],
+                           for c, cost in zip(s.creature_track, g.rules.creature_costs)],
         "creature_deck": len(s.creature_deck),
         "creature_discard": list(s.creature_discard),
         "hero_track": list(s.hero_track),
@@ -95,24 +103,24 @@ def view(g, player=None) -> dict:
 
 
 def _decision(g, player):
-    s = g.s
+    s = g.state
     if s.over or not s.stack:
         return None
     f = s.stack[-1]
-    hidden = set(HANDLERS[f["k"]].hidden(f))
-    out = {}
+    hidden = set(HANDLERS[f["kind"]].hidden(f))
+    out: dict[str, Any] = {}
     for k, v in f.items():
-        if k in _PRIVATE_FRAME_KEYS or (k in hidden and player != f["p"]):
+        if k in _PRIVATE_FRAME_KEYS or (k in hidden and player != f["player"]):
             continue
         out[k] = list(v) if isinstance(v, tuple) else v
-    ids = g.b.ids
-    for k in ("area", "frm"):
+    ids = g.board.ids
+    for k in ("area", "origin"):
         if isinstance(out.get(k), int):
             out[k] = ids[out[k]] if out[k] >= 0 else None
-    if "picks" in out:
-        out["picks"] = [ids[a] for a in out["picks"]]
-    if f["k"] == "voyage":  # the classic fleet move's route so far (R17)
-        out["pos"] = ids[out["pos"]] if out["pos"] >= 0 else None
+    if "claimed" in out:
+        out["claimed"] = [ids[a] for a in out["claimed"]]
+    if f["kind"] == "voyage":  # the classic fleet move's route so far (R17)
+        out["position"] = ids[out["position"]] if out["position"] >= 0 else None
         out["path"] = [ids[a] for a in out["path"]]
         out["changes"] = [[ids[a], d] for a, d in out["changes"]]
     return out

@@ -11,7 +11,13 @@ action-space encoding reads its templates from; these are what the terminal show
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .log import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .game import Game
 
 # A unit kind as an action names it: (one, many).
 _UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
@@ -19,7 +25,7 @@ _UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary T
           "philosopher": ("Philosopher", "Philosophers"), "prosperity": ("Prosperity token", "Prosperity tokens")}
 
 
-def _a(kind) -> str:
+def _a(kind: str) -> str:
     """ "a Troop", "a mercenary Troop", "a Fortress", "a University"."""
     if kind in _UNITS:
         return "a " + _UNITS[kind][0]
@@ -27,25 +33,25 @@ def _a(kind) -> str:
     return ("an " if name[:1].lower() in "aeio" else "a ") + name  # "a University"
 
 
-def _count(kind, n) -> str:
+def _count(kind: str, n: int) -> str:
     one, many = _UNITS.get(kind, (card_name(kind), card_name(kind)))
     if n == 0:
         return f"no {many}"
     return f"{n} {one if n == 1 else many}"
 
 
-def _on(game, where) -> str:
+def _on(game: Game, where: str) -> str:
     """ "on Naxos", "in the Gulf of Panope"; a classic Creature track slot ("slot-3") as such."""
     if area_index(game, where) is None:
         return f"({where.replace('-', ' ')})" if where else ""
     return at_area(game, where)
 
 
-def _to(game, where) -> str:
+def _to(game: Game, where: str) -> str:
     return area_name(game, where) if area_index(game, where) is not None else where.replace("-", " ")
 
 
-def action_text(action, game, names=None) -> str:
+def action_text(action: Action, game: Game, names: list | None = None) -> str:
     """One action in the rulebook's words, its areas by their printed names."""
     k, what, where, n = action.kind, action.what, action.where, action.n
     on, to = _on(game, where), _to(game, where)
@@ -128,17 +134,17 @@ _PLACE_STEPS = {"land": "choose a free land area for a Control token",
                 "troop": "place Troops on their land areas"}
 
 
-def waiting_text(game, names=None, you=None) -> str:
+def waiting_text(game: Game, names: list | None = None, you: int | None = None) -> str:
     """What the game waits for, in the rulebook's words: "Player 2 is placing their starting
     units (first round): choose a free land area for a Control token". `you`: the faction
     addressed as "you" (the sentence then reads "You are placing your ...")."""
-    s = game.s
+    s = game.state
     if s.over:
         return "The game is over"
     if not s.stack:
         return "Nobody is to decide"
     f = s.stack[-1]
-    k, p = f.get("k"), game.to_move
+    k, p = f.get("kind"), game.to_move
     who = "You" if you is not None and p == you else player_name(p, names)
     are = "are" if who == "You" else "is"
     their = "your" if who == "You" else "their"
@@ -148,10 +154,10 @@ def waiting_text(game, names=None, you=None) -> str:
         text = (f"{who} {are} placing {their} starting units "
                 f"({'first' if f.get('round') == 1 else 'second'} round): ")
         if step == "troop":
-            left = f.get("troops", 0)
+            left = f.get("troops_to_place", 0)
             return text + f"place {left} more Troop{'s' if left != 1 else ''} on {their} land areas"
-        if step == "fleet" and f.get("picks"):
-            return text + f"choose a sea next to {area_name(game, f['picks'][-1])} for a Fleet"
+        if step == "fleet" and f.get("claimed"):
+            return text + f"choose a sea next to {area_name(game, f['claimed'][-1])} for a Fleet"
         return text + _PLACE_STEPS.get(step, "choose an area")
     if k == "offer":
         return f"{who} {are} making an Offering: choose a God and the GP to offer, or Apollo"
@@ -161,9 +167,9 @@ def waiting_text(game, names=None, you=None) -> str:
             return f"{who} {are} taking Apollo's favour"
         return f"{who} {are} taking {their} turn with {god_name(god)}"
     if k == "build":
-        if not f.get("what"):
+        if not f.get("building"):
             return f"{who} {are} building: choose what"
-        return f"{who} {are} building {_a(f.get('what'))}: choose where"
+        return f"{who} {are} building {_a(f.get('building'))}: choose where"
     if k == "place_unit":
         left, unit = f.get("left", 1), f.get("unit", "troop")
         return f"{who} {are} placing {_count(unit, left)} just recruited: choose where"
@@ -211,10 +217,10 @@ def waiting_text(game, names=None, you=None) -> str:
     return f"{who} {are} deciding ({str(k).replace('_', ' ')})"
 
 
-def illegal_text(game, action, names=None) -> str:
+def illegal_text(game: Game, action: Action, names: list | None = None) -> str:
     """Why `action` cannot be played now, for people (the reason of the engine's IllegalAction):
     "'Offer 3 GP to Zeus' is not legal now: Player 1 is placing their starting units ..."."""
-    if game.s.over:
+    if game.state.over:
         return f"'{action_text(action, game, names)}' is not legal: the game is over"
     legal = game.legal_actions()
     said = action_text(action, game, names) if hasattr(action, "kind") else repr(action)

@@ -7,10 +7,14 @@ through the "creature" frame, one short choice at a time (R26). Once bought, a c
 is applied: there is no cancelling it. Chiron's area, and everything in it, is never offered
 as a target to a player who does not control Chiron (`shielded`).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ...content.gods import APOLLO, BUILDINGS, GODS
 from .. import ops
 from ..actions import Action
-from ..creatures import EFFECTS, Effect, effect, finish, play_creature, shielded
+from ..creatures import EFFECTS, CreatureFrame, Effect, effect, finish, play_creature, shielded
 from ..frames import nearest
 from ..cycle import discard_creature_card, draw, income_of, take_geryon_gp
 from ..maintenance import ON_CREATURE_ARRIVES, creature_destinations, release
@@ -23,47 +27,50 @@ from ..state import NOBODY
 from ..turns import FREE_CARD, gain_card, place_building, push_build, push_place_unit
 from ..unit_choice import choose_unit, start_units, unit_choices
 
+if TYPE_CHECKING:
+    from ..game import Game
+
 DONE = Action("done")  # the end of a repeatable choice (the Hippalectryon)
 
 
 # --- small helpers ------------------------------------------------------------------------
 
-def _area(g, action) -> int:
-    return g.b.index[action.where]
+def _area(g: Game, action: Action) -> int:
+    return g.board.index[action.where]
 
 
-def _rivals(g, p) -> list:
+def _rivals(g: Game, p: int) -> list:
     return [q for q in active_players(g) if q != p]
 
 
 def _sites(g, a):
-    return range(g.b.site_start[a], g.b.site_start[a] + g.b.sites[a])
+    return range(g.board.site_start[a], g.board.site_start[a] + g.board.sites[a])
 
 
-def _site_of(g, a, kind) -> int:
-    return next(i for i in _sites(g, a) if g.s.sites[i] == kind)
+def _site_of(g: Game, a: int, kind: str) -> int:
+    return next(i for i in _sites(g, a) if g.state.sites[i] == kind)
 
 
-def _own_buildings(g, p) -> list:
+def _own_buildings(g: Game, p: int) -> list:
     """(kind, area) of p's basic buildings that p may choose (not under another's Chiron)."""
-    b = g.b
+    b = g.board
     return sorted({(k, b.site_area[site]) for site, k in buildings_of(g, p)
                    if not shielded(g, p, b.site_area[site])})
 
 
-def _merc_places(g, p) -> list:
+def _merc_places(g: Game, p: int) -> list:
     """Land areas p controls where new mercenaries may stand (not under another's Chiron)."""
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a) and not shielded(g, p, a)]
 
 
-def _creature_targetable(g, p, c) -> bool:
+def _creature_targetable(g: Game, p: int, c: str) -> bool:
     """A creature card whose miniatures stand on the board, none in another player's Chiron's
     area (Chiron itself included)."""
-    at = g.s.creature_at
+    at = g.state.creature_at
     return card_on_board(g, c) and not any(shielded(g, p, at[m]) for m in miniatures_of(c))
 
 
-def _can_enter_land(g, p, a) -> bool:
+def _can_enter_land(g: Game, p: int, a: int) -> bool:
     return all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"])
 
 
@@ -78,8 +85,8 @@ class _PlaysAnother(Effect):
 
     def play_other(self, g, f, card):
         f["stage"] = "played"
-        g.emit("creature_played", player=f["p"], card=card, by=f["card"])
-        play_creature(g, f["p"], card)
+        g.emit("creature_played", player=f["player"], card=card, by=f["card"])
+        play_creature(g, f["player"], card)
 
 
 # --- the cards, in alphabetical order ----------------------------------------------------------
@@ -93,23 +100,23 @@ class Charon(Effect):
 
     @staticmethod
     def _mine(g, p):
-        s = g.s
+        s = g.state
         return sorted(h for h, o in s.hero_owner.items()
                       if o == p and not (h in s.hero_at and shielded(g, p, s.hero_at[h])))
 
-    def applicable(self, g, p):
-        return any(g.s.hero_track) and bool(self._mine(g, p))
+    def applicable(self, g: Game, p: int) -> bool:
+        return any(g.state.hero_track) and bool(self._mine(g, p))
 
-    def legal(self, g, f):
+    def legal(self, g: Game, f: CreatureFrame) -> list:
         if f["stage"] == "start":
-            return [Action("swap_hero", what=h) for h in self._mine(g, f["p"])]
-        return [Action("choose_hero", what=h) for h in g.s.hero_track if h]
+            return [Action("swap_hero", what=h) for h in self._mine(g, f["player"])]
+        return [Action("choose_hero", what=h) for h in g.state.hero_track if h]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         if a.kind == "swap_hero":
             f["hero"], f["stage"] = a.what, "track"
             return
-        s, p, old, new = g.s, f["p"], f["hero"], a.what
+        s, p, old, new = g.state, f["player"], f["hero"], a.what
         finish(g, f)
         s.hero_track[s.hero_track.index(new)] = old  # the old Hero takes the new one's slot
         at = s.hero_at.pop(old, None)
@@ -119,7 +126,7 @@ class Charon(Effect):
         s.hero_since[new] = s.cycle  # no sacrifice during this Cycle
         if at is not None:  # the new miniature stands where the old one stood
             s.hero_at[new] = at
-        g.emit("hero_swapped", player=p, hero=new, old=old, area=None if at is None else g.b.ids[at])
+        g.emit("hero_swapped", player=p, hero=new, old=old, area=None if at is None else g.board.ids[at])
 
 
 @effect("chimera")
@@ -132,17 +139,17 @@ class Chimera(_PlaysAnother):
     @staticmethod
     def _cards(g, p):
         # Only a card whose effect can be used: playing another would only discard it again.
-        return [c for c in dict.fromkeys(g.s.creature_discard)
+        return [c for c in dict.fromkeys(g.state.creature_discard)
                 if c in EFFECTS and EFFECTS[c].applicable(g, p)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._cards(g, p))
 
-    def legal(self, g, f):
-        return [Action("choose_card", what=c) for c in self._cards(g, f["p"])]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("choose_card", what=c) for c in self._cards(g, f["player"])]
 
-    def apply(self, g, f, a):
-        g.s.creature_discard.remove(a.what)
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        g.state.creature_discard.remove(a.what)
         self.play_other(g, f, a.what)
 
 
@@ -157,24 +164,24 @@ class Cyclops(Effect):
     def _choices(self, g, p):
         return [(k, a) for k, a in _own_buildings(g, p) if self._others(g, k)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._choices(g, p))
 
-    def legal(self, g, f):
+    def legal(self, g: Game, f: CreatureFrame) -> list:
         if f["stage"] == "start":
-            return [Action("replace", what=k, where=g.b.ids[a])
-                    for k, a in self._choices(g, f["p"])]
-        return [Action("choose_building", what=k) for k in self._others(g, f["old"])]
+            return [Action("replace", what=k, where=g.board.ids[a])
+                    for k, a in self._choices(g, f["player"])]
+        return [Action("choose_building", what=k) for k in self._others(g, f["old_building"])]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         if a.kind == "replace":
-            f["old"], f["area"], f["stage"] = a.what, _area(g, a), "new"
+            f["old_building"], f["area"], f["stage"] = a.what, _area(g, a), "new"
             return
-        p, area = f["p"], f["area"]
+        p, area = f["player"], f["area"]
         finish(g, f)
-        site = _site_of(g, area, f["old"])
-        g.emit("demolished", player=p, building=f["old"], area=g.b.ids[area])
-        g.s.sites[site] = ""  # back to the reserve
+        site = _site_of(g, area, f["old_building"])
+        g.emit("demolished", player=p, building=f["old_building"], area=g.board.ids[area])
+        g.state.sites[site] = ""  # back to the reserve
         place_building(g, p, site, a.what)
 
 
@@ -184,16 +191,16 @@ class Dryad(Effect):
 
     @staticmethod
     def _targets(g, p):
-        return [q for q in _rivals(g, p) if g.s.priestesses[q]]
+        return [q for q in _rivals(g, p) if g.state.priestesses[q]]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g, f):
-        return [Action("target_player", n=q) for q in self._targets(g, f["p"])]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("target_player", n=q) for q in self._targets(g, f["player"])]
 
-    def apply(self, g, f, a):
-        s, p, q = g.s, f["p"], a.n
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        s, p, q = g.state, f["player"], a.n
         finish(g, f)
         s.priestesses[q] -= 1
         s.priestesses[p] += 1
@@ -208,31 +215,31 @@ class Echidna(Effect):
 
     @staticmethod
     def _targets(g, p):
-        s = g.s
+        s = g.state
         return sorted((c, s.creature_at[miniatures_of(c)[0]]) for c, q in s.creature_owner.items()
                       if q != p and _creature_targetable(g, p, c))
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g, f):
-        ids = g.b.ids
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        ids = g.board.ids
         if f["stage"] == "start":
-            return [Action("steal", what=c, where=ids[at]) for c, at in self._targets(g, f["p"])]
-        m = f["minis"][0]  # Scylla and Charybdis: one miniature after the other
+            return [Action("steal", what=c, where=ids[at]) for c, at in self._targets(g, f["player"])]
+        m = f["miniatures"][0]  # Scylla and Charybdis: one miniature after the other
         return [Action("stay", what=m)] + [Action("move_creature", what=m, where=ids[a])
-                                            for a in creature_destinations(g, m, p=f["p"])]
+                                            for a in creature_destinations(g, m, p=f["player"])]
 
-    def apply(self, g, f, a):
-        s, p = g.s, f["p"]
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        s, p = g.state, f["player"]
         if a.kind == "steal":
             victim = s.creature_owner[a.what]
             s.creature_owner[a.what] = p
             g.emit("creature_stolen", player=p, victim=victim, card=a.what)
-            f["minis"], f["stage"] = miniatures_of(a.what), "move"
+            f["miniatures"], f["stage"] = miniatures_of(a.what), "move"
             return
-        f["minis"] = f["minis"][1:]
-        if not f["minis"]:
+        f["miniatures"] = f["miniatures"][1:]
+        if not f["miniatures"]:
             finish(g, f)
         if a.kind == "move_creature":
             m, dest = a.what, _area(g, a)
@@ -247,12 +254,12 @@ class Empusa(Effect):
     """Perform again the free mandatory actions of the god to whom you made an Offering in the
     current Cycle (the building first, then the recruit, as on the god's turn)."""
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         turn = nearest(g, "turn")
-        return turn is not None and turn["p"] == p and turn["god"] != APOLLO
+        return turn is not None and turn["player"] == p and turn["god"] != APOLLO
 
-    def auto(self, g, f):
-        p = f["p"]
+    def auto(self, g: Game, f: CreatureFrame) -> bool:
+        p = f["player"]
         if f["stage"] == "start":
             god = nearest(g, "turn")["god"]
             f["god"], f["stage"] = god, "recruit"
@@ -277,27 +284,27 @@ class Erinyes(Effect):
 
     @staticmethod
     def _origins(g, p):
-        return [a for a in range(len(g.b.ids)) if g.s.prosperity[a] and not shielded(g, p, a)]
+        return [a for a in range(len(g.board.ids)) if g.state.prosperity[a] and not shielded(g, p, a)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._origins(g, p))
 
-    def legal(self, g, f):
-        ids, p = g.b.ids, f["p"]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
         return [Action("destination", where=ids[a]) for a in range(len(ids))
-                if a != f["frm"] and not shielded(g, p, a)]
+                if a != f["origin"] and not shielded(g, p, a)]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         if a.kind == "origin":
-            f["frm"], f["stage"] = _area(g, a), "dest"
+            f["origin"], f["stage"] = _area(g, a), "dest"
             return
-        s, frm, dest = g.s, f["frm"], _area(g, a)
+        s, frm, dest = g.state, f["origin"], _area(g, a)
         finish(g, f)
         s.prosperity[frm] -= 1
         s.prosperity[dest] += 1
-        g.emit("prosperity_moved", player=f["p"], origin=g.b.ids[frm], destination=a.where)
+        g.emit("prosperity_moved", player=f["player"], origin=g.board.ids[frm], destination=a.where)
 
 
 @effect("giant")
@@ -307,29 +314,29 @@ class Giant(Effect):
 
     @staticmethod
     def _targets(g, p):
-        s = g.s
-        return [a for a in g.b.lands if s.mercs[a] and s.ctrl[a] not in (p, NOBODY)
+        s = g.state
+        return [a for a in g.board.lands if s.mercs[a] and s.ctrl[a] not in (p, NOBODY)
                 and not shielded(g, p, a) and can_leave_land(g, s.ctrl[a], a)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._targets(g, p)) and bool(_merc_places(g, p))
 
-    def legal(self, g, f):
-        ids, p = g.b.ids, f["p"]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("steal", what="mercs", where=ids[a]) for a in self._targets(g, p)]
         return [Action("place_merc", where=ids[a]) for a in _merc_places(g, p)]
 
-    def apply(self, g, f, a):
-        s, p = g.s, f["p"]
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        s, p = g.state, f["player"]
         if a.kind == "steal":
             frm = _area(g, a)
-            f["frm"], f["left"], f["stage"] = frm, s.mercs[frm], "place"
+            f["origin"], f["left"], f["stage"] = frm, s.mercs[frm], "place"
             g.emit("mercs_stolen", player=p, victim=s.ctrl[frm], area=a.where, count=s.mercs[frm])
             return
         # One mercenary at a time goes from the robbed area to the chosen one; an emptied
         # area keeps its controller's token (R16).
-        frm, dest = f["frm"], _area(g, a)
+        frm, dest = f["origin"], _area(g, a)
         s.mercs[frm] -= 1
         s.mercs[dest] += 1
         f["left"] -= 1
@@ -347,7 +354,7 @@ class Graeae(Effect):
     Geryon if they control the Area in which they lie" (and the Nereid's, Cerberus' and the
     Hydra's effects apply, as in the Income phase: cycle.income_of)."""
 
-    def play(self, g, p, card):
+    def play(self, g: Game, p: int, card: str) -> None:
         n = income_of(g, p) + take_geryon_gp(g, p)
         g.emit("graeae", player=p, amount=n)
         g.gain(p, n)
@@ -360,14 +367,14 @@ class Griffin(Effect):
     (Any other player may be chosen: their GP are hidden, R24, so the list does not depend on
     them.)"""
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(_rivals(g, p))
 
-    def legal(self, g, f):
-        return [Action("target_player", n=q) for q in _rivals(g, f["p"])]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("target_player", n=q) for q in _rivals(g, f["player"])]
 
-    def apply(self, g, f, a):
-        p, q = f["p"], a.n
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        p, q = f["player"], a.n
         finish(g, f)
         n = g.purse(q) // 2
         g.emit("gp_stolen", player=p, victim=q)
@@ -382,9 +389,9 @@ class Harpy(Effect):
 
     @staticmethod
     def _targets(g, p):
-        s = g.s
+        s = g.state
         out = []
-        for a in g.b.lands:
+        for a in g.board.lands:
             if shielded(g, p, a):
                 continue
             if s.troops[a]:
@@ -393,18 +400,18 @@ class Harpy(Effect):
                 out.append(("merc", a))
         return out
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g, f):
-        return [Action("destroy", what=k, where=g.b.ids[a]) for k, a in self._targets(g, f["p"])]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("destroy", what=k, where=g.board.ids[a]) for k, a in self._targets(g, f["player"])]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         area = _area(g, a)
         finish(g, f)
         troop = a.what == "troop"
         # An emptied area keeps its controller's token (R16).
-        ops.remove_land_units(g, area, g.s.ctrl[area], int(troop), int(not troop), destroy=True)
+        ops.remove_land_units(g, area, g.state.ctrl[area], int(troop), int(not troop), destroy=True)
 
 
 @effect("hippalectryon")
@@ -419,11 +426,11 @@ class Hippalectryon(Effect):
 
     @staticmethod
     def _merc_areas(g, p):
-        s = g.s
+        s = g.state
         return [a for a in controlled_lands(g, p) if s.mercs[a] and not shielded(g, p, a)]
 
     def _rewards(self, g, p):
-        s, r = g.s, g.r
+        s, r = g.state, g.rules
         if sum(s.mercs[a] for a in self._merc_areas(g, p)) < 2:
             return []
         out = ["prosperity"]
@@ -433,27 +440,27 @@ class Hippalectryon(Effect):
             out.append("philosopher")
         return out
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._rewards(g, p))
 
-    def auto(self, g, f):
-        if f["stage"] == "start" and not self._rewards(g, f["p"]):
+    def auto(self, g: Game, f: CreatureFrame) -> bool:
+        if f["stage"] == "start" and not self._rewards(g, f["player"]):
             finish(g, f)  # no more exchanges possible
             return True
         return False
 
-    def legal(self, g, f):
-        ids, p, stage = g.b.ids, f["p"], f["stage"]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             out = [Action("exchange", what=k) for k in self._rewards(g, p)]
-            return out + [DONE] if f.get("made") else out
+            return out + [DONE] if f.get("exchanges_made") else out
         if stage == "mercs":
             return [Action("return_merc", where=ids[a]) for a in self._merc_areas(g, p)]
         return [Action("prosperity", where=ids[a]) for a in range(len(ids))
                 if not shielded(g, p, a)]
 
-    def apply(self, g, f, a):
-        p = f["p"]
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        p = f["player"]
         if a.kind == "done":
             finish(g, f)
         elif a.kind == "exchange":
@@ -463,7 +470,7 @@ class Hippalectryon(Effect):
             f["left"] -= 1
             if f["left"]:
                 return
-            f["made"] = f.get("made", 0) + 1
+            f["exchanges_made"] = f.get("exchanges_made", 0) + 1
             reward = f["reward"]
             g.emit("exchanged", player=p, reward=reward)
             f["stage"] = "place" if reward == "prosperity" else "start"
@@ -473,7 +480,7 @@ class Hippalectryon(Effect):
                 gain_philosopher(g, p)  # a 4th one builds a Metropolis (on top of this frame)
         else:  # the Prosperity token
             area = _area(g, a)
-            g.s.prosperity[area] += 1
+            g.state.prosperity[area] += 1
             g.emit("prosperity", player=p, area=a.where)
             f["stage"] = "start"
 
@@ -488,32 +495,32 @@ class Hippocampus(Effect):
 
     @staticmethod
     def _seas(g, p):
-        return [a for a in controlled_seas(g, p) if g.s.fleets[a]]
+        return [a for a in controlled_seas(g, p) if g.state.fleets[a]]
 
-    def applicable(self, g, p):
-        return bool(self._seas(g, p)) and g.s.mercs_left > 0 and bool(_merc_places(g, p))
+    def applicable(self, g: Game, p: int) -> bool:
+        return bool(self._seas(g, p)) and g.state.mercs_left > 0 and bool(_merc_places(g, p))
 
-    def legal(self, g, f):
-        s, ids = g.s, g.b.ids
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        s, ids = g.state, g.board.ids
         if f["stage"] == "start":
-            return [Action("origin", where=ids[a]) for a in self._seas(g, f["p"])]
+            return [Action("origin", where=ids[a]) for a in self._seas(g, f["player"])]
         if f["stage"] == "place":
-            return [Action("place_merc", where=ids[a]) for a in _merc_places(g, f["p"])]
+            return [Action("place_merc", where=ids[a]) for a in _merc_places(g, f["player"])]
         # R28: no more Fleets than there are mercenaries to receive
-        most = min(s.fleets[f["frm"]], s.mercs_left)
+        most = min(s.fleets[f["origin"]], s.mercs_left)
         return [Action("take", what="fleet", n=k) for k in range(1, most + 1)]
 
-    def apply(self, g, f, a):
-        s, p = g.s, f["p"]
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        s, p = g.state, f["player"]
         if a.kind == "origin":
-            f["frm"], f["stage"] = _area(g, a), "count"
+            f["origin"], f["stage"] = _area(g, a), "count"
         elif a.kind == "take":
-            sea, n = f["frm"], a.n
+            sea, n = f["origin"], a.n
             s.fleets[sea] -= n
             s.fleets_left[p] += n  # returned, not destroyed
             if not s.fleets[sea]:
                 s.ctrl[sea] = NOBODY  # an empty sea area is controlled by no one (R16)
-            g.emit("fleets_exchanged", player=p, area=g.b.ids[sea], count=n)
+            g.emit("fleets_exchanged", player=p, area=g.board.ids[sea], count=n)
             f["left"], f["stage"] = n, "place"
         else:
             ops.place_mercs(g, _area(g, a), p)
@@ -531,20 +538,20 @@ class Manticore(Effect):
 
     @staticmethod
     def _targets(g, p):
-        s = g.s
+        s = g.state
         cards = sorted((c, s.creature_at[miniatures_of(c)[0]]) for c in s.creature_owner
                        if _creature_targetable(g, p, c))
         return cards + [(h, at) for h, at in sorted(s.hero_at.items()) if not shielded(g, p, at)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g, f):
-        return [Action("destroy", what=n, where=g.b.ids[at]) for n, at in self._targets(g, f["p"])]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("destroy", what=n, where=g.board.ids[at]) for n, at in self._targets(g, f["player"])]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         finish(g, f)
-        if a.what in g.s.creature_owner:
+        if a.what in g.state.creature_owner:
             release(g, a.what)  # its miniatures leave the board, its effect ends
         else:
             ops.discard_hero(g, a.what)
@@ -560,9 +567,9 @@ class Pegasus(Effect):
 
     @staticmethod
     def _destinations(g, p, frm):
-        s = g.s
+        s = g.state
         out = []
-        for a in g.b.lands:
+        for a in g.board.lands:
             if a == frm or shielded(g, p, a) or not _can_enter_land(g, p, a):
                 continue
             q = s.ctrl[a]
@@ -573,33 +580,33 @@ class Pegasus(Effect):
         return out
 
     def _origins(self, g, p):
-        s = g.s
+        s = g.state
         return [a for a in controlled_lands(g, p)
                 if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True))
                 and can_leave_land(g, p, a) and not shielded(g, p, a)
                 and self._destinations(g, p, a)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._origins(g, p))
 
-    def legal(self, g, f):
-        ids, p, stage = g.b.ids, f["p"], f["stage"]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
         if stage != "dest":
-            return unit_choices(g, f, sorted(heroes_at(g, f["frm"])))
-        return [Action("destination", where=ids[a]) for a in self._destinations(g, p, f["frm"])]
+            return unit_choices(g, f, sorted(heroes_at(g, f["origin"])))
+        return [Action("destination", where=ids[a]) for a in self._destinations(g, p, f["origin"])]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         if a.kind == "origin":
             frm = _area(g, a)
             start_units(g, f, frm, sorted(heroes_at(g, frm)))
-        elif not choose_unit(g, f, a, sorted(heroes_at(g, f["frm"]))):
-            p, frm, dest = f["p"], f["frm"], _area(g, a)
+        elif not choose_unit(g, f, a, sorted(heroes_at(g, f["origin"]))):
+            p, frm, dest = f["player"], f["origin"], _area(g, a)
             finish(g, f)
-            g.emit("pegasus", player=p, origin=g.b.ids[frm], destination=a.where)
-            leave_land(g, frm, f["t"], f["m"], f["h"])
-            arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
+            g.emit("pegasus", player=p, origin=g.board.ids[frm], destination=a.where)
+            leave_land(g, frm, f["troops"], f["mercenaries"], f["heroes"])
+            arrive_land(g, p, dest, f["troops"], f["mercenaries"], f["heroes"], frm)
 
 
 @effect("satyr")
@@ -610,18 +617,18 @@ class Satyr(Effect):
 
     @staticmethod
     def _targets(g, p):
-        return [q for q in _rivals(g, p) if g.s.philosophers[q]]
+        return [q for q in _rivals(g, p) if g.state.philosophers[q]]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g, f):
-        return [Action("target_player", n=q) for q in self._targets(g, f["p"])]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("target_player", n=q) for q in self._targets(g, f["player"])]
 
-    def apply(self, g, f, a):
-        p, q = f["p"], a.n
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        p, q = f["player"], a.n
         finish(g, f)
-        g.s.philosophers[q] -= 1
+        g.state.philosophers[q] -= 1
         g.emit("card_stolen", player=p, victim=q, card="philosopher")
         gain_philosopher(g, p)  # the 4th builds a Metropolis at once
 
@@ -631,18 +638,18 @@ class Sphinx(_PlaysAnother):
     """Draw 3 Creature cards. Discard 2, and play the third for free.
     (The drawn cards are seen by their drawer only, R24.)"""
 
-    def hidden(self, f):
+    def hidden(self, f: CreatureFrame) -> tuple:
         return ("cards",)
 
-    def applicable(self, g, p):
-        return bool(g.s.creature_deck or g.s.creature_discard)
+    def applicable(self, g: Game, p: int) -> bool:
+        return bool(g.state.creature_deck or g.state.creature_discard)
 
-    def auto(self, g, f):
-        s = g.s
+    def auto(self, g: Game, f: CreatureFrame) -> bool:
+        s = g.state
         if f["stage"] == "start":
             cards = [draw(g, s.creature_deck, s.creature_discard) for _ in range(3)]
             f["cards"], f["stage"] = tuple(c for c in cards if c), "choose"
-            g.emit("sphinx_draw", player=f["p"], count=len(f["cards"]))
+            g.emit("sphinx_draw", player=f["player"], count=len(f["cards"]))
             if not self.legal(g, f):  # nothing that can be played: all are discarded
                 for c in f["cards"]:
                     discard_creature_card(g, c)
@@ -650,10 +657,10 @@ class Sphinx(_PlaysAnother):
             return True
         return super().auto(g, f)
 
-    def legal(self, g, f):
+    def legal(self, g: Game, f: CreatureFrame) -> list:
         return [Action("choose_card", what=c) for c in dict.fromkeys(f["cards"]) if c in EFFECTS]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         rest = list(f["cards"])
         rest.remove(a.what)
         f["cards"] = ()
@@ -670,33 +677,33 @@ class Sylph(Effect):
 
     @staticmethod
     def _swappable(g, p, x, y):
-        s = g.s
+        s = g.state
         return (x != y and s.fleets[x] and s.fleets[y] and not shielded(g, p, y)
                 and can_enter_sea(g, s.ctrl[x], y) and can_enter_sea(g, s.ctrl[y], x))
 
     def _firsts(self, g, p):
-        seas = [a for a in g.b.seas if g.s.fleets[a] and not shielded(g, p, a)]
+        seas = [a for a in g.board.seas if g.state.fleets[a] and not shielded(g, p, a)]
         return [x for x in seas if any(self._swappable(g, p, x, y) for y in seas)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._firsts(g, p))
 
-    def legal(self, g, f):
-        ids, p = g.b.ids, f["p"]
+    def legal(self, g: Game, f: CreatureFrame) -> list:
+        ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("target_area", where=ids[a]) for a in self._firsts(g, p)]
-        return [Action("target_area", where=ids[y]) for y in g.b.seas
-                if self._swappable(g, p, f["first"], y)]
+        return [Action("target_area", where=ids[y]) for y in g.board.seas
+                if self._swappable(g, p, f["first_sea"], y)]
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         if f["stage"] == "start":
-            f["first"], f["stage"] = _area(g, a), "second"
+            f["first_sea"], f["stage"] = _area(g, a), "second"
             return
-        s, x, y = g.s, f["first"], _area(g, a)
+        s, x, y = g.state, f["first_sea"], _area(g, a)
         finish(g, f)
         s.fleets[x], s.fleets[y] = s.fleets[y], s.fleets[x]
         s.ctrl[x], s.ctrl[y] = s.ctrl[y], s.ctrl[x]
-        g.emit("fleets_swapped", player=f["p"], areas=[g.b.ids[x], a.where])
+        g.emit("fleets_swapped", player=f["player"], areas=[g.board.ids[x], a.where])
 
 
 @effect("triton")
@@ -707,36 +714,36 @@ class Triton(Effect):
 
     @staticmethod
     def _targets(g, p):
-        b = g.b
+        b = g.board
         return sorted({(k, b.site_area[site])
                        for q in _rivals(g, p) for site, k in buildings_of(g, q)
                        if not shielded(g, p, b.site_area[site])})
 
     @staticmethod
     def _places(g, p, kind):
-        ids = g.b.ids
+        ids = g.board.ids
         free = [a for a in lands_with_free_site(g, p) if not shielded(g, p, a)]
         if free:
             return [Action("build", what=kind, where=ids[a]) for a in free]
         return [Action("replace", what=k, where=ids[a]) for k, a in _own_buildings(g, p)]
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         return bool(self._targets(g, p)) and bool(self._places(g, p, ""))
 
-    def legal(self, g, f):
+    def legal(self, g: Game, f: CreatureFrame) -> list:
         if f["stage"] == "start":
-            return [Action("steal", what=k, where=g.b.ids[a]) for k, a in self._targets(g, f["p"])]
-        return self._places(g, f["p"], f["what"])
+            return [Action("steal", what=k, where=g.board.ids[a]) for k, a in self._targets(g, f["player"])]
+        return self._places(g, f["player"], f["building"])
 
-    def apply(self, g, f, a):
-        s, p = g.s, f["p"]
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        s, p = g.state, f["player"]
         if a.kind == "steal":
-            f["what"], f["frm"], f["stage"] = a.what, _area(g, a), "place"
+            f["building"], f["origin"], f["stage"] = a.what, _area(g, a), "place"
             return
-        kind, frm, area = f["what"], f["frm"], _area(g, a)
+        kind, frm, area = f["building"], f["origin"], _area(g, a)
         finish(g, f)
         s.sites[_site_of(g, frm, kind)] = ""
-        g.emit("building_stolen", player=p, victim=s.ctrl[frm], building=kind, area=g.b.ids[frm])
+        g.emit("building_stolen", player=p, victim=s.ctrl[frm], building=kind, area=g.board.ids[frm])
         if a.kind == "replace":
             site = _site_of(g, area, a.what)
             g.emit("demolished", player=p, building=a.what, area=a.where)

@@ -25,13 +25,17 @@ Readings (where the texts leave it open; see the tests):
   Metropolis goes on her card instead of a construction site, with its bonus drawn as usual. It
   counts for its owner (R21) and, never attacked, never gives its bonus again.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ...content.gods import BUILDINGS
 from .. import ops
 from ..actions import Action
 from ..battle import (HOOKS as BATTLE, destroy_units, effective_die, other, player_of, retreats,
                       side_heroes, side_of_hero)
 from ..cycle import discard_creature_card
-from ..frames import Handler, handler, nearest, pop, push
+from ..frames import Frame, Handler, handler, nearest, pop, push
 from ..heroes import (ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT, POWERS, Power, may_sacrifice,
                       own_turn_god, power, remove_from_game)
 from ..maintenance import ON_CREATURE_LEAVES
@@ -45,38 +49,41 @@ from ..turns import place_building
 from ..unit_choice import choose_unit, start_units, unit_choices
 from .miniatures import Miniature, miniature
 
+if TYPE_CHECKING:
+    from ..game import Game
+
 
 
 # --- small helpers ------------------------------------------------------------------------
 
 def _owner(g, hero):
-    return g.s.hero_owner.get(hero)
+    return g.state.hero_owner.get(hero)
 
 
-def _metropolis_possible(g, p) -> bool:
+def _metropolis_possible(g: Game, p: int) -> bool:
     """A Metropolis needs a free site of p's land areas, or a basic building of p's to replace."""
     return bool(lands_with_free_site(g, p) or buildings_of(g, p))
 
 
-def _heroes_of(g, p) -> list:
-    return sorted(h for h, o in g.s.hero_owner.items() if o == p)
+def _heroes_of(g: Game, p: int) -> list:
+    return sorted(h for h, o in g.state.hero_owner.items() if o == p)
 
 
 def _area_id(g, a):
-    return g.b.ids[a]
+    return g.board.ids[a]
 
 
 class BuildsMetropolis(Power):
     """A power whose effect is "build a Metropolis" once its condition holds."""
 
-    def ready(self, g, p, hero):
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return self.condition(g, p, hero) and _metropolis_possible(g, p)
 
-    def condition(self, g, p, hero) -> bool:
+    def condition(self, g: Game, p: int, hero: str) -> bool:
         raise NotImplementedError
 
-    def effect(self, g, f):
-        push_metropolis(g, f["p"], "heroic")
+    def effect(self, g: Game, f: Any) -> None:
+        push_metropolis(g, f["player"], "heroic")
 
 
 # --- the heroes, in alphabetical order --------------------------------------------------------
@@ -94,27 +101,27 @@ class Achilles(Power):
     your basic buildings there makes way (never the one just built)."""
 
     @staticmethod
-    def must_retreat(g, f):
+    def must_retreat(g: Game, f: Any) -> list:
         side = side_of_hero(g, f, "achilles")
-        if side and other(side) in f["lost"]:
+        if side and other(side) in f["losers"]:
             return [other(side)]
         return []
 
     @staticmethod
     def _areas(g, p):
-        s = g.s
+        s = g.state
         return [a for a in controlled_lands(g, p)
-                if sum(1 for i in g.b.sites_of(a) if s.sites[i] in ("",) + BUILDINGS) >= 2]
+                if sum(1 for i in g.board.sites_of(a) if s.sites[i] in ("",) + BUILDINGS) >= 2]
 
-    def ready(self, g, p, hero):
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return bool(self._areas(g, p)) and sum(ops.buildings_left(g, k) for k in BUILDINGS) >= 2
 
     @staticmethod
     def _plan(g, picks):
         """The chosen area's sites once the complete (type, site given up) pairs of `picks` are
         built ("" for an empty site), and which of them are new."""
-        area = g.b.index[picks[0]]
-        sites = [g.s.sites[i] for i in g.b.sites_of(area)]
+        area = g.board.index[picks[0]]
+        sites = [g.state.sites[i] for i in g.board.sites_of(area)]
         new = [False] * len(sites)
         pairs = picks[1:]
         for kind, gone in zip(pairs[0::2], pairs[1::2]):
@@ -122,8 +129,8 @@ class Achilles(Power):
             sites[i], new[i] = kind, True
         return sites, new
 
-    def choices(self, g, f):
-        p, picks = f["p"], f["chosen"]
+    def choices(self, g: Game, f: Any) -> list:
+        p, picks = f["player"], f["chosen"]
         if not picks:
             return [Action("target_area", where=_area_id(g, a)) for a in self._areas(g, p)]
         if len(picks) == 5:
@@ -136,7 +143,7 @@ class Achilles(Power):
         gone = sorted({k for k, n in zip(sites, new) if k in BUILDINGS and not n})
         return [Action("replace", what=k, where=picks[0]) for k in gone]
 
-    def choose(self, g, f, a):
+    def choose(self, g: Game, f: Any, a: Action) -> None:
         if a.kind == "target_area":
             f["chosen"] = (a.where,)
             return
@@ -144,14 +151,14 @@ class Achilles(Power):
         if a.kind == "choose_building" and "" in self._plan(g, f["chosen"][:-1])[0]:
             f["chosen"] = f["chosen"] + ("",)  # an empty site: no choice to make
 
-    def effect(self, g, f):
-        s, p, b = g.s, f["p"], g.b
+    def effect(self, g: Game, f: Any) -> None:
+        s, p, b = g.state, f["player"], g.board
         area = b.index[f["chosen"][0]]
         new = []
         for kind, gone in zip(f["chosen"][1::2], f["chosen"][2::2]):
             site = next(i for i in b.sites_of(area) if s.sites[i] == gone and i not in new)
             if gone:
-                g.emit("demolished", player=p, building=gone, area=g.b.ids[area])
+                g.emit("demolished", player=p, building=gone, area=g.board.ids[area])
             new.append(site)
             place_building(g, p, site, kind)
 
@@ -162,10 +169,10 @@ class Ajax(BuildsMetropolis):
     Sacrificial Power. If you control 7 Land Areas, build a Metropolis."""
 
     @staticmethod
-    def strength(g, p, a, kind, name, base):
+    def strength(g: Game, p: int, a: int, kind: str, name: str, base: int) -> int:
         return 2 if kind == "hero" and name == "ajax" else base
 
-    def condition(self, g, p, hero):
+    def condition(self, g: Game, p: int, hero: str) -> bool:
         return len(controlled_lands(g, p)) >= 7
 
 
@@ -178,42 +185,42 @@ class Antigone(BuildsMetropolis):
     Choices: the area of each Cornucopia discarded, while there is a choice."""
 
     @staticmethod
-    def die(g, f, side, die):
+    def die(g: Game, f: Any, side: str, die: int) -> int:
         return 3 if die == 0 and "antigone" in side_heroes(g, f, side) else die
 
     @staticmethod
     def _left(g, f):
         """Prosperity left per controlled area, after the choices so far."""
-        s, p = g.s, f["p"]
+        s, p = g.state, f["player"]
         left = {a: s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)
                 if s.prosperity[a]}
         for where in f["chosen"]:
-            left[g.b.index[where]] -= 1
+            left[g.board.index[where]] -= 1
         return {a: n for a, n in left.items() if n}
 
-    def condition(self, g, p, hero):
-        s = g.s
+    def condition(self, g: Game, p: int, hero: str) -> bool:
+        s = g.state
         return sum(s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)) >= 3
 
-    def choices(self, g, f):
+    def choices(self, g: Game, f: Any) -> list:
         left = self._left(g, f)
         need = 3 - len(f["chosen"])
         if need == 0 or len(left) <= 1 or sum(left.values()) == need:
             return []  # no choice left: the rest is taken where it is
         return [Action("discard_prosperity", where=_area_id(g, a)) for a in sorted(left)]
 
-    def choose(self, g, f, a):
+    def choose(self, g: Game, f: Any, a: Action) -> None:
         f["chosen"] = f["chosen"] + (a.where,)
 
-    def effect(self, g, f):
-        s, p = g.s, f["p"]
-        taken = [g.b.index[w] for w in f["chosen"]]
+    def effect(self, g: Game, f: Any) -> None:
+        s, p = g.state, f["player"]
+        taken = [g.board.index[w] for w in f["chosen"]]
         left = self._left(g, f)
         for a in sorted(left):
             taken += [a] * min(left[a], 3 - len(taken))
         for a in taken:
             s.prosperity[a] -= 1
-            g.emit("prosperity_discarded", player=p, area=g.b.ids[a])
+            g.emit("prosperity_discarded", player=p, area=g.board.ids[a])
         push_metropolis(g, p, "heroic")
 
 
@@ -229,53 +236,58 @@ class Croesus(BuildsMetropolis):
     COST = 15
 
     @staticmethod
-    def after_roll(g, f):
+    def after_roll(g: Game, f: Any) -> None:
         side = side_of_hero(g, f, "croesus")
         if side and Croesus.may_reroll(g, f, side):
             push(g, "reroll", player_of(f, side), side=side, dice=f["dice"])
 
     @staticmethod
-    def may_reroll(g, f, side):
+    def may_reroll(g: Game, f: Any, side: str) -> bool:
         results = {effective_die(g, f, side, d) for d in set(ops.DIE_FACES)}
         return g.purse(player_of(f, side)) >= 1 and len(results) > 1
 
-    def condition(self, g, p, hero):
+    def condition(self, g: Game, p: int, hero: str) -> bool:
         return g.purse(p) >= self.COST
 
-    def effect(self, g, f):
-        g.pay(f["p"], self.COST)
-        g.emit("paid_for_power", player=f["p"], amount=self.COST)
-        push_metropolis(g, f["p"], "heroic")
+    def effect(self, g: Game, f: Any) -> None:
+        g.pay(f["player"], self.COST)
+        g.emit("paid_for_power", player=f["player"], amount=self.COST)
+        push_metropolis(g, f["player"], "heroic")
 
 
-@handler("reroll")
+class RerollFrame(Frame):
+    side: str    # Croesus' side in the battle: "a" (attacker) or "d" (defender)
+    dice: tuple  # both dice as rolled
+
+
+@handler("reroll", RerollFrame)
 class Reroll(Handler):
-    """Croesus' owner may pay 1 GP to re-roll his side's die. Frame: side, dice (both rolled)."""
+    """Croesus' owner may pay 1 GP to re-roll his side's die."""
 
     @staticmethod
-    def legal(g, f):
+    def legal(g: Game, f: Any) -> list:
         return [Action("reroll", what="croesus", n=1), Action("keep_roll")]
 
     @staticmethod
-    def auto(g, f):
+    def auto(g: Game, f: Any) -> bool:
         if not Croesus.may_reroll(g, nearest(g, "battle"), f["side"]):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g, f, a):
+    def apply(g: Game, f: Any, a: Action) -> None:
         if a.kind == "keep_roll":
             pop(g, f)
             return
         battle = nearest(g, "battle")
-        g.pay(f["p"], 1)
+        g.pay(f["player"], 1)
         die = ops.roll_die(g)
         i = 0 if f["side"] == "a" else 1
         dice = list(battle["dice"])
         dice[i] = die
         battle["dice"] = f["dice"] = tuple(dice)
-        g.emit("reroll", player=f["p"], area=g.b.ids[battle["area"]], die=die, cost=1)
+        g.emit("reroll", player=f["player"], area=g.board.ids[battle["area"]], die=die, cost=1)
 
 
 @power("hector")
@@ -286,55 +298,60 @@ class Hector(Power):
     times. (A 4th Philosopher builds a Metropolis at once.)"""
 
     @staticmethod
-    def before_battle(g, f):
+    def before_battle(g: Game, f: Any) -> None:
         if f["sea"] or "hector" not in side_heroes(g, f, "d"):
             return
-        kinds = [k for k, n in (("troop", f["at"]), ("merc", f["am"])) if n]
+        kinds = [k for k, n in (("troop", f["attacker_troops"]), ("merc", f["attacker_mercenaries"]))
+                 if n]
         if len(kinds) == 1:
             Hector.strike(g, f, kinds[0])
         elif kinds:
-            push(g, "hector", f["dfd"], area=f["area"])
+            push(g, "hector", f["defender"], area=f["area"])
 
     @staticmethod
-    def strike(g, f, kind):
-        g.emit("hector", player=f["dfd"], area=g.b.ids[f["area"]], unit=kind)
+    def strike(g: Game, f: Any, kind: str) -> None:
+        g.emit("hector", player=f["defender"], area=g.board.ids[f["area"]], unit=kind)
         destroy_units(g, f, "a", kind)
 
     @staticmethod
     def _most(g, p):
-        s = g.s
-        return min(s.priestesses[p] // 2, g.r.philosophers - sum(s.philosophers))
+        s = g.state
+        return min(s.priestesses[p] // 2, g.rules.philosophers - sum(s.philosophers))
 
-    def ready(self, g, p, hero):
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return self._most(g, p) >= 1
 
-    def choices(self, g, f):
-        most = self._most(g, f["p"])
+    def choices(self, g: Game, f: Any) -> list:
+        most = self._most(g, f["player"])
         if f["chosen"] or most == 1:
             return []
         return [Action("convert", what="philosopher", n=k) for k in range(1, most + 1)]
 
-    def choose(self, g, f, a):
+    def choose(self, g: Game, f: Any, a: Action) -> None:
         f["chosen"] = (a.n,)
 
-    def effect(self, g, f):
-        s, p = g.s, f["p"]
+    def effect(self, g: Game, f: Any) -> None:
+        s, p = g.state, f["player"]
         for _ in range(f["chosen"][0] if f["chosen"] else 1):
             s.priestesses[p] -= 2  # back to the supply
             g.emit("priestesses_converted", player=p, count=2)
             gain_philosopher(g, p)
 
 
-@handler("hector")
+class HectorFrame(Frame):
+    area: int  # the battle's area, where Hector defends
+
+
+@handler("hector", HectorFrame)
 class HectorStrike(Handler):
     """Hector's owner chooses which invading unit he destroys: a troop or a mercenary."""
 
     @staticmethod
-    def legal(g, f):
+    def legal(g: Game, f: Any) -> list:
         return [Action("destroy", what=k, where=_area_id(g, f["area"])) for k in ("troop", "merc")]
 
     @staticmethod
-    def apply(g, f, a):
+    def apply(g: Game, f: Any, a: Action) -> None:
         pop(g, f)
         Hector.strike(g, nearest(g, "battle"), a.what)
 
@@ -350,30 +367,30 @@ class Helen(Power):
     type, are chosen as the Metropolis is built (metropolis.py, "remove")."""
 
     @staticmethod
-    def die(g, f, side, die):
+    def die(g: Game, f: Any, side: str, die: int) -> int:
         return 2 if "helen" in side_heroes(g, f, side) else die
 
     @staticmethod
-    def types(g, p, n=2) -> list:
+    def types(g: Game, p: int, n: int = 2) -> list:
         kinds = [k for _, k in buildings_of(g, p, for_metropolis=True)]
         return [k for k in BUILDINGS if kinds.count(k) >= n]
 
-    def ready(self, g, p, hero):
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return len(self.types(g, p)) >= 2
 
-    def choices(self, g, f):
-        types = [k for k in self.types(g, f["p"]) if k not in f["chosen"]]
+    def choices(self, g: Game, f: Any) -> list:
+        types = [k for k in self.types(g, f["player"]) if k not in f["chosen"]]
         if len(f["chosen"]) == 2 or len(types) + len(f["chosen"]) == 2:
             return []
         return [Action("choose_building", what=k) for k in types]
 
-    def choose(self, g, f, a):
+    def choose(self, g: Game, f: Any, a: Action) -> None:
         f["chosen"] = f["chosen"] + (a.what,)
 
-    def effect(self, g, f):
-        types = list(f["chosen"]) + [k for k in self.types(g, f["p"]) if k not in f["chosen"]]
+    def effect(self, g: Game, f: Any) -> None:
+        types = list(f["chosen"]) + [k for k in self.types(g, f["player"]) if k not in f["chosen"]]
         t1, t2 = types[:2]
-        push_metropolis(g, f["p"], "heroic", remove=(t1, t1, t2, t2), own=True)
+        push_metropolis(g, f["player"], "heroic", remove=(t1, t1, t2, t2), own=True)
 
 
 @power("heracles")
@@ -392,49 +409,49 @@ class Heracles(BuildsMetropolis):
     The cards under him are kept in `creature_cards["heracles"]`."""
 
     @staticmethod
-    def cards(g) -> tuple:
+    def cards(g: Game) -> tuple:
         """The creature cards under Heracles' card, while a player holds it."""
-        if "heracles" not in g.s.hero_owner:
+        if "heracles" not in g.state.hero_owner:
             return ()
-        return g.s.creature_cards.get("heracles", ())
+        return g.state.creature_cards.get("heracles", ())
 
     @staticmethod
-    def arrives(g, p, area, heroes, route):
+    def arrives(g: Game, p: int, area: int, heroes: tuple, route: tuple) -> None:
         if "heracles" not in heroes:
             return
-        s = g.s
+        s = g.state
         for mini, at in sorted(creatures_on_board(g).items()):
             if (at == area or at in route) and mini in s.creature_at:
                 Heracles.slay(g, card_of(mini), at)
 
     @staticmethod
-    def slay(g, card, area):
-        s = g.s
+    def slay(g: Game, card: str, area: int) -> None:
+        s = g.state
         owner = s.creature_owner.pop(card, None)
         for m in miniatures_of(card):
             s.creature_at.pop(m, None)
         s.creature_cards["heracles"] = s.creature_cards.get("heracles", ()) + (card,)
-        g.emit("creature_slain", hero="heracles", card=card, area=g.b.ids[area], owner=owner)
+        g.emit("creature_slain", hero="heracles", card=card, area=g.board.ids[area], owner=owner)
         if card in ON_CREATURE_LEAVES:
             ON_CREATURE_LEAVES[card](g, card)
 
     @staticmethod
-    def discard_cards(g, hero):
+    def discard_cards(g: Game, hero: str) -> None:
         """His cards follow his card: discarded with him (and, on recruitment, any left under a
         card that left the board by another way)."""
-        s = g.s
+        s = g.state
         if hero != "heracles" or not s.creature_cards.get("heracles"):
             return
         for card in s.creature_cards.pop("heracles"):
             discard_creature_card(g, card)
         g.emit("cards_discarded", hero="heracles")
 
-    def condition(self, g, p, hero):
+    def condition(self, g: Game, p: int, hero: str) -> bool:
         return len(self.cards(g)) >= 2
 
-    def effect(self, g, f):
+    def effect(self, g: Game, f: Any) -> None:
         self.discard_cards(g, "heracles")
-        push_metropolis(g, f["p"], "heroic")
+        push_metropolis(g, f["player"], "heroic")
 
 
 @power("hippolyta")
@@ -447,14 +464,14 @@ class Hippolyta(BuildsMetropolis):
     Sacrificial Power. If you control 2 Heroes in addition to Hippolyta, build a Metropolis."""
 
     @staticmethod
-    def building_kinds(g, f, p, land, kind, kinds):
-        s = g.s
+    def building_kinds(g: Game, f: Any, p: int, land: int, kind: str, kinds: frozenset) -> frozenset:
+        s = g.state
         if kind in ("port", "fortress") and s.hero_at.get("hippolyta") == land \
                 and _owner(g, "hippolyta") == p and (f["sea"] or land == f["area"]):
             return kinds | {"port", "fortress"}
         return kinds
 
-    def condition(self, g, p, hero):
+    def condition(self, g: Game, p: int, hero: str) -> bool:
         return len([h for h in _heroes_of(g, p) if h not in (hero, "hippolyta")]) >= 2
 
 
@@ -465,11 +482,11 @@ class Jason(BuildsMetropolis):
     Sacrificial Power. If you have all your 8 Fleets in play, build a Metropolis."""
 
     @staticmethod
-    def reach(g, p, frm, hero):
+    def reach(g: Game, p: int, frm: int, hero: str) -> set:
         """Land areas linked to frm by a chain of seas holding anyone's fleets."""
         if hero != "jason":
             return set()
-        b, s = g.b, g.s
+        b, s = g.board, g.state
         seen = {x for x in b.coast[frm] if s.fleets[x]}
         todo = list(seen)
         while todo:
@@ -479,8 +496,8 @@ class Jason(BuildsMetropolis):
                     todo.append(x)
         return {land for sea in seen for land in b.coast[sea]}
 
-    def condition(self, g, p, hero):
-        return g.s.fleets_left[p] == 0
+    def condition(self, g: Game, p: int, hero: str) -> bool:
+        return g.state.fleets_left[p] == 0
 
 
 @power("leto")
@@ -493,11 +510,11 @@ class Leto(BuildsMetropolis):
     with_apollo = True
 
     @staticmethod
-    def heroic_with_apollo(g, hero):
+    def heroic_with_apollo(g: Game, hero: str) -> bool:
         return hero == "leto"
 
-    def condition(self, g, p, hero):
-        s = g.s
+    def condition(self, g: Game, p: int, hero: str) -> bool:
+        s = g.state
         return sum(1 for c, o in s.creature_owner.items() if o == p and card_on_board(g, c)) >= 2
 
 
@@ -508,26 +525,26 @@ class Odysseus(Power):
     Destroy the 3 Buildings and build a Metropolis on one of your available construction sites."""
 
     @staticmethod
-    def building_kinds(g, f, p, land, kind, kinds):
-        if kind == "fortress" and not f["sea"] and "odysseus" in f["ah"]:
+    def building_kinds(g: Game, f: Any, p: int, land: int, kind: str, kinds: frozenset) -> frozenset:
+        if kind == "fortress" and not f["sea"] and "odysseus" in f["attacker_heroes"]:
             return frozenset()  # the Fortress in a Metropolis, or a Port with Hippolyta, too
         return kinds
 
-    def ready(self, g, p, hero):
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return bool(Helen.types(g, p, 3))
 
-    def choices(self, g, f):
-        types = Helen.types(g, f["p"], 3)
+    def choices(self, g: Game, f: Any) -> list:
+        types = Helen.types(g, f["player"], 3)
         if f["chosen"] or len(types) == 1:
             return []
         return [Action("choose_building", what=k) for k in types]
 
-    def choose(self, g, f, a):
+    def choose(self, g: Game, f: Any, a: Any) -> None:
         f["chosen"] = (a.what,)
 
-    def effect(self, g, f):
-        kind = f["chosen"][0] if f["chosen"] else Helen.types(g, f["p"], 3)[0]
-        push_metropolis(g, f["p"], "heroic", remove=(kind,) * 3, own=True)
+    def effect(self, g: Game, f: Any) -> None:
+        kind = f["chosen"][0] if f["chosen"] else Helen.types(g, f["player"], 3)[0]
+        push_metropolis(g, f["player"], "heroic", remove=(kind,) * 3, own=True)
 
 
 @power("pandora")
@@ -540,32 +557,32 @@ class Pandora(Power):
     lendable = False
 
     @staticmethod
-    def before_battle(g, f):
+    def before_battle(g: Game, f: Any) -> None:
         side = side_of_hero(g, f, "pandora")
         if side is None:
             return
-        s, a = g.s, f["area"]
+        s, a = g.state, f["area"]
         if side == "a":
             n, s.mercs[a] = s.mercs[a], 0
-            f["am"] += n
+            f["attacker_mercenaries"] += n
         else:
-            n, f["am"] = f["am"], 0
+            n, f["attacker_mercenaries"] = f["attacker_mercenaries"], 0
             s.mercs[a] += n
         if n:
-            g.emit("mercs_turned", player=player_of(f, side), area=g.b.ids[a], count=n)
+            g.emit("mercs_turned", player=player_of(f, side), area=g.board.ids[a], count=n)
 
     @staticmethod
     def _lent(g, p, hero):
-        return [h for h in g.s.hero_track
+        return [h for h in g.state.hero_track
                 if h and h in POWERS and POWERS[h].lendable and POWERS[h].ready(g, p, hero)]
 
-    def ready(self, g, p, hero):
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return bool(self._lent(g, p, hero))
 
-    def choices(self, g, f):
-        return [Action("use_power", what=h) for h in self._lent(g, f["p"], f["hero"])]
+    def choices(self, g: Game, f: Any) -> list:
+        return [Action("use_power", what=h) for h in self._lent(g, f["player"], f["hero"])]
 
-    def choose(self, g, f, a):
+    def choose(self, g: Game, f: Any, a: Action) -> None:
         f["power"] = a.what
 
 
@@ -576,13 +593,13 @@ class Penelope(BuildsMetropolis):
     Sacrificial Power. If you control 6 Sea Areas, build a Metropolis."""
 
     @staticmethod
-    def battle_bonus(g, f, p, total):
-        at = g.s.hero_at.get("penelope")
-        if f["sea"] and at is not None and _owner(g, "penelope") == p and at in g.b.coast[f["area"]]:
+    def battle_bonus(g: Game, f: Any, p: int, total: int) -> int:
+        at = g.state.hero_at.get("penelope")
+        if f["sea"] and at is not None and _owner(g, "penelope") == p and at in g.board.coast[f["area"]]:
             return total + 2
         return total
 
-    def condition(self, g, p, hero):
+    def condition(self, g: Game, p: int, hero: str) -> bool:
         return len(controlled_seas(g, p)) >= 6
 
 
@@ -600,22 +617,22 @@ class Penthesilea(Power):
     lendable = False
 
     @staticmethod
-    def round_result(g, f, sa, sd, losers):
+    def round_result(g: Game, f: Any, sa: int, sd: int, losers: tuple) -> tuple:
         side = side_of_hero(g, f, "penthesilea")
         if side and sa == sd:
             return (other(side),)
         return losers
 
     @staticmethod
-    def place_legal(g, f):
-        p = f["p"]
+    def place_legal(g: Game, f: Any) -> list:
+        p = f["player"]
         if may_sacrifice(g, p, "penthesilea", own_turn_god(g, p)):
             return [Action("metropolis_on_card", what="penthesilea")]
         return []
 
     @staticmethod
-    def place(g, f, a):
-        s, p = g.s, f["p"]
+    def place(g: Game, f: Any, a: Action) -> None:
+        s, p = g.state, f["player"]
         remove_from_game(g, "penthesilea")
         bonus = draw_bonus(g)
         s.metro_bonus["penthesilea"] = (p, bonus)
@@ -633,11 +650,11 @@ class Pericles(BuildsMetropolis):
     Sacrificial Power. If all 8 of your basic Troops are on the game board, build a Metropolis."""
 
     @staticmethod
-    def heroic_cost(g, f, hero, cost):
+    def heroic_cost(g: Game, f: Any, hero: str, cost: int) -> int:
         return 1 if hero == "pericles" else cost
 
-    def condition(self, g, p, hero):
-        return g.s.troops_left[p] == 0
+    def condition(self, g: Game, p: int, hero: str) -> bool:
+        return g.state.troops_left[p] == 0
 
 
 @power("perseus")
@@ -653,7 +670,7 @@ class Perseus(Power):
     defended destination means a Land Battle, and R19 applies."""
 
     @staticmethod
-    def loss_options(g, f, side, options):
+    def loss_options(g: Game, f: Any, side: str, options: list) -> list:
         if "perseus" not in side_heroes(g, f, side):
             return options
         kinds = [a.what for a in options if a.kind == "lose" and a.what in ("troop", "merc")]
@@ -667,10 +684,10 @@ class Perseus(Power):
         return sorted(h for h in heroes_at(g, a) if h != hero)  # the sacrificed one leaves
 
     @staticmethod
-    def destinations(g, p, frm):
-        s = g.s
+    def destinations(g: Game, p: int, frm: int) -> list:
+        s = g.state
         out = []
-        for a in g.b.lands:
+        for a in g.board.lands:
             if a == frm or not all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"]):
                 continue
             q = s.ctrl[a]
@@ -679,40 +696,40 @@ class Perseus(Power):
             out.append(a)
         return out
 
-    def origins(self, g, p, hero):
-        s = g.s
+    def origins(self, g: Game, p: int, hero: str) -> list:
+        s = g.state
         return [a for a in controlled_lands(g, p)
                 if (s.troops[a] or s.mercs[a] or self._heroes(g, a, hero))
                 and all(fn(g, p, a) for fn in MODIFIERS["can_leave_land"])
                 and self.destinations(g, p, a)]
 
-    def ready(self, g, p, hero):
+    def ready(self, g: Game, p: int, hero: str) -> bool:
         return bool(self.origins(g, p, hero))
 
-    def choices(self, g, f):
-        ids, p, stage = g.b.ids, f["p"], f["stage"]
+    def choices(self, g: Game, f: Any) -> list:
+        ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             return [Action("origin", where=ids[a]) for a in self.origins(g, p, f["hero"])]
         if stage == "go":
             return []
-        frm = f["frm"]
+        frm = f["origin"]
         if stage != "dest":
             return unit_choices(g, f, self._heroes(g, frm, f["hero"]))
         return [Action("destination", where=ids[a]) for a in self.destinations(g, p, frm)]
 
-    def choose(self, g, f, a):
+    def choose(self, g: Game, f: Any, a: Action) -> None:
         if a.kind == "origin":
-            frm = g.b.index[a.where]
-            f["h"] = ()
+            frm = g.board.index[a.where]
+            f["heroes"] = ()
             start_units(g, f, frm, self._heroes(g, frm, f["hero"]))
-        elif not choose_unit(g, f, a, self._heroes(g, f["frm"], f["hero"])):
-            f["to"], f["stage"] = g.b.index[a.where], "go"
+        elif not choose_unit(g, f, a, self._heroes(g, f["origin"], f["hero"])):
+            f["destination"], f["stage"] = g.board.index[a.where], "go"
 
-    def effect(self, g, f):
-        p, frm, dest = f["p"], f["frm"], f["to"]
-        g.emit("perseus", player=p, origin=g.b.ids[frm], destination=g.b.ids[dest])
-        leave_land(g, frm, f["t"], f["m"], f["h"])
-        arrive_land(g, p, dest, f["t"], f["m"], f["h"], frm)
+    def effect(self, g: Game, f: Any) -> None:
+        p, frm, dest = f["player"], f["origin"], f["destination"]
+        g.emit("perseus", player=p, origin=g.board.ids[frm], destination=g.board.ids[dest])
+        leave_land(g, frm, f["troops"], f["mercenaries"], f["heroes"])
+        arrive_land(g, p, dest, f["troops"], f["mercenaries"], f["heroes"], frm)
 
 
 # --- the Minotaur ---------------------------------------------------------------------------
@@ -728,25 +745,25 @@ class Minotaur(Miniature):
     It defends the land area where it stands while its owner controls it (it does not move with
     troops); a side with the Minotaur may not retreat, so its other units stay and fight too."""
 
-    def places(self, g, p, mini):
+    def places(self, g: Game, p: int, mini: str) -> list:
         mine = set(controlled_lands(g, p))
         return [a for a in super().places(g, p, mini) if a in mine]
 
     @staticmethod
-    def fights_for(g, area, p):
-        s = g.s
+    def fights_for(g: Game, area: int, p: int) -> list:
+        s = g.state
         if s.creature_at.get("minotaur") == area and s.creature_owner.get("minotaur") == p \
                 and s.ctrl[area] == p:
             return ["minotaur"]
         return []
 
     @staticmethod
-    def strength(g, p, a, kind, name, base):
+    def strength(g: Game, p: int, a: int, kind: str, name: str, base: int) -> int:
         return 2 if kind == "creature" and name == "minotaur" else base
 
     @staticmethod
-    def may_retreat(g, f, side):
-        return side == "a" or f["sea"] or not Minotaur.fights_for(g, f["area"], f["dfd"])
+    def may_retreat(g: Game, f: Any, side: str) -> bool:
+        return side == "a" or f["sea"] or not Minotaur.fights_for(g, f["area"], f["defender"])
 
 
 # --- wiring, in the order the hooks run -------------------------------------------------------

@@ -12,10 +12,14 @@ through the "creature" frame like a purchase, one short choice at a time (R26). 
 and everything in it is never offered as a target to a player who does not control Chiron
 (creatures.shielded).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
 from ...content.cards import CREATURES
 from .. import ops
 from ..actions import Action
-from ..creatures import EFFECTS, Effect, effect, finish, shielded
+from ..creatures import EFFECTS, CreatureFrame, Effect, effect, finish, shielded
 from ..frames import push
 from ..maintenance import ON_CREATURE_ARRIVES, ON_CREATURE_LEAVES, ON_MAINTENANCE, creature_destinations
 from ..metropolis import check_economic
@@ -23,42 +27,47 @@ from ..queries import (MODIFIERS, active_players, can_enter_sea, heroes_at, mini
                        sea_neighbours)
 from ..state import NOBODY
 
+if TYPE_CHECKING:
+    from ..game import Game
+
 PLACE = ("start", "second")  # the stages that place a miniature (Scylla, then Charybdis)
 
 
 def _at(g, name):
     """The area of a creature miniature on the board, or None."""
-    return g.s.creature_at.get(name)
+    return g.state.creature_at.get(name)
 
 
 def _owner(g, card):
-    return g.s.creature_owner.get(card)
+    return g.state.creature_owner.get(card)
 
 
 class Miniature(Effect):
     """Placement, common to every creature with a miniature."""
 
-    def places(self, g, p, mini) -> list:
+    card: str  # the creature card (set by @miniature)
+
+    def places(self, g: Game, p: int, mini: str) -> list:
         """Where p may place the miniature: its card's area type, no Creature there, not another
         player's Chiron's area."""
         return creature_destinations(g, mini, p=p)
 
-    def applicable(self, g, p):
+    def applicable(self, g: Game, p: int) -> bool:
         minis = miniatures_of(self.card)
         return len(self.places(g, p, minis[0])) >= len(minis)
 
-    def legal(self, g, f):
+    def legal(self, g: Game, f: CreatureFrame) -> list:
         if f["stage"] in PLACE:
             mini = miniatures_of(f["card"])[PLACE.index(f["stage"])]
-            return [Action("place_creature", what=mini, where=g.b.ids[a])
-                    for a in self.places(g, f["p"], mini)]
+            return [Action("place_creature", what=mini, where=g.board.ids[a])
+                    for a in self.places(g, f["player"], mini)]
         return self.follow_legal(g, f)
 
-    def apply(self, g, f, a):
+    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
         if a.kind != "place_creature":
             self.follow(g, f, a)
             return
-        s, p, card, area = g.s, f["p"], f["card"], g.b.index[a.where]
+        s, p, card, area = g.state, f["player"], f["card"], g.board.index[a.where]
         s.creature_owner[card] = p
         s.creature_at[a.what] = area
         g.emit("creature_placed", player=p, card=card, miniature=a.what, area=a.where)
@@ -68,22 +77,22 @@ class Miniature(Effect):
         finish(g, f, discard=False)  # the card stays with its buyer
         self.comes_into_play(g, a.what, area, p)
 
-    def comes_into_play(self, g, mini, area, p):
+    def comes_into_play(self, g: Game, mini: str, area: int, p: int) -> None:
         """Just placed (bought, or played by another card)."""
         self.arrives(g, mini, area, p)
 
-    def arrives(self, g, mini, area, p):
+    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
         """Placed, or moved here (maintenance, Echidna): maintenance.ON_CREATURE_ARRIVES."""
 
     # Decisions after the placement (stages other than PLACE), for the cards that have some.
-    def follow_legal(self, g, f):
+    def follow_legal(self, g: Game, f: CreatureFrame) -> Any:
         return []
 
-    def follow(self, g, f, a):
+    def follow(self, g: Game, f: CreatureFrame, a: Action) -> None:
         raise NotImplementedError
 
 
-def miniature(card):
+def miniature(card: str) -> Callable[..., Any]:
     """Register a creature with a miniature: @miniature("kraken")."""
     def register(cls):
         cls.card = card
@@ -118,18 +127,18 @@ class CalydonianBoar(Miniature):
     the discard pile."""
 
     @staticmethod
-    def occupied(g, a):
-        s = g.s
+    def occupied(g: Game, a: int) -> bool:
+        s = g.state
         return bool(s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True))
 
     @staticmethod
-    def exits(g, f):
+    def exits(g: Game, f: CreatureFrame) -> list:
         """Adjacent land areas (same island, no fleet chain) the displaced units may enter
         without a battle."""
-        s, area, p = g.s, f["area"], f["p"]
+        s, area, p = g.state, f["area"], f["player"]
         q = s.ctrl[area]  # whose units they are
         out = []
-        for x in g.b.land_adj[area]:
+        for x in g.board.land_adj[area]:
             other = s.ctrl[x] not in (NOBODY, q)
             if other and CalydonianBoar.occupied(g, x):
                 continue  # a land battle
@@ -142,26 +151,26 @@ class CalydonianBoar(Miniature):
             out.append(x)
         return out
 
-    def arrives(self, g, mini, area, p):
+    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
         if self.occupied(g, area):
             push(g, "creature", p, card=self.card, stage="displace", area=area)
 
-    def auto(self, g, f):
+    def auto(self, g: Game, f: CreatureFrame) -> bool:
         if f["stage"] == "displace" and not self.exits(g, f):
-            s, area = g.s, f["area"]
+            s, area = g.state, f["area"]
             finish(g, f, discard=False)
-            g.emit("displaced_destroyed", area=g.b.ids[area], player=s.ctrl[area])
+            g.emit("displaced_destroyed", area=g.board.ids[area], player=s.ctrl[area])
             for h in heroes_at(g, area):
                 ops.discard_hero(g, h)
             ops.remove_land_units(g, area, s.ctrl[area], s.troops[area], s.mercs[area], destroy=True)
             return True
         return False
 
-    def follow_legal(self, g, f):
-        return [Action("displace", what="units", where=g.b.ids[x]) for x in self.exits(g, f)]
+    def follow_legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("displace", what="units", where=g.board.ids[x]) for x in self.exits(g, f)]
 
-    def follow(self, g, f, a):
-        s, area, dest = g.s, f["area"], g.b.index[a.where]
+    def follow(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        s, area, dest = g.state, f["area"], g.board.index[a.where]
         q = s.ctrl[area]
         finish(g, f, discard=False)
         t, m, hs = s.troops[area], s.mercs[area], heroes_at(g, area)
@@ -170,8 +179,8 @@ class CalydonianBoar(Miniature):
         s.mercs[dest] += m
         for h in hs:
             s.hero_at[h] = dest
-        g.emit("displaced", player=q, origin=g.b.ids[area], destination=a.where, troops=t, mercs=m,
-               heroes=list(hs), fleets=0, by=f["p"])
+        g.emit("displaced", player=q, origin=g.board.ids[area], destination=a.where, troops=t, mercs=m,
+               heroes=list(hs), fleets=0, by=f["player"])
         ops.take_control(g, dest, q)
 
 
@@ -204,7 +213,7 @@ class Nereid(Miniature):
 
 @_hook("income_to")
 def _income_to_creature_owner(g, a, p):
-    s = g.s
+    s = g.state
     for card in ("cerberus", "nereid"):
         if s.creature_at.get(card) == a and card in s.creature_owner:
             return s.creature_owner[card]
@@ -224,7 +233,7 @@ class ScyllaCharybdis(Miniature):
 
 @_hook("sea_links")
 def _scylla_charybdis_link(g, p, sea):
-    s = g.s
+    s = g.state
     if s.creature_owner.get("scylla-charybdis") != p:
         return ()
     x, y = s.creature_at.get("scylla"), s.creature_at.get("charybdis")
@@ -259,9 +268,9 @@ class Geryon(Miniature):
 
 def _geryon_hears(g, area, kind, n):
     at = _at(g, "geryon")
-    if at is not None and kind in ("troop", "merc", "fleet") and "geryon" in g.s.creature_owner:
-        g.s.geryon_gp[at] += n
-        g.emit("geryon_gp", area=g.b.ids[at], amount=n)
+    if at is not None and kind in ("troop", "merc", "fleet") and "geryon" in g.state.creature_owner:
+        g.state.geryon_gp[at] += n
+        g.emit("geryon_gp", area=g.board.ids[at], amount=n)
 
 
 ops.ON_DESTROY.append(_geryon_hears)
@@ -280,8 +289,8 @@ class Hydra(Miniature):
     mercenary Troop; not a Hero.)"""
 
     @staticmethod
-    def prey(g, p):
-        s, b = g.s, g.b
+    def prey(g: Game, p: int) -> list:
+        s, b = g.state, g.board
         at = _at(g, "hydra")
         out = []
         for a in (at,) + b.adj[at]:
@@ -292,20 +301,20 @@ class Hydra(Miniature):
                     out.append((kind, a))
         return out
 
-    def comes_into_play(self, g, mini, area, p):
+    def comes_into_play(self, g: Game, mini: str, area: int, p: int) -> None:
         feed(g, "hydra", p)
 
-    def auto(self, g, f):
-        if f["stage"] == "feed" and not self.prey(g, f["p"]):
+    def auto(self, g: Game, f: CreatureFrame) -> bool:
+        if f["stage"] == "feed" and not self.prey(g, f["player"]):
             finish(g, f, discard=False)  # "if possible"
             return True
         return False
 
-    def follow_legal(self, g, f):
-        return [Action("destroy", what=k, where=g.b.ids[a]) for k, a in self.prey(g, f["p"])]
+    def follow_legal(self, g: Game, f: CreatureFrame) -> list:
+        return [Action("destroy", what=k, where=g.board.ids[a]) for k, a in self.prey(g, f["player"])]
 
-    def follow(self, g, f, act):
-        s, a = g.s, g.b.index[act.where]
+    def follow(self, g: Game, f: CreatureFrame, act: Action) -> None:
+        s, a = g.state, g.board.index[act.where]
         finish(g, f, discard=False)
         q = s.ctrl[a]
         if act.what == "fleet":
@@ -319,10 +328,10 @@ class Hydra(Miniature):
             ops.remove_land_units(g, a, q, int(troop), int(not troop), destroy=True)
         at = _at(g, "hydra")
         s.prosperity[at] += 1
-        g.emit("prosperity", player=f["p"], area=g.b.ids[at])
+        g.emit("prosperity", player=f["player"], area=g.board.ids[at])
 
 
-def feed(g, card, p):
+def feed(g: Game, card: str, p: int) -> None:
     if Hydra.prey(g, p):
         push(g, "creature", p, card=card, stage="feed")
 
@@ -345,13 +354,13 @@ class Kraken(Miniature):
     The Kraken blocks access to all Fleets (including those belonging to the Kraken's owner) in
     the Sea Area where it is present."""
 
-    def arrives(self, g, mini, area, p):
+    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
         destroy_fleets(g, area)
 
 
-def destroy_fleets(g, sea):
+def destroy_fleets(g: Game, sea: int) -> None:
     """All the Fleets of a sea area are destroyed: back to their owner's reserve."""
-    s = g.s
+    s = g.state
     n, q = s.fleets[sea], s.ctrl[sea]
     if n:
         s.fleets[sea] = 0
@@ -401,22 +410,22 @@ class Polyphemus(Miniature):
     (One Fleet at a time, to an adjacent sea area open to it.)"""
 
     @staticmethod
-    def exits(g, sea):
-        s = g.s
+    def exits(g: Game, sea: int) -> list:
+        s = g.state
         q = s.ctrl[sea]
         return [y for y in sea_neighbours(g, q, sea)
                 if s.ctrl[y] in (NOBODY, q) and can_enter_sea(g, q, y)]
 
     @staticmethod
-    def origins(g, f):
-        return [x for x in f["seas"] if g.s.fleets[x]]
+    def origins(g: Game, f: CreatureFrame) -> list:
+        return [x for x in f["seas"] if g.state.fleets[x]]
 
-    def arrives(self, g, mini, area, p):
-        seas = tuple(x for x in g.b.coast[area] if g.s.fleets[x])
+    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
+        seas = tuple(x for x in g.board.coast[area] if g.state.fleets[x])
         if seas:
-            push(g, "creature", p, card=self.card, stage="fleets", seas=seas, frm=-1)
+            push(g, "creature", p, card=self.card, stage="fleets", seas=seas, origin=-1)
 
-    def auto(self, g, f):
+    def auto(self, g: Game, f: CreatureFrame) -> bool:
         if f["stage"] != "fleets":
             return False
         changed = False
@@ -429,35 +438,35 @@ class Polyphemus(Miniature):
             return True
         return changed
 
-    def follow_legal(self, g, f):
-        ids = g.b.ids
+    def follow_legal(self, g: Game, f: CreatureFrame) -> list:
+        ids = g.board.ids
         origins = self.origins(g, f)
-        if f["frm"] < 0 and len(origins) > 1:
+        if f["origin"] < 0 and len(origins) > 1:
             return [Action("origin", where=ids[x]) for x in origins]
-        frm = f["frm"] if f["frm"] >= 0 else origins[0]
+        frm = f["origin"] if f["origin"] >= 0 else origins[0]
         return [Action("displace", what="fleet", where=ids[y]) for y in self.exits(g, frm)]
 
-    def follow(self, g, f, a):
-        s = g.s
+    def follow(self, g: Game, f: CreatureFrame, a: Action) -> None:
+        s = g.state
         if a.kind == "origin":
-            f["frm"] = g.b.index[a.where]
+            f["origin"] = g.board.index[a.where]
             return
-        frm = f["frm"] if f["frm"] >= 0 else self.origins(g, f)[0]
-        dest, q = g.b.index[a.where], s.ctrl[frm]
-        f["frm"] = -1  # the next Fleet may come from any sea
+        frm = f["origin"] if f["origin"] >= 0 else self.origins(g, f)[0]
+        dest, q = g.board.index[a.where], s.ctrl[frm]
+        f["origin"] = -1  # the next Fleet may come from any sea
         s.fleets[frm] -= 1
         if not s.fleets[frm]:
             s.ctrl[frm] = NOBODY
         s.fleets[dest] += 1
-        g.emit("displaced", player=q, origin=g.b.ids[frm], destination=g.b.ids[dest], troops=0, mercs=0,
-               heroes=[], fleets=1, by=f["p"])
+        g.emit("displaced", player=q, origin=g.board.ids[frm], destination=g.board.ids[dest], troops=0, mercs=0,
+               heroes=[], fleets=1, by=f["player"])
         ops.take_control(g, dest, q)
 
 
 @_hook("can_enter_sea")
 def _polyphemus_blocks(g, p, a):
     at = _at(g, "polyphemus")
-    return at is None or a not in g.b.coast[at]
+    return at is None or a not in g.board.coast[at]
 
 
 # --- Typhon --------------------------------------------------------------------------------
@@ -472,17 +481,17 @@ class Typhon(Miniature):
     Note. Typhon's property does not affect buildings and Metropolises unless they are located
     directly on the border with the Sea Area where Typhon is placed."""
 
-    def arrives(self, g, mini, area, p):
+    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
         buildings_awake(g)
 
 
 @_hook("building_active")
 def _typhon_silences(g, site):
     at = _at(g, "typhon")
-    return at is None or g.b.site_area[site] not in g.b.coast[at]
+    return at is None or g.board.site_area[site] not in g.board.coast[at]
 
 
-def buildings_awake(g, *_):
+def buildings_awake(g: Game, *_: Any) -> None:
     """Typhon moved away or left: the buildings it silenced count again, and four types make a
     Metropolis "as soon as" a player has them (rulebook, Economic development)."""
     for p in active_players(g):

@@ -55,22 +55,22 @@ const isMe = (p) => st.seat !== null && st.seat !== undefined && (Array.isArray(
 // (or, for oneself, "Your move: ...").
 function decisionText(dec, view) {
   const text = decisionWords(dec, view);
-  return dec && isMe(dec.p) ? text.replace(/\btheir\b/g, "your") : text;
+  return dec && isMe(dec.player) ? text.replace(/\btheir\b/g, "your") : text;
 }
 
 function decisionWords(dec, view) {
   if (!dec) return "";
-  const k = dec.k;
+  const k = dec.kind;
   switch (k) {
     case "place": {
       const round = dec.round === 2 ? " (2nd Placement Round)" : dec.round === 1 ? " (1st Placement Round)" : "";
       if (dec.step === "fleet") return `place a Fleet next to the new area${round}`;
-      if (dec.step === "troop") return `place a Troop on one of their areas (${dec.troops} left)${round}`;
+      if (dec.step === "troop") return `place a Troop on one of their areas (${dec.troops_to_place} left)${round}`;
       return `place a Control token on a free land area${round}`;
     }
     case "offer": return "make an offering to the gods";
     case "turn": return `play the turn of ${godName(dec.god)}`;
-    case "build": return dec.what ? `build a ${cardName(dec.what)}` : "choose a building";
+    case "build": return dec.building ? `build a ${cardName(dec.building)}` : "choose a building";
     case "place_unit": return `place ${dec.left > 1 ? dec.left + " " + unitWords(dec.unit)[1] : "a " + unitWords(dec.unit)[0]}`;
     case "prosper": return "place a Prosperity token";
     case "smove": return "make a Sea Move";
@@ -475,10 +475,10 @@ function renderBoard(v) {
   const dec = v.decision || {};
   st.board.render(v, {
     legal: legalAreas(),
-    origin: (dec.k === "smove" || dec.k === "lmove") && dec.frm ? dec.frm : null,
-    battle: dec.k === "battle" ? dec.area : null,
-    attack: dec.k === "battle" ? {
-      area: dec.area, player: dec.att, troops: dec.at || 0, mercs: dec.am || 0, heroes: dec.ah || [], fleets: dec.af || 0,
+    origin: (dec.kind === "smove" || dec.kind === "lmove") && dec.origin ? dec.origin : null,
+    battle: dec.kind === "battle" ? dec.area : null,
+    attack: dec.kind === "battle" ? {
+      area: dec.area, player: dec.attacker, troops: dec.attacker_troops || 0, mercs: dec.attacker_mercenaries || 0, heroes: dec.attacker_heroes || [], fleets: dec.attacker_fleets || 0,
     } : null,
   });
 }
@@ -699,7 +699,7 @@ function renderActions(v) {
   }
   if (takes.length) {
     const unit = takes[0].what;
-    const from = dec.frm ? ` from ${areaName(dec.frm)}` : "";
+    const from = dec.origin ? ` from ${areaName(dec.origin)}` : "";
     parts.push(h("p", { class: "hint" }, `How many ${unitWords(unit)[1]} do you take${from}?`));
     parts.push(h("div", { class: "amounts" }, takes.map((a) => h("button", { class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-action": "take", "data-amount": a.n || 0, onclick: () => send(a) }, a.n || 0))));
   }
@@ -787,8 +787,8 @@ function capital(t) {
 
 function battleDialog(v, dec, acts) {
   const where = dec.area ? areaName(dec.area) : "";
-  const att = dec.att;
-  const dfd = dec.dfd;
+  const att = dec.attacker;
+  const dfd = dec.defender;
   const lastRound = [...st.log].reverse().find((l) => /round|roll|die|dice/i.test(l));
   const loss = acts.filter((a) => a.kind === "lose" || a.kind === "lose_hero");
   const retreat = acts.filter((a) => a.kind === "retreat");
@@ -797,7 +797,7 @@ function battleDialog(v, dec, acts) {
     h("div", { class: "battle-title" }, "⚔ Battle", where ? ` ${isLand(dec.area) ? "on" : "in"} ${where}` : "",
       dec.round ? h("small", {}, ` · round ${dec.round}`) : null),
     att !== undefined && dfd !== undefined ? h("div", { class: "battle-sides" },
-      h("div", {}, chip(att, st.seats), " attacks with ", forces(dec.at, dec.am, dec.ah, dec.af)),
+      h("div", {}, chip(att, st.seats), " attacks with ", forces(dec.attacker_troops, dec.attacker_mercenaries, dec.attacker_heroes, dec.attacker_fleets)),
       h("div", {}, chip(dfd, st.seats), " defends with ", defenders(v, dec.area))) : null,
     lastRound ? h("div", { class: "battle-last" }, lastRound) : null,
     loss.length ? h("p", {}, "You lost this round: choose which unit to remove.") : null,

@@ -548,10 +548,10 @@ function drawBoard(d) {
   const v = d.view;
   const dec = v.decision || {};
   st.board.render(v, {
-    origin: (dec.k === "smove" || dec.k === "lmove") && dec.frm ? dec.frm : null,
-    battle: dec.k === "battle" ? dec.area : null,
-    attack: dec.k === "battle" ? {
-      area: dec.area, player: dec.att, troops: dec.at || 0, mercs: dec.am || 0, heroes: dec.ah || [], fleets: dec.af || 0,
+    origin: (dec.kind === "smove" || dec.kind === "lmove") && dec.origin ? dec.origin : null,
+    battle: dec.kind === "battle" ? dec.area : null,
+    attack: dec.kind === "battle" ? {
+      area: dec.area, player: dec.attacker, troops: dec.attacker_troops || 0, mercs: dec.attacker_mercenaries || 0, heroes: dec.attacker_heroes || [], fleets: dec.attacker_fleets || 0,
     } : null,
   });
   // Where the decision shown was taken.

@@ -1,0 +1,84 @@
+"""The one list of the agents `make_agent` knows, by name (as engine/plugins.py lists the
+engine's modules).
+
+Each agent module defines its class and registers nothing; AGENTS below names them, then the
+levels of levels.py (`beginner` ... `expert`), each a factory of the agent it stands for. A
+module that makes agents by name (the command line, tournaments, the server's bots) imports
+this one; no agent module does, so the agents import no module that imports them back.
+Adding an agent means adding it here.
+"""
+from __future__ import annotations
+
+from . import levels
+from .base import Agent, parse_agent_spec
+from .greedy import GreedyAgent
+from .levels import CarelessAgent
+from .mcts import MCTSAgent
+from .random_agent import RandomAgent
+
+# The agents by name. Order kept from the registry this list replaced (import order).
+AGENTS: dict = {
+    "greedy": GreedyAgent,        # the heuristic player (greedy.py)
+    "mcts": MCTSAgent,            # information-set MCTS over greedy rollouts (mcts.py)
+    "random": RandomAgent,        # uniform over the legal actions (random_agent.py)
+    "careless": CarelessAgent,    # greedy with random mistakes (levels.py)
+}
+
+
+def register(name):
+    """Class decorator for an agent defined outside this package (an experiment, a test):
+    make it available to `make_agent(name)`."""
+    def deco(cls):
+        AGENTS[name] = cls
+        if getattr(cls, "name", "agent") == "agent":
+            cls.name = name
+        return cls
+    return deco
+
+
+def _level_factory(level: levels.Level):
+    def make(seed=None, **options):
+        agent_name, opts = parse_agent_spec(level.spec)
+        opts.update(options)
+        agent = make_agent(agent_name, seed=seed, **opts)
+        agent.level = level.name
+        return agent
+    make.__name__ = f"level_{level.name}"
+    make.__doc__ = f"The {level.name} level: {level.spec} ({level.about})."
+    make.level = level
+    return make
+
+
+def register_levels():
+    """Add (or renew, after levels.LEVELS changed) a factory for each level to AGENTS."""
+    for name in levels.ORDER:
+        AGENTS[name] = _level_factory(levels.LEVELS[name])
+
+
+register_levels()
+
+
+def agent_names() -> list:
+    """Every name make_agent knows: the levels first, weakest to strongest (beginner, casual,
+    strong, expert: levels.py), then the agents themselves in alphabetical order."""
+    order = levels.ORDER
+    return [n for n in order if n in AGENTS] + sorted(n for n in AGENTS if n not in order)
+
+
+def agent_labels() -> dict:
+    """A human-readable label for each name of agent_names() (the lobby shows them)."""
+    return levels.labels(agent_names())
+
+
+def make_agent(name: str, seed=None, **options) -> Agent:
+    """A new agent by registry name (e.g. "random"), seeded for reproducibility.
+
+    A name may carry options after a colon, e.g. "mcts:iterations=400" or "mcts:seconds=1"
+    (`parse_agent_spec`); keyword options given here win over those of the name. A level
+    ("beginner", "casual", "strong", "expert": levels.py) makes the agent it stands for, its
+    options over the level's ("expert:workers=1")."""
+    base, opts = parse_agent_spec(name)
+    opts.update(options)
+    if base not in AGENTS:
+        raise ValueError(f"unknown agent {base!r}; known: {', '.join(sorted(AGENTS))}")
+    return AGENTS[base](seed=seed, **opts)
