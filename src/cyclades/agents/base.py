@@ -34,17 +34,6 @@ class Agent:
         return f"<{type(self).__name__} {self.name}>"
 
 
-def register(name):
-    """Class decorator that names an agent class (its `name`, where the class has none of its
-    own). It registers nothing: the agents `make_agent` knows are the ones registry.py lists.
-    greedy.py and mcts.py still decorate their classes with it."""
-    def deco(cls):
-        if getattr(cls, "name", "agent") == "agent":
-            cls.name = name
-        return cls
-    return deco
-
-
 def parse_agent_spec(spec: str):
     """ "mcts:iterations=400,depth=30" -> ("mcts", {"iterations": 400, "depth": 30}).
     Options are separated by "," or ";" (use ";" inside a comma-separated agent list)."""

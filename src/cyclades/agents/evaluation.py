@@ -113,19 +113,21 @@ class Position:
         self.hero_count = hero_count = [0] * nareas
         for a in s.hero_at.values():
             hero_count[a] += 1
-        self.lands = [[] for _ in range(n)]
-        self.seas = [[] for _ in range(n)]
+        self.lands = lands = [[] for _ in range(n)]
+        self.seas = seas = [[] for _ in range(n)]
         self.units = units = [0] * nareas
         self.income_of = income_of = [0] * nareas
         self.income = income = [0] * n
         self.troops = troops = [0] * n
         self.fleets = fleets = [0] * n
-        ctrl = s.ctrl
+        ctrl, s_troops, s_mercs, s_fleets = s.ctrl, s.troops, s.mercs, s.fleets
         minotaur = s.creature_at.get("minotaur") if "minotaur" in s.creature_owner else None
+        if minotaur is not None and s.creature_owner.get("minotaur") != ctrl[minotaur]:
+            minotaur = None  # the Minotaur adds 2 units only to its owner's area
         # Income is changed only by creatures in their own area (the Hydra, Cerberus, the
         # Nereid): elsewhere it is the Cornucopias of the controller's areas.
         special = set(s.creature_at.values())
-        corn, prosperity = b.cornucopias, s.prosperity
+        corn, prosperity, is_land = b.cornucopias, s.prosperity, b.is_land
         for a in range(nareas):
             q = ctrl[a]
             if a not in special:
@@ -137,19 +139,18 @@ class Position:
             income_of[a] = inc
             if r >= 0:
                 income[r] += inc
-            if not b.is_land[a]:
-                units[a] = s.fleets[a]
+            if not is_land[a]:
+                f = s_fleets[a]
+                units[a] = f
                 if q >= 0:
-                    self.seas[q].append(a)
-                    fleets[q] += s.fleets[a]
+                    seas[q].append(a)
+                    fleets[q] += f
                 continue
-            u = s.troops[a] + s.mercs[a] + hero_count[a]
-            if minotaur == a and s.creature_owner.get("minotaur") == q:
-                u += 2
-            units[a] = u
+            t = s_troops[a] + s_mercs[a]
+            units[a] = t + hero_count[a] + (2 if a == minotaur else 0)
             if q >= 0:
-                self.lands[q].append(a)
-                troops[q] += s.troops[a] + s.mercs[a]
+                lands[q].append(a)
+                troops[q] += t
 
     def _read_buildings(self, g):
         """The building sites of the lands each player controls: per area its buildings, its
@@ -201,39 +202,51 @@ class Position:
 
     # -- who can reach what ---------------------------------------------------------------
 
-    def reach(self, q):
+    def friends_of(self, q) -> frozenset:
+        """q and, in team play, its teammates (R22): whose areas and fleets are q's side's.
+        A set to test `ctrl[x] in friends` (g.friends per area was the hot spot of threats)."""
+        g = self.g
+        if not g.teams:
+            return frozenset((q,))
+        return frozenset(x for x in range(self.n) if g.friends(q, x))
+
+    def reach(self, q, friends=None):
         """land area -> set of land areas a Land Move of q from it may reach: adjacent on the
         island, or across a chain of q's fleets (R17). Only for q's areas with units."""
         g = self.g
         s, b = g.state, g.board
+        ctrl, fleets, coast, sea_adj = s.ctrl, s.fleets, b.coast, b.sea_adj
+        if friends is None:
+            friends = self.friends_of(q)
         comp_of = {}
         comps = []
         # In team play a teammate's fleets carry q's troops too (R22, queries.fleet_chain_lands).
-        friends = [x for x in range(self.n) if g.friends(q, x)]
-        seas = [a for x in friends for a in self.seas[x]]
+        seas = [a for x in sorted(friends) for a in self.seas[x]]
         for sea in seas:
-            if sea in comp_of or not s.fleets[sea]:
+            if sea in comp_of or not fleets[sea]:
                 continue
             k = len(comps)
             todo, lands = [sea], set()
             comp_of[sea] = k
             while todo:
                 x = todo.pop()
-                lands.update(b.coast[x])
-                for y in b.sea_adj[x]:
-                    if y not in comp_of and g.friends(q, s.ctrl[y]) and s.fleets[y]:
+                lands.update(coast[x])
+                for y in sea_adj[x]:
+                    if y not in comp_of and ctrl[y] in friends and fleets[y]:
                         comp_of[y] = k
                         todo.append(y)
             comps.append(lands)
         out = {}
+        units, land_adj = self.units, b.land_adj
         for a in self.lands[q]:
-            if not self.units[a]:
+            if not units[a]:
                 continue
-            r = set(b.land_adj[a])
-            for sea in b.coast[a]:
-                k = comp_of.get(sea)
-                if k is not None:
-                    r |= comps[k]
+            r = set(land_adj[a])
+            if comps:
+                for sea in coast[a]:
+                    k = comp_of.get(sea)
+                    if k is not None:
+                        r |= comps[k]
             r.discard(a)
             out[a] = r
         return out
@@ -242,15 +255,17 @@ class Position:
         """area -> (units of the strongest single enemy origin that can reach it, that enemy)."""
         if self._threat is not None:
             return self._threat
-        g = self.g
-        ctrl = g.state.ctrl
+        ctrl = self.g.state.ctrl
+        units = self.units
         threat = {}
+        none = (0, -1)
         for q in range(self.n):
-            for a, targets in self.reach(q).items():
-                u = self.units[a]
+            friends = self.friends_of(q)
+            for a, targets in self.reach(q, friends).items():
+                u = units[a]
                 for x in targets:
                     # Teammates never fight each other (R22): a friend's area is no target.
-                    if not g.friends(q, ctrl[x]) and u > threat.get(x, (0, -1))[0]:
+                    if ctrl[x] not in friends and u > threat.get(x, none)[0]:
                         threat[x] = (u, q)
         self._threat = threat
         return threat

@@ -31,7 +31,7 @@ from ..engine.moves import land_destinations, sea_destinations
 from ..engine.offerings import offerings_cost, own_bids
 from ..engine.queries import heroes_at
 from . import evaluation as ev
-from .base import Agent, register
+from .base import Agent
 from .evaluation import Position, attack_odds, expected_losses
 
 # Rough worth of each creature's effect (before its cost), for the cards with no rule of their
@@ -1017,7 +1017,6 @@ _FRAMES = {
 }
 
 
-@register("greedy")
 class GreedyAgent(Agent):
     """The heuristic player. It decides on a game determinized from its observation: its own
     purse is known, the others' are guessed from their income (Observation.determinize)."""

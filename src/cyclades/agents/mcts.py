@@ -56,7 +56,7 @@ import time
 
 from ..engine.actions import Action
 from . import evaluation as ev
-from .base import Agent, register
+from .base import Agent
 from .greedy import Ctx, GreedyPolicy, bid_plan
 
 DEFAULT_ITERATIONS = 100
@@ -73,7 +73,6 @@ class Node:
         self.avail = 0
 
 
-@register("mcts")
 class MCTSAgent(Agent):
     """Options: iterations (per decision; the default, 100, when no seconds are given; 0 = no
     limit but time), seconds (per decision; None = no limit but iterations), depth (rollout

@@ -116,11 +116,14 @@ def temples(g: Game, p: int) -> int:
     return max(0, n - g.state.turn_flags.get(f"temples_used:{p}", 0))
 
 
-def creature_cost(g: Game, p: int, slot: int) -> tuple:
+def creature_cost(g: Game, p: int, slot: int, free_temples: int | None = None) -> tuple:
     """(price, temples used) for the creature on a track slot. The classic game never lets
-    Temples bring a price below 1 GP (`Ruleset.creature_min_cost`, R25)."""
+    Temples bring a price below 1 GP (`Ruleset.creature_min_cost`, R25). `free_temples`:
+    `temples(g, p)` if the caller has it already."""
     base = g.rules.creature_costs[slot]
-    used = min(max(0, base - g.rules.creature_min_cost), temples(g, p))
+    if free_temples is None:
+        free_temples = temples(g, p)
+    used = min(max(0, base - g.rules.creature_min_cost), free_temples)
     return base - used, used
 
 
@@ -129,10 +132,13 @@ def _buy_legal(g, f):
     if f["god"] == APOLLO:
         return []
     out = []
+    free_temples = None  # counted once, at the first card on sale
     for slot, c in enumerate(s.creature_track):
         if c is None or c not in EFFECTS or s.reserved.get(c, p) != p:
             continue
-        cost, _ = creature_cost(g, p, slot)
+        if free_temples is None:
+            free_temples = temples(g, p)
+        cost, _ = creature_cost(g, p, slot, free_temples)
         action = Action("buy_creature", what=c, n=cost)
         if g.purse(p) >= cost and action not in out:  # two copies of a card (R25) at one price
             out.append(action)
@@ -142,9 +148,10 @@ def _buy_legal(g, f):
 def _buy_apply(g, f, a):
     s, p = g.state, f["player"]
     # The slot of the card at that price (the classic deck has two copies of some cards).
+    free_temples = temples(g, p)
     slot = next(i for i, c in enumerate(s.creature_track)
-                if c == a.what and creature_cost(g, p, i)[0] == a.n)
-    cost, used = creature_cost(g, p, slot)
+                if c == a.what and creature_cost(g, p, i, free_temples)[0] == a.n)
+    cost, used = creature_cost(g, p, slot, free_temples)
     g.pay(p, cost)
     key = f"temples_used:{p}"
     s.turn_flags[key] = s.turn_flags.get(key, 0) + used

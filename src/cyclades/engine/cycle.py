@@ -101,9 +101,10 @@ def income(g: Game) -> None:
     creature gives them), and the GP Geryon left in those areas."""
     s = g.state
     gains = [0] * s.n
+    earned = incomes(g)
     for p in range(s.n):
         if not s.eliminated[p]:
-            gains[p] = income_of(g, p) + take_geryon_gp(g, p)
+            gains[p] = earned[p] + take_geryon_gp(g, p)
     for p, n in enumerate(gains):
         if n:
             g.gain(p, n)
@@ -115,6 +116,17 @@ def income_of(g: Game, p: int) -> int:
     the controller, unless Cerberus or the Nereid is there), with their modifiers (the Hydra).
     Also what the Graeae pays ("Repeat your Income Phase")."""
     return sum(area_income(g, a) for a in range(len(g.board.ids)) if income_receiver(g, a) == p)
+
+
+def incomes(g: Game) -> list:
+    """Every player's `income_of`, in one pass over the areas (the Income phase: asking each
+    player in turn cost one pass per player)."""
+    out = [0] * g.state.n
+    for a in range(len(g.board.ids)):
+        r = income_receiver(g, a)
+        if r >= 0:
+            out[r] += area_income(g, a)
+    return out
 
 
 def take_geryon_gp(g: Game, p: int) -> int:

@@ -161,7 +161,8 @@ class Game:
             action = Action.from_json(action)
         if self.state.over:
             raise IllegalAction("the game is over")
-        self.legal_actions()
+        if self._legal is None:
+            self.legal_actions()
         if action not in self._legal:  # type: ignore[operator]  # computed just above
             raise IllegalAction(self._why_illegal(action))
         s = self.state
@@ -320,7 +321,10 @@ class Game:
     # --- services for the rules (team play overrides purse and friendship) ---------------------
 
     def emit(self, kind: str, **data: Any) -> None:
-        ops.emit(self, kind, **data)
+        # ops.emit, inlined: a second call with the keywords repacked cost as much as the rest.
+        if self.events is not None:
+            data["type"] = kind
+            self.events.append(data)
 
     # A team's purse is kept with its first member (R22): these are the only ways in and out.
 

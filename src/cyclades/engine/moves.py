@@ -6,7 +6,7 @@ until the destination is chosen.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..content.gods import APOLLO, GODS
 from .actions import Action
@@ -90,8 +90,10 @@ def last_area_attack_allowed(g: Game, p: int, q: int, a: int) -> bool:
     """R19: a player's last land area may be attacked only if winning it gives the
     attacker the metropolises needed to end the game; in team play (R30) the team's,
     the teammates' metropolises counted, against the team goal."""
-    if any(x != a for x in controlled_lands(g, q)):
-        return True
+    ctrl = g.state.ctrl
+    for x in g.board.lands:  # does q hold another land area? (without building the list)
+        if x != a and ctrl[x] == q:
+            return True
     in_area = sum(1 for i in range(g.board.site_start[a], g.board.site_start[a] + g.board.sites[a])
                   if g.state.sites[i] == "metropolis")
     return g.side_metropolises(p) + in_area >= g.goal
@@ -159,13 +161,18 @@ def leave_land(g: Game, frm: int, troops: int, mercs: int, heroes: tuple) -> Non
 # --- Land Move (Ares) and Heroic Move ------------------------------------------------
 
 def movable_origins(g: Game, p: int) -> list:
+    return list(_movable_origins(g, p))
+
+
+def _movable_origins(g: Game, p: int) -> Iterator[int]:
     s = g.state
-    return [a for a in controlled_lands(g, p)
-            if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True)) and land_destinations(g, p, a)]
+    return (a for a in controlled_lands(g, p)
+            if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True)) and land_destinations(g, p, a))
 
 
 def _land_move_legal(g, f):
-    if f["god"] != "ares" or g.purse(f["player"]) < 1 or not movable_origins(g, f["player"]):
+    # The turn's menu only asks whether there is an origin: stop at the first (a generator).
+    if f["god"] != "ares" or g.purse(f["player"]) < 1 or next(_movable_origins(g, f["player"]), None) is None:
         return []
     return [Action("land_move", n=1)]
 
@@ -281,12 +288,16 @@ def _route(g: Game, p: int, frm: int, dest: int, heroes: tuple) -> tuple:
 # --- Sea Move (Poseidon) --------------------------------------------------------------
 
 def sea_origins(g: Game, p: int) -> list:
+    return list(_sea_origins(g, p))
+
+
+def _sea_origins(g: Game, p: int) -> Iterator[int]:
     s = g.state
-    return [a for a in g.board.seas if s.ctrl[a] == p and s.fleets[a] and sea_destinations(g, p, a)]
+    return (a for a in g.board.seas if s.ctrl[a] == p and s.fleets[a] and sea_destinations(g, p, a))
 
 
 def _sea_move_legal(g, f):
-    if f["god"] != "poseidon" or g.purse(f["player"]) < 1 or not sea_origins(g, f["player"]):
+    if f["god"] != "poseidon" or g.purse(f["player"]) < 1 or next(_sea_origins(g, f["player"]), None) is None:
         return []
     return [Action("sea_move", n=1)]
 

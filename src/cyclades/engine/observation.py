@@ -45,7 +45,8 @@ def public_state(g: Game, p: int) -> dict:
 class Observation:
     """A player's information set: `player`, `view`, `legal_actions()`, `determinize(rng)`."""
 
-    __slots__ = ("player", "view", "_public", "_board", "_options", "_legal", "_game_class")
+    __slots__ = ("player", "view", "_public", "_board", "_options", "_legal", "_game_class",
+                 "_template")
 
     def __init__(self, g: Game, p: int) -> None:
         self.player = p
@@ -55,6 +56,7 @@ class Observation:
         self._game_class = type(g)  # the Game, which determinize() builds (no import upward)
         self._options = {k: v for k, v in g.options.items() if k not in ("seed", "scenario")}
         self._legal = tuple(g.legal_actions()) if g.to_move == p else ()
+        self._template: tuple | None = None  # (public State, unseen cards), made on first use
 
     def legal_actions(self) -> list:
         return list(self._legal)
@@ -63,28 +65,50 @@ class Observation:
         """A full Game consistent with this observation. Unknown purses are drawn by
         `purse(rng, player, view)` (default `guess_purse`); pile orders are shuffled from
         the cards no one has seen; the generator is drawn from `rng`."""
-        d = {k: (list(v) if isinstance(v, list) else v) for k, v in self._public.items()}
+        # Search determinizes the same observation hundreds of times: the public part of the
+        # state and the cards no one has seen are worked out once (`_public_template`), and
+        # each sample copies that State and fills in the guesses. The generator `rng` is
+        # drawn exactly as it would be from scratch (the purses, then the piles in order,
+        # then the game's generator), so a seeded search makes the same samples.
+        template = getattr(self, "_template", None)
+        if template is None:
+            template = self._template = self._public_template()
+        base, unseen = template
+        s = base.copy()
         guess = purse or guess_purse
-        d["gp"] = [gp if gp is not None else guess(rng, q, self.view) for q, gp in enumerate(d["gp"])]
-        maelstrom = self._options.get("maelstrom", True)
-        unseen = _unseen_cards(d, RULESETS[self._options["ruleset"]], maelstrom)
+        s.gp = [gp if gp is not None else guess(rng, q, self.view) for q, gp in enumerate(self._public["gp"])]
+        left = {}
         for pile in _PILES:
-            pool = unseen[pile]
+            pool = list(unseen[pile])
             rng.shuffle(pool)
-            d[pile], unseen[pile] = pool[:d[pile]], pool[d[pile]:]
-        d["rng"] = rng.getrandbits(64)
-        for f in d["stack"]:
+            count = self._public[pile]
+            setattr(s, pile, pool[:count])
+            left[pile] = pool[count:]
+        s.rng = rng.getrandbits(64)
+        for f in s.stack:  # the frames are the copy's own (State.copy copies them)
             # Secret cards of another player's decision: Zeus' peek shows the deck's top
             # card; the Sphinx's three drawn cards are among those no one has seen.
             if f.get("card", "") is None:
-                f["card"] = d["creature_deck"][-1] if d["creature_deck"] else None
+                f["card"] = s.creature_deck[-1] if s.creature_deck else None
             if "cards" in f and f["cards"] is None:
-                left = unseen["creature_deck"]
-                f["cards"], unseen["creature_deck"] = left[:3], left[3:]
+                cards = left["creature_deck"]
+                f["cards"], left["creature_deck"] = tuple(cards[:3]), cards[3:]
         g = self._game_class._blank(self._board, dict(self._options, seed=None))
-        g.state = State.from_dict(d)
+        g.state = s
         _cover_offerings(g, self._public["gp"])
         return g
+
+    def _public_template(self) -> tuple:
+        """(the State of the public facts, hidden ones blank; pile -> the sorted cards no
+        public place shows)."""
+        d = {k: (list(v) if isinstance(v, list) else v) for k, v in self._public.items()}
+        d["gp"] = [0] * len(d["gp"])
+        maelstrom = self._options.get("maelstrom", True)
+        unseen = _unseen_cards(d, RULESETS[self._options["ruleset"]], maelstrom)
+        for pile in _PILES:
+            d[pile] = []
+        d["rng"] = 0
+        return State.from_dict(d), unseen
 
 
 def _cover_offerings(g, known):

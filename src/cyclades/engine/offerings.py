@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..content.gods import APOLLO
-from .actions import Action
+from .actions import Action, new_action
 from .frames import Frame, Handler, handler, pop, push
 
 if TYPE_CHECKING:
@@ -85,8 +85,7 @@ class Offering(Handler):
             if held and g.friends(p, held[0]):
                 # R29: outbidding a teammate takes its offering back from the shared purse.
                 highest = _capped(g, max_affordable(g, p, displaced=god))
-            for amount in range(low, highest + 1):
-                out.append(Action("bid", what=god, n=amount))
+            out.extend([new_action(("bid", god, "", amount)) for amount in range(low, highest + 1)])
         out.append(Action("apollo"))
         return out
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..content.gods import APOLLO, BUILDINGS, GODS
 from . import ops
-from .actions import Action
+from .actions import Action, new_action
 from .frames import HANDLERS, Frame, Handler, handler, pop, push
 from .hooks import APOLLO_REWARDS, MENU, ON_BUILDINGS_GAINED, TURN_START
 from .queries import (buildings_of, can_enter_sea, can_place_land, controlled_lands,
@@ -74,6 +74,31 @@ def unit_sites(g: Game, p: int, unit: str) -> list:
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
 
 
+def has_unit_site(g: Game, p: int, unit: str) -> bool:
+    """`bool(unit_sites(g, p, unit))`, stopping at the first site: the turn's menu asks it at
+    every decision (can the paid recruit be placed?)."""
+    s, b = g.state, g.board
+    ctrl = s.ctrl
+    if unit == "fleet":
+        if not s.fleets_left[p]:
+            return False
+        fleets = s.fleets
+        for a in b.lands:
+            if ctrl[a] == p:
+                for x in b.coast[a]:
+                    if ctrl[x] in (NOBODY, p) and (fleets[x] == 0 or ctrl[x] == p) and can_enter_sea(g, p, x):
+                        return True
+        return False
+    if unit == "troop" and not s.troops_left[p]:
+        return False
+    if unit == "merc" and not s.mercs_left:
+        return False
+    for a in b.lands:
+        if ctrl[a] == p and can_place_land(g, p, a):
+            return True
+    return False
+
+
 class PlaceUnitFrame(Frame):
     """Where to put units just recruited (or given by a Metropolis bonus), one at a time."""
     unit: str  # fleet|troop|merc
@@ -82,7 +107,7 @@ class PlaceUnitFrame(Frame):
 
 def push_place_unit(g: Game, p: int, unit: str, count: int = 1, then: None = None) -> None:
     """Ask p where to put `count` new units; skipped when there is no legal place (R13)."""
-    if count > 0 and unit_sites(g, p, unit):
+    if count > 0 and has_unit_site(g, p, unit):
         push(g, "place_unit", p, unit=unit, left=count)
 
 
@@ -91,7 +116,7 @@ class PlaceUnit(Handler):
     @staticmethod
     def auto(g: Game, f: PlaceUnitFrame) -> bool:
         # A reserve emptied meanwhile (e.g. by a bonus decided first) skips the rest (R13, R28).
-        if not unit_sites(g, f["player"], f["unit"]):
+        if not has_unit_site(g, f["player"], f["unit"]):
             pop(g, f)
             return True
         return False
@@ -99,14 +124,15 @@ class PlaceUnit(Handler):
     @staticmethod
     def legal(g: Game, f: PlaceUnitFrame) -> list:
         kind = {"fleet": "place_fleet", "troop": "place_troop", "merc": "place_merc"}[f["unit"]]
-        return [Action(kind, where=g.board.ids[a]) for a in unit_sites(g, f["player"], f["unit"])]
+        ids = g.board.ids
+        return [new_action((kind, "", ids[a], 0)) for a in unit_sites(g, f["player"], f["unit"])]
 
     @staticmethod
     def apply(g: Game, f: PlaceUnitFrame, a: Action) -> None:
         p, area, unit = f["player"], g.board.index[a.where], f["unit"]
         {"fleet": ops.place_fleets, "troop": ops.place_troops, "merc": ops.place_mercs}[unit](g, area, p)
         f["left"] -= 1
-        if f["left"] == 0 or not unit_sites(g, p, unit):
+        if f["left"] == 0 or not has_unit_site(g, p, unit):
             pop(g, f)
 
 
@@ -254,7 +280,7 @@ class Turn(Handler):
                 cost = info.paid_costs[f["recruits_bought"]]
                 unit = info.paid_recruit
                 # R28: a card needs one left in the supply, a unit a place and a reserve
-                available = _card_left(g, unit) if unit in FREE_CARD else unit_sites(g, p, unit)
+                available = _card_left(g, unit) if unit in FREE_CARD else has_unit_site(g, p, unit)
                 if g.purse(p) >= cost and available:
                     out.append(Action("recruit", what=unit, n=cost))
         for legal, _ in menu_for(g.rules):
@@ -317,7 +343,8 @@ class Prosper(Handler):
             areas: Sequence[int] = controlled_lands(g, f["player"]) + controlled_seas(g, f["player"])
         else:
             areas = b.lands if kind == "land" else b.seas
-        return [Action("prosperity", where=b.ids[a]) for a in areas]
+        ids = b.ids
+        return [new_action(("prosperity", "", ids[a], 0)) for a in areas]  # every area: many
 
     @staticmethod
     def auto(g: Game, f: ProsperFrame) -> bool:

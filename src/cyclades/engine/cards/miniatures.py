@@ -186,12 +186,12 @@ class CalydonianBoar(Miniature):
 
 @_hook("can_enter_land")
 def _boar_unreachable(g, p, a):
-    return _at(g, "calydonian-boar") != a
+    return g.state.creature_at.get("calydonian-boar") != a
 
 
 @_hook("can_place_land")
 def _boar_no_recruits(g, p, a):
-    return _at(g, "calydonian-boar") != a
+    return g.state.creature_at.get("calydonian-boar") != a
 
 
 # --- Cerberus and the Nereid ---------------------------------------------------------------
@@ -214,8 +214,11 @@ class Nereid(Miniature):
 @_hook("income_to")
 def _income_to_creature_owner(g, a, p):
     s = g.state
+    at = s.creature_at
+    if at.get("cerberus") != a and at.get("nereid") != a:  # the common case, answered first
+        return p
     for card in ("cerberus", "nereid"):
-        if s.creature_at.get(card) == a and card in s.creature_owner:
+        if at.get(card) == a and card in s.creature_owner:
             return s.creature_owner[card]
     return p
 
@@ -341,7 +344,7 @@ ON_MAINTENANCE["hydra"] = feed
 
 @_hook("area_income")
 def _hydra_doubles(g, a, base):
-    return base * 2 if _at(g, "hydra") == a else base
+    return base * 2 if g.state.creature_at.get("hydra") == a else base
 
 
 # --- Kraken --------------------------------------------------------------------------------
@@ -371,7 +374,7 @@ def destroy_fleets(g: Game, sea: int) -> None:
 
 @_hook("can_enter_sea")
 def _kraken_blocks(g, p, a):
-    return _at(g, "kraken") != a
+    return g.state.creature_at.get("kraken") != a  # _at inlined: asked for every sea of every move
 
 
 # --- Medusa --------------------------------------------------------------------------------
@@ -387,12 +390,12 @@ class Medusa(Miniature):
 
 @_hook("can_enter_land")
 def _medusa_no_entry(g, p, a):
-    return _at(g, "medusa") != a
+    return g.state.creature_at.get("medusa") != a
 
 
 @_hook("can_leave_land")
 def _medusa_no_exit(g, p, a):
-    return _at(g, "medusa") != a
+    return g.state.creature_at.get("medusa") != a
 
 
 # --- Polyphemus ----------------------------------------------------------------------------
@@ -465,7 +468,7 @@ class Polyphemus(Miniature):
 
 @_hook("can_enter_sea")
 def _polyphemus_blocks(g, p, a):
-    at = _at(g, "polyphemus")
+    at = g.state.creature_at.get("polyphemus")  # _at inlined, likewise
     return at is None or a not in g.board.coast[at]
 
 
@@ -487,7 +490,7 @@ class Typhon(Miniature):
 
 @_hook("building_active")
 def _typhon_silences(g, site):
-    at = _at(g, "typhon")
+    at = g.state.creature_at.get("typhon")  # _at inlined: asked for every building counted
     return at is None or g.board.site_area[site] not in g.board.coast[at]
 
 

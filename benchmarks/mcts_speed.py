@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""MCTS iterations per second: this checkout against an older copy of the code, same run.
+
+    .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src
+    .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --rounds 5 \\
+        --positions 8 --iterations 100
+
+Issue 16's search target: iterations per second of `mcts` with its default settings (100
+iterations, rollouts by GreedyPolicy(budget=12, depth=1), one worker), 3 players, mid-game
+positions, at least doubled. The old code is any copy of the package's `src/` (for example
+`git archive <commit> src | tar -x -C /tmp/before`); each side runs in its own process
+(`PYTHONPATH`), the two alternating round by round so that the load of a shared machine falls
+on both alike. The positions are made once (greedy play from several seeds, 30 to 98
+decisions in, with at least 3 options for the player to move) and handed to both sides as
+records, so both search exactly the same positions with the same agent seeds.
+
+Printed: each round's iterations per second of CPU time for both sides and their ratio, then
+the median ratio on its own line with its target. It also checks that both sides chose the same
+action with the same root statistics at every position: the optimizations must not change what
+the search does, so that its strength per iteration is the old one by construction.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TARGET = 2.0
+
+
+def positions(count, seed=3):
+    """Records of mid-game 3-player positions with at least 3 options for the player to move
+    (the positions of benchmarks/mcts_parallel.py)."""
+    import cyclades
+    from cyclades.agents import make_agent
+
+    out = []
+    k = 0
+    while len(out) < count:
+        g = cyclades.new_game(players=3, seed=seed + k)
+        greedy = make_agent("greedy", seed=k)
+        for _ in range(30 + 17 * (k % 5)):
+            if g.is_over:
+                break
+            g.apply(greedy.act(g, g.to_move))
+        while not g.is_over and len(g.legal_actions()) < 3:
+            g.apply(greedy.act(g, g.to_move))
+        if not g.is_over:
+            out.append(g.record())
+        k += 1
+    return out
+
+
+def child(records, iterations):
+    """One side's searches (run with that side's package first on sys.path)."""
+    from cyclades.agents.mcts import MCTSAgent
+    from cyclades.engine.game import Game
+
+    games = [Game.from_record(r) for r in records]
+    MCTSAgent(seed=99, iterations=10).act(games[0], games[0].to_move)  # warm-up, not counted
+    wall = cpu = 0.0
+    done = 0
+    chosen = []
+    for i, g in enumerate(games):
+        agent = MCTSAgent(seed=i, iterations=iterations)
+        t, c = time.perf_counter(), time.process_time()
+        a = agent.act(g, g.to_move)
+        wall += time.perf_counter() - t
+        cpu += time.process_time() - c
+        done += agent.last_iterations
+        chosen.append([a.to_json(), [[x.to_json(), n, round(w, 9)] for x, n, w in agent.last_stats]])
+    return {"iterations": done, "wall": wall, "cpu": cpu, "chosen": chosen}
+
+
+def run_side(src, path, iterations):
+    env = dict(os.environ, PYTHONPATH=src)
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
+                          "--iterations", str(iterations)],
+                         env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--old", required=False, help="the old code's src/ directory")
+    ap.add_argument("--rounds", type=int, default=3, help="old/new alternations (default 3)")
+    ap.add_argument("--positions", type=int, default=6, help="positions searched per round")
+    ap.add_argument("--iterations", type=int, default=100, help="iterations per decision")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        with open(args.child) as fh:
+            records = json.load(fh)
+        print(json.dumps(child(records, args.iterations)))
+        return 0
+    if not args.old:
+        ap.error("--old SRC: the src/ directory of the code to compare with")
+    new_src = os.path.join(ROOT, "src")
+    sys.path.insert(0, new_src)
+    records = positions(args.positions)
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"mcts_speed_{os.getpid()}.json")
+    with open(path, "w") as fh:
+        json.dump(records, fh)
+    print(f"cores: {os.cpu_count()}, load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{len(records)} positions (Legendary, 3 players), mcts iterations={args.iterations}, "
+          f"old code: {args.old}")
+    ratios, same = [], True
+    try:
+        for r in range(args.rounds):
+            # Alternate which side goes first, so that a drift of the load favours neither.
+            order = [("old", args.old), ("new", new_src)]
+            if r % 2:
+                order.reverse()
+            res = {name: run_side(src, path, args.iterations) for name, src in order}
+            old, new = res["old"], res["new"]
+            o_rate, n_rate = old["iterations"] / old["cpu"], new["iterations"] / new["cpu"]
+            ratios.append(n_rate / o_rate)
+            same = same and old["chosen"] == new["chosen"]
+            print(f"round {r + 1}: old {o_rate:.1f} it/s, new {n_rate:.1f} it/s (CPU time; wall "
+                  f"{old['iterations'] / old['wall']:.1f} / {new['iterations'] / new['wall']:.1f}), "
+                  f"ratio {n_rate / o_rate:.2f}")
+    finally:
+        os.unlink(path)
+    print(f"iterations/s ratio new/old (median of {len(ratios)}): {statistics.median(ratios):.2f}  "
+          f"(target >= {TARGET:g}: {'met' if statistics.median(ratios) >= TARGET else 'NOT met'})")
+    print("same actions and root statistics as the old code: " + ("yes" if same else "NO"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
