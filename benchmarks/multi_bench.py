@@ -115,7 +115,7 @@ async def people(srv, n, seconds, seed):
                     while time.monotonic() < stop:
                         try:
                             msg = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, stop - time.monotonic())))
-                        except asyncio.TimeoutError:
+                        except TimeoutError:
                             return
                         if msg.get("type") != "state":
                             continue
@@ -200,12 +200,12 @@ def populate(url, n, seed):
         else:
             seats = [{"kind": "human", "name": f"P{k + 1}", "access": "invite",
                       "token": secrets.token_urlsafe(24), "joined": True} for k in range(3)]
-        kinds[gid] = (kind, g.s.version, len(acts))
+        kinds[gid] = (kind, g.state.version, len(acts))
         t = now - (n - i) * 10
         grows.append({"game_id": gid, "created": t, "options": json.dumps(options), "seats": json.dumps(seats),
                       "settings": json.dumps({"bot_delay": 2.0} if kind == "bots" else {}),
-                      "status": "over" if kind == "over" else "playing", "version": g.s.version,
-                      "cycle": g.s.cycle, "to_move": g.to_move, "updated": t + rng.random(), "driver": None})
+                      "status": "over" if kind == "over" else "playing", "version": g.state.version,
+                      "cycle": g.state.cycle, "to_move": g.to_move, "updated": t + rng.random(), "driver": None})
         drows += [(gid, k, json.dumps(a), t) for k, a in enumerate(acts)]
     with store.engine.begin() as c:
         c.execute(games.insert(), grows)
@@ -233,7 +233,7 @@ def replay_estimate(recs, kinds, sample=60):
     from cyclades.server.sessions import replay
     unfinished = [gid for gid, (k, _, _) in kinds.items() if k != "over"]
     by_len = {}
-    for options, acts, g, kind in recs:
+    for options, acts, _g, kind in recs:
         by_len.setdefault(kind, []).append((options, acts))
     pool = [(o, a) for k, xs in by_len.items() if k != "over" for o, a in xs]
     t = time.perf_counter()

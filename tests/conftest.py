@@ -1,5 +1,6 @@
 """Shared helpers for rule tests: scenarios on the small test map; the server tests'
-database (`db_url`: SQLite and PostgreSQL)."""
+database (`db_url`: SQLite and PostgreSQL). The browser tests' server and Chromium are in
+tests/serverproc.py."""
 import contextlib
 import os
 from pathlib import Path
@@ -35,7 +36,7 @@ def idx(g, area):
 
 def ctrl(g, area):
     """Who controls an area (-1: no one)."""
-    return g.s.ctrl[idx(g, area)]
+    return g.state.ctrl[idx(g, area)]
 
 
 def legal(g, kind):
@@ -54,14 +55,14 @@ def wheres(g, kind):
 
 def sites(g, area):
     """What stands on an area's construction sites, in order ("" for an empty site)."""
-    return [g.s.sites[i] for i in g.board.sites_of(idx(g, area))]
+    return [g.state.sites[i] for i in g.board.sites_of(idx(g, area))]
 
 
 def take_and_go(g, to, t=0, m=0, heroes=()):
     """Answer a move's unit stages (t troops, m mercenaries, these heroes) as the engine asks
     them (engine/unit_choice.py), then choose the destination; returns the events."""
     ev = []
-    st = g.s.stack[-1]
+    st = g.state.stack[-1]
     if st["stage"] == "troops":
         ev += act(g, "take", "troop", n=t or 0)
     if st["stage"] == "mercs":
@@ -87,7 +88,7 @@ def wasted(events, card):
 
 def back_to_turn(g):
     """The effect is over: the god's turn menu is offered again."""
-    return g.s.stack[-1]["k"] == "turn" and "end_turn" in kinds(g)
+    return g.state.stack[-1]["kind"] == "turn" and "end_turn" in kinds(g)
 
 
 @pytest.fixture
@@ -138,20 +139,6 @@ def pg_database(base: str):
         admin.dispose()
 
 
-# --- the browser tests' Chromium ----------------------------------------------------------
+# --- the browser tests' Chromium and server: tests/serverproc.py ----------------------------
 
-import os as _os
-import shutil as _shutil
-
-CHROMIUM = _os.environ.get("CYCLADES_CHROMIUM") or _shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def chromium_missing():
-    """Why the browser tests cannot run here, or None."""
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed (pip install playwright)"
-    return None
+from serverproc import CHROMIUM, chromium_missing  # noqa: E402,F401 - once, there

@@ -5,6 +5,7 @@ import random
 import time
 
 import pytest
+from conftest import scenario
 
 import cyclades
 from cyclades.agents import Agent, make_agent
@@ -14,8 +15,6 @@ from cyclades.agents.mcts import MCTSAgent
 from cyclades.engine.game import Game
 from cyclades.engine.observation import Observation
 from cyclades.engine.state import State
-
-from conftest import scenario
 
 
 def play(names, seed, max_cycles=None, check=None):
@@ -437,7 +436,7 @@ def test_sampled_team_purse_pays_both_members_offerings():
 
 # --- every mode: teams (R22, R29) and the classic rules (issue 18) ------------------------------------
 
-from cyclades.agents.greedy import apollo_value, Ctx  # noqa: E402
+from cyclades.agents.greedy import Ctx, apollo_value  # noqa: E402
 from cyclades.agents.match import Mode, play_match  # noqa: E402
 
 EVERY_MODE = [Mode(2), Mode(3), Mode(4), Mode(4, teams=True), Mode(5), Mode(6),

@@ -15,7 +15,6 @@ Scenario key `dice` forces the next die results, attacker's roll first in each r
 faces 0, 1, 1, 2, 2, 3).
 """
 import pytest
-
 from conftest import act, ctrl, idx, kinds, scenario, take_and_go, where
 
 NOBODY = -1
@@ -55,6 +54,7 @@ def test_battle_die_faces():
     """R3: the battle die has six faces 0, 1, 1, 2, 2, 3; forced results (scenario `dice`)
     come first."""
     from collections import Counter
+
     from cyclades.engine.ops import roll_die
     g = scenario(dice=[3, 3], seed=7)
     assert [roll_die(g), roll_die(g)] == [3, 3]

@@ -4,6 +4,10 @@ benchmarks/baseline.json, so that speed does not quietly rot.
 
 catanatron is a benchmark-only dependency (the `bench` extra): without it this
 test is skipped, never failed.
+
+Issue 16, the same for the learning environments: a short run of benchmarks/env_speed.py
+must keep PettingZoo's steps/s over the engine's decisions/s (same run) within 30% of the
+ratio recorded in baseline.json ("env_ratio"); skipped without the `rl` extra.
 """
 import importlib.util
 import json
@@ -15,6 +19,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "benchmarks", "engine_speed.py")
+ENV_BENCH = os.path.join(ROOT, "benchmarks", "env_speed.py")
 BASELINE = os.path.join(ROOT, "benchmarks", "baseline.json")
 ALLOWED_DROP = 0.30  # the issue: fail if the ratio falls more than 30% below the baseline
 TRIES = 2  # a shared machine is noisy: a second quick run before declaring a regression
@@ -22,7 +27,7 @@ TRIES = 2  # a shared machine is noisy: a second quick run before declaring a re
 
 def quick_ratio(tmp_path, i):
     out = tmp_path / f"quick{i}.json"
-    res = subprocess.run([sys.executable, BENCH, "--quick", "--no-memory", "--json", str(out)],
+    res = subprocess.run([sys.executable, BENCH, "--quick", "--no-memory", "--no-env", "--json", str(out)],
                          capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert res.returncode == 0, f"benchmark failed:\n{res.stdout}\n{res.stderr}"
     result = json.loads(out.read_text())
@@ -48,3 +53,33 @@ def test_decisions_ratio_within_30_percent_of_baseline(tmp_path):
         f"{ALLOWED_DROP:.0%} below the baseline {baseline:.2f} (floor {floor:.2f}); "
         f"if the slowdown is intended, run `python benchmarks/engine_speed.py --update-baseline`.\n"
         f"{output}")
+
+
+def quick_env_ratio(tmp_path, i):
+    out = tmp_path / f"env{i}.json"
+    res = subprocess.run([sys.executable, ENV_BENCH, "--quick", "--seconds", "3", "--json", str(out)],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert res.returncode == 0, f"benchmark failed:\n{res.stdout}\n{res.stderr}"
+    return json.loads(out.read_text())["pettingzoo_vs_engine"]["ratio"], res.stdout
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pettingzoo") is None,
+                    reason="pettingzoo is not installed (the rl extra: pip install -e '.[rl]')")
+def test_pettingzoo_ratio_within_30_percent_of_baseline(tmp_path):
+    """Issue 16: PettingZoo steps/s over engine decisions/s >= 70% of the recorded ratio."""
+    with open(BASELINE) as fh:
+        baseline = json.load(fh).get("env_ratio")
+    if not baseline:
+        pytest.skip("no env_ratio in benchmarks/baseline.json (python benchmarks/engine_speed.py "
+                    "--update-baseline records it)")
+    floor = (1 - ALLOWED_DROP) * baseline
+    best, output = 0.0, ""
+    for i in range(TRIES):
+        ratio, output = quick_env_ratio(tmp_path, i)
+        best = max(best, ratio)
+        if best >= floor:
+            break
+    assert best >= floor, (
+        f"environment speed regression: PettingZoo steps/s over engine decisions/s is "
+        f"{best:.2f}, more than {ALLOWED_DROP:.0%} below the baseline {baseline:.2f} "
+        f"(floor {floor:.2f}).\n{output}")

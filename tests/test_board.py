@@ -10,8 +10,15 @@ import pytest
 
 from cyclades.engine import board as board_mod
 from cyclades.engine.board import (
-    FLOWER, HEX_DIRS, RECOMMENDED, SLOTS, Board, load_tiles, rotate,
-    tiles_for_players, validate,
+    FLOWER,
+    HEX_DIRS,
+    RECOMMENDED,
+    SLOTS,
+    Board,
+    load_tiles,
+    rotate,
+    tiles_for_players,
+    validate,
 )
 from cyclades.engine.rng import Rng
 

@@ -16,92 +16,16 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
+from serverproc import browser_server, launch, served
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 STEP_TIMEOUT_MS = 15_000   # one decision: click, server, WebSocket, redraw
 MAX_CLICKS = 1500          # a guard: the first cycle takes far fewer
 
 
-def _missing() -> str | None:
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed (pip install playwright)"
-    return None
-
-
-# --- a real server in a subprocess ---------------------------------------------------
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`python -m cyclades.server` on a free port of 127.0.0.1 with a temporary SQLite file."""
-
-    def __init__(self, db_path: Path, log_path: Path):
-        self.db_path, self.log_path = db_path, log_path
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = None
-        self.start()
-
-    def start(self):
-        env = dict(os.environ)
-        env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "cyclades.server", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--db", f"sqlite:///{self.db_path}", "--bot-delay", "0"],
-                stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with code {self.proc.returncode}: "
-                                   f"{Path(self.log_path).read_text(errors='replace')[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/api/games", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not answer within 30 s")
-            time.sleep(0.1)
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-
 # --- a person at the browser --------------------------------------------------------------
-
-def launch(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-
 
 def create_game_in_lobby(page, base_url, players=3) -> str:
     """In the lobby: seat 1 human (named Ann), the other seats random bots; create,
@@ -273,15 +197,8 @@ def play_until(page, rng, done: str, log=None) -> int:
 
 @pytest.fixture
 def server(tmp_path):
-    missing = _missing()
-    if missing:
-        pytest.skip(missing)
-    srv = Server(tmp_path / "cyclades.db", tmp_path / "server.log")
-    yield srv
-    srv.stop()
-    # Shown by pytest only if the test failed.
-    print("--- server log (tail) ---")
-    print(Path(srv.log_path).read_text(errors="replace")[-3000:])
+    with browser_server(tmp_path) as srv:  # tests/serverproc.py
+        yield srv
 
 
 def test_browser_plays_the_first_cycle_against_bots(server, tmp_path):
@@ -352,6 +269,7 @@ def test_browser_plays_the_first_cycle_against_bots(server, tmp_path):
 
 def main(argv=None):
     import argparse
+
     from playwright.sync_api import sync_playwright
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -365,33 +283,30 @@ def main(argv=None):
     ap.add_argument("--height", type=int, default=1000)
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        srv = Server(Path(tmp) / "c.db", Path(tmp) / "server.log")
-        try:
-            with sync_playwright() as p:
-                browser = launch(p)
-                page = browser.new_page(viewport={"width": args.width, "height": args.height})
-                page.on("pageerror", lambda e: print("page error:", e))
-                create_game_in_lobby(page, srv.url, players=args.players)
-                n = play_until(page, rng, f"s.view.cycle >= {args.cycles}", log=print)
-                # Stop on a decision with highlighted areas, so the picture shows them.
-                stop = set(filter(None, args.stop.split(",")))
-                for _ in range(300):
-                    page.wait_for_function(
-                        "() => { const s = window.cyclades; return !s.sending && (s.view.over || (s.legal.length && s.view.to_move === s.seat)); }",
-                        timeout=STEP_TIMEOUT_MS * 4)
-                    s = game_state(page)
-                    if s["over"] or any(a.get("where") and (not stop or a["kind"] in stop) for a in s["legal"]):
-                        break
-                    before = s["version"]
-                    print(play_one_decision(page, rng))
-                    page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
-                page.wait_for_timeout(400)
-                page.screenshot(path=args.out)
-                print(f"{n} decisions; screenshot in {args.out}")
-                browser.close()
-        finally:
-            srv.stop()
+    with tempfile.TemporaryDirectory() as tmp, served(tmp) as srv:
+        with sync_playwright() as p:
+            browser = launch(p)
+            page = browser.new_page(viewport={"width": args.width, "height": args.height})
+            page.on("pageerror", lambda e: print("page error:", e))
+            create_game_in_lobby(page, srv.url, players=args.players)
+            n = play_until(page, rng, f"s.view.cycle >= {args.cycles}", log=print)
+            # Stop on a decision with highlighted areas, so the picture shows them.
+            stop = set(filter(None, args.stop.split(",")))
+            for _ in range(300):
+                page.wait_for_function(
+                    "() => { const s = window.cyclades; "
+                    "return !s.sending && (s.view.over || (s.legal.length && s.view.to_move === s.seat)); }",
+                    timeout=STEP_TIMEOUT_MS * 4)
+                s = game_state(page)
+                if s["over"] or any(a.get("where") and (not stop or a["kind"] in stop) for a in s["legal"]):
+                    break
+                before = s["version"]
+                print(play_one_decision(page, rng))
+                page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
+            page.wait_for_timeout(400)
+            page.screenshot(path=args.out)
+            print(f"{n} decisions; screenshot in {args.out}")
+            browser.close()
 
 
 if __name__ == "__main__":

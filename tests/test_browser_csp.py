@@ -7,29 +7,10 @@ Needs Debian's chromium and Playwright for Python (skipped, saying which is miss
 """
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 
 httpx = pytest.importorskip("httpx")
-from cyclades.server.testing import ServerProcess  # noqa: E402
-
-CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def _missing():
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed"
-    return None
-
+from serverproc import browser_server, launch  # noqa: E402
 
 WATCH = """
 window.__csp = [];
@@ -38,13 +19,12 @@ document.addEventListener("securitypolicyviolation",
 """
 
 
-@pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
 def test_the_pages_work_under_the_csp(tmp_path):
     from playwright.sync_api import sync_playwright
-    with ServerProcess(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0.0) as srv, sync_playwright() as p:
+    with browser_server(tmp_path) as srv, sync_playwright() as p:  # tests/serverproc.py
         c = httpx.post(srv.url + "/api/games", json={"players": 3, "seats": ["you", "random", "random"]}).json()
         game_url = srv.url + c["seats"][0]["url"]
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = launch(p)
         try:
             ctx = browser.new_context()
             outside = []

@@ -12,31 +12,20 @@ Needs Debian's chromium and Playwright for Python (skipped, saying which, withou
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+from serverproc import browser_server, launch
 
-from cyclades.server.testing import ServerProcess
-
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 T = 30_000  # ms for anything the page waits on (a hint searches for up to ~2 s on a loaded machine)
 SIZES = [(1280, 720), (390, 844)]
 
 
-from conftest import CHROMIUM, chromium_missing as _missing  # noqa: E402
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    missing = _missing()
-    if missing:
-        pytest.skip(missing)
-    d = tmp_path_factory.mktemp("browser-hint")
-    with ServerProcess(f"sqlite:///{d / 'c.db'}", log_path=str(d / "server.log")) as srv:
+    with browser_server(tmp_path_factory.mktemp("browser-hint")) as srv:  # tests/serverproc.py
         yield srv
 
 
@@ -50,7 +39,7 @@ def api(server):
 def browser(server):
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = launch(p)
         yield b
         b.close()
 
@@ -107,7 +96,8 @@ def test_a_hint_highlights_a_legal_choice_with_its_reason(server, api, browser, 
     before = s["version"]
     if action.get("where"):
         page.evaluate("""(a) => document.querySelector(`#board [data-area="${a}"]`) &&
-                         document.querySelector(`#board .area[data-area="${a}"]`).dispatchEvent(new MouseEvent('click', {bubbles: true}))""",
+                         document.querySelector(`#board .area[data-area="${a}"]`)
+                             .dispatchEvent(new MouseEvent('click', {bubbles: true}))""",
                       action["where"])
         page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=T)
         page.wait_for_function("() => !document.querySelector('#hint-reason')", timeout=T)

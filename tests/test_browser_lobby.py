@@ -9,49 +9,25 @@ which is missing, otherwise). Playwright's own browser downloads are never used.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import urllib.request
-from pathlib import Path
 
 import pytest
+from serverproc import browser_server, launch
 
-from cyclades.server.testing import ServerProcess
-
-CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT_MS = 15_000
-
-
-def _missing() -> str | None:
-    if not Path(CHROMIUM).exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright for Python is not installed (pip install playwright)"
-    return None
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    missing = _missing()
-    if missing:
-        pytest.skip(missing)
-    d = tmp_path_factory.mktemp("lobby")
-    log = d / "server.log"
-    with ServerProcess(f"sqlite:///{d / 'games.db'}", bot_delay=0.0, log_path=str(log)) as srv:
+    with browser_server(tmp_path_factory.mktemp("lobby")) as srv:  # tests/serverproc.py
         yield srv
-    print("--- server log (tail) ---")  # shown by pytest only if a test failed
-    print(log.read_text(errors="replace")[-3000:])
 
 
 @pytest.fixture(scope="module")
 def browser(server):
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = launch(p)
         try:
             yield b
         finally:

@@ -12,32 +12,20 @@ Needs Debian's chromium and Playwright for Python (skipped, saying which, withou
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
-from pathlib import Path
 
 import httpx
 import pytest
+from serverproc import browser_server, launch
 
 import cyclades
-from cyclades.server.testing import ServerProcess
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 T = 15_000  # ms for anything the page waits on
-
-
-from conftest import CHROMIUM, chromium_missing as _missing  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    missing = _missing()
-    if missing:
-        pytest.skip(missing)
-    d = tmp_path_factory.mktemp("browser-replay")
-    with ServerProcess(f"sqlite:///{d / 'c.db'}", log_path=str(d / "server.log")) as srv:
+    with browser_server(tmp_path_factory.mktemp("browser-replay")) as srv:  # tests/serverproc.py
         yield srv
 
 
@@ -69,7 +57,7 @@ def finished(api):
 def browser(server):
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = launch(p)
         yield b
         b.close()
 
@@ -308,7 +296,8 @@ def test_a_spectator_scrolls_back_through_a_running_game(server, api, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     watch2 = Watch(page, server)
     page.goto(server.url + href)
-    page.wait_for_function("() => { const s = window.cycladesReplay; return s && s.step >= 0 && s.step === s.steps; }", timeout=T)
+    page.wait_for_function("() => { const s = window.cycladesReplay; return s && s.step >= 0 && s.step === s.steps; }",
+                           timeout=T)
     s = replay_state(page)
     assert s["pub"] and not s["over"] and s["following"]
     assert "following the game" in page.inner_text("#where")

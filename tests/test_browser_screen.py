@@ -19,15 +19,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from serverproc import browser_server, chromium_missing, launch, served
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_browser import CHROMIUM, Server, _missing, launch  # noqa: E402
+from cyclades.content.descriptions import content
+from cyclades.engine.game import Game
+from cyclades.server.store import Store
 
-from cyclades.content.descriptions import content  # noqa: E402
-from cyclades.engine.game import Game  # noqa: E402
-from cyclades.server.store import Store  # noqa: E402
-
-pytestmark = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+pytestmark = pytest.mark.skipif(chromium_missing() is not None, reason=chromium_missing() or "")
 
 # name -> (options for Game.new, random decisions played before the page opens)
 GAMES = {
@@ -52,8 +50,8 @@ def seed_games(db_path: Path) -> dict:
             seats = [{"kind": "human", "name": f"{n}", "token": secrets.token_urlsafe(16), "joined": True}
                      for n in ("Ann", "Bob", "Cleo", "Dimitrios", "Eleni", "Fotini")[:opts["players"]]]
             # Seat 0's factions: one, or two in the 2-player Legendary game (factions 0 and 2).
-            mine = {0, 2} if g.s.n > opts["players"] else {0}
-            store.create_game(gid, g.options, seats, "playing", g.s.version, g.to_move, {"bot_delay": 0})
+            mine = {0, 2} if g.state.n > opts["players"] else {0}
+            store.create_game(gid, g.options, seats, "playing", g.state.version, g.to_move, {"bot_delay": 0})
             idx = 0
             # Play forward, then on until seat 0 is to move (its page then shows a decision).
             while (idx < decisions or g.to_move not in mine) and idx < decisions + 400:
@@ -63,8 +61,8 @@ def seed_games(db_path: Path) -> dict:
                 if a is None:
                     break  # every choice ends the game: stop just before
                 g.apply(a)
-                store.add_decision(gid, idx, a.to_json(), {"status": "playing", "version": g.s.version,
-                                                            "cycle": g.s.cycle, "to_move": g.to_move})
+                store.add_decision(gid, idx, a.to_json(), {"status": "playing", "version": g.state.version,
+                                                            "cycle": g.state.cycle, "to_move": g.to_move})
                 idx += 1
             out[name] = (gid, seats[0]["token"], g.to_move)
     finally:
@@ -82,11 +80,8 @@ def _ends(g, a) -> bool:
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("screen")
     games = seed_games(tmp / "games.db")
-    srv = Server(tmp / "games.db", tmp / "server.log")
-    try:
+    with browser_server(tmp, "games.db") as srv:  # tests/serverproc.py: on the games stored
         yield srv.url, games, tmp
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +132,8 @@ LAYOUT_CHECK = """() => {
     out.cards.push({top: r.top, bottom: r.bottom, left: r.left, right: r.right, w: r.width});
   }
   // Text that runs past its box: the player cards, their names and stats, the panels' rows.
-  for (const el of document.querySelectorAll('#players .player, #players .player header, #players .stats, .god, .card, #act, .topbar')) {
+  const boxes = '#players .player, #players .player header, #players .stats, .god, .card, #act, .topbar';
+  for (const el of document.querySelectorAll(boxes)) {
     if (el.scrollWidth > el.clientWidth + 1) out.overflow.push(el.className + ': ' + el.textContent.slice(0, 60));
   }
   const b = document.getElementById('board').getBoundingClientRect();
@@ -197,7 +193,7 @@ def test_tooltips_hover_and_tap(site, browser):
                                   has_touch=touch, is_mobile=touch)
         try:
             page, console = open_game(ctx, url, gid)  # a spectator: nothing is clickable
-            act = (lambda sel: page.tap(sel)) if touch else (lambda sel: page.hover(sel))
+            act = page.tap if touch else page.hover
             # A god of the auction board: its summary and its actions with their costs.
             g = page.locator("#auction .god").first.get_attribute("data-god")
             act(f"#auction .god[data-god='{g}']")
@@ -341,24 +337,21 @@ def test_your_move_sound_in_background(site, browser):
 
 if __name__ == "__main__":  # screenshots only
     import tempfile
+
     from playwright.sync_api import sync_playwright
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/shots")
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as d:
-        games = seed_games(Path(d) / "g.db")
-        srv = Server(Path(d) / "g.db", Path(d) / "s.log")
-        try:
-            with sync_playwright() as pw:
-                b = launch(pw)
-                for name, (gid, token, _) in games.items():
-                    for size, (w, h) in VIEWPORTS.items():
-                        ctx = b.new_context(viewport={"width": w, "height": h}, has_touch=w < 600, is_mobile=w < 600)
-                        page, console = open_game(ctx, srv.url, gid, token)
-                        page.screenshot(path=str(out / f"{name}-{size}.png"))
-                        if w < 600:
-                            page.screenshot(path=str(out / f"{name}-{size}-full.png"), full_page=True)
-                        print(name, size, console.errors)
-                        ctx.close()
-                b.close()
-        finally:
-            srv.stop()
+        games = seed_games(Path(d) / "games.db")
+        with served(d) as srv, sync_playwright() as pw:
+            b = launch(pw)
+            for name, (gid, token, _) in games.items():
+                for size, (w, h) in VIEWPORTS.items():
+                    ctx = b.new_context(viewport={"width": w, "height": h}, has_touch=w < 600, is_mobile=w < 600)
+                    page, console = open_game(ctx, srv.url, gid, token)
+                    page.screenshot(path=str(out / f"{name}-{size}.png"))
+                    if w < 600:
+                        page.screenshot(path=str(out / f"{name}-{size}-full.png"), full_page=True)
+                    print(name, size, console.errors)
+                    ctx.close()
+            b.close()

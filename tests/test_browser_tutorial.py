@@ -7,30 +7,18 @@ Needs Debian's chromium and Playwright for Python (skipped, saying which is miss
 """
 from __future__ import annotations
 
-import os
-import shutil
 import time
-from pathlib import Path
 
 import pytest
+from serverproc import browser_server, launch
 
-CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 STEP_MS = 15_000
 
 
 @pytest.fixture
 def server(tmp_path):
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-    from cyclades.server.testing import ServerProcess
-    log = tmp_path / "server.log"
-    with ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0.0, log_path=str(log)) as srv:
+    with browser_server(tmp_path) as srv:  # tests/serverproc.py
         yield srv
-    print("--- server log (tail) ---")
-    print(log.read_text(errors="replace")[-3000:])
 
 
 def state(page) -> dict:
@@ -43,7 +31,8 @@ def wait_for_guidance(page) -> str:
     """Wait until the lesson shows what to click (or is complete); say which."""
     page.wait_for_function("""() => { const s = window.cyclades; if (!s || !s.view || s.sending) return false;
         if (document.querySelector('#tutorial .tut-done')) return true;
-        return s.view.to_move === s.seat && (document.querySelector('.tut-target') || document.querySelector('svg .tut-ring')); }""",
+        return s.view.to_move === s.seat &&
+            (document.querySelector('.tut-target') || document.querySelector('svg .tut-ring')); }""",
                            timeout=STEP_MS)
     return "done" if page.locator("#tutorial .tut-done").count() else "step"
 
@@ -91,7 +80,8 @@ def follow_lesson(page, on_step=None) -> int:
         click_highlighted(page)
         clicks += 1
         # A god opens a small menu (the amount pulses next); anything else is a decision.
-        page.wait_for_function("([v, pop]) => window.cyclades.version > v || (!pop && !document.getElementById('popup').hidden)",
+        page.wait_for_function("([v, pop]) => window.cyclades.version > v "
+                               "|| (!pop && !document.getElementById('popup').hidden)",
                                arg=[before, popup], timeout=STEP_MS)
     raise AssertionError("the lesson did not end")
 
@@ -102,7 +92,7 @@ def test_tutorial_from_the_lobby_to_the_win(server):
     errors = []
     t0 = time.monotonic()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.on("pageerror", lambda e: errors.append(str(e)))

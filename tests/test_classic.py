@@ -9,6 +9,8 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import act, kinds, legal, scenario
+from test_board import check_r7
 
 import cyclades
 from cyclades import Action
@@ -16,8 +18,6 @@ from cyclades.content.cards import CLASSIC_CREATURES
 from cyclades.content.rulesets import CLASSIC, RULESETS
 from cyclades.engine.board import Board, load_classic
 from cyclades.engine.invariants import check
-from conftest import act, kinds, legal, scenario
-from test_board import check_r7
 
 CLASSIC_GODS = {"poseidon", "ares", "zeus", "athena"}
 
@@ -360,7 +360,7 @@ def test_r26_fleet_move_cancelled_changes_nothing():
     assert view["position"] == "mykonos-sound" and view["path"] == ["mykonos-sound"]
     act(g, "cancel")
     assert g.state.stack[-1]["kind"] == "turn"
-    assert g.state.fleets == cyclades.Game.from_json(before).s.fleets and g.state.gp[0] == 5
+    assert g.state.fleets == cyclades.Game.from_json(before).state.fleets and g.state.gp[0] == 5
 
 
 def test_r17_legendary_sea_move_not_offered_in_classic():
@@ -677,6 +677,7 @@ def test_r24_determinized_classic_game_keeps_the_classic_deck():
 
 def cli(*args):
     from click.testing import CliRunner
+
     from cyclades.cli import main
     return CliRunner().invoke(main, [str(a) for a in args])
 

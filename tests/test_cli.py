@@ -268,7 +268,7 @@ def test_play_invalid_choices_reprompt_then_quit(user_data_folder):
     assert saved, r.output
     path = Path(saved.group(1))
     assert path.parent == user_data_folder / "games"
-    assert cyclades.Game.from_record(json.loads(path.read_text())).s.cycle == 0
+    assert cyclades.Game.from_record(json.loads(path.read_text())).state.cycle == 0
     r = run("replay", path)
     assert r.exit_code == 0, r.output
     assert "Player 1 takes control of" in r.output

@@ -81,6 +81,7 @@ def test_every_card_a_game_deals_is_described():
 
 def test_content_endpoint_and_rules_page(tmp_path):
     from fastapi.testclient import TestClient
+
     from cyclades.server.app import create_app
     with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as client:
         r = client.get("/api/content", params={"ruleset": "classic"})

@@ -3,9 +3,9 @@ Maelström texts are the wording of their cards, R2). For each card: its effect,
 (what its text forbids, or the case where it is discarded without effect: rulebook,
 "Mythological Creatures": "If you cannot use the Creature's effect, it is immediately
 discarded without effect")."""
-from cyclades.engine.queries import area_income
-
 from conftest import act, back_to_turn, buy, idx, kinds, legal, scenario, sites, wasted, wheres
+
+from cyclades.engine.queries import area_income
 
 # small map: argos (2 sites, 1 cornucopia) and corinth (2 sites, Priestess icon) form one island
 # with the seas west, south / west, north; naxos (3 sites, 1 cornucopia) touches north and east;

@@ -1,11 +1,10 @@
 """The Cycle: preparation, income, the next turn order and the end of the game
 (rulebook, "1- Cycle Preparation", "2- Income", "5- Actions", "6- End of Cycle", "End of Game"; R21)."""
 import pytest
+from conftest import act, scenario
 
 import cyclades
 from cyclades.engine import ops
-
-from conftest import act, scenario
 
 GODS_4P = ["zeus", "ares", "poseidon", "athena", "hera"]
 DECK = ["medusa", "kraken", "sphinx", "griffin", "pegasus", "harpy"]

@@ -15,11 +15,19 @@ from cyclades.content.rulesets import RULESETS
 
 np = pytest.importorskip("numpy", reason="numpy (the 'rl' extra) is not installed")
 
-from cyclades.env.encoding import (ACTION_SPACE, LAYOUT, ActionSpaceError,  # noqa: E402
-                                   ObservationEncoder, decode, describe_observation, encode,
-                                   final_rewards, legal_mask)
-
 from conftest import scenario  # noqa: E402
+
+from cyclades.env.encoding import (  # noqa: E402
+    ACTION_SPACE,
+    LAYOUT,
+    ActionSpaceError,
+    ObservationEncoder,
+    decode,
+    describe_observation,
+    encode,
+    final_rewards,
+    legal_mask,
+)
 
 MODES = [
     pytest.param(dict(players=3), id="legendary-3"),
@@ -143,13 +151,13 @@ def test_mask_equals_the_legal_set(options):
         assert len(slots) == len(set(legal))
         assert {decode(i, g.board) for i in slots} == set(legal)
         if steps % 10 == 0:
-            others = [q for q in range(g.s.n) if q != p]
+            others = [q for q in range(g.state.n) if q != p]
             assert not legal_mask(g, others[0]).any()  # not their decision: nothing legal
             x = enc.encode(g, p)
             assert x.shape == (LAYOUT.size,) and (x >= 0).all() and (x <= LAYOUT.high).all()
         g.apply(rng.choice(legal))
         steps += 1
-    for q in range(g.s.n):
+    for q in range(g.state.n):
         assert not legal_mask(g, q).any()
         enc.encode(g, q)
 
@@ -163,7 +171,7 @@ def _hide_and_seek(g, p):
     """A copy of g that differs only in facts hidden from p (R24): the purses of p's rivals,
     the order of the three piles, the generator."""
     other = g.copy()
-    s = other.s
+    s = other.state
     for q in range(s.n):
         if not g.friends(p, q):
             s.gp[q] += 17
@@ -197,6 +205,7 @@ def _observers():
         out.append(("pettingzoo", pettingzoo))
     try:
         import pyspiel
+
         from cyclades.env.openspiel import CycladesObserver
     except ImportError:
         pass
@@ -219,9 +228,9 @@ def test_observation_ignores_hidden_facts(options):
     observers = _observers()
     for steps in (60, 170):
         g = _random_game(3, steps=steps, **options)
-        for p in range(g.s.n):
+        for p in range(g.state.n):
             other = _hide_and_seek(g, p)
-            assert other.s.gp != g.s.gp and other.s.rng != g.s.rng
+            assert other.state.gp != g.state.gp and other.state.rng != g.state.rng
             for name, observe in observers:
                 assert observe(g, p) == observe(other, p), name
 
@@ -236,14 +245,14 @@ def test_observation_shows_what_the_player_knows():
     d = describe_observation(x, g.board)
     assert d["players"]["player+0"].get("gp", 0) == g.purse(p)
     assert d["players"]["player+0"]["gp_known"] == 1 and "gp_known" not in d["players"]["player+1"]
-    assert d["global"]["cycle"] == g.s.cycle and d["global"][f"phase={g.s.phase}"] == 1
-    for a, area in enumerate(g.b.ids):
-        if g.b.is_land[a] and g.s.troops[a]:
-            assert d["areas"][area]["troops"] == g.s.troops[a]
-            owner = (g.s.ctrl[a] - p) % g.s.n
+    assert d["global"]["cycle"] == g.state.cycle and d["global"][f"phase={g.state.phase}"] == 1
+    for a, area in enumerate(g.board.ids):
+        if g.board.is_land[a] and g.state.troops[a]:
+            assert d["areas"][area]["troops"] == g.state.troops[a]
+            owner = (g.state.ctrl[a] - p) % g.state.n
             assert d["areas"][area][f"owner=player+{owner}"] == 1
     richer = g.copy()
-    richer.s.gp[p] += 3
+    richer.state.gp[p] += 3
     assert not np.array_equal(x, enc.encode(richer, p))  # my own purse: known
     t = _random_game(3, steps=80, players=4, teams=True)
     q = t.to_move
@@ -253,13 +262,97 @@ def test_observation_shows_what_the_player_knows():
     assert dt["players"][f"player+{(mate - q) % 4}"]["teammate"] == 1
 
 
+FAST_MODES = [
+    pytest.param(dict(players=3), id="legendary-3"),
+    pytest.param(dict(players=5, maelstrom=False), id="no-maelstrom-5"),
+    pytest.param(dict(players=4, teams=True), id="teams-4"),
+    pytest.param(dict(players=6), id="teams-6"),
+    pytest.param(dict(players=2), id="two-players"),
+] + [pytest.param(dict(players=3, ruleset="classic"), id="classic-3",
+                  marks=pytest.mark.skipif("classic" not in RULESETS,
+                                           reason="the classic ruleset is not in RULESETS yet"))]
+
+
+@pytest.mark.parametrize("options", FAST_MODES)
+def test_fast_path_gives_exactly_the_reference_arrays(options):
+    """Issue 16: the environments' fast path (incremental.GameEncoder: read from the state, only
+    the changed numbers rewritten) gives, at every decision of random games and for every
+    faction, the very vector and mask of the straightforward encoding from the player's view
+    (ObservationEncoder, legal_mask); R24: it shows a player nothing more, in particular not
+    the hidden facts the view leaves out (rivals' purses, piles, generator), even though it
+    follows one game for all factions."""
+    from cyclades.env.incremental import GameEncoder
+    ref = ObservationEncoder()
+    for seed in (1, 2):
+        g = cyclades.new_game(seed=seed, max_cycles=25, **options)
+        fast = GameEncoder()
+        rng = random.Random(seed)
+        seen = set()
+        step = 0
+        while True:
+            # the faction to move every time (as the environments ask), the others now and then
+            # (their vectors then span several decisions), all of them at the end
+            who = [q for q in range(g.state.n) if q == g.to_move or g.is_over or rng.random() < 0.25]
+            for p in who:
+                x = fast.observation(g, p)
+                assert np.array_equal(x, ref.encode(g, p)), (options, seed, step, p)
+                assert np.array_equal(fast.mask(g, p), legal_mask(g, p)), (options, seed, step, p)
+                seen.update(describe_observation(x, g.board).get("decision", {}))
+                if step % 40 == 7 and p == g.to_move:
+                    # R24: a game that differs only in what p may not know looks the same to
+                    # p, through a fresh encoder and through this one (which follows g)
+                    other = _hide_and_seek(g, p)
+                    assert np.array_equal(GameEncoder().observation(other, p), x)
+                    assert np.array_equal(fast.observation(other, p), x)
+                    fast.observation(g, p)  # back to g: the encoder starts it afresh
+            if g.is_over:
+                break
+            g.apply(rng.choice(g.legal_actions()))
+            step += 1
+        x = fast.observation(g, 0)
+        assert x.flags.writeable and fast.observation(g, 0) is not x  # copies, the caller's own
+    assert len(seen) > 4  # several kinds of decision were seen
+
+
+def test_fast_path_follows_a_game_through_the_environments():
+    """The PettingZoo and Gymnasium environments observe through the fast path: over whole
+    games their observations and masks are the reference's, and what they hand out is the
+    caller's to keep (changing it changes nothing in the environment)."""
+    pytest.importorskip("pettingzoo")
+    from cyclades.env.gym import CycladesEnv
+    from cyclades.env.pettingzoo import raw_env
+    ref = ObservationEncoder()
+    e = raw_env(players=4, teams=True)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        p = int(agent.split("_")[1])
+        assert np.array_equal(obs["observation"], ref.encode(e.game, p))
+        assert np.array_equal(obs["action_mask"], legal_mask(e.game, p))
+        obs["observation"][:] = 7  # the caller's array: the next observation is not affected
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    g = CycladesEnv(players=3, seat=2)
+    obs, info = g.reset(seed=4)
+    while True:
+        assert np.array_equal(obs, ref.encode(g.game, 2))
+        assert np.array_equal(info["action_mask"], legal_mask(g.game, 2))
+        assert np.array_equal(g.action_masks(), info["action_mask"].astype(bool))
+        obs, _, terminated, _, info = g.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated:
+            break
+
+
 def test_describe_observation_names_every_segment():
     """The debugging helper reads back the board's static facts and the decision."""
     g = cyclades.new_game(players=3, seed=4)
     d = describe_observation(ObservationEncoder().encode(g, g.to_move), g.board)
     assert set(d) >= {"global", "players", "areas", "adjacency", "decision"}
-    a = g.b.ids[0]
-    assert set(d["adjacency"][a]) == {g.b.ids[b] for b in g.b.adj[0]}
+    a = g.board.ids[0]
+    assert set(d["adjacency"][a]) == {g.board.ids[b] for b in g.board.adj[0]}
     assert d["decision"]["decider=player+0"] == 1
     with pytest.raises(ValueError):
         describe_observation(np.zeros(3))
@@ -289,6 +382,7 @@ def test_pettingzoo_api_test():
     """PettingZoo's own API test on the AEC environment (full game, wrapper stack)."""
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
+
     from cyclades.env.pettingzoo import env
     api_test(env(players=3), num_cycles=1000)
     api_test(env(players=2), num_cycles=200)
@@ -300,6 +394,7 @@ def test_pettingzoo_seed_test():
     """PettingZoo's seed test: reset(seed=...) makes two environments run the same way."""
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import seed_test
+
     from cyclades.env.pettingzoo import env
     seed_test(lambda: env(players=4, teams=True), num_cycles=60)
 
@@ -371,6 +466,7 @@ def test_gym_check_env(options):
     """Gymnasium's env checker passes on the single-agent wrapper."""
     pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
+
     from cyclades.env.gym import CycladesEnv
     check_env(CycladesEnv(**options), skip_render_check=True)
 
@@ -411,6 +507,40 @@ def test_gym_invalid_action_penalized_or_raised():
     strict.reset(seed=2)
     with pytest.raises(cyclades.IllegalAction):
         strict.step(bad)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_vector_env_steps_with_legal_masked_actions(asynchronous):
+    """Issue 16: `make_vector_env(2, asynchronous=...)` (Gymnasium's SyncVectorEnv and
+    AsyncVectorEnv over CycladesEnv): masks in `infos["action_mask"]` and from
+    `vector_action_masks`, legal actions accepted, a finished game reset by Gymnasium."""
+    pytest.importorskip("gymnasium")
+    import gymnasium
+
+    from cyclades.env import make_vector_env
+    from cyclades.env.gym import vector_action_masks
+    envs = make_vector_env(2, asynchronous=asynchronous, players=3, max_cycles=3)
+    try:
+        assert isinstance(envs, gymnasium.vector.AsyncVectorEnv if asynchronous
+                          else gymnasium.vector.SyncVectorEnv)
+        obs, infos = envs.reset(seed=7)
+        assert obs.shape == (2, LAYOUT.size) and obs.dtype == np.float32
+        rng = np.random.default_rng(7)
+        finished = 0
+        for _ in range(60):
+            masks = infos["action_mask"]
+            assert masks.shape == (2, ACTION_SPACE.n) and masks.dtype == np.int8
+            assert np.array_equal(vector_action_masks(envs), masks.astype(bool))
+            actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks]
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+            assert not infos.get("invalid_action", np.zeros(2, bool)).any()
+            assert not truncated.any()
+            finished += int(terminated.sum())
+            for k in np.flatnonzero(terminated):
+                assert rewards[k] in (0.0, 0.5, 1.0) and not infos["action_mask"][k].any()
+        assert finished >= 1  # three cycles: games end, and go on after Gymnasium's reset
+    finally:
+        envs.close()
 
 
 def test_gym_reset_seed_makes_opponents_replay():
@@ -470,9 +600,9 @@ def test_openspiel_dice_are_chance_nodes():
         given.append(d)
         state.apply_action(d)
     forced = before.copy()
-    forced.s.dice = list(given)  # the engine's own forced-dice hook (docs/scenarios.md)
+    forced.state.dice = list(given)  # the engine's own forced-dice hook (docs/scenarios.md)
     forced.apply(action)
-    assert not forced.s.dice  # every die given was used
+    assert not forced.state.dice  # every die given was used
     assert forced.to_json() == state.engine.to_json()
     assert state.information_state_string(0).startswith(" ".join(state.public))
 
@@ -494,7 +624,7 @@ def test_openspiel_resample_keeps_the_information_state():
     assert other.information_state_string(p) == state.information_state_string(p)
     assert other.observation_tensor(p) == state.observation_tensor(p)
     assert other.legal_actions() == state.legal_actions()
-    assert other.engine.s.rng != state.engine.s.rng
+    assert other.engine.state.rng != state.engine.state.rng
 
 
 def test_openspiel_ismcts_and_mcts_run():
@@ -539,6 +669,33 @@ def test_example_masked_random_pettingzoo(capsys):
     assert "steps/s" in capsys.readouterr().out
 
 
+def test_example_train_maskable_ppo(tmp_path, capsys):
+    """Issue 16: the training example runs (a few hundred timesteps), evaluates before and after
+    with Wilson intervals and writes its model, learning curve and figures."""
+    pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (extra 'train')")
+    pytest.importorskip("torch", reason="torch is not installed (extra 'train')")
+    import importlib.util
+    import json
+    path = Path(__file__).resolve().parent.parent / "examples" / "train_maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_maskable_ppo", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    lo, hi = mod.wilson(10, 30)
+    assert lo < 10 / 30 < hi and 0 < lo and hi < 1
+    assert mod.wilson(0, 5)[0] == 0 and mod.wilson(5, 5)[1] == 1
+    out = tmp_path / "run"
+    results = mod.main(["--timesteps", "200", "--eval-games", "2", "--envs", "1", "--n-steps", "100",
+                        "--max-cycles", "4", "--out", str(out)])
+    assert results["timesteps"] >= 200 and results["training_games"] >= 1
+    for when in ("before", "after"):
+        r = results[when]
+        assert r["games"] == 2 and 0 <= r["ci95"][0] <= r["win_rate"] <= r["ci95"][1] <= 1
+    assert (out / "model.zip").stat().st_size > 0
+    assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads((out / "results.json").read_text())["after"] == results["after"]
+    assert "win rate" in capsys.readouterr().out
+
+
 # --- determinization and offerings -------------------------------------------------------------------
 
 def test_determinize_default_guess_pays_the_offerings_made():
@@ -552,5 +709,5 @@ def test_determinize_default_guess_pays_the_offerings_made():
     g.apply(cyclades.Action("apollo"))                # player 2 goes to Apollo
     assert g.to_move == 0
     sampled = g.observe(0).determinize(random.Random(0))
-    assert sampled.s.gp[1] >= 20
+    assert sampled.state.gp[1] >= 20
     sampled.apply(cyclades.Action("apollo"))          # the bidding ends: the offerings are paid

@@ -6,13 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import SMALL_MAP
 
 import cyclades
-from cyclades.engine.formats import (FORMAT, FORMAT_1_COMMON_KEYS, FORMAT_1_FRAME_KEYS,
-                                     FormatError, frame_from_format_1)
+from cyclades.engine.formats import FORMAT, FORMAT_1_COMMON_KEYS, FORMAT_1_FRAME_KEYS, FormatError, frame_from_format_1
 from cyclades.engine.hooks import HANDLERS
 from cyclades.engine.state import _frame_to_json
-from conftest import SMALL_MAP
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -175,3 +174,23 @@ def test_unknown_formats_are_refused_with_the_format_named():
     with pytest.raises(cyclades.ScenarioError, match="format: unsupported scenario format 'x'"):
         cyclades.Game.from_scenario({**g.state_dict(), "format": "x"})
     assert json.loads(g.to_json())["format"] == g.record()["format"] == g.state_dict()["format"] == FORMAT == 2
+
+
+def test_the_turn_menu_order_does_not_depend_on_import_order():
+    """The turn menu lists its items in turns.MENU_ORDER whatever order the modules registering
+    them were imported in (ruff sorts imports: registration order must decide nothing)."""
+    from cyclades.content.rulesets import RULESETS
+    from cyclades.engine import turns
+    from cyclades.engine.hooks import MENU
+
+    before = {name: turns.menu_for(RULESETS[name]) for name in RULESETS}
+    saved = dict(MENU)
+    try:
+        MENU.clear()
+        MENU.update(reversed(list(saved.items())))
+        turns._MENU_FOR.clear()
+        assert {name: turns.menu_for(RULESETS[name]) for name in RULESETS} == before
+    finally:
+        MENU.clear()
+        MENU.update(saved)
+        turns._MENU_FOR.clear()

@@ -1,8 +1,8 @@
 """5- Actions: the gods' turns (rulebook, "Athena" to "Apollo", "Heroes"; R9, R13, R14, R28)."""
+from conftest import act, kinds, legal, scenario
+
 import cyclades
 from cyclades.engine import creatures
-
-from conftest import act, kinds, legal, scenario
 
 # small map: argos (2 sites, 1 cornucopia) and corinth (2 sites, Priestess icon) form one island
 # with the seas west, south / west, north; naxos (3 sites) touches north and east; melos (1 site)

@@ -16,6 +16,7 @@ Heroes placed by a scenario were recruited in an earlier cycle (they may be sacr
 Scenario key `dice` forces the next die results, attacker's roll first in each round (R3).
 """
 from conftest import act, ctrl, idx, kinds, scenario, sites, take_and_go, where
+
 from cyclades import Action
 from cyclades.engine.queries import metropolises_of
 

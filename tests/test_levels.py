@@ -5,8 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 import cyclades
-from cyclades.agents import agent_labels, agent_names, make_agent
-from cyclades.agents import levels
+from cyclades.agents import agent_labels, agent_names, levels, make_agent
 from cyclades.agents.greedy import GreedyAgent
 from cyclades.agents.levels import CarelessAgent, resolve
 from cyclades.agents.mcts import MCTSAgent, combine, pick

@@ -5,12 +5,11 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import act, scenario
 
 import cyclades
 from cyclades.engine import log
 from cyclades.engine.log import Narrator, describe
-
-from conftest import act, scenario
 
 ENGINE = Path(cyclades.__file__).parent / "engine"
 
@@ -207,7 +206,8 @@ def emitted_event_fields():
     found = {}
     for path in ENGINE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "emit"):
+            name = getattr(node.func, "attr", getattr(node.func, "id", None)) if isinstance(node, ast.Call) else None
+            if name != "emit":
                 continue
             strings = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             if strings:

@@ -4,15 +4,13 @@ outcome (winners, winning sides, how the game ended, per-team Metropolises and p
 import time
 
 import pytest
+from conftest import scenario
 
 from cyclades.agents import Agent, make_agent
-from cyclades.agents.match import (IllegalDecision, Mode, ModeError, check_mode, decide, outcome,
-                                   play_match)
+from cyclades.agents.match import IllegalDecision, Mode, ModeError, check_mode, decide, outcome, play_match
 from cyclades.agents.tournament import play_game
 from cyclades.cli import play_out
 from cyclades.engine.actions import Action
-
-from conftest import scenario
 
 
 class Cheat(Agent):

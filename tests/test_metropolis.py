@@ -14,8 +14,9 @@ Positions are on the small test map (tests/scenarios/small_map.yaml):
 Construction sites: argos 2, corinth 2, naxos 3, melos 1, ios 2. Scenario key `bonus_stack`
 lists the bonus tokens top first; area key `bonuses` gives the bonus of a metropolis.
 """
-from cyclades.engine import creatures
 from conftest import act, idx, kinds, scenario, sites, where
+
+from cyclades.engine import creatures
 
 
 def cultural(areas, stack, gp=4, **kw):

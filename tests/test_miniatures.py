@@ -1,13 +1,13 @@
 """The Mythological Creatures with miniatures (rulebook, "Creatures with Miniatures"; the
 Maelström texts are the wording of their cards, R2), the Minotaur aside (test_battle.py).
 For each card: its effect, and its limit (what its text forbids, or where it stops)."""
+from conftest import act, back_to_turn, buy, idx, kinds, legal, scenario, wasted, wheres
+
 import cyclades
 from cyclades.engine import ops
 from cyclades.engine.cycle import income, income_of
 from cyclades.engine.invariants import check
 from cyclades.engine.queries import accessible_lands, count_in_area
-
-from conftest import act, back_to_turn, buy, idx, kinds, legal, scenario, wasted, wheres
 
 # small map: argos (2 sites, 1 cornucopia) and corinth (2 sites, Priestess icon) form one island
 # touching the seas west, south / west, north; naxos (3 sites, 1 cornucopia) touches north and

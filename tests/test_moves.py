@@ -15,9 +15,9 @@ argos-corinth and melos-ios are islands of two areas; naxos is an island of its 
 corinth carries the Priestess icon.
 """
 import pytest
+from conftest import act, ctrl, idx, kinds, scenario, take_and_go, where
 
 import cyclades
-from conftest import act, ctrl, idx, kinds, scenario, take_and_go, where
 
 NOBODY = -1
 

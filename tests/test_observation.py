@@ -1,12 +1,12 @@
 """Observations for agents (R24): what a player knows, and games sampled from it."""
 import random
 
-import cyclades
+from randomgames import random_game
+
 from cyclades.engine.game import Game
 from cyclades.engine.invariants import check
 from cyclades.engine.observation import Observation, public_state
 from cyclades.engine.state import State
-from randomgames import random_game
 
 
 def _positions(seed, players, every=37, **options):
@@ -25,7 +25,7 @@ def test_observation_holds_nothing_hidden():
         for name in Observation.__slots__:
             assert not isinstance(getattr(obs, name), (Game, State))
         other = g.copy()
-        s = other.s
+        s = other.state
         for q in range(s.n):
             if q != p:
                 s.gp[q] += 11
@@ -58,5 +58,5 @@ def test_determinize_samples_vary_the_hidden_facts():
     g = _positions(11, 3)[3]
     p = g.to_move
     obs = g.observe(p)
-    decks = {tuple(obs.determinize(random.Random(i)).s.creature_deck) for i in range(10)}
+    decks = {tuple(obs.determinize(random.Random(i)).state.creature_deck) for i in range(10)}
     assert len(decks) > 1

@@ -1,9 +1,8 @@
 """3- Offerings (rulebook, "3- Offerings"; R9-R12)."""
 import pytest
+from conftest import act, scenario
 
 import cyclades
-
-from conftest import act, scenario
 
 GODS = ["zeus", "ares", "poseidon", "athena", "hera"]  # 3 players: Zeus and Ares face up
 PURPLE, YELLOW, BLUE = 0, 1, 2

@@ -7,11 +7,11 @@ import json
 import random
 
 import pytest
+from randomgames import random_game
 
 import cyclades
 from cyclades.content.cards import CREATURES
 from cyclades.engine.invariants import check
-from randomgames import random_game
 
 SAMPLE = [(seed, 3 + seed % 3) for seed in range(30)]
 FULL = [(seed, 3 + seed % 3) for seed in range(1000)]

@@ -1,7 +1,8 @@
 """Positions that once left the engine without a legal action, kept so they never return."""
+from conftest import act, kinds, scenario
+
 from cyclades.engine import metropolis
 from cyclades.engine.invariants import check
-from conftest import act, kinds, scenario
 
 
 def test_bonus_placements_skip_when_the_reserve_runs_out():

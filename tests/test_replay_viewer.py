@@ -108,7 +108,7 @@ def test_the_record_replays_to_the_same_result_and_the_replay_matches_the_game(c
         ref = cyclades.Game.from_record(record, upto=k)
         assert d["step"] == k and d["cycle"] == s["cycle"][k] and d["log_end"] == s["log_end"][k]
         assert d["view"]["areas"] == ref.view(None)["areas"]
-        assert d["view"]["version"] == ref.s.version
+        assert d["view"]["version"] == ref.state.version
         # A finished game's replay shows every purse at every moment.
         assert [p["gp"] for p in d["view"]["players"]] == [ref.purse(p) for p in range(3)]
         assert d["next_action"] == record["actions"][k]

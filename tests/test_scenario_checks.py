@@ -9,11 +9,11 @@ import random
 
 import pytest
 import yaml
+from conftest import act, kinds, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cyclades
-from conftest import act, kinds, scenario
 from cyclades import ScenarioError
 from cyclades.engine.invariants import check
 
@@ -405,7 +405,7 @@ def _rarely(odd, usual):
 GOD_NAMES = ["athena", "zeus", "poseidon", "ares", "hera"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parts(players):
     """The strategies for one player count, built once (hypothesis validates each on first use).
     Two players run four factions (R22): indices 0..3."""

@@ -9,9 +9,9 @@ import random
 
 import pytest
 import yaml
+from conftest import act, scenario
 
 import cyclades
-from conftest import act, scenario
 from cyclades.engine.invariants import check
 
 MODES = {

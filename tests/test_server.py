@@ -194,7 +194,8 @@ def test_the_same_decision_sent_twice_at_once_is_applied_once(server, http):
 
     def send(_):
         with httpx.Client(base_url=server.url, timeout=10) as c:
-            return c.post(f"/api/games/{gid}/actions", json={"token": toks[seat], "version": v, "action": a}).status_code
+            return c.post(f"/api/games/{gid}/actions",
+                          json={"token": toks[seat], "version": v, "action": a}).status_code
     with ThreadPoolExecutor(8) as pool:
         codes = sorted(pool.map(send, range(8)))
     assert codes == [200] + [409] * 7
@@ -316,7 +317,7 @@ def test_an_all_bot_game_plays_to_the_end_by_itself(http):
 
 def rec_start(rec):
     """The version a game has before its first decision."""
-    return cyclades.Game.from_record(rec, upto=0).s.version
+    return cyclades.Game.from_record(rec, upto=0).state.version
 
 
 def test_bots_answer_a_human_seat(http):

@@ -210,7 +210,7 @@ def test_tokens_never_appear_in_the_access_log(server, http):
 def test_the_log_filter_hides_every_kind_of_token(caplog):
     import logging
 
-    from cyclades.server.security import redact, redact_logs
+    from cyclades.server.logs import redact, redact_logs
     redact_logs()
     access = logging.getLogger("uvicorn.access")
     with caplog.at_level(logging.INFO, logger="uvicorn.access"):

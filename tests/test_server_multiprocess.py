@@ -222,7 +222,7 @@ def test_kill_9_of_one_process_mid_game_and_the_other_goes_on(db_url, tmp_path):
             final = state(cb, gid)
             ear.until(final["version"], timeout=30)
             rec = cb.get(f"/api/games/{gid}/record").json()
-            start = cyclades.Game.from_record(rec, upto=0).s.version
+            start = cyclades.Game.from_record(rec, upto=0).state.version
             for v, act in acked.items():  # every acknowledged decision, at its version, once
                 assert rec["actions"][v - start] == act
             replayed = cyclades.Game.from_record(rec)
@@ -249,7 +249,7 @@ def test_serve_with_two_workers_on_one_port(db_url, tmp_path):
         ears = [Listener(f"{srv.ws_url}/ws/games/{gid}") for _ in range(4)]  # on either worker
         rng = random.Random(1)
         try:
-            for i in range(12):
+            for _ in range(12):
                 with httpx.Client(base_url=srv.url, timeout=10) as c:  # a new connection each
                     st = state(c, gid)
                     seat = st["view"]["to_move"]
@@ -286,14 +286,14 @@ def test_a_process_behind_catches_up_and_answers_from_the_fresh_game(tmp_path):
             s1 = await m1.create({"players": 3, "seed": 5}, [{"kind": "human", "access": "invite"}] * 3)
             s2 = await m2.get(s1.game_id)
             g = s1.game
-            v, seat = g.s.version, g.to_move
+            v, seat = g.state.version, g.to_move
             a = g.legal_actions()[0]
             assert (await s2.act(seat, v, a.to_json()))["version"] == v + 1  # through "B"
             # "A" still thinks the game is at v: the same decision collides, A catches up.
             with pytest.raises(Refused) as e:
                 await s1.act(seat, v, a.to_json())
             assert e.value.status == 409 and f"at version {v + 1}" in e.value.message
-            assert s1.game.s.version == v + 1 and s1.log == s2.log
+            assert s1.game.state.version == v + 1 and s1.log == s2.log
             # "B" moves on; a request to "A" naming the newer version is applied there.
             b = s2.game.legal_actions()[0]
             await s2.act(s2.game.to_move, v + 1, b.to_json())
@@ -301,8 +301,8 @@ def test_a_process_behind_catches_up_and_answers_from_the_fresh_game(tmp_path):
             out = await s1.act(s2.game.to_move, v + 2, c.to_json())
             assert out["version"] == v + 3 and s1.decisions == 3
             from cyclades.server.sync import catch_up
-            assert s2.game.s.version == v + 2 and await catch_up(s2)  # B reads what A stored
-            assert s2.game.s.version == v + 3 and s2.log == s1.log
+            assert s2.game.state.version == v + 2 and await catch_up(s2)  # B reads what A stored
+            assert s2.game.state.version == v + 3 and s2.log == s1.log
             with m1.store.engine.connect() as conn:
                 n = conn.exec_driver_sql("select count(*) from decisions").scalar()
             assert n == 3  # no decision stored twice

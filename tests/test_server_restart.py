@@ -81,7 +81,7 @@ def test_kill_9_between_decisions_resumes_every_game(db_url):
                 replayed = cyclades.Game.from_record(record)
                 assert replayed.is_over
                 assert replayed.view(None) == final["view"]
-                assert replayed.s.version == final["version"]
+                assert replayed.state.version == final["version"]
                 # the same record replayed decision by decision, without interruption
                 straight = cyclades.Game.from_record(record, upto=0)
                 for a in record["actions"]:
@@ -89,7 +89,7 @@ def test_kill_9_between_decisions_resumes_every_game(db_url):
                 assert straight.to_json() == replayed.to_json()
             # every acknowledged decision is in the record, at its version, exactly once
             record = c.get(f"/api/games/{gid}/record").json()
-            start = cyclades.Game.from_record(record, upto=0).s.version
+            start = cyclades.Game.from_record(record, upto=0).state.version
             for v, a in acked.items():
                 assert record["actions"][v - start] == a
             upto = cyclades.Game.from_record(record, upto=seen["version"] - start)

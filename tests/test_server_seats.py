@@ -326,7 +326,8 @@ BAD_CREATES = [
 ]
 
 
-@pytest.mark.parametrize("body,word", BAD_CREATES, ids=lambda x: json.dumps(x, ensure_ascii=True) if isinstance(x, dict) else None)
+@pytest.mark.parametrize("body,word", BAD_CREATES,
+                         ids=lambda x: json.dumps(x, ensure_ascii=True) if isinstance(x, dict) else None)
 def test_bad_setups_are_refused_with_a_clear_message(http, body, word):
     r = http.post("/api/games", json=body)
     assert r.status_code == 422, r.text

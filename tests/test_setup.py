@@ -1,10 +1,9 @@
 """Setup and the two Placement rounds (rulebook, "Setup" and "Placement for 3 to 5 players"; R4)."""
 import pytest
+from conftest import act, scenario
 
 import cyclades
 from cyclades.content.cards import creature_deck, hero_deck
-
-from conftest import act, scenario
 
 # A map for whole placement rounds: five islands, every land area with its own sea,
 # and a shared sea `mid` next to a1, b1 and z (z has no other sea).

@@ -3,9 +3,9 @@
 Factions 0 and 2 form one team and 1 and 3 the other (6 players: 0/3, 1/4, 2/5).
 """
 import pytest
+from conftest import act, kinds, scenario
 
 import cyclades
-from conftest import act, kinds, scenario
 
 
 def team_scenario(**data):
@@ -184,6 +184,7 @@ def test_team_wins_together_with_the_teams_metropolises(goal, ends):
 def _map_with_two_more_islands():
     """The small test map with two more one-area islands, so that four factions hold land."""
     import copy
+
     from conftest import SMALL_MAP
     board = copy.deepcopy(SMALL_MAP)
     for area in board["map"]:

@@ -6,8 +6,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cyclades.agents.tournament import (Tournament, lineups, play_game, schedule, split_agents,
-                                        summarize, wilson)
+from cyclades.agents.tournament import Tournament, lineups, play_game, schedule, split_agents, summarize, wilson
 from cyclades.cli import main
 
 

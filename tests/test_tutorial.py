@@ -68,23 +68,23 @@ def test_the_last_lesson_wins_the_game():
 def test_battle_lesson_fights_two_rounds():
     d = T.lesson("ares")
     g, _ = play_lesson(d)
-    kythnos = g.b.index["kythnos"]
-    assert g.s.ctrl[kythnos] == 0 and g.s.troops[kythnos] == 3
+    kythnos = g.board.index["kythnos"]
+    assert g.state.ctrl[kythnos] == 0 and g.state.troops[kythnos] == 3
 
 
 def test_back_one_step_in_a_land_move():
     d = T.lesson("ares")
     g, _ = play_lesson(d, 3)  # fortress, troop, "Land Move": the origin is asked
-    before_origin = (g.s.to_dict(), g.legal_actions())
+    before_origin = (g.state.to_dict(), g.legal_actions())
     g.apply(Action("origin", where="thera"))
-    before_take = (g.s.to_dict(), g.legal_actions())
+    before_take = (g.state.to_dict(), g.legal_actions())
     g.apply(Action("take", what="troop", n=2))
     assert g.legal_actions()[0].kind == "destination"
     plan = T.back_plan(g)
     assert plan == [Action("cancel"), Action("land_move", n=1), Action("origin", where="thera")]
     for a in plan:
         g.apply(a)
-    state = g.s.to_dict()
+    state = g.state.to_dict()
     for key in ("version",):
         state.pop(key), before_take[0].pop(key)
     assert state == before_take[0] and g.legal_actions() == before_take[1]

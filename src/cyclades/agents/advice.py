@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
@@ -469,7 +469,8 @@ class _Reasoner:
         text = f"Take {self.area(a.where)}: " + (", ".join(bits[:-1]) + " and " + bits[-1] if len(bits) > 1
                                                  else bits[0] if bits else "a foothold to grow from")
         mine = [y for y in b.land_adj[x] if self.g.state.ctrl[y] == self.p]
-        near = [y for y in b.land_adj[x] if self.g.state.ctrl[y] >= 0 and not self.g.friends(self.p, self.g.state.ctrl[y])]
+        near = [y for y in b.land_adj[x]
+                if self.g.state.ctrl[y] >= 0 and not self.g.friends(self.p, self.g.state.ctrl[y])]
         if mine:
             text += f", next to your {self.area(mine[0])}"
         elif not near:
@@ -527,7 +528,7 @@ def _count(x: float) -> str:
     return str(max(1, n)) if x >= 0.5 else "1"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _defender_losses(att: int, dfd: int, bonus: int = 0) -> float:
     """Expected units the defender loses in a battle fought to the end (evaluation.expected_losses
     from the other side)."""

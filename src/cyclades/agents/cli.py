@@ -47,7 +47,7 @@ def _check_agents(text, teams=False) -> list:
             try:
                 base, _ = parse_agent_spec(spec)
             except ValueError as e:
-                raise click.BadParameter(str(e), param_hint="--agents")
+                raise click.BadParameter(str(e), param_hint="--agents") from None
             if base not in known:
                 raise click.BadParameter(f"unknown agent {base!r}; known agents: {', '.join(known)}",
                                          param_hint="--agents")
@@ -59,7 +59,7 @@ def _mode(players, teams, ruleset, team_goal) -> Mode:
         check_mode(players, teams, ruleset, team_goal or 3, team_goal_given=team_goal is not None)
         return Mode(players, teams, ruleset, team_goal or 3)
     except ModeError as e:
-        raise click.BadParameter(str(e), param_hint=e.option)
+        raise click.BadParameter(str(e), param_hint=e.option) from None
 
 
 def _faction_specs(names, mode) -> list:
@@ -133,8 +133,15 @@ def _consoles():
 def _progress(err, *fields):
     """The progress bar of a run of games on `err`: games done of all, time spent, time left,
     then a column for each of the task's `fields`."""
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     return Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
                     MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
@@ -148,7 +155,7 @@ def _run(series, on_result):
     try:
         series.run(on_result)
     except RuntimeError as e:
-        raise click.ClickException(str(e))
+        raise click.ClickException(str(e)) from None
 
 
 def _finish(con, series, out, write, more=(), soft_wrap=False):
@@ -274,12 +281,12 @@ def _make_ladder(agents, mode, **options):
         lad = Ladder(entries=names, teams=mode.teams, team_goal=mode.team_goal, **options)
         lad.specs()
     except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--agents")
+        raise click.BadParameter(str(e), param_hint="--agents") from None
     try:
         import openskill  # noqa: F401
     except ImportError:
         raise click.ClickException("the ladder needs openskill: pip install 'cyclades[ladder]' "
-                                   "(or pip install openskill)")
+                                   "(or pip install openskill)") from None
     return lad
 
 

@@ -16,7 +16,7 @@ hands it a determinized game (`Observation.determinize`), whose hidden facts are
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 from ..content.gods import BUILDINGS, METROPOLIS
 from ..engine.ops import DIE_FACES
@@ -47,7 +47,7 @@ for _a in DIE_FACES:
         _DIFF[_a - _d] = _DIFF.get(_a - _d, 0) + 1 / 36
 
 
-@lru_cache(maxsize=None)
+@cache
 def _round(k):
     """(attacker wins, defender wins, tie) of one round when the attacker's strength without
     the die exceeds the defender's by k."""
@@ -56,7 +56,7 @@ def _round(k):
     return win, lose, 1.0 - win - lose
 
 
-@lru_cache(maxsize=None)
+@cache
 def attack_odds(att: int, dfd: int, bonus: int = 0) -> float:
     """Chance that `att` units take an area held by `dfd` units when fought to the end (no
     retreat), the attacker's fixed bonus less the defender's being `bonus` (a Fortress: -1)."""
@@ -65,35 +65,124 @@ def attack_odds(att: int, dfd: int, bonus: int = 0) -> float:
     if att <= 0:
         return 0.0
     att, dfd = min(att, 12), min(dfd, 12)
-    w, l, t = _round(att - dfd + bonus)
-    return w * attack_odds(att, dfd - 1, bonus) + l * attack_odds(att - 1, dfd, bonus) \
+    w, lose, t = _round(att - dfd + bonus)
+    return w * attack_odds(att, dfd - 1, bonus) + lose * attack_odds(att - 1, dfd, bonus) \
         + t * attack_odds(att - 1, dfd - 1, bonus)
 
 
-@lru_cache(maxsize=None)
+@cache
 def expected_losses(att: int, dfd: int, bonus: int = 0) -> float:
     """Expected units the attacker loses in a battle fought to the end."""
     if dfd <= 0 or att <= 0:
         return 0.0
     att, dfd = min(att, 12), min(dfd, 12)
-    w, l, t = _round(att - dfd + bonus)
-    return w * expected_losses(att, dfd - 1, bonus) + l * (1 + expected_losses(att - 1, dfd, bonus)) \
+    w, lose, t = _round(att - dfd + bonus)
+    return w * expected_losses(att, dfd - 1, bonus) + lose * (1 + expected_losses(att - 1, dfd, bonus)) \
         + t * (1 + expected_losses(att - 1, dfd - 1, bonus))
 
 
 # --- a position, read once ----------------------------------------------------------------------
 
+class _BoardTables:
+    """Per-board figures Position needs on every read, as lists and bit masks (computed once
+    per board: a Position is built ~15 times per search iteration)."""
+
+    __slots__ = ("board", "coast_mask", "land_adj_mask", "lands", "nareas", "positions", "sea_adj",
+                 "seas", "site_slices")
+
+    def __init__(self, b):
+        self.board = b  # kept: the cache is keyed by id(board)
+        self.nareas = len(b.ids)
+        self.lands, self.seas = b.lands, b.seas
+        # Per land area (start, end) of its building sites; per area the bit masks of the land
+        # areas next to it (land_adj) and of the land areas on its coast.
+        self.site_slices = [(b.site_start[a], b.site_start[a] + b.sites[a]) for a in range(self.nareas)]
+        self.land_adj_mask = [_mask(b.land_adj[a]) for a in range(self.nareas)]
+        self.coast_mask = [_mask(b.coast[a]) for a in range(self.nareas)]
+        self.sea_adj = b.sea_adj
+        self.positions = {}  # position(): content key -> Position
+
+
+def _mask(areas) -> int:
+    m = 0
+    for a in areas:
+        m |= 1 << a
+    return m
+
+
+_TABLES: dict = {}
+
+
+def _tables(b) -> _BoardTables:
+    t = _LAST[0]
+    if t is not None and t.board is b:  # a search asks about one board over and over
+        return t
+    t = _TABLES.get(id(b))
+    if t is None or t.board is not b:
+        if len(_TABLES) > 64:  # boards are few; a long-lived server sees new ones
+            _TABLES.clear()
+        # Only the boards searched last keep their Positions (memory: ~9 KB each).
+        for old in list(_TABLES.values())[:-(KEEP_BOARDS - 1)]:
+            old.positions.clear()
+        t = _TABLES[id(b)] = _BoardTables(b)
+    _LAST[0] = t
+    return t
+
+
+_LAST: list = [None]
+
+
+MAX_CACHED = 3000  # Positions kept per board (then the cache starts afresh): a decision of
+KEEP_BOARDS = 4    # mcts (100 iterations) reads ~300; only the last boards' are kept
+
+
+def position(g) -> Position:
+    """The Position of g, shared by every game with the same content.
+
+    A search reads the same positions over and over: the determinizations of one decision
+    differ only in purses and piles (which a Position does not read), a cycle's offerings
+    change nothing it reads, and look-aheads come back to the same places; about 5 in 6
+    Positions built in a search were already built. The key is everything a Position reads:
+    the areas' units, control, Prosperity and buildings, the heroes and creatures (where and
+    whose: also all that the income and building hooks read), Penthesilea's Metropolis, the
+    number of players and the teams. A Position is never changed once built (its threats are
+    computed on demand but from its own figures), so sharing one is safe."""
+    s = g.state
+    pen = s.metro_bonus.get("penthesilea")
+    # One flat tuple (the fastest to build and hash): the lists have the board's lengths, and
+    # a None ends each dict's (key, value) pairs.
+    key = (*s.ctrl, *s.troops, *s.mercs, *s.fleets, *s.prosperity, *s.sites,
+           *s.hero_at.items(), None, *s.creature_at.items(), None, *s.creature_owner.items(), None,
+           *s.hero_owner.items(), None, pen[0] if pen is not None else None, s.n, g.teams)
+    cache = _tables(g.board).positions
+    pos = cache.get(key)
+    if pos is None:
+        if len(cache) >= MAX_CACHED:
+            cache.clear()
+        pos = cache[key] = Position(g)
+    return pos
+
+
 class Position:
     """Per-area and per-player figures of a game, read once (the areas, then the building
-    sites of the lands held, then the cards); cheap to build."""
+    sites of the lands held, then the cards); cheap to build. It keeps no reference to the
+    game (only copies of what it read), so that `position()` can share it between games."""
 
-    __slots__ = ("g", "n", "lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in",
+    __slots__ = ("n", "lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in",
                  "income_of", "types", "dups", "free", "metros", "income", "troops", "fleets",
-                 "heroes", "creatures", "_threat", "hero_count", "side_types")
+                 "heroes", "creatures", "_threat", "hero_count", "side_types", "_tab", "_ctrl",
+                 "_teams", "_risk", "memo")
 
     def __init__(self, g):
-        self.g, self.n = g, g.state.n
+        self.n = g.state.n
         self._threat = None
+        self._risk = None
+        # Figures greedy derives from this Position alone (its plans per player...): shared,
+        # like the Position, by every game of the same content (greedy.memo says what goes in).
+        self.memo = {}
+        self._tab = _tables(g.board)
+        self._ctrl = g.state.ctrl[:]
+        self._teams = g.teams
         self._read_areas(g)
         self._read_buildings(g)
         self._count_cards(g.state)
@@ -106,58 +195,57 @@ class Position:
             self.side_types = self.types
 
     def _read_areas(self, g):
-        """One pass over the areas: per area its units and income; per player its lands and
-        seas, troops, fleets and income."""
-        s, b, n = g.state, g.board, self.n
-        nareas = len(b.ids)
+        """Per area its units and income; per player its lands and seas, troops, fleets and
+        income. (The lands, then the seas: each player's lists stay in area order.)"""
+        s, tab, n = g.state, self._tab, self.n
+        nareas = tab.nareas
         self.hero_count = hero_count = [0] * nareas
         for a in s.hero_at.values():
             hero_count[a] += 1
         self.lands = lands = [[] for _ in range(n)]
         self.seas = seas = [[] for _ in range(n)]
-        self.units = units = [0] * nareas
-        self.income_of = income_of = [0] * nareas
         self.income = income = [0] * n
         self.troops = troops = [0] * n
         self.fleets = fleets = [0] * n
         ctrl, s_troops, s_mercs, s_fleets = s.ctrl, s.troops, s.mercs, s.fleets
-        minotaur = s.creature_at.get("minotaur") if "minotaur" in s.creature_owner else None
-        if minotaur is not None and s.creature_owner.get("minotaur") != ctrl[minotaur]:
-            minotaur = None  # the Minotaur adds 2 units only to its owner's area
         # Income is changed only by creatures in their own area (the Hydra, Cerberus, the
-        # Nereid): elsewhere it is the Cornucopias of the controller's areas.
+        # Nereid): elsewhere it is the Cornucopias and Prosperity of the controller's areas.
+        self.income_of = income_of = list(map(int.__add__, g.board.cornucopias, s.prosperity))
         special = set(s.creature_at.values())
-        corn, prosperity, is_land = b.cornucopias, s.prosperity, b.is_land
-        for a in range(nareas):
-            q = ctrl[a]
-            if a not in special:
-                inc = corn[a] + prosperity[a]
-                r = q
-            else:
-                inc = area_income(g, a)
-                r = income_receiver(g, a)
-            income_of[a] = inc
+        for a in special:
+            income_of[a] = area_income(g, a)
+            r = income_receiver(g, a)
             if r >= 0:
-                income[r] += inc
-            if not is_land[a]:
-                f = s_fleets[a]
-                units[a] = f
-                if q >= 0:
-                    seas[q].append(a)
-                    fleets[q] += f
-                continue
+                income[r] += income_of[a]
+        self.units = units = s_fleets[:]  # a sea's units are its fleets; the lands' are set below
+        for a in tab.lands:
+            q = ctrl[a]
             t = s_troops[a] + s_mercs[a]
-            units[a] = t + hero_count[a] + (2 if a == minotaur else 0)
+            units[a] = t + hero_count[a]
             if q >= 0:
                 lands[q].append(a)
                 troops[q] += t
+                if a not in special:
+                    income[q] += income_of[a]
+        for a in tab.seas:
+            q = ctrl[a]
+            if q >= 0:
+                seas[q].append(a)
+                fleets[q] += s_fleets[a]
+                if a not in special:
+                    income[q] += income_of[a]
+        if "minotaur" in s.creature_owner:
+            m = s.creature_at.get("minotaur")
+            if m is not None and s.creature_owner.get("minotaur") == ctrl[m] and g.board.is_land[m]:
+                units[m] += 2  # the Minotaur adds 2 units only to its owner's area
 
     def _read_buildings(self, g):
         """The building sites of the lands each player controls: per area its buildings, its
         Metropolises (a Metropolis is a Fortress and a Port too) and its active Fortresses and
         Ports; per player its free sites, Metropolises, building types and duplicates."""
-        b, sites, n = g.board, g.state.sites, self.n
-        nareas = len(b.ids)
+        sites, n, tab = g.state.sites, self.n, self._tab
+        nareas = tab.nareas
+        slices = tab.site_slices
         self.fort = fort = [0] * nareas
         self.ports = ports = [0] * nareas
         self.metros_in = metros_in = [0] * nareas
@@ -169,13 +257,18 @@ class Position:
         for q, lands in enumerate(self.lands):
             types = self.types[q]
             for a in lands:
-                start = b.site_start[a]
-                for i in range(start, start + b.sites[a]):
+                start, end = slices[a]
+                kinds = sites[start:end]
+                empty = kinds.count("")
+                if empty:
+                    free[q] += empty
+                    if empty == end - start:
+                        continue
+                buildings_in[a] = end - start - empty
+                for i in range(start, end):
                     k = sites[i]
                     if not k:
-                        free[q] += 1
                         continue
-                    buildings_in[a] += 1
                     if k == METROPOLIS:
                         metros_in[a] += 1
                         metros[q] += 1
@@ -205,68 +298,89 @@ class Position:
     def friends_of(self, q) -> frozenset:
         """q and, in team play, its teammates (R22): whose areas and fleets are q's side's.
         A set to test `ctrl[x] in friends` (g.friends per area was the hot spot of threats)."""
-        g = self.g
-        if not g.teams:
+        teams = self._teams
+        if not teams:
             return frozenset((q,))
-        return frozenset(x for x in range(self.n) if g.friends(q, x))
+        return frozenset(x for x in range(self.n) if teams[x] == teams[q])
 
     def reach(self, q, friends=None):
         """land area -> set of land areas a Land Move of q from it may reach: adjacent on the
         island, or across a chain of q's fleets (R17). Only for q's areas with units."""
-        g = self.g
-        s, b = g.state, g.board
-        ctrl, fleets, coast, sea_adj = s.ctrl, s.fleets, b.coast, b.sea_adj
         if friends is None:
             friends = self.friends_of(q)
-        comp_of = {}
-        comps = []
-        # In team play a teammate's fleets carry q's troops too (R22, queries.fleet_chain_lands).
-        seas = [a for x in sorted(friends) for a in self.seas[x]]
-        for sea in seas:
-            if sea in comp_of or not fleets[sea]:
-                continue
-            k = len(comps)
-            todo, lands = [sea], set()
-            comp_of[sea] = k
-            while todo:
-                x = todo.pop()
-                lands.update(coast[x])
-                for y in sea_adj[x]:
-                    if y not in comp_of and ctrl[y] in friends and fleets[y]:
-                        comp_of[y] = k
-                        todo.append(y)
-            comps.append(lands)
-        out = {}
-        units, land_adj = self.units, b.land_adj
+        return {a: _areas(m) for a, m in self._reach_masks(q, friends)}
+
+    def _reach_masks(self, q, friends):
+        """[(land area, bit mask of the land areas it reaches)] for q's land areas with units,
+        in the order of self.lands[q] (see reach)."""
+        tab = self._tab
+        ctrl, fleets = self._ctrl, self.units  # a sea's units are its fleets
+        coast_mask, sea_adj = tab.coast_mask, tab.sea_adj
+        # The chains of q's fleets (in team play a teammate's fleets carry q's troops too,
+        # R22, queries.fleet_chain_lands): sea -> bit mask of the lands on the chain's coasts.
+        chain = {}
+        for x in friends:
+            for sea in self.seas[x]:
+                if sea in chain or not fleets[sea]:
+                    continue
+                todo, members, lands = [sea], [sea], 0
+                chain[sea] = None
+                while todo:
+                    y = todo.pop()
+                    lands |= coast_mask[y]
+                    for z in sea_adj[y]:
+                        if z not in chain and ctrl[z] in friends and fleets[z]:
+                            chain[z] = None
+                            members.append(z)
+                            todo.append(z)
+                for y in members:
+                    chain[y] = lands
+        out = []
+        units, land_adj_mask, coast = self.units, tab.land_adj_mask, tab.board.coast
         for a in self.lands[q]:
             if not units[a]:
                 continue
-            r = set(land_adj[a])
-            if comps:
+            r = land_adj_mask[a]
+            if chain:
                 for sea in coast[a]:
-                    k = comp_of.get(sea)
-                    if k is not None:
-                        r |= comps[k]
-            r.discard(a)
-            out[a] = r
+                    m = chain.get(sea)
+                    if m:
+                        r |= m
+            out.append((a, r & ~(1 << a)))
         return out
 
     def threats(self):
-        """area -> (units of the strongest single enemy origin that can reach it, that enemy)."""
+        """area -> (units of the strongest single enemy origin that can reach it, that enemy;
+        the first enemy in seat order on a tie)."""
         if self._threat is not None:
             return self._threat
-        ctrl = self.g.state.ctrl
         units = self.units
-        threat = {}
-        none = (0, -1)
+        # Every origin with the areas it may take (not its side's), strongest first (a stable
+        # sort: on a tie the lower seat first); each area goes to the first origin reaching it.
+        origins = []
         for q in range(self.n):
             friends = self.friends_of(q)
-            for a, targets in self.reach(q, friends).items():
-                u = units[a]
-                for x in targets:
-                    # Teammates never fight each other (R22): a friend's area is no target.
-                    if ctrl[x] not in friends and u > threat.get(x, none)[0]:
-                        threat[x] = (u, q)
+            own = 0
+            for x in friends:
+                for a in self.lands[x]:
+                    own |= 1 << a
+            for a, m in self._reach_masks(q, friends):
+                m &= ~own
+                if m:
+                    origins.append((units[a], q, m))
+        origins.sort(key=_first)  # by units, descending (the key negates them)
+        threat = {}
+        taken = 0
+        for u, q, m in origins:
+            m &= ~taken
+            if not m:
+                continue
+            taken |= m
+            t = (u, q)
+            while m:
+                low = m & -m
+                threat[low.bit_length() - 1] = t
+                m ^= low
         self._threat = threat
         return threat
 
@@ -281,6 +395,34 @@ class Position:
         if not t:
             return 0.0
         return attack_odds(t[0], self.units[a], -self.fort[a])
+
+    def risks(self) -> list:
+        """Per player the value at risk in its land areas: the sum of risk x stake (values())."""
+        if self._risk is None:
+            out = []
+            for p in range(self.n):
+                risk = 0.0
+                for a in self.lands[p]:
+                    r = self.risk(a)
+                    if r:
+                        risk += r * self.stake(a)
+                out.append(risk)
+            self._risk = out
+        return self._risk
+
+
+def _first(origin):
+    return -origin[0]
+
+
+def _areas(m) -> set:
+    """The areas of a bit mask."""
+    out = set()
+    while m:
+        low = m & -m
+        out.add(low.bit_length() - 1)
+        m ^= low
+    return out
 
 
 def _per_owner(owner: dict, n: int) -> list:
@@ -302,32 +444,52 @@ def values(g, pos=None) -> list:
     if s.over:
         won = set(g.result()["winners"])
         return [1000.0 if p in won else -1000.0 for p in range(s.n)]
-    pos = pos or Position(g)
+    pos = pos or position(g)
+    terms = pos.memo.get(("values", g.rules.score_caps_at_goal, g.goal))
+    if terms is None:
+        terms = _value_terms(g, pos)
+    philosophers, priestesses, gp, eliminated = s.philosophers, s.priestesses, s.gp, s.eliminated
     out = []
-    caps = g.rules.score_caps_at_goal
     for p in range(s.n):
-        if s.eliminated[p]:
+        if eliminated[p]:
             out.append(-500.0 if not g.teams else 0.0)
             continue
+        # The terms in the order (and so with the rounding) of the full sum: see _value_terms.
+        metro, build, holder, income, units, creatures, areas, risk = terms[p]
+        v = metro
+        v += build
+        v += PHILO[min(philosophers[p], 3)]
+        v += gp[p] if holder else 0
+        v += PRIESTESS * priestesses[p] + income
+        v += units
+        v += creatures
+        v += areas
+        out.append(v - risk)
+    return out
+
+
+def _value_terms(g, pos) -> list:
+    """Per player the terms of `values` that the Position alone decides (and the teams, the
+    goal), kept with the Position: values adds them up with the purse, the Philosophers and
+    the Priestesses, in the order of the sum written out (so the result is the same float)."""
+    caps = g.rules.score_caps_at_goal
+    risks = pos.risks()
+    out = []
+    for p in range(pos.n):
         keeper = g.purse_holder(p) == p
         metros = pos.metros[p]
         if caps:  # classic (R21): a Metropolis past the goal does not count
             metros = min(metros, g.goal)
-        v = METRO * metros
         types = len(pos.side_types[p]) if keeper else 0
-        v += BUILD_SET[min(types, 3)] + DUPLICATE * pos.dups[p]
-        v += PHILO[min(s.philosophers[p], 3)]
-        v += g.purse(p) if g.purse_holder(p) == p else 0
-        v += PRIESTESS * s.priestesses[p] + INCOME * pos.income[p]
-        v += TROOP * pos.troops[p] + FLEET * pos.fleets[p] + HERO * pos.heroes[p]
-        v += CREATURE * pos.creatures[p]
-        v += LAND * len(pos.lands[p]) + SEA * len(pos.seas[p]) + FREE_SITE * min(pos.free[p], 3)
-        risk = 0.0
-        for a in pos.lands[p]:
-            r = pos.risk(a)
-            if r:
-                risk += r * pos.stake(a)
-        out.append(v - RISK * risk)
+        out.append((METRO * metros,
+                    BUILD_SET[min(types, 3)] + DUPLICATE * pos.dups[p],
+                    keeper,  # the team's purse is counted once, with the faction that keeps it
+                    INCOME * pos.income[p],
+                    TROOP * pos.troops[p] + FLEET * pos.fleets[p] + HERO * pos.heroes[p],
+                    CREATURE * pos.creatures[p],
+                    LAND * len(pos.lands[p]) + SEA * len(pos.seas[p]) + FREE_SITE * min(pos.free[p], 3),
+                    RISK * risks[p]))
+    pos.memo[("values", caps, g.goal)] = out
     return out
 
 
@@ -386,14 +548,31 @@ def win_chances(g, vals=None) -> list:
 def guess_purse(rng, q, view) -> int:
     """A plausible purse for a player whose GP are hidden: about a cycle's income and a bit,
     and never less than what the offering they have already made will cost them (R11)."""
-    income = sum(a.get("prosperity", 0) for a in view["areas"] if a["owner"] == q) + 2
+    income, floor = _purse_facts(q, view)
     guess = max(0, int(rng.gauss(income + 2, 2)))
-    priestesses = view["players"][q]["priestesses"]
-    # R23: with two offering markers both standing offerings are paid together.
-    mine = [god["bid"]["amount"] for god in view["gods"] if god.get("bid") and god["bid"]["player"] == q]
-    if mine:
-        guess = max(guess, len(mine), sum(mine) - priestesses)
+    if floor is not None:
+        guess = max(guess, floor)
     return guess
+
+
+def _purse_facts(q, view) -> tuple:
+    """(income, what q's standing offerings need or None) as guess_purse reads them from the
+    view; kept for the last view (a search samples one observation hundreds of times)."""
+    cached = _PURSE_FACTS
+    if cached[0] is not view:
+        cached = (view, {})
+        globals()["_PURSE_FACTS"] = cached
+    facts = cached[1].get(q)
+    if facts is None:
+        income = sum(a.get("prosperity", 0) for a in view["areas"] if a["owner"] == q) + 2
+        priestesses = view["players"][q]["priestesses"]
+        # R23: with two offering markers both standing offerings are paid together.
+        mine = [god["bid"]["amount"] for god in view["gods"] if god.get("bid") and god["bid"]["player"] == q]
+        facts = cached[1][q] = (income, max(len(mine), sum(mine) - priestesses) if mine else None)
+    return facts
+
+
+_PURSE_FACTS: tuple = (None, {})
 
 
 def sample(obs, rng):

@@ -46,19 +46,18 @@ MAX_LOOKAHEAD = 40        # copies a decision may make to look ahead
 class Ctx:
     """One decision's reading of the position for player p (computed lazily)."""
 
-    __slots__ = ("g", "p", "f", "_pos", "_plans", "_sea")
+    __slots__ = ("g", "p", "f", "_pos", "_plans")
 
     def __init__(self, g, p):
         self.g, self.p = g, p
         self.f = g.state.stack[-1] if g.state.stack else None
         self._pos = None
         self._plans = {}
-        self._sea = None
 
     @property
     def pos(self) -> Position:
         if self._pos is None:
-            self._pos = Position(self.g)
+            self._pos = ev.position(self.g)  # shared with every game of the same content
         return self._pos
 
     @property
@@ -224,6 +223,13 @@ def best_land_plan(ctx, hero="", frm=None, taken=None):
     if key in ctx._plans:
         return ctx._plans[key]
     g, p = ctx.g, ctx.p
+    # The best plan depends only on what the Position's key holds (units, control, buildings,
+    # creatures, heroes: all that land_destinations and its hooks read), p and the goal (R19).
+    memo = ctx.pos.memo
+    mkey = ("land", p, hero, frm, taken, g.goal)
+    if mkey in memo:
+        ctx._plans[key] = memo[mkey]
+        return memo[mkey]
     if frm is not None:
         origins = [frm]
     elif hero:
@@ -236,7 +242,7 @@ def best_land_plan(ctx, hero="", frm=None, taken=None):
         for plan in land_plans_from(ctx, a, hero, taken):
             if best is None or plan.value > best.value:
                 best = plan
-    ctx._plans[key] = best
+    ctx._plans[key] = memo[mkey] = best
     return best
 
 
@@ -286,13 +292,18 @@ def _bridge(g, pos, p, sea) -> float:
 
 
 def best_sea_plan(ctx, frm=None, n=None):
-    key = (frm, n)
-    if ctx._sea is None:
-        ctx._sea = {}
-    if key not in ctx._sea:
+    # Depends only on what the Position's key holds (fleets, control, the creatures that
+    # block or link seas) and p: kept with the Position (greedy's `memo`).
+    memo = ctx.pos.memo
+    key = ("sea", ctx.p, frm, n)
+    if key not in memo:
         plans = sea_plans(ctx, frm, n)
-        ctx._sea[key] = max(plans, key=lambda x: x[0]) if plans else None
-    return ctx._sea[key]
+        memo[key] = max(plans, key=_gain) if plans else None
+    return memo[key]
+
+
+def _gain(plan):
+    return plan[0]
 
 
 # --- gods ---------------------------------------------------------------------------------------
@@ -324,6 +335,17 @@ def god_value(ctx, god, p=None, gp_left=None) -> float:
     gp_left = g.purse(p) - g.committed(p) if gp_left is None else gp_left
     if god == APOLLO:
         return apollo_value(ctx, p)
+    # bid_plan asks the same values again and again (each amount, each rival): kept for the
+    # decision (the game does not change during one).
+    key = ("god", god, p, gp_left)
+    v = ctx._plans.get(key)
+    if v is None:
+        v = ctx._plans[key] = _god_value(ctx, god, p, gp_left)
+    return v
+
+
+def _god_value(ctx, god, p, gp_left) -> float:
+    g = ctx.g
     info = GODS[god]
     has_site = ctx.pos.free[p] > 0
     kind = info.building or hera_building(ctx, p)
@@ -376,13 +398,16 @@ def apollo_value(ctx, p) -> float:
 
 def best_creature(ctx, budget):
     """(net worth, card) of the best creature of the track within budget."""
-    from ..engine.creatures import EFFECTS, creature_cost
+    from ..engine.creatures import EFFECTS, creature_cost, temples
     g, p = ctx.g, ctx.p
     best = (0.0, None)
+    free_temples = None  # counted once, at the first card on sale (as the engine does)
     for slot, c in enumerate(g.state.creature_track):
         if c is None or c not in EFFECTS or g.state.reserved.get(c, p) != p:
             continue
-        cost, _ = creature_cost(g, p, slot)
+        if free_temples is None:
+            free_temples = temples(g, p)
+        cost, _ = creature_cost(g, p, slot, free_temples)
         if cost > budget:
             continue
         v = creature_worth(ctx, c) - cost
@@ -395,7 +420,10 @@ def creature_worth(ctx, c) -> float:
     """What a creature's effect is worth to p now (rules for the cards that matter most)."""
     g, p, pos = ctx.g, ctx.p, ctx.pos
     s = g.state
-    others = [q for q in range(s.n) if not ctx.friend(q) and not s.eliminated[q]]  # rivals
+    if c not in _NEEDS_RIVALS:
+        others = ()  # (the rivals are read by three cards only)
+    else:
+        others = [q for q in range(s.n) if not ctx.friend(q) and not s.eliminated[q]]  # rivals
     if c == "satyr":
         if not any(s.philosophers[q] for q in others):
             return 0.0
@@ -429,6 +457,9 @@ def creature_worth(ctx, c) -> float:
     if c == "griffin":
         return 3.0
     return CREATURE_WORTH.get(c, 1.0)
+
+
+_NEEDS_RIVALS = frozenset(("satyr", "triton", "dryad"))
 
 
 def _pegasus_worth(ctx) -> float:
@@ -475,19 +506,20 @@ class GreedyPolicy:
                 best, top = a, v
         return best
 
-    def ranked(self, g, p=None, legal=None) -> list:
-        """The legal actions, best first (for search: the order to try them in)."""
+    def ranked(self, g, p=None, legal=None, ctx=None) -> list:
+        """The legal actions, best first (for search: the order to try them in). `ctx`: the
+        decision's Ctx(g, p), if the caller has one (what it worked out is shared)."""
         p = g.to_move if p is None else p
         legal = g.legal_actions() if legal is None else legal
         if len(legal) <= 1:
             return list(legal)
         self._budget = self.max_budget
-        scored = self.score(g, p, legal, 0)
+        scored = self.score(g, p, legal, 0, ctx)
         order = sorted(range(len(legal)), key=lambda i: -scored[i])
         return [legal[i] for i in order]
 
-    def score(self, g, p, legal, depth=0) -> list:
-        ctx = Ctx(g, p)
+    def score(self, g, p, legal, depth=0, ctx=None) -> list:
+        ctx = ctx or Ctx(g, p)
         f = ctx.f
         fn = _FRAMES.get(f["kind"]) if f else None
         if fn is not None:
@@ -522,6 +554,12 @@ class GreedyPolicy:
             top = h.state.stack[-1]
             if top["kind"] in ("turn", "offer") or len(h.state.stack) < base:
                 break
+            if depth + 1 >= self.max_depth and top["kind"] not in _FRAMES:
+                # What decide would do: no rule and no look-ahead left, so every action scores
+                # 0 but cancel; the first other one.
+                legal = h.legal_actions()
+                h.apply(next((x for x in legal if x.kind != "cancel"), legal[0]))
+                continue
             h.apply(self.decide(h, p, depth=depth + 1))
         return ev.relative(ev.values(h), p, h)
 
@@ -687,14 +725,18 @@ def _turn(pol, ctx, legal, depth):
 
 
 def recruit_worth(ctx, unit) -> float:
-    g, p, pos = ctx.g, ctx.p, ctx.pos
+    g, p = ctx.g, ctx.p
     if unit == "philosopher":
         return philosopher_gain(ctx)
     if unit == "priestess":
         return ev.PRIESTESS + 0.5
     if unit in ("troop", "merc"):
         v = ev.TROOP
-        defend = max((defence_gain(ctx, a) for a in pos.lands[p]), default=0.0)
+        # The most a unit adds to the defence of p's lands: the Position's alone (kept with it).
+        memo = ctx.pos.memo
+        defend = memo.get(("defend", p))
+        if defend is None:
+            defend = memo[("defend", p)] = max((defence_gain(ctx, a) for a in ctx.pos.lands[p]), default=0.0)
         attack = 0.0
         f = nearest(g, "turn")
         if f and f["god"] == "ares" and g.purse(p) >= 1:
@@ -762,15 +804,22 @@ def _place_unit(pol, ctx, legal, depth):
     f = nearest(g, "turn")
     if f and f["player"] == p and f["god"] == "ares":
         plan = best_land_plan(ctx)
+    # An area's worth (before the attack plan) depends only on the Position and p: kept with it.
+    worth = pos.memo.get(("place_unit", p))
+    if worth is None:
+        worth = pos.memo[("place_unit", p)] = {}
     for a in legal:
         x = b.index[a.where]
-        if a.kind == "place_fleet":
-            v = 1.0 * pos.income_of[x] + 0.3 * _bridge(g, pos, p, x) + 0.3 * s.fleets[x]
-            v += 0.5 * sum(1 for y in b.coast[x] if s.ctrl[y] == p)
-            out.append(v)
-            continue
-        v = defence_gain(ctx, x) + 0.1 * pos.stake(x) / 10
-        if plan is not None and plan.frm == x and plan.value > 0:
+        fleet = a.kind == "place_fleet"
+        v = worth.get((fleet, x))
+        if v is None:
+            if fleet:
+                v = 1.0 * pos.income_of[x] + 0.3 * _bridge(g, pos, p, x) + 0.3 * s.fleets[x]
+                v += 0.5 * sum(1 for y in b.coast[x] if s.ctrl[y] == p)
+            else:
+                v = defence_gain(ctx, x) + 0.1 * pos.stake(x) / 10
+            worth[(fleet, x)] = v
+        if not fleet and plan is not None and plan.frm == x and plan.value > 0:
             v += max(0.5, _extra_unit_gain(ctx, plan))
         out.append(v)
     return out
@@ -779,16 +828,23 @@ def _place_unit(pol, ctx, legal, depth):
 def _prosper(pol, ctx, legal, depth):
     g, p, pos = ctx.g, ctx.p, ctx.pos
     b, s = g.board, g.state
+    # An area's worth depends only on the Position and p: kept with the Position.
+    worth = pos.memo.get(("prosper", p))
+    if worth is None:
+        worth = pos.memo[("prosper", p)] = {}
     out = []
     for a in legal:
         x = b.index[a.where]
-        q = s.ctrl[x]
-        if q >= 0 and g.friends(p, q):  # p's or a teammate's: the team's income (R22)
-            v = 10.0 - 6.0 * (area_risk(ctx, x, pos.units[x]) if b.is_land[x] else 0.0) + 0.2 * pos.units[x]
-        elif q < 0:
-            v = 2.0 + sum(1.0 for y in b.adj[x] if s.ctrl[y] == p)
-        else:
-            v = -5.0
+        v = worth.get(x)
+        if v is None:
+            q = s.ctrl[x]
+            if q >= 0 and g.friends(p, q):  # p's or a teammate's: the team's income (R22)
+                v = 10.0 - 6.0 * (area_risk(ctx, x, pos.units[x]) if b.is_land[x] else 0.0) + 0.2 * pos.units[x]
+            elif q < 0:
+                v = 2.0 + sum(1.0 for y in b.adj[x] if s.ctrl[y] == p)
+            else:
+                v = -5.0
+            worth[x] = v
         out.append(v)
     return out
 

@@ -352,9 +352,10 @@ class MCTSAgent(Agent):
         partner = {god for god, (q, _) in g.state.bids.items() if q != p and g.friends(p, q)}
         if partner:
             options = [a for a in options if not (a.kind == "bid" and a.what in partner)] or options
-        ranked = policy.ranked(g, p, options)
+        ctx = Ctx(g, p)  # one reading of the position for the ranking and the plan
+        ranked = policy.ranked(g, p, options, ctx)
         have = set(options)
-        plan = bid_plan(Ctx(g, p), options)
+        plan = bid_plan(ctx, options)
         out = [ranked[0]]
         extra = []
         for a in ranked:

@@ -27,7 +27,7 @@ def board(players, teams, seed, board, ruleset):
     """List the areas of a game's board: ids for scenarios, neighbours, sites, icons."""
     game = cyclades.new_game(players=players, seed=seed, board=board,
                              teams=team_play(players, teams, ruleset), ruleset=ruleset)
-    board = game.r.board or board  # the classic game has its own board (R8)
+    board = game.rules.board or board  # the classic game has its own board (R8)
     b = game.board
     # Piped output is not cut to 80 columns: one line per area reads better in a file.
     con = Console(highlight=False, width=None if sys.stdout.isatty() else 200)

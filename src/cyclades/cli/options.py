@@ -49,7 +49,7 @@ def mode_of(players, teams=False, ruleset="legendary", team_goal=None) -> Mode:
         check_mode(players, teams, ruleset, team_goal or 3, team_goal_given=team_goal is not None)
         return Mode(players, teams, ruleset, team_goal or 3)
     except ModeError as e:
-        raise click.BadParameter(str(e), param_hint=e.option)
+        raise click.BadParameter(str(e), param_hint=e.option) from None
 
 
 def seat_seed(seed: int, seat: int) -> int:

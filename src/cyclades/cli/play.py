@@ -72,7 +72,7 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, c
     con = console()
     game = cyclades.new_game(players=players, seed=seed, board=board, max_cycles=max_cycles,
                              teams=mode.teams, team_goal=mode.team_goal, ruleset=ruleset)
-    board = game.r.board or board  # the classic game has its own board (R8)
+    board = game.rules.board or board  # the classic game has its own board (R8)
     mine = _my_factions(game, players, seat)
     names = faction_names(game, mine)
     con.print(f"Cyclades, {mode_text(game)}, seed {seed}, {board} board. {_you_are(game, mine)}",
@@ -88,13 +88,13 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, c
 def _my_factions(game, players, seat) -> list:
     """The factions the human decides for: their seat's, or in the 2-player game their team's."""
     if game.teams and players == 2:
-        return [q for q in range(game.s.n) if game.teams[q] == seat - 1]
+        return [q for q in range(game.state.n) if game.teams[q] == seat - 1]
     return [seat - 1]
 
 
 def _bots(game, mine, bot_names, seed) -> dict:
     """faction -> its agent: the names dealt in turn to the factions the human does not run."""
-    others = [q for q in range(game.s.n) if q not in mine]
+    others = [q for q in range(game.state.n) if q not in mine]
     return {p: make_agent(bot_names[k % len(bot_names)], seed=seat_seed(seed, p))
             for k, p in enumerate(others)}
 
@@ -169,7 +169,7 @@ class TerminalGame:
 def _leave(con, game, names, path, quit_reason):
     """The last words: the result, or the game left unfinished; where the record is."""
     if quit_reason == "quit":
-        con.print(f"You leave the game in cycle {game.s.cycle}. The game so far is saved in {path}: "
+        con.print(f"You leave the game in cycle {game.state.cycle}. The game so far is saved in {path}: "
                   f"`cyclades replay {path}` shows it.", markup=False)
         return
     if quit_reason == "eof":
@@ -190,5 +190,5 @@ def _save(path, game):
             if game is not None:
                 json.dump(game.record(), fh)
     except OSError as e:
-        raise click.ClickException(f"cannot write {path}: {e.strerror or e}")
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from e
     return path

@@ -141,7 +141,7 @@ def _show_tracks(con, game, v, names):
                 text += f" (reserved by {_short(names, c['reserved_by'])})"
             creatures.append(text)
     con.print("Creature track: " + (", ".join(creatures) or "empty"))
-    if game.r.heroes:
+    if game.rules.heroes:
         con.print("Hero track: " + (", ".join(card_name(h) for h in v["hero_track"] if h) or "empty"))
 
 

@@ -145,7 +145,7 @@ _GOD_SUMMARIES = {}  # ruleset name -> {god: what it gives}
 def god_summary(game, god) -> str:
     """ " (war: Troops, Fortresses and Land Moves)": what a God gives, for the Offerings."""
     from cyclades.content.descriptions import content
-    key = game.r.name
+    key = game.rules.name
     if key not in _GOD_SUMMARIES:
         try:
             gods = content(key)["gods"]

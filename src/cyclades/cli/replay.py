@@ -20,9 +20,9 @@ def load_record(path) -> dict:
         with open(path) as fh:
             record = json.load(fh)
     except OSError as e:
-        raise click.ClickException(f"cannot read {path}: {e.strerror or e}")
+        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from e
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise click.ClickException(f"{path} is not valid JSON: {e}")
+        raise click.ClickException(f"{path} is not valid JSON: {e}") from None
     if not isinstance(record, dict) or not isinstance(record.get("options"), dict) \
             or not isinstance(record.get("actions"), list):
         raise click.ClickException(f"{path} is not a game record: expected an object with "
@@ -48,15 +48,15 @@ def replay(file, upto, full_log, chances=False):
     stop = len(actions) if upto is None else min(upto, len(actions))
     con.print(f"Replay of {file}: {mode_text(game)}, seed {record['options'].get('seed')}, "
               f"{count(len(actions), 'decision')}.", markup=False)
-    if game.s.phase == "setup":
+    if game.state.phase == "setup":
         con.print("\n[bold]Setup[/bold]")
     else:  # a scenario's record starts in the middle of a cycle
-        con.print(f"\n[bold]Cycle {game.s.cycle}[/bold] (from a scenario, {game.s.phase})")
+        con.print(f"\n[bold]Cycle {game.state.cycle}[/bold] (from a scenario, {game.state.phase})")
     for i in range(stop):
         _replay_decision(con, file, game, narrator, names, i, actions[i])
     if stop < len(actions):
         con.print(f"\nStopped after {stop} of {len(actions)} decisions "
-                  f"(cycle {game.s.cycle}, {game.s.phase}).")
+                  f"(cycle {game.state.cycle}, {game.state.phase}).")
     else:
         show_result(con, game, names)
     if chances:
@@ -68,9 +68,9 @@ def _start(file, record):
     try:
         return cyclades.Game.from_record(record, upto=0)
     except KeyError as e:
-        raise click.ClickException(f"{file}: the record's options lack {e}")
+        raise click.ClickException(f"{file}: the record's options lack {e}") from e
     except Exception as e:
-        raise click.ClickException(f"{file}: cannot set up the recorded game: {type(e).__name__}: {e}")
+        raise click.ClickException(f"{file}: cannot set up the recorded game: {type(e).__name__}: {e}") from e
 
 
 def _replay_decision(con, file, game, narrator, names, i, recorded):
@@ -79,11 +79,11 @@ def _replay_decision(con, file, game, narrator, names, i, recorded):
         action = cyclades.Action.from_json(recorded)
         p = game.to_move
         events = game.apply(action)
-    except cyclades.IllegalAction:  # the engine's reason speaks of frames: say it for people
+    except cyclades.IllegalAction as e:  # the engine's reason speaks of frames: say it for people
         raise click.ClickException(f"{file}: decision {i + 1} cannot be replayed: "
-                                   f"{illegal_text(game, action, names)}.")
+                                   f"{illegal_text(game, action, names)}.") from e
     except (ValueError, TypeError) as e:
-        raise click.ClickException(f"{file}: decision {i + 1} cannot be replayed: {e}")
+        raise click.ClickException(f"{file}: decision {i + 1} cannot be replayed: {e}") from None
     if not events and decision_sentence(action, p, names):
         con.print("  " + decision_sentence(action, p, names), markup=False)
     for cycle, line in _lines_with_cycles(narrator, events):

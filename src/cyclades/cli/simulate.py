@@ -119,7 +119,7 @@ def _write_json(path, data):
         with open(path, "w") as fh:
             json.dump(data, fh, indent=1)
     except OSError as e:
-        raise click.ClickException(f"cannot write {path}: {e.strerror or e}")
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from e
 
 
 def _print_summary(con, runs, max_cycles):

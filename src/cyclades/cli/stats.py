@@ -22,7 +22,7 @@ def play_out(mode, seed, agents, max_cycles, team_goal=3, ruleset="legendary") -
     players, teams = MODES[mode]
     m = Mode(players, teams and RULESETS[ruleset].team_play, ruleset, team_goal)
     game = m.new_game(seed=seed, max_cycles=max_cycles)
-    n = game.s.n
+    n = game.state.n
     seats = [make_agent(agents[p % len(agents)], seed=seat_seed(seed, p)) for p in range(n)]
     out = play_match(game, seats)
     row = {"seed": seed, "mode": mode, "players": players, "factions": n,

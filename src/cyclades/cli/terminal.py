@@ -24,7 +24,7 @@ def units(n, word) -> list:
 
 def mode_text(game) -> str:
     """ "3 players", "4 players in 2 teams", "2 players, each running the two factions of a team"..."""
-    players = game.options.get("players", game.s.n)
+    players = game.options.get("players", game.state.n)
     if not game.teams:
         return f"{players} players"
     text = ("2 players, each running the two factions of a team" if players == 2
@@ -36,7 +36,7 @@ def faction_names(game, mine=()) -> list:
     """A name per faction: "Player N", or "Faction N" in the 2-player game, where each person
     runs two factions (R22); "(you)" after the human's."""
     word = "Faction" if game.options.get("players") == 2 and game.teams else "Player"
-    return [f"{word} {p + 1}" + (" (you)" if p in mine else "") for p in range(game.s.n)]
+    return [f"{word} {p + 1}" + (" (you)" if p in mine else "") for p in range(game.state.n)]
 
 
 def teams_of(game) -> list:
@@ -53,7 +53,7 @@ def show_result(con, game, names):
     after = f"after {count(r['cycles'], 'cycle')}"
     how = " (the cycle limit was reached)" if r["cycle_limit"] else ""
     if not r["over"]:
-        con.print(f"The record ends in cycle {r['cycles']}, phase {game.s.phase}: the game goes on.")
+        con.print(f"The record ends in cycle {r['cycles']}, phase {game.state.phase}: the game goes on.")
     elif len(winners) == 1:
         con.print(f"{winners[0]} wins {after}{how}.", markup=False)
     elif winners:

@@ -181,8 +181,8 @@ def _units(r) -> list:
          + (" (you always pay at least 1 GP to a god)." if r.min_payment else
             "; at Maintenance one Priestess keeps one of your Creatures on the board."),
          "cost": "Zeus: 1 free, 1 more for 4 GP"},
-        {"id": "philosopher", "name": "Philosopher", "text": f"Four Philosophers turn into a "
-         f"Metropolis at once.", "cost": "Athena: 1 free, 1 more for 4 GP"},
+        {"id": "philosopher", "name": "Philosopher", "text": "Four Philosophers turn into a "
+         "Metropolis at once.", "cost": "Athena: 1 free, 1 more for 4 GP"},
         {"id": "control", "name": "Control token", "text": "Marks a Land Area you hold with no "
          "unit on it; it stays yours until someone moves in."},
         {"id": "prosperity", "name": "Prosperity token", "text": "Adds one Cornucopia, 1 GP of "

@@ -290,9 +290,9 @@ def write(path: Path | None = None) -> Path:
     # One area per line: diffs stay readable when a design is edited by hand.
     lines = ['{"comment": ' + json.dumps(data["comment"]) + ',', ' "tiles": [']
     for ti, tile in enumerate(data["tiles"]):
-        lines.append('  {"number": %d, "faces": {' % tile["number"])
+        lines.append(f'  {{"number": {tile["number"]:d}, "faces": {{')
         for fi, (face, body) in enumerate(tile["faces"].items()):
-            lines.append('   "%s": {"layout": %s, "areas": [' % (face, json.dumps(body["layout"])))
+            lines.append(f'   "{face}": {{"layout": {json.dumps(body["layout"])}, "areas": [')
             for ai, area in enumerate(body["areas"]):
                 sep = "," if ai < len(body["areas"]) - 1 else ""
                 lines.append("     " + json.dumps(area) + sep)

@@ -6,6 +6,7 @@ four fields serialize to JSON, so bots, the browser and tests all speak the
 same language.
 """
 from __future__ import annotations
+
 from functools import partial
 from typing import NamedTuple
 
@@ -29,7 +30,7 @@ class Action(NamedTuple):
         return d
 
     @classmethod
-    def from_json(cls, d: dict) -> "Action":
+    def from_json(cls, d: dict) -> Action:
         if not isinstance(d, dict) or not isinstance(d.get("kind"), str):
             raise ValueError("an action is an object with a string 'kind'")
         what, where, n = d.get("what", ""), d.get("where", ""), d.get("n", 0)

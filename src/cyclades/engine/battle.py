@@ -16,14 +16,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content.gods import METROPOLIS
+from . import ops
 from .actions import Action
 from .frames import Frame, Handler, handler, pop, push
-from .hooks import BATTLE
 from .heroes import heroes_arrive, lose_hero
-from .queries import (MODIFIERS, accessible_lands, building_active, can_enter_sea, controlled_lands,
-                      heroes_at, sea_neighbours, unit_strength)
+from .hooks import BATTLE
+from .queries import (
+    MODIFIERS,
+    accessible_lands,
+    building_active,
+    can_enter_sea,
+    controlled_lands,
+    heroes_at,
+    sea_neighbours,
+    unit_strength,
+)
 from .state import NOBODY
-from . import ops
 
 if TYPE_CHECKING:
     from .game import Game

@@ -37,11 +37,11 @@ lattice points and tiles never overlap.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
-
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .rng import Rng
@@ -300,7 +300,7 @@ class Board:
                 f"{len(self.seas)} sea, {len(self.islands)} islands>")
 
     @classmethod
-    def from_tiles(cls, placements: list) -> "Board":
+    def from_tiles(cls, placements: list) -> Board:
         """Assemble tiles: placements are (tile_number, face, (q, r) flower
         centre in the global axial grid, rotation 0..5)."""
         tiles = load_tiles()
@@ -343,7 +343,7 @@ class Board:
                    links=links, overlaps=overlaps)
 
     @classmethod
-    def classic(cls, players: int) -> "Board":
+    def classic(cls, players: int) -> Board:
         """The classic board (R8) for 2 to 5 players: the areas of classic_board.json in play
         from that count up; adjacency from the cells that are drawn (R7)."""
         if players not in (2, 3, 4, 5):
@@ -368,7 +368,7 @@ class Board:
         return board
 
     @classmethod
-    def from_map(cls, areas: list) -> "Board":
+    def from_map(cls, areas: list) -> Board:
         """A small hand-written map without tiles (test scenarios): dicts with
         id, name (optional), kind "land"|"sea", sites, cornucopias, priestess,
         volcano, metropolis_site (optional: an isle's metropolis space beside its
@@ -401,7 +401,7 @@ class Board:
         return cls(norm, adjacency, spec={"kind": "map", "areas": norm})
 
     @classmethod
-    def from_spec(cls, spec: dict) -> "Board":
+    def from_spec(cls, spec: dict) -> Board:
         if spec["kind"] == "tiles":
             return cls.from_tiles([(n, f, tuple(c), r) for n, f, c, r in spec["placements"]])
         if spec["kind"] == "map":
@@ -412,7 +412,7 @@ class Board:
 
     @classmethod
     def random(cls, n_tiles: int, rng: Rng, face: str | None = None, players: int | None = None,
-               max_tries: int = 1000) -> "Board":
+               max_tries: int = 1000) -> Board:
         """R6: a random board of n_tiles distinct tiles, one face for all (R5),
         random slots and rotations, redrawn (same rng) until valid for
         ``players`` (default: the largest player count that uses n_tiles)."""
@@ -435,7 +435,7 @@ class Board:
         raise RuntimeError(f"no valid {n_tiles}-tile board in {max_tries} tries: {problems}")
 
     @classmethod
-    def recommended(cls, players: int, face: str = "A") -> "Board":
+    def recommended(cls, players: int, face: str = "A") -> Board:
         """The rulebook's recommended tiles for a player count (R6), in slot
         order, rotation 0."""
         if players not in RECOMMENDED:
@@ -445,7 +445,7 @@ class Board:
                                for t, slot in zip(tiles, slots_for(len(tiles)))])
 
     @classmethod
-    def for_players(cls, players: int, rng: Rng, kind: str = "random", face: Any = None) -> "Board":
+    def for_players(cls, players: int, rng: Rng, kind: str = "random", face: Any = None) -> Board:
         """The board of a new game (R6). face None: random for a random board,
         "A" for the recommended one."""
         if kind == "random":

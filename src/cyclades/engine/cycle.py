@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content.gods import APOLLO
-from . import ops
 from .frames import push
 from .hooks import GOD_PREPARATION, MAINTENANCE
 from .maintenance import start_maintenance

@@ -11,7 +11,8 @@ Each kind declares its fields as a `TypedDict` next to its handler (`BattleFrame
 writing it as JSON cost what they cost, and mypy checks every key the engine reads. Frames
 name areas by their index in `board.ids` (-1: none yet).
 """
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, TypedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from .hooks import HANDLERS
 
@@ -58,7 +59,7 @@ def handler(kind: str, fields: Any = Frame) -> Callable[[H], H]:
     """Register a Handler class for a frame kind: `@handler("battle", BattleFrame)`, `fields`
     being the TypedDict that declares the frame's fields."""
     def register(cls: H) -> H:
-        setattr(cls, "fields", fields)
+        setattr(cls, "fields", fields)  # noqa: B010  (H is any Handler subclass: mypy has no `fields` on it)
         HANDLERS[kind] = cls
         return cls
     return register

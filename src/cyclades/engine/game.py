@@ -7,7 +7,8 @@ inside `apply` and come back as events.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..content.rulesets import RULESETS
 from . import cycle, ops
@@ -55,7 +56,7 @@ class Game:
     # --- creation -----------------------------------------------------------------
 
     @classmethod
-    def _blank(cls, board: Board, options: dict) -> "Game":
+    def _blank(cls, board: Board, options: dict) -> Game:
         """A game with its board, ruleset and options, and no state yet."""
         register_all()
         g = cls.__new__(cls)
@@ -126,23 +127,6 @@ class Game:
     @property
     def phase(self) -> str:
         return self.state.phase
-
-    # TRANSITION: the old one-letter names, until server/ and env/ are renamed.
-    @property
-    def s(self) -> State:
-        return self.state
-
-    @property
-    def b(self) -> Board:
-        return self.board
-
-    @property
-    def r(self) -> Ruleset:
-        return self.rules
-
-    @property
-    def ev(self) -> list[dict]:
-        return self.events
 
     def legal_actions(self) -> list:
         if self._legal is None:
@@ -234,7 +218,7 @@ class Game:
         return any(self.side_metropolises(p, metros) >= self.goal
                    for p in range(s.n) if not s.eliminated[p])
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         g = Game.__new__(Game)
         g.board, g.rules, g.options, g.max_cycles = self.board, self.rules, self.options, self.max_cycles
         g.teams, g.goal = self.teams, self.goal
@@ -261,7 +245,7 @@ class Game:
         return json.dumps(d, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str | bytes | dict) -> "Game":
+    def from_json(cls, text: str | bytes | dict) -> Game:
         from .state import State
         d = upgrade_game_json(json.loads(text) if isinstance(text, (str, bytes)) else text)
         o = d["options"]
@@ -278,7 +262,7 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict, upto: int | None = None,
-                    on_events: Callable[[Action, list[dict]], Any] | None = None) -> "Game":
+                    on_events: Callable[[Action, list[dict]], Any] | None = None) -> Game:
         """Replay a record; `on_events(action, events)` sees what each decision caused."""
         record = upgrade_record(record)
         o = record["options"]
@@ -308,7 +292,7 @@ class Game:
         return view(self, player)
 
     @classmethod
-    def from_scenario(cls, data_or_path: Any) -> "Game":
+    def from_scenario(cls, data_or_path: Any) -> Game:
         from .scenario import load_scenario
         return load_scenario(data_or_path, cls)
 

@@ -15,7 +15,8 @@ the effect applies only then.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..content.gods import APOLLO
 from . import ops

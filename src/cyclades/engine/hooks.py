@@ -13,7 +13,6 @@ for cards that change a rule while they are on the board.
 """
 from typing import Any
 
-
 # --- the decision stack (engine/frames.py) ------------------------------------------------------
 
 # frame kind -> Handler subclass: legal(g, f), apply(g, f, action), auto(g, f), hidden(f).

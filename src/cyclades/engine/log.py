@@ -477,7 +477,8 @@ def _placed(kind):
 # Creatures with miniatures (rulebook, "Creatures with Miniatures").
 
 def _creature_placed(e, g, P):
-    return f"{P(e.get('player'))} places {creature_name(e.get('miniature') or e.get('card'))} {at_area(g, e.get('area'))}"
+    what = creature_name(e.get('miniature') or e.get('card'))
+    return f"{P(e.get('player'))} places {what} {at_area(g, e.get('area'))}"
 
 
 def _displaced(e, g, P):

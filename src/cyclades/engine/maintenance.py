@@ -6,7 +6,8 @@ Charybdis are one card: one Priestess keeps both, and each miniature may move.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..content.cards import CREATURES
 from .actions import Action

@@ -6,20 +6,28 @@ until the destination is chosen.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..content.gods import APOLLO, GODS
+from . import ops
 from .actions import Action
 from .battle import creature_units, start_battle
 from .frames import Frame, Handler, handler, nearest, pop, push
-from .hooks import MOVES
 from .heroes import heroes_arrive
-from .queries import (MODIFIERS, accessible_lands, can_enter_sea, can_leave_land, controlled_lands,
-                      heroes_at, sea_neighbours)
+from .hooks import MOVES
+from .queries import (
+    MODIFIERS,
+    accessible_lands,
+    can_enter_sea,
+    can_leave_land,
+    controlled_lands,
+    heroes_at,
+    sea_neighbours,
+)
 from .state import NOBODY
 from .turns import TurnFrame, menu_item
 from .unit_choice import UnitChoice, choose_unit, start_units, unit_choices
-from . import ops
 
 if TYPE_CHECKING:
     from .game import Game

@@ -10,9 +10,9 @@ search samples many such games.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
 import random
 from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 from ..content.rulesets import RULESETS
 from .frames import HANDLERS
@@ -80,7 +80,10 @@ class Observation:
         left = {}
         for pile in _PILES:
             pool = list(unseen[pile])
-            rng.shuffle(pool)
+            if type(rng) is random.Random:
+                _shuffle(pool, rng)
+            else:  # a generator of its own kind: its own shuffle
+                rng.shuffle(pool)
             count = self._public[pile]
             setattr(s, pile, pool[:count])
             left[pile] = pool[count:]
@@ -109,6 +112,20 @@ class Observation:
             d[pile] = []
         d["rng"] = 0
         return State.from_dict(d), unseen
+
+
+def _shuffle(x: list, rng: random.Random) -> None:
+    """`rng.shuffle(x)` for a plain random.Random, written out: the same draws of getrandbits
+    and so the same order (Random.shuffle with _randbelow_with_getrandbits, inlined: a search
+    shuffles the piles of every sample)."""
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _cover_offerings(g, known):

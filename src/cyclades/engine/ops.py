@@ -98,7 +98,7 @@ def check_elimination(g: Game, p: int) -> None:
             s.fleets_left[p] += s.fleets[a]
             s.fleets[a] = 0
             s.ctrl[a] = NOBODY
-    for h, at in list(s.hero_at.items()):
+    for h in list(s.hero_at):
         if s.hero_owner.get(h) == p:
             discard_hero(g, h)
     for c, owner in list(s.creature_owner.items()):

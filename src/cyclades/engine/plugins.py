@@ -17,13 +17,25 @@ def register_all() -> None:
     global _done
     if _done:
         return
-    # The rules, one module per part of the rulebook (each registers its frames).
-    from . import cycle, setup  # noqa: F401
-    from . import battle, creatures, heroes, maintenance, metropolis, moves, offerings, turns  # noqa: F401
+    # The rules, one module per part of the rulebook (each registers its frames), and the classic
+    # ruleset's variants of them (R1). The order of these imports decides nothing: where order
+    # matters (the turn menu), it is fixed where the table is read (turns.MENU_ORDER).
+    from . import (  # noqa: F401
+        battle,
+        classic,
+        creatures,
+        cycle,
+        heroes,
+        maintenance,
+        metropolis,
+        moves,
+        offerings,
+        setup,
+        turns,
+    )
+
     # The cards: one small class per creature or hero.
     from .cards import creatures as creature_cards  # noqa: F401  (creature effects)
-    from .cards import miniatures  # noqa: F401  (creatures with a miniature)
     from .cards import heroes as hero_cards  # noqa: F401  (hero powers and the Minotaur)
-    # The classic ruleset's variants of the rules (R1).
-    from . import classic  # noqa: F401
+    from .cards import miniatures  # noqa: F401  (creatures with a miniature)
     _done = True

@@ -6,7 +6,8 @@ game exactly.
 """
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -41,5 +42,5 @@ class Rng:
             j = self.randrange(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def copy(self) -> "Rng":
+    def copy(self) -> Rng:
         return Rng(self.s)

@@ -12,10 +12,10 @@ the loaded game. `scenario_export.state_dict(game)` writes a game back in this f
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
 import json
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..content.cards import BONUS_TEXT, CREATURES, HEROES
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
@@ -183,7 +183,7 @@ def _load(data, Game):
     if teams:
         options.update(teams=list(teams), team_goal=team_goal)
     g = Game._blank(b, options)
-    s = new_state(g, len(teams) if teams else players, rng.s, maelstrom)
+    new_state(g, len(teams) if teams else players, rng.s, maelstrom)
     if teams:
         share_purses(g)
     _Loader(g, data, maelstrom).load()
@@ -316,7 +316,7 @@ class _Loader:
     # --- decks, tracks, piles ---------------------------------------------------------------
 
     def _piles(self):
-        g, s, d, r = self.g, self.g.state, self.d, self.g.rules
+        s, d, r = self.g.state, self.d, self.g.rules
         self.explicit = set()
         creatures = set(self.creature_box)
         bonuses = set(self.bonus_box)
@@ -347,7 +347,7 @@ class _Loader:
     # --- offerings already made -------------------------------------------------------------
 
     def _offerings(self):
-        g, s, d, r, n = self.g, self.g.state, self.d, self.g.rules, self.n
+        s, d, r, n = self.g.state, self.d, self.g.rules, self.n
         for god, bid in _dict("bids", d.get("bids") or {}).items():
             key = f"bids.{god}"
             if god not in s.gods[:s.faceup]:
@@ -384,7 +384,7 @@ class _Loader:
     # --- areas ------------------------------------------------------------------------------
 
     def _area(self, area_id, ad):
-        g, b, s, r, n = self.g, self.g.board, self.g.state, self.g.rules, self.n
+        b, s, n = self.g.board, self.g.state, self.n
         if area_id not in b.index:
             _fail("areas", f"no area {area_id!r} on this board")
         key = f"areas.{area_id}"
@@ -473,7 +473,7 @@ class _Loader:
     # --- creatures --------------------------------------------------------------------------
 
     def _creature(self, card, cd):
-        g, b, s, n = self.g, self.g.board, self.g.state, self.n
+        b, s, n = self.g.board, self.g.state, self.n
         key = f"creatures.{card}"
         _name("creatures", card, self.creature_box, "creature")
         cd = _dict(key, cd, {"owner", "area"})
@@ -535,7 +535,7 @@ class _Loader:
     # --- what the scenario adds beyond units ------------------------------------------------
 
     def _extras(self):
-        g, s, d, n = self.g, self.g.state, self.d, self.n
+        s, d, n = self.g.state, self.d, self.n
         for i, h in enumerate(_list("recruited_this_cycle", d.get("recruited_this_cycle", []))):
             key = f"recruited_this_cycle[{i}]"
             _name(key, h, HEROES, "hero")
@@ -568,7 +568,7 @@ class _Loader:
     # --- supplies (R28) and reserves ----------------------------------------------------------
 
     def _reserves(self, frames):
-        g, b, s, r, n = self.g, self.g.board, self.g.state, self.g.rules, self.n
+        b, s, r, n = self.g.board, self.g.state, self.g.rules, self.n
         in_battle = [(f["attacker"], f.get("attacker_troops", 0), f.get("attacker_mercenaries", 0),
                       f.get("attacker_fleets", 0)) for f in frames if f["kind"] == "battle"]
         for p in range(n):
@@ -747,7 +747,7 @@ class _Loader:
                                  len(s.action_order))
 
     def _action_order(self, key, order):
-        s, n, r = self.g.state, self.n, self.g.rules
+        n, r = self.n, self.g.rules
         out: list[Any] = []
         for i, x in enumerate(_list(key, order)):
             x = _list(f"{key}[{i}]", x)
@@ -781,7 +781,7 @@ class _Loader:
         moves = _int("decision.turn.moves", d.get("moves", 0), 0)
         order = self._action_order("decision.turn.action_order",
                                    d.get("action_order") or [[p, god]])
-        for i, (q, gd) in enumerate(order):
+        for q, gd in order:
             if gd in s.bids and s.bids[gd][0] != q:
                 _fail("decision.turn", f"{gd}'s turn is player {s.bids[gd][0]}'s, whose offering "
                       f"stands on it (bids), not player {q}'s")

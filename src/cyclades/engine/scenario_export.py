@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def state_dict(g: Game) -> dict:
-    s, b, r, o = g.state, g.board, g.rules, g.options
+    s, b, o = g.state, g.board, g.options
     d = {"format": FORMAT, "players": o["players"], "ruleset": o["ruleset"],
          "maelstrom": o["maelstrom"], "seed": o["seed"], "board": b.spec}
     if g.teams:

@@ -7,15 +7,23 @@ is said where each is registered (`menu_item(..., when=...)`).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..content.gods import APOLLO, BUILDINGS, GODS
 from . import ops
 from .actions import Action, new_action
 from .frames import HANDLERS, Frame, Handler, handler, pop, push
 from .hooks import APOLLO_REWARDS, MENU, ON_BUILDINGS_GAINED, TURN_START
-from .queries import (buildings_of, can_enter_sea, can_place_land, controlled_lands,
-                      controlled_seas, empty_sites, lands_with_free_site)
+from .queries import (
+    buildings_of,
+    can_enter_sea,
+    can_place_land,
+    controlled_lands,
+    controlled_seas,
+    empty_sites,
+    lands_with_free_site,
+)
 from .state import NOBODY
 
 if TYPE_CHECKING:
@@ -43,10 +51,19 @@ def menu_item(name: str, kinds: tuple, when: Callable[..., Any] | None = None) -
     return register
 
 
+# The order in which a turn offers the menu's items (after recruiting and building, which every
+# god's turn lists first): fixed here, so that it does not depend on which module registering
+# an item happened to be imported first. An item not listed comes last.
+MENU_ORDER = ("recruit_hero", "sacrifice", "buy_creature", "peek", "land_move", "heroic_move", "sea_move",
+              "buy_building", "swap_creature", "fleet_move")
+
+
 def menu_for(r: Ruleset) -> tuple:
     items = _MENU_FOR.get(r.name)
     if items is None:
-        items = _MENU_FOR[r.name] = tuple(fns for name, fns in MENU.items()
+        rank = {name: i for i, name in enumerate(MENU_ORDER)}
+        names = sorted(MENU, key=lambda name: rank.get(name, len(rank)))
+        items = _MENU_FOR[r.name] = tuple(MENU[name] for name in names
                                           if _MENU_WHEN.get(name, lambda _: True)(r))
     return items
 

@@ -11,7 +11,7 @@ action-space encoding reads its templates from; these are what the terminal show
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .log import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
 

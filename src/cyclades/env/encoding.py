@@ -29,13 +29,21 @@ import numpy as np
 from ..content.cards import BASE_BONUSES, CREATURES, HEROES, MAELSTROM_BONUSES
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..content.rulesets import RULESETS
+from ..engine import game as _game  # noqa: F401  (importing it registers every frame handler)
 from ..engine.actions import DESCRIPTIONS, Action
 from ..engine.frames import HANDLERS
 from ..engine.queries import MINIATURES
-from ..engine import game as _game  # noqa: F401  (importing it registers every frame handler)
 
 MAX_AREAS = 64      # the largest board (10 tiles) has 63 areas
 MAX_FACTIONS = 6    # six players, or two players with two factions each (R22)
+
+# The keys of the engine's decision frames (the dicts on `game.state.stack`, which the view's
+# "decision" copies; each kind declares its fields beside its handler): the only place in
+# cyclades.env that names them.
+FRAME_KIND = "kind"          # "offer", "turn", "battle"...
+FRAME_PLAYER = "player"      # the faction it waits on
+FRAME_AREA = "area"          # the area it is about (a battle's)
+FRAME_ORIGIN = "origin"      # a move's or battle's origin
 
 
 class ActionSpaceError(ValueError):
@@ -641,9 +649,9 @@ class ObservationEncoder:
         # the pending decision
         dec = v["decision"]
         if dec:
-            x[self._dec + one(self._frame, dec["k"], "frame kind")] = 1
-            x[self._dec + len(self._frame) + rel(dec["p"])] = 1
-            for key, label in (("area", "decision_area"), ("frm", "decision_from")):
+            x[self._dec + one(self._frame, dec[FRAME_KIND], "frame kind")] = 1
+            x[self._dec + len(self._frame) + rel(dec[FRAME_PLAYER])] = 1
+            for key, label in ((FRAME_AREA, "decision_area"), (FRAME_ORIGIN, "decision_from")):
                 a = dec.get(key)
                 if isinstance(a, str) and a in board.index:
                     x[A0 + board.index[a] * aw + af[label]] = 1
@@ -688,7 +696,7 @@ def game_options(players=3, ruleset="legendary", maelstrom=True, teams=False, te
     o = dict(players=players, ruleset=ruleset, maelstrom=maelstrom, teams=teams,
              team_goal=team_goal, board=board, max_cycles=max_cycles)
     probe = Game.new(seed=0, **o)
-    o["factions"], o["team_of"] = probe.s.n, probe.teams
+    o["factions"], o["team_of"] = probe.state.n, probe.teams
     return o
 
 
@@ -735,7 +743,7 @@ def render_text(game) -> str:
     """The public state in a few lines (what a spectator sees: no purse but at the end)."""
     v = game.view(None)
     lines = [f"cycle {v['cycle']}, {v['phase']}"
-             + (f", player_{v['to_move']} to decide ({v['decision']['k']})" if v["decision"] else "")
+             + (f", player_{v['to_move']} to decide ({v['decision'][FRAME_KIND]})" if v["decision"] else "")
              + (f", over: winners {v['result']['winners']}" if v["over"] else "")]
     for d in v["players"]:
         gp = "" if d["gp"] is None else f", {d['gp']} GP"

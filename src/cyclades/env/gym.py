@@ -18,6 +18,11 @@ indexes of the fixed action space; `action_masks()` (sb3-contrib's MaskablePPO r
 and `info["action_mask"]` give the legal ones. The reward is 0 until the end, then the
 learner's result (`encoding.final_rewards`).
 
+Several games at once: `make_vector_env(n, asynchronous=False, **options)` gives Gymnasium's
+`SyncVectorEnv` (all in this process) or `AsyncVectorEnv` (one process each) of n such
+environments; `infos["action_mask"]` (n x slots int8) or `vector_action_masks(envs)` give
+their masks.
+
 An action outside the mask is, with `invalid_action="penalize"` (the default), answered
 with reward `invalid_penalty` (default -1) and `info["invalid_action"] = True`; the game
 is unchanged and the learner decides again. With `invalid_action="raise"` it raises
@@ -31,9 +36,17 @@ from gymnasium import spaces
 
 from ..agents import make_agent
 from ..engine.game import IllegalAction
-from .encoding import (ACTION_SPACE, LAYOUT, ActionSpaceError, ObservationEncoder, final_rewards,
-                       game_options, legal_mask, new_engine_game, render)
-
+from .encoding import (
+    ACTION_SPACE,
+    LAYOUT,
+    ActionSpaceError,
+    ObservationEncoder,
+    final_rewards,
+    game_options,
+    new_engine_game,
+    render,
+)
+from .incremental import GameEncoder
 
 ENV_ID = "cyclades/Cyclades-v0"
 
@@ -81,9 +94,9 @@ class CycladesEnv(gym.Env):
         self.render_mode = render_mode
         self.observation_space = spaces.Box(low=0.0, high=LAYOUT.high, dtype=np.float32)
         self.action_space = spaces.Discrete(ACTION_SPACE.n)
-        self.encoder = ObservationEncoder()
+        self.encoder = ObservationEncoder()      # the reference encoder (from the view)
+        self.game_encoder = GameEncoder()        # the fast path: the same numbers
         self.game = None
-        self._mask = None
 
     # --- gymnasium API ---------------------------------------------------------------------
 
@@ -104,8 +117,7 @@ class CycladesEnv(gym.Env):
         if g is None or g.is_over:
             raise RuntimeError("call reset() before step() (the game is over)")
         try:
-            decoded = ACTION_SPACE.decode(action, g.board)
-            g.apply(decoded)
+            g.apply(self.game_encoder.action(action, g))
         except (ActionSpaceError, IllegalAction):
             if self.invalid_action == "raise":
                 raise
@@ -122,7 +134,7 @@ class CycladesEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """bool vector: True exactly on the learner's legal actions (sb3-contrib's convention)."""
-        return self._current_mask().astype(bool)
+        return self.game_encoder.mask_array(self.game, self._me()).astype(bool)
 
     def render(self):
         return render(self.render_mode, self.game)
@@ -131,7 +143,6 @@ class CycladesEnv(gym.Env):
 
     def _play_opponents(self):
         g = self.game
-        self._mask = None
         while not g.is_over and g.to_move not in self.learner:
             p = g.to_move
             g.apply(self.opponents[p].act(g, p))
@@ -142,18 +153,45 @@ class CycladesEnv(gym.Env):
         return g.to_move if g.to_move in self.learner else self.learner[0]
 
     def _observe(self):
-        me = self._me()
-        view = self.game.view(me)
-        self._mask = legal_mask(self.game, me, view=view)
-        return self.encoder.encode_view(view, self.game.board, self.game.options, me)
-
-    def _current_mask(self):
-        if self._mask is None:
-            self._mask = legal_mask(self.game, self._me())
-        return self._mask
+        return self.game_encoder.observation(self.game, self._me())
 
     def _info(self):
-        return {"action_mask": self._current_mask().copy(), "faction": self._me()}
+        me = self._me()
+        return {"action_mask": self.game_encoder.mask(self.game, me), "faction": me}
+
+
+def make_vector_env(n=1, asynchronous=False, *, context=None, **options):
+    """`n` `CycladesEnv(**options)` side by side as a Gymnasium vector environment:
+    `gymnasium.vector.SyncVectorEnv` (one process, the environments stepped in turn) or, with
+    `asynchronous=True`, `gymnasium.vector.AsyncVectorEnv` (one worker process per
+    environment, `context` its multiprocessing start method: "fork", "spawn", ...).
+
+    `envs.reset(seed=s)` seeds environment k with s + k. Masks: `infos["action_mask"]` is an
+    (n, slots) int8 array, row k environment k's legal slots; `vector_action_masks(envs)` asks
+    every environment for `action_masks()` (bool). The step that ends a game gives that
+    environment an all-zero mask row (the game is over); Gymnasium resets it at the next
+    `step()` and ignores its action there, so any action does."""
+    if n < 1:
+        raise ValueError("a vector environment has at least one environment")
+    make = [_maker(options) for _ in range(n)]
+    if asynchronous:
+        return gym.vector.AsyncVectorEnv(make, context=context)
+    return gym.vector.SyncVectorEnv(make)
+
+
+def vector_action_masks(envs) -> np.ndarray:
+    """(n, slots) bool array: each environment's `action_masks()` (sync or async)."""
+    return np.stack(envs.call("action_masks"))
+
+
+class _maker:
+    """A picklable `CycladesEnv(**options)` factory (AsyncVectorEnv may spawn its workers)."""
+
+    def __init__(self, options):
+        self.options = dict(options)
+
+    def __call__(self):
+        return CycladesEnv(**self.options)
 
 
 if ENV_ID not in gym.registry:  # gymnasium.make("cyclades/Cyclades-v0", players=4, ...)

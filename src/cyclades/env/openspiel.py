@@ -33,8 +33,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import Game
-from .encoding import (ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options,
-                       new_engine_game)
+from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game
 
 DIE_PROBS = ((0, 1 / 6), (1, 2 / 6), (2, 2 / 6), (3, 1 / 6))  # R3: faces 0, 1, 1, 2, 2, 3
 
@@ -214,13 +213,13 @@ class CycladesState(pyspiel.State):
         """Apply `a` with the dice given so far; if it needs one more, wait for chance."""
         d = self._d
         trial = d.engine.copy()
-        trial.s.dice = _DiceFeed(d.dice)
+        trial.state.dice = _DiceFeed(d.dice)
         try:
             trial.apply(a)
         except _NeedDie:
             d.pending = a
             return
-        trial.s.dice = []
+        trial.state.dice = []
         d.engine, d.pending, d.dice = trial, None, []
 
     def _action_to_string(self, player, action):

@@ -12,13 +12,16 @@
 Agents are "player_0", "player_1", ... one per faction (with 2 players, four factions:
 "player_0" and "player_2" are the first player's, R22). The agent to act is always the
 faction the engine waits on. `observe(agent)` is {"observation": float32 vector,
-"action_mask": int8 vector}, both read from that faction's own view (R24). Rewards come
-at the end only (`encoding.final_rewards`: win 1, loss 0, a shared win split; in team
-play every faction gets its team's result).
+"action_mask": int8 vector}, both read from that faction's own view (R24), built only when
+asked for, by `incremental.GameEncoder` (the numbers of `ObservationEncoder` and `legal_mask`,
+rewritten only where the position changed since that agent's last observation; fresh
+copies, yours to keep). Rewards come at the end only (`encoding.final_rewards`: win 1, loss 0,
+a shared win split; in team play every faction gets its team's result).
 
 `raw_env` raises on an action outside the mask (`ActionSpaceError` or the engine's
-`IllegalAction`, the game unchanged); `env()` adds PettingZoo's usual wrappers, with
-which an illegal action ends the game with -1 for the faction that chose it.
+`IllegalAction`, the game unchanged); `env()` adds the behaviour of PettingZoo's usual
+wrappers (in one, `Wrapped`), with which an illegal action ends the game with -1 for the
+faction that chose it.
 """
 from __future__ import annotations
 
@@ -26,18 +29,105 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
-from .encoding import (ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options,
-                       legal_mask, new_engine_game, render)
+from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game, render
+from .incremental import GameEncoder
 
 
 def env(**options):
-    """The AEC environment in PettingZoo's usual wrapper stack for turn-based games."""
-    e = raw_env(**options)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The AEC environment with the behaviour of PettingZoo's usual wrappers for turn-based
+    games (`TerminateIllegalWrapper(illegal_reward=-1)`, `AssertOutOfBoundsWrapper`,
+    `OrderEnforcingWrapper`), in one wrapper: `Wrapped`."""
+    return Wrapped(raw_env(**options), illegal_reward=-1)
+
+
+class Wrapped(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's three usual wrappers in one, same behaviour: order enforcing (attributes
+    and methods refused before `reset`, a warning for a step after the end), an assertion that
+    an action is in the action space, and an illegal action (outside the mask) ending the game
+    with `illegal_reward` for the agent that chose it and 0 for the others.
+
+    Stacked, the three cost more than building the observation: each reads the raw
+    environment's attributes through the `__getattr__` of every wrapper below it (a failed
+    lookup, an AttributeError and a call per level), some twenty times a step. Here they are
+    read from the raw environment directly (docs/rl.md, Speed)."""
+
+    def __init__(self, env, illegal_reward=-1):
+        super().__init__(env)
+        self._raw = env.unwrapped
+        self._illegal_value = illegal_reward
+        self._prev_obs = self._prev_info = None
+        self._terminated = False  # ended by an illegal move
+
+    def reset(self, seed=None, options=None):
+        self._terminated = False
+        self._prev_obs = self._prev_info = None
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        raw = self._raw
+        obs = raw.observe(agent)
+        if agent == raw.agent_selection:  # the mask the next step is checked against
+            self._prev_obs = obs
+            self._prev_info = raw.infos.get(agent, {})
+        return obs
+
+    def last(self, observe=True):
+        raw = self._raw
+        agent = self.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
+
+    def step(self, action):
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        raw = self._raw
+        self._has_updated = True
+        if not raw.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        # AssertOutOfBoundsWrapper
+        ok = (0 <= action < raw.action_spaces[agent].n if type(action) is int
+              else (action is None and dead) or raw.action_space(agent).contains(action))
+        assert ok, "action is not in action space"
+        # TerminateIllegalWrapper
+        if self._prev_obs is None:
+            self.observe(agent)
+        mask = self._prev_obs["action_mask"]
+        self._prev_obs = self._prev_info = None
+        if self._terminated and dead:
+            raw._was_dead_step(action)
+        elif not dead and not mask[action]:
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.truncations, 0)
+            raw.rewards[agent] = float(self._illegal_value)
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._terminated = True
+        else:
+            raw.step(action)
+
+
+def _read_raw(name):
+    def get(self):
+        if not self._has_reset and name != "_cumulative_rewards":
+            raise AttributeError(name)  # then OrderEnforcingWrapper.__getattr__ explains
+        return getattr(self._raw, name)
+    return property(get, doc=f"the raw environment's `{name}`")
+
+
+for _name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
+              "_cumulative_rewards"):
+    setattr(Wrapped, _name, _read_raw(_name))
 
 
 def observation_space():
@@ -73,7 +163,8 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTION_SPACE.n) for a in self.possible_agents}
         self.action_space_layout = ACTION_SPACE
-        self.encoder = ObservationEncoder()
+        self.encoder = ObservationEncoder()      # the reference encoder (from the view)
+        self.game_encoder = GameEncoder()        # the fast path observe() uses: same numbers
         self._seeds = np.random.default_rng()
         self.game = None
 
@@ -101,10 +192,8 @@ class raw_env(AECEnv):
         self.agent_selection = self.possible_agents[self.game.to_move]
 
     def observe(self, agent):
-        p = self._index[agent]
-        view = self.game.view(p)
-        return {"observation": self.encoder.encode_view(view, self.game.board, self.game.options, p),
-                "action_mask": legal_mask(self.game, p, view=view)}
+        p, g, enc = self._index[agent], self.game, self.game_encoder
+        return {"observation": enc.observation(g, p), "action_mask": enc.mask(g, p)}
 
     def step(self, action):
         agent = self.agent_selection
@@ -114,16 +203,16 @@ class raw_env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to decide: None is an action only for a finished agent")
         g = self.game
-        g.apply(ACTION_SPACE.decode(action, g.board))  # raises, changing nothing, if not legal
+        g.apply(self.game_encoder.action(action, g))  # raises, changing nothing, if not legal
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         if g.is_over:
+            self._clear_rewards()
             for a, r in zip(self.possible_agents, final_rewards(g.result())):
                 self.rewards[a] = r
                 self.terminations[a] = True
-        else:
+            self._accumulate_rewards()
+        else:  # every reward is 0 until the end (_clear_rewards, _accumulate_rewards: no-ops)
             self.agent_selection = self.possible_agents[g.to_move]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

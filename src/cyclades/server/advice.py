@@ -20,13 +20,12 @@ import asyncio
 import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 
 from ..agents import advice
-from .sessions import Refused
+from .errors import Refused
 
 HINT_SECONDS = 1.5       # the search's budget per hint (the reason adds a little)
 HINT_RATE = 12           # hints per seat per minute
@@ -39,7 +38,7 @@ _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-hints")
 class HintBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     token: StrictStr
-    version: Optional[StrictInt] = None
+    version: StrictInt | None = None
 
 
 def _state(request):
@@ -76,7 +75,7 @@ async def post_hint(game_id: str, body: HintBody, request: Request):
         raise Refused(409, "the game is over")
     if s.seats[seat]["kind"] != "human" or g.to_move not in s.factions_of[seat]:
         raise Refused(403, "a hint is for your own move: the game waits on someone else")
-    version = g.s.version
+    version = g.state.version
     if body.version is not None and body.version != version:
         raise Refused(409, f"stale version {body.version}: the game is at version {version}")
     faction = g.to_move

@@ -144,7 +144,7 @@ class Worker:
                     p.stdin.close()
                     try:
                         await asyncio.wait_for(p.wait(), grace)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         pass
                 if p.returncode is None:
                     p.kill()
@@ -251,19 +251,10 @@ class BotPool:
             await self._wake.wait()
 
     async def _slot(self, w: Worker):
+        """One worker's loop: (re)start it, take the next job, run it, hand back the answer."""
         while not self.closed:
             try:
-                if not w.alive:
-                    if w.proc is not None:
-                        await w.stop(0)
-                        self.stats["restarts"] += 1
-                        log.warning("a bot worker process (pid %s) exited; starting another", w.pid)
-                        # One that dies at once again and again (a broken install): back off.
-                        quick = time.monotonic() - w.started < 2
-                        w.crashes = w.crashes + 1 if quick else 0
-                        if w.crashes:
-                            await asyncio.sleep(min(10.0, 0.25 * 2 ** w.crashes))
-                    await w.start()
+                await self._revive(w)
                 job = await self._next()
             except asyncio.CancelledError:
                 return
@@ -282,46 +273,73 @@ class BotPool:
                     job.future.cancel()
                 return
             except WorkerDied as e:
-                w.busy = False
-                await w.stop(0)
-                if job.future.done():
-                    continue
-                if job.tries < MAX_TRIES:
-                    self.stats["retried"] += 1
-                    log.warning("the bot worker of game %s died (%s): the decision is tried again",
-                                job.game_id, e)
-                    job.dispatched = None
-                    (self._people if job.people else self._bots).appendleft(job)
-                    self._wake.set()
-                else:
-                    self.stats["failed"] += 1
-                    job.future.set_exception(BotFailure(f"the bot's worker died {job.tries} times"))
+                await self._died(w, job, e)
                 continue
-            except asyncio.TimeoutError:
-                w.busy = False
-                log.error("a bot of game %s took over %.0f s: its worker (pid %s) is killed",
-                          job.game_id, self.hard_timeout, w.pid)
-                await w.stop(0)
-                self.stats["failed"] += 1
-                if not job.future.done():
-                    job.future.set_exception(BotFailure(f"no decision in {self.hard_timeout:.0f} s"))
+            except TimeoutError:
+                await self._hung(w, job)
                 continue
             w.busy = False
-            if job.future.done():
-                continue
-            if reply[0] == "ok":
-                _, action, agent, info = reply
-                info["pid"] = w.pid
-                info["waited"] = job.dispatched - job.enqueued
-                self.stats["decisions"] += 1
-                if info.get("capped"):
-                    self.stats["capped"] += 1
-                    log.info("a bot of game %s reached the %.1f s budget: it plays the best it "
-                             "found in %d iterations", job.game_id, self.seconds, info.get("iterations") or 0)
-                job.future.set_result((action, agent, info))
-            else:
-                self.stats["failed"] += 1
-                job.future.set_exception(BotFailure(reply[1]))
+            if not job.future.done():
+                self._answer(w, job, reply)
+
+    async def _revive(self, w: Worker):
+        """Start the worker if it is not running: again after it exited, backing off when it
+        dies at once again and again (a broken install)."""
+        if w.alive:
+            return
+        if w.proc is not None:
+            await w.stop(0)
+            self.stats["restarts"] += 1
+            log.warning("a bot worker process (pid %s) exited; starting another", w.pid)
+            quick = time.monotonic() - w.started < 2
+            w.crashes = w.crashes + 1 if quick else 0
+            if w.crashes:
+                await asyncio.sleep(min(10.0, 0.25 * 2 ** w.crashes))
+        await w.start()
+
+    async def _died(self, w: Worker, job: Job, e: WorkerDied):
+        """The worker died mid-decision: the decision goes first in its queue again, up to
+        MAX_TRIES tries in all."""
+        w.busy = False
+        await w.stop(0)
+        if job.future.done():
+            return
+        if job.tries < MAX_TRIES:
+            self.stats["retried"] += 1
+            log.warning("the bot worker of game %s died (%s): the decision is tried again",
+                        job.game_id, e)
+            job.dispatched = None
+            (self._people if job.people else self._bots).appendleft(job)
+            self._wake.set()
+        else:
+            self.stats["failed"] += 1
+            job.future.set_exception(BotFailure(f"the bot's worker died {job.tries} times"))
+
+    async def _hung(self, w: Worker, job: Job):
+        """No answer within the hard timeout: the worker is killed, the decision fails."""
+        w.busy = False
+        log.error("a bot of game %s took over %.0f s: its worker (pid %s) is killed",
+                  job.game_id, self.hard_timeout, w.pid)
+        await w.stop(0)
+        self.stats["failed"] += 1
+        if not job.future.done():
+            job.future.set_exception(BotFailure(f"no decision in {self.hard_timeout:.0f} s"))
+
+    def _answer(self, w: Worker, job: Job, reply):
+        """The worker's reply: the decision (action, agent after it, info) or its failure."""
+        if reply[0] == "ok":
+            _, action, agent, info = reply
+            info["pid"] = w.pid
+            info["waited"] = job.dispatched - job.enqueued
+            self.stats["decisions"] += 1
+            if info.get("capped"):
+                self.stats["capped"] += 1
+                log.info("a bot of game %s reached the %.1f s budget: it plays the best it "
+                         "found in %d iterations", job.game_id, self.seconds, info.get("iterations") or 0)
+            job.future.set_result((action, agent, info))
+        else:
+            self.stats["failed"] += 1
+            job.future.set_exception(BotFailure(reply[1]))
 
     async def close(self):
         """Stop the workers (idle ones exit, busy ones are killed) and fail what waits."""
@@ -344,7 +362,7 @@ class BotPool:
 
 def remote(agent) -> bool:
     """Whether the agent decides in a worker: a registered bot kind (`make_agent`)."""
-    from ..agents.base import AGENTS
+    from ..agents.registry import AGENTS
     return type(agent) in set(AGENTS.values())
 
 
@@ -382,7 +400,7 @@ async def bot_step(s, seat):
     a = Action.from_json(action)
     async with s.lock:
         # Not while it thought: a decision stored by another process, the seat given away.
-        if s.game.s.version != g.s.version or s.game.to_move != seat or not s.is_bot(seat) \
+        if s.game.state.version != g.state.version or s.game.to_move != seat or not s.is_bot(seat) \
                 or s.agents.get(seat) is not agent:
             return
         s.agents[seat] = after

@@ -73,20 +73,13 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
           bot_workers=None, bot_seconds=10.0):
     """Run the game server; open the printed URL in a browser."""
     sock = _listen(host, port)  # before anything else: a taken port is said at once
-    import os
-
-    from .bots import ENV_SECONDS, ENV_WORKERS, default_workers
-    # Read by server/bots.py in this process and in the --workers processes.
-    os.environ[ENV_WORKERS] = str(default_workers(workers) if bot_workers is None else bot_workers)
-    os.environ[ENV_SECONDS] = str(bot_seconds)
-    if peer_ttl is not None:
-        import os
-        os.environ["CYCLADES_PEER_TTL"] = str(peer_ttl)  # read by server/sync.py (and workers)
+    _bot_settings(workers, bot_workers, bot_seconds, peer_ttl)
 
     import uvicorn
 
     from .app import create_app
-    from .security import ServerLimits, redact_logs
+    from .logs import redact_logs
+    from .security import ServerLimits
     from .store import default_db_url
 
     limits = ServerLimits(max_body=max_body, max_upload=max_upload, max_ws_message=max_ws_message,
@@ -100,19 +93,42 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
         app = prepare(db_url, bot_delay, limits, fail=_fail)  # an import string for the workers
     else:
         app = create_app(db_url, bot_delay=bot_delay, limits=limits)
-    port = sock.getsockname()[1]
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    click.echo(f"Cyclades server: open http://{shown}:{port}/  (database: {_hide_password(db_url)})")
+    click.echo(f"Cyclades server: open {_shown_url(host, sock)}  (database: {_hide_password(db_url)})")
     # Messages over uvicorn's own limit close the connection (1009); ours (max_ws_message)
     # are answered with an error and the connection goes on.
     extra = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     if workers > 1:
         extra.update(workers=workers, factory=True)
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+    config = uvicorn.Config(app, host=host, port=sock.getsockname()[1], log_level=log_level,
                             ws_max_size=max(1 << 20, 4 * max_ws_message), **extra)
     redact_logs()  # uvicorn has set up its loggers: its access log loses the tokens
+    _run(config, sock, workers)
+
+
+def _bot_settings(workers, bot_workers, bot_seconds, peer_ttl):
+    """Read by server/bots.py (and server/sync.py) in this process and in the --workers
+    processes: the environment."""
+    import os
+
+    from .bots import ENV_SECONDS, ENV_WORKERS, default_workers
+    os.environ[ENV_WORKERS] = str(default_workers(workers) if bot_workers is None else bot_workers)
+    os.environ[ENV_SECONDS] = str(bot_seconds)
+    if peer_ttl is not None:
+        os.environ["CYCLADES_PEER_TTL"] = str(peer_ttl)
+
+
+def _shown_url(host: str, sock) -> str:
+    """The URL to open in a browser (an address that listens on all of them is shown as
+    127.0.0.1)."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+def _run(config, sock, workers: int):
+    """Serve on the bound socket until stopped; exit code 3 if the server did not start."""
+    import uvicorn
     if workers > 1:
         click.echo(f"{workers} server processes share the port")
         from uvicorn.supervisors import Multiprocess
@@ -137,7 +153,7 @@ def _rate(value: str) -> str:
         from limits import parse_many
         parse_many(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour")
+        raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour") from None
     return value
 
 

@@ -22,6 +22,7 @@ import time
 
 import sqlalchemy as sa
 
+from .logs import redact_logs
 from .store import decisions, games
 
 log = logging.getLogger("cyclades.server")
@@ -146,7 +147,6 @@ def attach(app, limits):
     @contextlib.asynccontextmanager
     async def lifespan(app_):
         async with inner(app_) as state:
-            from .security import redact_logs
             redact_logs()  # the server's logging is set up by now
             manager = getattr(app_.state, "manager", None)
             creation = getattr(app_.state, "creation_limits", None)

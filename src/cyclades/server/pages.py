@@ -1,20 +1,21 @@
-"""The rules page and the content texts behind the game screen's tooltips.
+"""The web client's pages, the rules page and the content texts behind the game screen's tooltips.
 
+    GET /, GET /game/{id}                             the lobby and the game screen (web/static)
     GET /api/content?ruleset=classic&maelstrom=true   every god, card, building and piece, with
                                                       its text and cost (content/descriptions.py)
     GET /api/games/{id}/setup                         a game's mode: ruleset, Maelström, teams,
                                                       which factions each seat plays (no seed)
     GET /rules?ruleset=classic                        "How to play", drawn from /api/content
 
-Included in the app by `app.include_router(pages.router)`.
+Included in the app by `app.include_router(pages.router)`; the client's other files are served
+under /static (create_app mounts STATIC there).
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 
 from ..content.descriptions import content
 from ..content.rulesets import RULESETS
@@ -22,6 +23,28 @@ from ..content.rulesets import RULESETS
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 router = APIRouter()
+
+
+def page(name: str):
+    path = STATIC / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return HTMLResponse(PLACEHOLDER.format(name=name))
+
+
+PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Cyclades</title></head>
+<body><h1>Cyclades</h1><p>The web client ({name}) is not installed yet; the API is at
+<a href="/docs">/docs</a>.</p></body></html>"""
+
+
+@router.get("/", include_in_schema=False)
+async def lobby():
+    return page("index.html")
+
+
+@router.get("/game/{game_id}", include_in_schema=False)
+async def game_page(game_id: str):
+    return page("game.html")
 
 
 @router.get("/api/content")
@@ -54,13 +77,13 @@ async def get_setup(game_id: str, request: Request):
     teams = o.get("teams")
     return {"game_id": game_id, "ruleset": o.get("ruleset", "legendary"),
             "maelstrom": bool(o.get("maelstrom", True)) and o.get("ruleset") != "classic",
-            "players": o.get("players"), "factions": s.game.s.n,
+            "players": o.get("players"), "factions": s.game.state.n,
             "teams": list(teams) if teams else None,
             "team_goal": o.get("team_goal") if teams else None,
             "goal": s.game.goal,
-            "seat_factions": seat_factions({**o, "players": s.game.s.n}, len(s.seats))}
+            "seat_factions": seat_factions({**o, "players": s.game.state.n}, len(s.seats))}
 
 
 @router.get("/rules", include_in_schema=False)
-async def rules_page(ruleset: Optional[str] = None):
+async def rules_page(ruleset: str | None = None):
     return FileResponse(STATIC / "rules.html", media_type="text/html")

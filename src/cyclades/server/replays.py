@@ -26,17 +26,16 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Optional
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from ..engine.actions import Action
-from ..engine.game import FORMAT, Game, IllegalAction
+from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
 from ..engine.queries import metropolises_of
-from .sessions import Refused
+from .errors import Refused
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -72,7 +71,7 @@ class Replay:
         self.game_id = game_id
         self.lock = threading.RLock()
         g = Game.from_record(record, upto=0)
-        n = g.s.n
+        n = g.state.n
         self.names = list(names or [])[:n] + [f"Player {i + 1}" for i in range(len(names or []), n)]
         self.seats = seats or [{"seat": i, "kind": None, "name": self.names[i]} for i in range(n)]
         self.game = g                    # the position after every decision so far
@@ -81,8 +80,8 @@ class Replay:
         self.checkpoints = {0: g.copy()}
         self.log: list[str] = []
         # Per step n (the position after n decisions), n = 0..len(actions):
-        self.cycle = [g.s.cycle]
-        self.phase = [g.s.phase]
+        self.cycle = [g.state.cycle]
+        self.phase = [g.state.phase]
         self.to_move = [g.to_move]
         self.log_end = [0]               # log lines up to and including decision n
         self.actor = [None]              # who took decision n (None for step 0)
@@ -95,10 +94,10 @@ class Replay:
     # --- building ----------------------------------------------------------------
 
     def _purses(self, g) -> list:
-        return [g.purse(p) for p in range(g.s.n)]
+        return [g.purse(p) for p in range(g.state.n)]
 
     def _metros(self, g) -> list:
-        return [metropolises_of(g, p) for p in range(g.s.n)]
+        return [metropolises_of(g, p) for p in range(g.state.n)]
 
     def extend(self, actions) -> None:
         """Apply further decisions (JSON dicts or Actions). A decision the engine refuses
@@ -127,8 +126,8 @@ class Replay:
                 self.log.extend(lines)
                 self.log_end.append(len(self.log))
                 self.actor.append(actor)
-                self.cycle.append(g.s.cycle)
-                self.phase.append(g.s.phase)
+                self.cycle.append(g.state.cycle)
+                self.phase.append(g.state.phase)
                 self.to_move.append(g.to_move)
                 self.gp.append(self._purses(g))
                 self.metros.append(self._metros(g))
@@ -201,7 +200,7 @@ class Replay:
             out = {
                 "game_id": self.game_id, "public": self.public, "over": self.over,
                 "steps": self.steps, "since": since,
-                "players": self.game.s.n, "names": self.names, "seats": self.seats,
+                "players": self.game.state.n, "names": self.names, "seats": self.seats,
                 "ruleset": self.options.get("ruleset"), "teams": self.options.get("teams"),
                 "cycle": self.cycle[since:], "phase": self.phase[since:],
                 "to_move": self.to_move[since:], "actor": self.actor[since:],
@@ -240,7 +239,7 @@ class Replay:
                 points.append({"cycle": c, "step": n,
                                "gp": None if self.public else list(self.gp[n]),
                                "metropolises": list(self.metros[n])})
-            out = {"players": self.game.s.n, "names": self.names, "over": self.over,
+            out = {"players": self.game.state.n, "names": self.names, "over": self.over,
                    "gp_hidden": self.public, "points": points, "teams": None}
             teams = self.options.get("teams")
             if teams:
@@ -304,7 +303,7 @@ async def game_replay(request, game_id: str) -> Replay:
             try:
                 r = await _in_thread(lambda: Replay(record, s.names, public, s.public_seats(), game_id))
             except Exception as e:  # pragma: no cover - the server's own games replay
-                raise Refused(500, f"game {game_id} could not be replayed ({type(e).__name__}: {e})")
+                raise Refused(500, f"game {game_id} could not be replayed ({type(e).__name__}: {e})") from e
         r.seats = s.public_seats()
         r.used = time.monotonic()
         _remember(request, game_id, r)
@@ -332,8 +331,9 @@ def check_record(data) -> tuple[dict, list | None]:
     the names; ValueError with a clear reason otherwise."""
     if not isinstance(data, dict):
         raise ValueError("a game record is a JSON object with 'format', 'options' and 'actions'")
-    if data.get("format") != FORMAT:
-        raise ValueError(f"unsupported record format {data.get('format')!r} (this engine reads {FORMAT})")
+    if data.get("format") not in READABLE_FORMATS:  # an older one is migrated (engine/formats.py)
+        raise ValueError(f"unsupported record format {data.get('format')!r} (this engine reads "
+                         f"{' and '.join(map(str, READABLE_FORMATS))})")
     o, acts = data.get("options"), data.get("actions")
     if not isinstance(o, dict):
         raise ValueError("'options' must be an object (the game's options)")
@@ -357,7 +357,7 @@ def check_record(data) -> tuple[dict, list | None]:
     if names is not None and not (isinstance(names, list) and all(isinstance(x, str) for x in names)):
         raise ValueError("'names' must be a list of strings")
     names = [x.strip()[:40] or None for x in names] if names else None
-    return {"format": FORMAT, "options": o, "actions": acts}, names
+    return {"format": data["format"], "options": o, "actions": acts}, names
 
 
 def build_upload(data) -> Replay:
@@ -414,16 +414,16 @@ async def upload_replay(request: Request):
     try:
         data = json.loads(body)
     except RecursionError:
-        raise Refused(422, "not a game record: its JSON is nested too deep")
+        raise Refused(422, "not a game record: its JSON is nested too deep") from None
     except (ValueError, UnicodeDecodeError) as e:
-        raise Refused(422, f"not a game record: the file is not JSON ({e})")
+        raise Refused(422, f"not a game record: the file is not JSON ({e})") from None
     rid = UPLOAD_PREFIX + hashlib.sha256(body).hexdigest()[:20]
     r = _cache(request).get(rid)
     if r is None:
         try:
             r = await _in_thread(build_upload, data)
         except ValueError as e:
-            raise Refused(422, f"not a game record this engine can replay: {e}")
+            raise Refused(422, f"not a game record this engine can replay: {e}") from e
         _remember(request, rid, r)
     return {"replay_id": rid, "steps": r.steps, "over": r.over, "url": f"/replay/{rid}"}
 
@@ -459,7 +459,7 @@ async def get_timeline(game_id: str, request: Request):
 
 class RematchBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    token: Optional[StrictStr] = None
+    token: StrictStr | None = None
 
 
 def _same_seat(x: dict) -> dict:
@@ -486,7 +486,7 @@ def _rematch_answer(s, new, seat) -> dict:
 
 
 @router.post("/api/games/{game_id}/rematch", responses=_refusals(403, 404, 409))
-async def rematch(game_id: str, request: Request, body: Optional[RematchBody] = None):
+async def rematch(game_id: str, request: Request, body: RematchBody | None = None):
     """A new game with the same options and seats (kinds and names), a new seed. Made once:
     asking again answers the same game. With a seat's token, the answer carries that seat's
     link in the new game (seat n gets seat n); the other players find theirs with
@@ -522,7 +522,7 @@ async def rematch(game_id: str, request: Request, body: Optional[RematchBody] = 
 
 
 @router.get("/api/games/{game_id}/rematch", responses=_refusals(403, 404))
-async def get_rematch(game_id: str, request: Request, token: Optional[str] = None):
+async def get_rematch(game_id: str, request: Request, token: str | None = None):
     """The rematch of a finished game, if someone asked for one: `{"rematch": null}` or
     `{"rematch": {"game_id", "seat", "url", ...}}` (with a token: that seat's new link)."""
     m = request.app.state.manager

@@ -19,7 +19,7 @@
   (a seat's token is in its URL), X-Frame-Options and frame-ancestors, and Cache-Control:
   no-store on the API.
 - Tokens never reach the logs: uvicorn's access log (and its WebSocket lines) show
-  `token=...` as `token=[hidden]`.
+  `token=...` as `token=[hidden]` (logs.py).
 - `/docs` and `/redoc` serve their scripts from this server (the `fastapi-offline` package's
   copies), so they work offline and under the CSP.
 - The OpenAPI schema declares the errors as they are: `{"detail": "a message"}` for 422 (not
@@ -41,12 +41,14 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocketDisconnect
 
+from . import housekeeping
+from .logs import redact_logs
+
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 MAX_JSON_DEPTH = 64        # arrays and objects inside each other; the API's bodies use at most 6
 CREATE_PATHS = ("/api/games", "/api/tutorial")  # POSTs that create a game: limited per client
 UPLOAD_PATHS = ("/api/replays",)
-REDACTED = "[hidden]"
 
 
 @dataclass
@@ -96,12 +98,12 @@ def check_json_text(text: str, what: str = "body"):
     try:
         data = json.loads(text)
     except RecursionError:
-        raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
     except ValueError:
         # Not JSON anyway; brackets counted with strings and all (an overestimate) keep a
         # deep prefix from reaching a parser further on.
         if _depth(text) > MAX_JSON_DEPTH:
-            raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+            raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
         raise
     # Valid JSON: its strings pair up, so stripping them leaves the exact bracket structure.
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH and \
@@ -116,7 +118,7 @@ def check_json_body(body: bytes):
         text = body.decode("utf-8")
     except UnicodeDecodeError as e:
         raise Malformed(f"malformed body: not UTF-8 text (byte {e.start} is {body[e.start]:#04x}); "
-                        f"send JSON encoded as UTF-8")
+                        f"send JSON encoded as UTF-8") from None
     try:
         check_json_text(text)
     except Malformed:
@@ -293,7 +295,6 @@ class CreationLimits:
             else:
                 ask.append(gid)
         if ask:
-            from . import housekeeping
             live += await manager.db(housekeeping.unfinished_among, manager.store, ask)
         self.games[key] = [g for g in ids if g in set(live)]
         return len(self.games[key])
@@ -304,7 +305,6 @@ class CreationLimits:
         ids = [g for gs in self.games.values() for g in gs]
         if not ids:
             return
-        from . import housekeeping
         live = {g for g in ids if g in manager.sessions and not manager.sessions[g].game.is_over}
         live |= set(await manager.db(housekeeping.unfinished_among, manager.store,
                                      [g for g in ids if g not in manager.sessions]))
@@ -472,11 +472,23 @@ class Guard:
 
 def _allowed_methods(app, path: str) -> list:
     methods = set()
-    for route in getattr(getattr(app, "router", None), "routes", []):
+    for route in _routes(getattr(getattr(app, "router", None), "routes", [])):
         regex, ms = getattr(route, "path_regex", None), getattr(route, "methods", None)
         if regex is not None and ms and regex.match(path):
             methods |= set(ms)
     return sorted(methods)
+
+
+def _routes(routes):
+    """Every route, those of the included routers too: recent FastAPI versions keep an
+    included router whole (its `original_router`), older ones copy its routes in. The app
+    includes its routers without a prefix, so their paths are the app's."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _routes(inner.routes)
+        else:
+            yield route
 
 
 def _replay(body: bytes, receive):
@@ -489,46 +501,6 @@ def _replay(body: bytes, receive):
             return {"type": "http.request", "body": body, "more_body": False}
         return await receive()
     return replay
-
-
-# --- tokens out of the logs ------------------------------------------------------------------------
-
-_TOKEN = re.compile(r"((?:^|[?&;\s\"'])[A-Za-z_]*token=)[^&\s\"';]*", re.I)
-
-
-def redact(text: str) -> str:
-    """`...?token=SECRET&x=1` -> `...?token=[hidden]&x=1` (host_token too)."""
-    return _TOKEN.sub(lambda m: m.group(1) + REDACTED, text)
-
-
-class RedactTokens(logging.Filter):
-    """On uvicorn's loggers: the query strings of the access log (and of its WebSocket lines)
-    lose their tokens."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            if isinstance(record.args, tuple) and record.args:
-                record.args = tuple(redact(a) if isinstance(a, str) and "token=" in a.lower() else a
-                                    for a in record.args)
-            elif isinstance(record.args, dict):
-                record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
-            if isinstance(record.msg, str) and "token=" in record.msg.lower():
-                record.msg = redact(record.msg)
-        except Exception:  # never lose a log line over this
-            pass
-        return True
-
-
-LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "cyclades.server")
-
-
-def redact_logs():
-    """Put the filter on the loggers that print URLs (idempotent; uvicorn's logging setup
-    keeps filters)."""
-    for name in LOGGERS:
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactTokens) for f in logger.filters):
-            logger.addFilter(RedactTokens())
 
 
 # --- offline docs --------------------------------------------------------------------------------
@@ -696,6 +668,5 @@ def install(app, limits: ServerLimits | None = None):
     redact_logs()
 
     # Housekeeping runs beside the app's own lifespan (the Manager's start and stop).
-    from . import housekeeping
     housekeeping.attach(app, limits)
     return app

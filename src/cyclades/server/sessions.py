@@ -27,72 +27,14 @@ from concurrent.futures import ThreadPoolExecutor
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
 from .bots import BotPool, bot_step
+from .errors import Refused
+from .seats import faction_names, public_seats, same_token, seat_access, seat_factions
 from .store import DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
 
 log = logging.getLogger("cyclades.server")
 
 LOG_TAIL = 200  # log lines sent with a full state
-
-
-class Refused(Exception):
-    """A request refused with an HTTP-like status and a clear message; nothing changed."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-# --- seats: people, each playing one faction (two in the 2-player game, R22) ---------------
-
-def seat_factions(players: int, teams) -> list:
-    """The factions each seat (a person) plays: seat i plays faction i, except with 2
-    players, where the engine has 4 factions in 2 teams and seat i plays its team's two
-    (R22): seat 0 factions 0 and 2, seat 1 factions 1 and 3."""
-    teams = list(teams or ())
-    if teams and len(teams) != players:
-        return [[f for f, t in enumerate(teams) if t == i] for i in range(players)]
-    return [[i] for i in range(players)]
-
-
-def seat_access(seat: dict):
-    """How a seat is taken: "host" (the creator's own), "invite" (only its link's holder),
-    "open" (the first to join from the lobby), None (a bot). Games stored before seats had
-    an access were all by link."""
-    if seat.get("kind") != "human":
-        return None
-    return seat.get("access") or "invite"
-
-
-def faction_names(names: list, factions_of: list) -> list:
-    """A name per faction: the seat's name, or in the 2-player game "Ann (A)", "Ann (B)"."""
-    n = sum(len(fs) for fs in factions_of)
-    out = [f"Player {f + 1}" for f in range(n)]
-    for i, fs in enumerate(factions_of):
-        for k, f in enumerate(fs):
-            out[f] = names[i] if len(fs) == 1 else f"{names[i]} ({chr(65 + k)})"
-    return out
-
-
-def public_seats(seats: list, factions_of: list) -> list:
-    """What anyone may know of the seats (never a token)."""
-    out = []
-    for i, s in enumerate(seats):
-        access = seat_access(s)
-        fs = factions_of[i] if i < len(factions_of) else [i]
-        name = s.get("name") or f"Player {i + 1}"
-        out.append({"seat": i, "kind": s["kind"], "name": s.get("name"), "access": access,
-                    "open": access == "open", "joined": bool(s.get("joined")) or s["kind"] != "human",
-                    "factions": fs, "faction_names": faction_names([name], [list(range(len(fs)))])})
-    return out
-
-
-def same_token(a, b) -> bool:
-    """Constant-time comparison of two tokens, as bytes (compare_digest refuses
-    non-ASCII str)."""
-    return secrets.compare_digest(str(a).encode("utf-8", "surrogatepass"),
-                                  str(b).encode("utf-8", "surrogatepass"))
 
 
 def _narrator(game, names):
@@ -106,7 +48,7 @@ def _narrator(game, names):
 class Session:
     """One live game."""
 
-    def __init__(self, manager: "Manager", game_id: str, game: Game, seats: list, created: float,
+    def __init__(self, manager: Manager, game_id: str, game: Game, seats: list, created: float,
                  settings: dict | None = None):
         self.m = manager
         self.settings = settings or {}
@@ -274,7 +216,7 @@ class Session:
         g = self.game
         faction = self.viewer(seat)
         view = self._views.get(faction)
-        if view is None or view["version"] != g.s.version:
+        if view is None or view["version"] != g.state.version:
             view = self._views[faction] = g.view(faction)
         legal = view.get("legal_actions", []) if faction is not None and faction == g.to_move else []
         return {"game_id": self.game_id, "seat": seat,
@@ -297,20 +239,20 @@ class Session:
             raise Refused(403, f"seat {seat} is played by a bot ({self.seats[seat]['kind']})")
         if isinstance(version, bool) or not isinstance(version, int):
             raise Refused(422, "'version' must be an integer")
-        if version != g.s.version:
-            raise Refused(409, f"stale version {version}: the game is at version {g.s.version}")
+        if version != g.state.version:
+            raise Refused(409, f"stale version {version}: the game is at version {g.state.version}")
         if g.to_move not in self.factions_of[seat]:
             raise Refused(403, f"it is not your turn: the game waits on {self.names[g.to_move]} "
                                f"(seat {self.seat_playing(g.to_move)}), you are seat {seat}")
         try:
             a = action if isinstance(action, Action) else Action.from_json(action)
         except ValueError as e:
-            raise Refused(422, str(e))
+            raise Refused(422, str(e)) from None
         if a not in g.legal_actions():
             try:
                 g.copy().apply(a)  # raises with the engine's reason
             except IllegalAction as e:
-                raise Refused(422, f"illegal action: {e.reason}")
+                raise Refused(422, f"illegal action: {e.reason}") from None
             raise AssertionError("an action outside the legal list was applied")
         return a
 
@@ -318,12 +260,12 @@ class Session:
         """A seat's decision: checked, applied, stored, then acknowledged."""
         async with self.lock:
             if isinstance(version, int) and not isinstance(version, bool) \
-                    and version > self.game.s.version:
+                    and version > self.game.state.version:
                 await catch_up(self, locked=True)  # another process is ahead (server/sync.py)
             a = self.check(seat, version, action)
             lines = await self.commit(a)
         self.kick_bots()
-        return {"version": self.game.s.version, "events": lines}
+        return {"version": self.game.state.version, "events": lines}
 
     async def commit(self, a: Action) -> list:
         """Apply a legal action (caller holds the lock): on a copy, store, then swap."""
@@ -331,7 +273,7 @@ class Session:
         idx = self.decisions
         new = g.copy()
         events = new.apply(a)
-        summary = {"version": new.s.version, "cycle": new.s.cycle, "to_move": new.to_move,
+        summary = {"version": new.state.version, "cycle": new.state.cycle, "to_move": new.to_move,
                    "status": "over" if new.is_over else self.status}
         try:
             self.synced = await self.m.db(self.m.store.add_decision, self.game_id, idx,
@@ -343,7 +285,7 @@ class Session:
         except Exception as e:
             log.exception("storing a decision of game %s failed", self.game_id)
             raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
-                               f"nothing changed, try again")
+                               f"nothing changed, try again") from e
         self.game = new
         self.decisions += 1
         lines = self.narrate(new, events)
@@ -499,7 +441,7 @@ class Manager:
         except Exception as e:
             log.exception("game %s could not be replayed", game_id)
             raise Refused(500, f"game {game_id} could not be replayed by this engine "
-                               f"({type(e).__name__}: {e})")
+                               f"({type(e).__name__}: {e})") from e
         # Another request may have loaded it meanwhile: keep the first.
         return self.sessions.setdefault(game_id, session)
 
@@ -527,7 +469,7 @@ class Manager:
         try:
             game = await loop.run_in_executor(self.cpu, lambda: Game.new(**opts))
         except (ValueError, KeyError) as e:
-            raise Refused(422, str(e))
+            raise Refused(422, str(e)) from None
         seats = [{"kind": s["kind"], "name": s.get("name"),
                   "access": (s.get("access") or "invite") if s["kind"] == "human" else None,
                   "token": None, "joined": s["kind"] != "human"} for s in seats]
@@ -537,10 +479,15 @@ class Manager:
         game_id = secrets.token_urlsafe(9)
         session = Session(self, game_id, game, seats, time.time(), settings)
         await self.db(self.store.create_game, game_id, game.options, seats, session.status,
-                      game.s.version, game.to_move, session.settings)
+                      game.state.version, game.to_move, session.settings)
         self.sessions[game_id] = session
         session.kick_bots()
         return session
+
+
+def manager_of(request_or_ws) -> Manager:
+    """The app's Manager (create_app's lifespan puts it on the app's state)."""
+    return request_or_ws.app.state.manager
 
 
 def replay(manager, game_id, record, data) -> Session:

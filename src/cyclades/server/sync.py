@@ -55,6 +55,8 @@ from concurrent.futures import ThreadPoolExecutor
 import sqlalchemy as sa
 
 from ..engine.actions import Action
+from .errors import Refused
+from .seats import faction_names, seat_factions
 from .store import NOTIFY_CHANNEL, games, servers
 
 log = logging.getLogger("cyclades.server")
@@ -136,7 +138,6 @@ def _versions(store, ids: list) -> dict:
 
 
 def bot_to_move(options: dict, seats: list, to_move) -> bool:
-    from .sessions import seat_factions
     if to_move is None:
         return False
     for i, fs in enumerate(seat_factions(len(seats), options.get("teams"))):
@@ -151,7 +152,6 @@ async def catch_up(s, locked: bool = False) -> bool:
     """Bring a session up to date with the database (decisions, seats, settings); whether
     anything changed. `locked`: the caller holds the session's lock. Refused(404) if the game
     is no longer stored."""
-    from .sessions import Refused
     m = s.m
     start, seats = s.decisions, copy.deepcopy(s.seats)
     data = await m.db(m.store.load_since, s.game_id, start)
@@ -214,23 +214,21 @@ async def behind(s, old):
     """A decision collided with one another process stored (the caller holds the lock):
     catch up, then answer from the fresh game. A bot's task stops quietly (the process that
     stored the decision plays the bots now); a person's request is refused as stale."""
-    from .sessions import Refused
     await catch_up(s, locked=True)
     task = asyncio.current_task()
     log.warning("game %s: the decision at version %d was stored by another server process "
-                "first; caught up to version %d", s.game_id, old.s.version,
-                s.game.s.version)
+                "first; caught up to version %d", s.game_id, old.state.version,
+                s.game.state.version)
     if task is not None and task is s.bot_task:
         task.cancel()  # delivered at the bot loop's next await
         return []
-    raise Refused(409, f"stale version {old.s.version}: the game is at version {s.game.s.version}")
+    raise Refused(409, f"stale version {old.state.version}: the game is at version {s.game.state.version}")
 
 
 # --- seats -----------------------------------------------------------------------------------
 
 def apply_seats(s, new: list) -> bool:
     """Take these seats (read from the database) as the session's; whether they differ."""
-    from .sessions import faction_names
     if new == s.seats:
         return False
     old = copy.deepcopy(s.seats)
@@ -262,7 +260,6 @@ async def change_seats(s, mutate):
     """Change the seats: `mutate(seats)` changes a copy (or raises Refused) and returns what
     the caller wants back. Stored only if the stored seats are still those the copy was made
     from; otherwise reloaded and tried again. Nothing changes in memory before it is stored."""
-    from .sessions import Refused
     for _ in range(8):
         old = copy.deepcopy(s.seats)
         new = copy.deepcopy(s.seats)
@@ -395,7 +392,7 @@ class Sync:
         """Another process changed this game (a decision: the version it made; -1: seats or
         settings): catch it up, if it is in memory here and not up to that version yet."""
         s = self.m.sessions.get(game_id)
-        if s is None or (version >= 0 and s.game.s.version >= version):
+        if s is None or (version >= 0 and s.game.state.version >= version):
             return
         t = self.refreshing.get(game_id)
         if t is not None and not t.done():
@@ -468,5 +465,5 @@ class Sync:
                 continue
             for gid, s in held.items():
                 v = found.get(gid)
-                if v is None or v[0] != s.game.s.version or v[1] != getattr(s, "synced", None):
+                if v is None or v[0] != s.game.state.version or v[1] != getattr(s, "synced", None):
                     self.poke(gid)

@@ -25,12 +25,13 @@ class ServerProcess:
     """`python -m cyclades.server` on a free port of 127.0.0.1."""
 
     def __init__(self, db_url: str, port: int | None = None, bot_delay: float = 0.0,
-                 log_path: str | None = None, args=()):
+                 log_path: str | None = None, args=(), timeout: float = 20.0):
         self.db_url = db_url
         self.args = list(args)  # more `cyclades serve` options, e.g. ["--max-body", "1000"]
         self.port = port or free_port()
         self.bot_delay = bot_delay
-        self.log_path = log_path
+        self.log_path = log_path  # the server's output (stdout and stderr); None: discarded
+        self.timeout = timeout    # seconds `start` waits for the server to answer
         self.proc = None
 
     @property
@@ -41,7 +42,9 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> "ServerProcess":
+    def start(self, timeout: float | None = None) -> ServerProcess:
+        """Start the server (again after `stop`: the same port and database) and wait until
+        it answers."""
         env = dict(os.environ)
         src = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -52,10 +55,11 @@ class ServerProcess:
             stdout=out, stderr=out if self.log_path else subprocess.DEVNULL, env=env)
         if self.log_path:
             out.close()
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with code {self.proc.returncode}")
+                raise RuntimeError(f"the server exited with code {self.proc.returncode}"
+                                   + (f": {self.log_tail(2000)}" if self.log_path else ""))
             try:
                 with urllib.request.urlopen(self.url + "/api/games?limit=1", timeout=1) as r:
                     if r.status == 200:
@@ -64,6 +68,13 @@ class ServerProcess:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError("the server did not answer in time")
+
+    def log_tail(self, chars: int = 3000) -> str:
+        """The end of the server's output (its log file)."""
+        try:
+            return Path(self.log_path).read_text(errors="replace")[-chars:]
+        except (OSError, TypeError):
+            return ""
 
     def kill(self):
         """kill -9: no shutdown code runs."""

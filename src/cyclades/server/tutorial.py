@@ -33,7 +33,6 @@ import secrets
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
 
 import yaml
 from fastapi import APIRouter, Request
@@ -44,7 +43,8 @@ from ..agents.base import Agent
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.queries import controlled_lands
-from .sessions import Refused, Session
+from .errors import Refused
+from .sessions import Session
 
 LESSONS_DIR = Path(__file__).resolve().parent.parent / "content" / "tutorial"
 HUMAN = 0
@@ -151,7 +151,7 @@ def progress(d: dict, game: Game) -> dict:
 def goal_reached(d: dict, game: Game) -> bool:
     """The lesson's goal holds in the game (the tests check it)."""
     goal = d.get("goal") or {}
-    s, b = game.s, game.b
+    s, b = game.state, game.board
     if "favour" in goal:
         x = goal["favour"]
         return s.bids.get(x["god"], (None,))[0] == x["player"]
@@ -208,9 +208,11 @@ def ends_turn(game: Game, action: Action) -> bool:
     hangs on the generator, the dice or a hidden pile (nothing hidden may leak, R24)."""
     seat = game.to_move
     g = game.copy()
-    before = (g.s.rng, list(g.s.dice), len(g.s.creature_deck), len(g.s.hero_deck), len(g.s.bonus_stack))
+    before = (g.state.rng, list(g.state.dice), len(g.state.creature_deck), len(g.state.hero_deck),
+              len(g.state.bonus_stack))
     g.apply(action)
-    after = (g.s.rng, list(g.s.dice), len(g.s.creature_deck), len(g.s.hero_deck), len(g.s.bonus_stack))
+    after = (g.state.rng, list(g.state.dice), len(g.state.creature_deck), len(g.state.hero_deck),
+             len(g.state.bonus_stack))
     if before != after:
         return False
     return g.is_over or g.to_move != seat
@@ -220,8 +222,8 @@ def ends_turn(game: Game, action: Action) -> bool:
 
 class CreateTutorial(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    lesson: Optional[StrictStr] = Field(None, description="a lesson id; default: the first")
-    bot_delay: Optional[StrictFloat] = Field(None, ge=0, le=10)  # a number, not true/false
+    lesson: StrictStr | None = Field(None, description="a lesson id; default: the first")
+    bot_delay: StrictFloat | None = Field(None, ge=0, le=10)  # a number, not true/false
 
 
 class TokenVersion(BaseModel):
@@ -287,10 +289,10 @@ async def create_tutorial(body: CreateTutorial, request: Request):
     try:
         d = lesson(lid)
     except KeyError:
-        raise Refused(422, f"no lesson {lid!r}; lessons: {', '.join(x['id'] for x in lessons())}")
+        raise Refused(422, f"no lesson {lid!r}; lessons: {', '.join(x['id'] for x in lessons())}") from None
     loop = asyncio.get_running_loop()
     game = await loop.run_in_executor(m.cpu, new_game, d)
-    n = game.s.n
+    n = game.state.n
     seats = [{"kind": "human" if i == HUMAN else "greedy",
               "name": COLOURS[i] if i == HUMAN else f"{COLOURS[i]} bot",
               "token": secrets.token_urlsafe(24) if i == HUMAN else None,
@@ -302,7 +304,7 @@ async def create_tutorial(body: CreateTutorial, request: Request):
     session = Session(m, game_id, game, seats, time.time(), settings)
     _lesson_of(session)
     await m.db(m.store.create_game, game_id, game.options, seats, session.status,
-               game.s.version, game.to_move, session.settings)
+               game.state.version, game.to_move, session.settings)
     m.sessions[game_id] = session
     session.kick_bots()
     token = seats[HUMAN]["token"]
@@ -311,14 +313,14 @@ async def create_tutorial(body: CreateTutorial, request: Request):
 
 
 @router.get("/api/tutorial/games/{game_id}")
-async def tutorial_state(game_id: str, request: Request, token: Optional[str] = None):
+async def tutorial_state(game_id: str, request: Request, token: str | None = None):
     """The lesson a game plays and how far its person has come (`tutorial: null`: no lesson)."""
     s = await _manager(request).get(game_id)
     d = _lesson_of(s)
     if d is None:
         return {"tutorial": None}
     s.seat_of(token)  # a wrong token is refused
-    version = s.game.s.version
+    version = s.game.state.version
     p = _PROGRESS.get(game_id)
     if p is None or (p[0] != version and not p[1]["complete"]):  # a finished lesson stays so
         loop = asyncio.get_running_loop()
@@ -326,7 +328,7 @@ async def tutorial_state(game_id: str, request: Request, token: Optional[str] = 
         if len(_PROGRESS) > 2000:
             _PROGRESS.pop(next(iter(_PROGRESS)))
     p = p[1]
-    return {"tutorial": {**public_lesson(d), **p, "version": s.game.s.version}}
+    return {"tutorial": {**public_lesson(d), **p, "version": s.game.state.version}}
 
 
 @router.post("/api/games/{game_id}/back")
@@ -340,8 +342,8 @@ async def step_back(game_id: str, body: TokenVersion, request: Request):
         g = s.game
         if g.is_over:
             raise Refused(409, "the game is over")
-        if body.version != g.s.version:
-            raise Refused(409, f"stale version {body.version}: the game is at version {g.s.version}")
+        if body.version != g.state.version:
+            raise Refused(409, f"stale version {body.version}: the game is at version {g.state.version}")
         if g.to_move != seat:
             raise Refused(403, "it is not your turn")
         loop = asyncio.get_running_loop()
@@ -351,7 +353,7 @@ async def step_back(game_id: str, body: TokenVersion, request: Request):
         lines = []
         for a in plan:
             lines += await s.commit(a)
-    return {"version": s.game.s.version, "events": lines, "steps": len(plan)}
+    return {"version": s.game.state.version, "events": lines, "steps": len(plan)}
 
 
 @router.post("/api/games/{game_id}/ends-turn")
@@ -360,7 +362,7 @@ async def would_end_turn(game_id: str, body: EndsTurnBody, request: Request):
     s = await _manager(request).get(game_id)
     seat = s.seat_of(body.token)
     g = s.game
-    if seat is None or g.is_over or g.to_move != seat or body.version != g.s.version:
+    if seat is None or g.is_over or g.to_move != seat or body.version != g.state.version:
         return {"ends_turn": False}
     a = Action.from_json(body.action.model_dump())
     if a not in g.legal_actions():

@@ -15,14 +15,26 @@ from ...content.gods import APOLLO, BUILDINGS, GODS
 from .. import ops
 from ..actions import Action
 from ..creatures import EFFECTS, CreatureFrame, Effect, effect, finish, play_creature, shielded
-from ..frames import nearest
 from ..cycle import discard_creature_card, draw, income_of, take_geryon_gp
+from ..frames import nearest
 from ..maintenance import ON_CREATURE_ARRIVES, creature_destinations, release
 from ..metropolis import gain_philosopher
 from ..moves import arrive_land, last_area_attack_allowed, leave_land
-from ..queries import (MODIFIERS, active_players, buildings_of, can_enter_sea, can_leave_land,
-                       can_place_land, card_on_board, controlled_lands, controlled_seas,
-                       empty_sites, heroes_at, lands_with_free_site, miniatures_of)
+from ..queries import (
+    MODIFIERS,
+    active_players,
+    buildings_of,
+    can_enter_sea,
+    can_leave_land,
+    can_place_land,
+    card_on_board,
+    controlled_lands,
+    controlled_seas,
+    empty_sites,
+    heroes_at,
+    lands_with_free_site,
+    miniatures_of,
+)
 from ..state import NOBODY
 from ..turns import FREE_CARD, gain_card, place_building, push_build, push_place_unit
 from ..unit_choice import choose_unit, start_units, unit_choices

@@ -32,18 +32,38 @@ from typing import TYPE_CHECKING, Any
 from ...content.gods import BUILDINGS
 from .. import ops
 from ..actions import Action
-from ..battle import (HOOKS as BATTLE, destroy_units, effective_die, other, player_of, retreats,
-                      side_heroes, side_of_hero)
+from ..battle import HOOKS as BATTLE
+from ..battle import destroy_units, effective_die, other, player_of, retreats, side_heroes, side_of_hero
 from ..cycle import discard_creature_card
 from ..frames import Frame, Handler, handler, nearest, pop, push
-from ..heroes import (ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT, POWERS, Power, may_sacrifice,
-                      own_turn_god, power, remove_from_game)
+from ..heroes import (
+    ON_HERO_LOST,
+    ON_HEROES_ARRIVE,
+    ON_RECRUIT,
+    POWERS,
+    Power,
+    may_sacrifice,
+    own_turn_god,
+    power,
+    remove_from_game,
+)
 from ..maintenance import ON_CREATURE_LEAVES
 from ..metropolis import ELSEWHERE, apply_bonus, draw_bonus, gain_philosopher, push_metropolis
-from ..moves import HOOKS as MOVES, arrive_land, last_area_attack_allowed, leave_land
-from ..queries import (MODIFIERS, buildings_of, card_of, card_on_board, controlled_lands,
-                       controlled_seas, creatures_on_board, heroes_at,
-                       lands_with_free_site, miniatures_of, sea_neighbours)
+from ..moves import HOOKS as MOVES
+from ..moves import arrive_land, last_area_attack_allowed, leave_land
+from ..queries import (
+    MODIFIERS,
+    buildings_of,
+    card_of,
+    card_on_board,
+    controlled_lands,
+    controlled_seas,
+    creatures_on_board,
+    heroes_at,
+    lands_with_free_site,
+    miniatures_of,
+    sea_neighbours,
+)
 from ..state import NOBODY
 from ..turns import place_building
 from ..unit_choice import choose_unit, start_units, unit_choices

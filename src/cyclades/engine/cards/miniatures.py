@@ -14,7 +14,8 @@ and everything in it is never offered as a target to a player who does not contr
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...content.cards import CREATURES
 from .. import ops
@@ -23,8 +24,7 @@ from ..creatures import EFFECTS, CreatureFrame, Effect, effect, finish, shielded
 from ..frames import push
 from ..maintenance import ON_CREATURE_ARRIVES, ON_CREATURE_LEAVES, ON_MAINTENANCE, creature_destinations
 from ..metropolis import check_economic
-from ..queries import (MODIFIERS, active_players, can_enter_sea, heroes_at, miniatures_of,
-                       sea_neighbours)
+from ..queries import MODIFIERS, active_players, can_enter_sea, heroes_at, miniatures_of, sea_neighbours
 from ..state import NOBODY
 
 if TYPE_CHECKING:

@@ -1,0 +1,42 @@
+"""The request bodies of a game's decisions and seats (games.py, lobby.py).
+
+Strict and closed (`extra="forbid"`): a field of the wrong type or an unknown one is refused
+with 422 and a message. The body that creates a game is in options.py.
+"""
+# No `from __future__ import annotations`: ActionBody's module (below) is not this one, and
+# pydantic would look its annotations up there.
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+
+class ActionBody(BaseModel):
+    """One of the `legal_actions` of the seat to move, as the engine lists it."""
+    # Its public name (app.py imports it): the OpenAPI schema calls it
+    # cyclades__server__app__ActionBody, beside the tutorial's own ActionBody, as it did when
+    # the routes were written in app.py.
+    __module__ = "cyclades.server.app"
+    model_config = ConfigDict(extra="forbid")
+    kind: StrictStr
+    what: StrictStr = ""
+    where: StrictStr = ""
+    n: StrictInt = 0
+
+
+class DecisionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: StrictStr = Field(description="the secret token of the seat the game waits on")
+    version: StrictInt = Field(description="the current version (view['version']) the decision answers")
+    action: ActionBody
+
+
+class JoinBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: StrictInt = Field(description="an open seat that nobody has joined yet")
+
+
+class SeatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host_token: StrictStr = Field(description="the host token that creating the game returned")
+    kind: StrictStr = Field(description='a bot name (GET /api/bots), "open" (anyone may join it) or '
+                                        '"invite" (a new invitation link)')
+    name: StrictStr | None = Field(None, max_length=40)

@@ -1,0 +1,76 @@
+"""The browser tests' server and Chromium, in one place (tests/test_browser*.py).
+
+    from serverproc import browser_server, launch
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory):
+        with browser_server(tmp_path_factory.mktemp("lobby")) as srv:
+            yield srv                   # a ServerProcess: srv.url, srv.ws_url, srv.stop(), srv.start()
+
+    browser = launch(playwright)        # Debian's headless Chromium, never Playwright's downloads
+
+`browser_server` skips the test, saying which is missing, without Chromium or Playwright for
+Python. The server (`python -m cyclades.server`, cyclades/server/testing.py) runs on a free port
+with no bot delay, on `games.db` in the given directory (a test may store games there first),
+its output in `server.log` there, whose tail is printed when it stops: pytest shows it for a
+test that failed. `served` is the same server without the skip and the print, for the scripts.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+
+from cyclades.server.testing import ServerProcess
+
+CHROMIUM = os.environ.get("CYCLADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+START_SECONDS = 30  # a loaded machine (the tests run beside other work) starts a server slowly
+
+
+def chromium_missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install playwright)"
+    return None
+
+
+def launch(playwright):
+    """A headless Chromium: Debian's, with Playwright (its own browser downloads are never used)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+@contextlib.contextmanager
+def served(directory, db: str = "games.db"):
+    """A server on the SQLite file `directory/db`, its output in `directory/server.log`."""
+    directory = Path(directory)
+    srv = ServerProcess(f"sqlite:///{directory / db}", bot_delay=0.0,
+                        log_path=str(directory / "server.log"), timeout=START_SECONDS)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@contextlib.contextmanager
+def browser_server(directory, db: str = "games.db"):
+    """`served`, for a browser test: skipped, saying why, where Chromium or Playwright is
+    missing; the server log's tail is printed once it stopped (shown for a failed test)."""
+    import pytest
+    missing = chromium_missing()
+    if missing:
+        pytest.skip(missing)
+    with served(directory, db) as srv:
+        try:
+            yield srv
+        finally:
+            srv.stop()
+            print("--- server log (tail) ---")
+            print(srv.log_tail())

@@ -1,0 +1,86 @@
+"""The search's speed-ups change nothing it computes (issue 16): the shared Positions read the
+same figures as fresh ones, a shared Position does not follow the game it was read from, the
+written-out shuffle draws as random.shuffle does, and the greedy/mcts choices stay those of the
+straightforward code (benchmarks/mcts_speed.py compares whole searches with the old code)."""
+from __future__ import annotations
+
+import random
+
+import cyclades
+from cyclades.agents import evaluation as ev
+from cyclades.agents import make_agent
+from cyclades.engine.observation import _shuffle
+
+FIELDS = ("lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in", "income_of",
+          "types", "dups", "free", "metros", "income", "troops", "fleets", "heroes", "creatures",
+          "hero_count", "side_types")
+
+
+def _games(count=3, steps=260):
+    """Games played a while by greedy with random moves mixed in (3 players, 4 in teams)."""
+    for seed in range(count):
+        kw = {"players": 4, "teams": True} if seed % 3 == 1 else {"players": 3}
+        g = cyclades.new_game(seed=seed, **kw)
+        rng = random.Random(seed)
+        agent = make_agent("greedy", seed=seed)
+        for _ in range(steps):
+            if g.is_over:
+                break
+            legal = g.legal_actions()
+            g.apply(rng.choice(legal) if rng.random() < 0.3 else agent.act(g, g.to_move))
+            yield g
+
+
+def _same(a, b):
+    for f in FIELDS:
+        assert getattr(a, f) == getattr(b, f), f
+    assert a.threats() == b.threats()
+    for q in range(a.n):
+        assert a.reach(q) == b.reach(q)
+
+
+def test_shared_position_reads_what_a_fresh_one_reads():
+    for g in _games():
+        _same(ev.position(g), ev.Position(g))
+        assert ev.values(g) == ev.values(g, ev.Position(g))
+
+
+def test_shared_position_does_not_follow_its_game():
+    g = next(x for x in _games(1, 120) if x.state.stack and x.state.stack[-1]["kind"] == "turn")
+    pos = ev.position(g)
+    before = {f: repr(getattr(pos, f)) for f in FIELDS}
+    threats = dict(pos.threats())
+    h = g.copy()
+    for _ in range(40):  # play on: the Position read before must not change
+        if h.is_over:
+            break
+        h.apply(h.legal_actions()[0])
+    assert {f: repr(getattr(pos, f)) for f in FIELDS} == before
+    assert pos.threats() == threats
+    assert ev.position(g) is pos  # the same content: the same Position
+
+
+def test_shuffle_draws_as_random_shuffle():
+    for seed in range(50):
+        for n in (0, 1, 2, 7, 30):
+            a, b = list(range(n)), list(range(n))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(a)
+            _shuffle(b, r2)
+            assert a == b and r1.getstate() == r2.getstate()
+
+
+def test_mcts_choices_repeat_with_warm_caches():
+    """A second identical search (every cache warm) chooses the same with the same statistics."""
+    g = cyclades.new_game(players=3, seed=5)
+    greedy = make_agent("greedy", seed=1)
+    for _ in range(40):
+        g.apply(greedy.act(g, g.to_move))
+    while len(g.legal_actions()) < 3:
+        g.apply(greedy.act(g, g.to_move))
+    runs = []
+    for _ in range(2):
+        agent = make_agent("mcts", seed=3, iterations=25)
+        a = agent.act(g, g.to_move)
+        runs.append((a, [(x, n, round(w, 9)) for x, n, w in agent.last_stats]))
+    assert runs[0] == runs[1]
