@@ -29,11 +29,9 @@ Gymnasium vector environments' steps/s for N = 1, 2, 8, sync and async.
 import argparse
 import cProfile
 import datetime
-import io
 import json
 import os
 import platform
-import pstats
 import random
 import resource
 import statistics
@@ -47,6 +45,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "src"))  # measure this checkout, not an installed copy
 
 import env_speed  # noqa: E402  (benchmarks/env_speed.py, beside this file)
+from profile_report import print_profile  # noqa: E402  (beside this file)
 
 import cyclades  # noqa: E402
 
@@ -590,15 +589,7 @@ def profile(n, top):
             print(e)
     prof.disable()
     wall = time.perf_counter() - t
-    out = io.StringIO()
-    stats = pstats.Stats(prof, stream=out)
-    stats.strip_dirs()
-    print(f"{n} random 5-player games, {decisions} decisions, {wall:.2f} s under cProfile")
-    for key in ("tottime", "cumulative"):
-        out.seek(0)
-        out.truncate()
-        stats.sort_stats(key).print_stats(top)
-        print(out.getvalue())
+    print_profile(prof, f"{n} random 5-player games, {decisions} decisions, {wall:.2f} s under cProfile", top)
 
 
 def main(argv=None):

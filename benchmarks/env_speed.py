@@ -26,10 +26,8 @@ benchmark too (its `env` figures; `--no-env` there to skip).
 """
 import argparse
 import cProfile
-import io
 import json
 import os
-import pstats
 import random
 import sys
 import time
@@ -37,6 +35,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "src"))  # measure this checkout, not an installed copy
+
+from profile_report import print_profile  # noqa: E402  (beside this file)
 
 import cyclades  # noqa: E402
 
@@ -202,15 +202,7 @@ def profile(games, players=3, top=25):
         steps += pettingzoo_game(e, seed)[0]
     prof.disable()
     wall = time.perf_counter() - t
-    out = io.StringIO()
-    stats = pstats.Stats(prof, stream=out)
-    stats.strip_dirs()
-    print(f"{games} PettingZoo games, {players} players, {steps} steps, {wall:.2f} s under cProfile")
-    for key in ("tottime", "cumulative"):
-        out.seek(0)
-        out.truncate()
-        stats.sort_stats(key).print_stats(top)
-        print(out.getvalue())
+    print_profile(prof, f"{games} PettingZoo games, {players} players, {steps} steps, {wall:.2f} s under cProfile", top)
 
 
 def main(argv=None):

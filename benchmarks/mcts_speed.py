@@ -37,24 +37,8 @@ TARGET = 2.0
 def positions(count, seed=3):
     """Records of mid-game 3-player positions with at least 3 options for the player to move
     (the positions of benchmarks/mcts_parallel.py)."""
-    import cyclades
-    from cyclades.agents import make_agent
-
-    out = []
-    k = 0
-    while len(out) < count:
-        g = cyclades.new_game(players=3, seed=seed + k)
-        greedy = make_agent("greedy", seed=k)
-        for _ in range(30 + 17 * (k % 5)):
-            if g.is_over:
-                break
-            g.apply(greedy.act(g, g.to_move))
-        while not g.is_over and len(g.legal_actions()) < 3:
-            g.apply(greedy.act(g, g.to_move))
-        if not g.is_over:
-            out.append(g.record())
-        k += 1
-    return out
+    from mcts_parallel import positions as midgame_games
+    return [g.record() for g in midgame_games(count, seed)]
 
 
 def child(records, iterations):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import time
 from pathlib import Path
 
 from cyclades.server.testing import ServerProcess
@@ -74,3 +75,14 @@ def browser_server(directory, db: str = "games.db"):
             srv.stop()
             print("--- server log (tail) ---")
             print(srv.log_tail())
+
+
+def wait_over(client, gid, timeout=60):
+    """The game `gid` once it is over (an all-bot game), asked of the server every 0.1 s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        g = client.get(f"/api/games/{gid}").json()
+        if g["status"] == "over":
+            return g
+        time.sleep(0.1)
+    raise AssertionError(f"game {gid} did not end in {timeout} s")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serverproc import browser_server, launch
+from serverproc import browser_server, launch, wait_over
 
 T = 30_000  # ms for anything the page waits on (a hint searches for up to ~2 s on a loaded machine)
 SIZES = [(1280, 720), (390, 844)]
@@ -137,22 +137,12 @@ def offering_hint(server, api, page, gid, token, shots, size):
         page.screenshot(path=str(shots / f"hint-offering-popup-{size[0]}x{size[1]}.png"))
 
 
-def wait_over(api, gid):
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        g = api.get(f"/api/games/{gid}").json()
-        if g["status"] == "over":
-            return g
-        time.sleep(0.1)
-    raise AssertionError("the game did not end")
-
-
 @pytest.fixture(scope="module")
 def finished(api):
     r = api.post("/api/games", json={"players": 3, "seats": ["greedy"] * 3, "names": ["Ann", "Bob", "Cleo"],
                                      "max_cycles": 6, "bot_delay": 0, "seed": 8})
     gid = r.json()["game_id"]
-    return gid, wait_over(api, gid)
+    return gid, wait_over(api, gid, timeout=90)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -16,7 +16,7 @@ import time
 
 import httpx
 import pytest
-from serverproc import browser_server, launch
+from serverproc import browser_server, launch, wait_over
 
 import cyclades
 
@@ -33,16 +33,6 @@ def server(tmp_path_factory):
 def api(server):
     with httpx.Client(base_url=server.url, timeout=60) as c:
         yield c
-
-
-def wait_over(api, gid):
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        g = api.get(f"/api/games/{gid}").json()
-        if g["status"] == "over":
-            return g
-        time.sleep(0.1)
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture(scope="module")

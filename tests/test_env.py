@@ -711,3 +711,10 @@ def test_determinize_default_guess_pays_the_offerings_made():
     sampled = g.observe(0).determinize(random.Random(0))
     assert sampled.state.gp[1] >= 20
     sampled.apply(cyclades.Action("apollo"))          # the bidding ends: the offerings are paid
+
+
+@pytest.mark.parametrize("n", [0, -2])
+def test_a_vector_env_of_no_environments_is_refused(n):
+    from cyclades.env import make_vector_env
+    with pytest.raises(ValueError, match="at least one environment"):
+        make_vector_env(n)

@@ -13,6 +13,7 @@ import time
 
 import httpx
 import pytest
+from serverproc import wait_over
 
 import cyclades
 from cyclades.server.testing import ServerProcess
@@ -29,16 +30,6 @@ def server(tmp_path_factory):
 def client(server):
     with httpx.Client(base_url=server.url, timeout=60) as c:
         yield c
-
-
-def wait_over(client, gid, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        g = client.get(f"/api/games/{gid}").json()
-        if g["status"] == "over":
-            return g
-        time.sleep(0.1)
-    raise AssertionError(f"game {gid} did not end in {timeout} s")
 
 
 def bot_game(client, players=3, max_cycles=3, seed=5, names=None):
