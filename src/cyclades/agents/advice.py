@@ -34,6 +34,7 @@ from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..engine.actions import Action
 from ..engine.log import area_name, building_name, card_name, god_name, unit_name
 from . import evaluation as ev
+from .mcts import MCTSAgent
 from .registry import make_agent
 
 # The expert level of agents/levels.py (MCTS, 2 x 150 iterations); where it is not defined, the
@@ -553,7 +554,6 @@ def search_chances(game, iterations=CHANCE_ITERATIONS, seed=0) -> list:
     """Each faction's chance to win as the strong level's search estimates it: MCTS from the
     observation of the player the game waits on (R24: what that player may know), its root's
     mean reward. Deterministic for a seed. A finished game gives its result."""
-    from .mcts import MCTSAgent
     if game.is_over:
         return ev.win_chances(game)
     agent = MCTSAgent(seed=seed, iterations=iterations)
