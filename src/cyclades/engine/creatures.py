@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..content.gods import APOLLO, METROPOLIS
-from .actions import Action
+from .actions import Action, new_action
 from .frames import Frame, Handler, handler, pop, push
 from .hooks import EFFECTS
 from .ops import discard_creature_card, draw
@@ -141,17 +141,23 @@ def _buy_legal(g, f):
     s, p = g.state, f["player"]
     if f["god"] == APOLLO:
         return []
+    purse = g.purse(p)
+    if purse < g.rules.creature_min_cost:
+        return []  # not even a card at the lowest price Temples allow
     out = []
+    costs, min_cost = g.rules.creature_costs, g.rules.creature_min_cost
     free_temples = None  # counted once, at the first card on sale
     for slot, c in enumerate(s.creature_track):
         if c is None or c not in EFFECTS or s.reserved.get(c, p) != p:
             continue
         if free_temples is None:
             free_temples = temples(g, p)
-        cost, _ = creature_cost(g, p, slot, free_temples)
-        action = Action("buy_creature", what=c, n=cost)
-        if g.purse(p) >= cost and action not in out:  # two copies of a card (R25) at one price
-            out.append(action)
+        base = costs[slot]
+        cost = base - min(max(0, base - min_cost), free_temples)  # creature_cost, inlined
+        if purse >= cost:
+            action = new_action(("buy_creature", c, "", cost))
+            if action not in out:  # two copies of a card (R25) at one price
+                out.append(action)
     return out
 
 

@@ -156,8 +156,11 @@ def may_sacrifice(g: Game, p: int, h: str, god: str | None) -> bool:
 
 def _sacrifice_legal(g, f):
     p = f["player"]
+    owners = g.state.hero_owner
+    if p not in owners.values():  # the common case: no hero of this player's (a scan in C)
+        return []
     out = []
-    for h in sorted(h for h, o in g.state.hero_owner.items() if o == p):
+    for h in sorted(h for h, o in owners.items() if o == p):
         if may_sacrifice(g, p, h, f["god"]) and POWERS[h].menu and POWERS[h].ready(g, p, h):
             out.append(Action("sacrifice", what=h))
     return out

@@ -22,6 +22,21 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+APOLLO_ACTION = Action("apollo")
+
+# The bid actions of each god by amount (index = amount), made once: an offering's menu lists
+# every amount a player can pay, and actions are immutable, so menus share them.
+_BIDS: dict[str, list[Action]] = {}
+
+
+def bid_actions(god: str, low: int, high: int) -> list[Action]:
+    """The bids of `low` to `high` GP (inclusive) on `god`."""
+    row = _BIDS.get(god)
+    if row is None or len(row) <= high:
+        row = _BIDS[god] = [new_action(("bid", god, "", amount)) for amount in range(max(high + 1, 32))]
+    return row[low:high + 1]
+
+
 def start_offerings(g: Game) -> None:
     order = [p for p in g.state.turn_order if not g.state.eliminated[p]]
     push(g, "offer", order[0], queue=tuple(order[1:]), banned_god="")
@@ -85,8 +100,8 @@ class Offering(Handler):
             if held and g.friends(p, held[0]):
                 # R29: outbidding a teammate takes its offering back from the shared purse.
                 highest = _capped(g, max_affordable(g, p, displaced=god))
-            out.extend([new_action(("bid", god, "", amount)) for amount in range(low, highest + 1)])
-        out.append(Action("apollo"))
+            out.extend(bid_actions(god, low, highest))
+        out.append(APOLLO_ACTION)
         return out
 
     @staticmethod

@@ -6,6 +6,7 @@ access, Hydra on income, Hippolyta on strength...) plug in here through the
 """
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from ..content.gods import BUILDINGS, METROPOLIS
@@ -62,8 +63,9 @@ def heroes_at(g: Game, a: int, count: bool = False) -> Any:
 
 
 def controlled_lands(g: Game, p: int) -> list:
-    ctrl = g.state.ctrl
-    return [a for a in g.board.lands if ctrl[a] == p]
+    # [a for a in lands if ctrl[a] == p], in C (compress and map): asked for at most decisions.
+    lands = g.board.lands
+    return list(compress(lands, map(p.__eq__, map(g.state.ctrl.__getitem__, lands))))
 
 
 def controlled_seas(g: Game, p: int) -> list:
@@ -114,7 +116,9 @@ def empty_sites(g: Game, a: int) -> list:
 
 
 def lands_with_free_site(g: Game, p: int) -> list:
-    return [a for a in controlled_lands(g, p) if empty_sites(g, a)]
+    b, sites = g.board, g.state.sites
+    start, count = b.site_start, b.sites
+    return [a for a in controlled_lands(g, p) if not all(sites[start[a]:start[a] + count[a]])]
 
 
 def metropolises_of(g: Game, p: int) -> int:

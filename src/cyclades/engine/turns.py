@@ -254,6 +254,9 @@ class TurnFrame(Frame):
     done_once: tuple       # the once-a-turn actions taken ("hero": a hero recruited)
 
 
+END_TURN = Action("end_turn")
+
+
 @handler("turn", TurnFrame)
 class Turn(Handler):
 
@@ -302,7 +305,7 @@ class Turn(Handler):
                     out.append(Action("recruit", what=unit, n=cost))
         for legal, _ in menu_for(g.rules):
             out.extend(legal(g, f))
-        out.append(Action("end_turn"))
+        out.append(END_TURN)
         return out
 
     @staticmethod
