@@ -172,7 +172,7 @@ class Board:
         "ids", "names", "index", "is_land", "sites", "site_start", "n_sites",
         "site_area", "metro_site", "cornucopias", "priestess", "volcano", "adj", "land_adj",
         "sea_adj", "coast", "island", "islands", "lands", "seas", "tile",
-        "cells", "links", "overlaps", "spec", "_geometry",
+        "cells", "links", "overlaps", "spec", "_geometry", "memo",
     )
     # Set once by __init__ (the board is immutable); areas and sites are numbered from 0.
     ids: tuple[str, ...]                   # area ids
@@ -201,6 +201,7 @@ class Board:
     overlaps: tuple
     spec: dict
     _geometry: Any
+    memo: dict  # what the rules derive from the board alone, made once (e.g. turns.Prosper's menus)
 
     # ---- construction -------------------------------------------------
 
@@ -274,6 +275,7 @@ class Board:
         s(self, "overlaps", tuple(overlaps))
         s(self, "spec", spec)
         s(self, "_geometry", None)
+        s(self, "memo", {})
 
     def __setattr__(self, name, value):
         raise AttributeError("Board is immutable")

@@ -17,7 +17,7 @@ from .board import Board
 from .formats import FORMAT, READABLE_FORMATS, upgrade_game_json, upgrade_record  # noqa: F401
 from .frames import HANDLERS
 from .plugins import register_all
-from .queries import metropolises_of
+from .queries import metropolis_counts
 from .setup import new_state, share_purses, start_placement, team_layout  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ class Game:
         """Winners (R21: most metropolises, then most GP, else shared) and per-player figures.
         In team play a team's metropolises and purse are counted together and the team wins."""
         s = self.state
-        metros = [metropolises_of(self, p) for p in range(s.n)]
+        metros = metropolis_counts(self)
         alive = [p for p in range(s.n) if not s.eliminated[p]]
         score = {p: (self.counted_metropolises(self.side_metropolises(p, metros)), self.purse(p)) for p in alive}
         best = max(score.values(), default=(0, 0))
@@ -206,7 +206,7 @@ class Game:
     def side_metropolises(self, p: int, metros: list | None = None) -> int:
         """Metropolises of p, or of p's team in team play (R21, R22)."""
         if metros is None:
-            metros = [metropolises_of(self, q) for q in range(self.state.n)]
+            metros = metropolis_counts(self)
         if not self.teams:
             return metros[p]
         return sum(metros[q] for q in self.teammates(p, include_self=True))
@@ -214,7 +214,7 @@ class Game:
     def goal_reached(self) -> bool:
         """R21: someone (team play: a team) controls the metropolises needed to end the game."""
         s = self.state
-        metros = [metropolises_of(self, p) for p in range(s.n)]
+        metros = metropolis_counts(self)
         return any(self.side_metropolises(p, metros) >= self.goal
                    for p in range(s.n) if not s.eliminated[p])
 

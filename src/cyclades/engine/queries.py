@@ -134,6 +134,22 @@ def metropolises_of(g: Game, p: int) -> int:
     return n
 
 
+def metropolis_counts(g: Game) -> list:
+    """Every player's `metropolises_of`, in one pass over the sites (asked after every cycle)."""
+    b, s = g.board, g.state
+    counts = [0] * s.n
+    ctrl, site_area = s.ctrl, b.site_area
+    for site, kind in enumerate(s.sites):
+        if kind == METROPOLIS:
+            owner = ctrl[site_area[site]]
+            if owner >= 0:
+                counts[owner] += 1
+    card = s.metro_bonus.get("penthesilea")  # (owner, bonus): the Metropolis on her card
+    if card is not None and 0 <= card[0] < s.n:
+        counts[card[0]] += 1
+    return counts
+
+
 def count_in_area(g: Game, a: int, kind: str) -> int:
     """Active buildings of a kind in an area; a metropolis counts as each basic kind (R15)."""
     b, s = g.board, g.state

@@ -361,10 +361,12 @@ class Prosper(Handler):
         kind = f["left"][-1]
         if kind == "own":  # a metropolis bonus: a land or sea area the player controls
             areas: Sequence[int] = controlled_lands(g, f["player"]) + controlled_seas(g, f["player"])
-        else:
+            return [new_action(("prosperity", "", b.ids[a], 0)) for a in areas]
+        menu = b.memo.get(("prosperity", kind))  # every land or every sea area: many, made once
+        if menu is None:
             areas = b.lands if kind == "land" else b.seas
-        ids = b.ids
-        return [new_action(("prosperity", "", ids[a], 0)) for a in areas]  # every area: many
+            menu = b.memo["prosperity", kind] = [new_action(("prosperity", "", b.ids[a], 0)) for a in areas]
+        return list(menu)
 
     @staticmethod
     def auto(g: Game, f: ProsperFrame) -> bool:
