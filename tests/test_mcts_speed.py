@@ -60,6 +60,27 @@ def test_shared_position_does_not_follow_its_game():
     assert ev.position(g) is pos  # the same content: the same Position
 
 
+def test_the_last_position_is_reused_only_for_the_same_content():
+    g = next(x for x in _games(1, 120) if x.state.stack and x.state.stack[-1]["kind"] == "turn")
+    pos = ev.position(g)
+    assert ev.position(g.copy()) is pos  # the same content, asked right after: the same Position
+    h = g.copy()
+    land = next(a for a in h.board.lands if h.state.ctrl[a] >= 0)
+    h.state.troops[land] += 1  # one troop more: another Position, which reads h
+    other = ev.position(h)
+    assert other is not pos
+    _same(other, ev.Position(h))
+    assert ev.position(g) is pos
+
+
+def test_a_decision_with_one_option_besides_cancel_is_forced():
+    from cyclades.agents.mcts import _forced
+    from cyclades.engine.actions import Action
+    cancel, done, end = Action("cancel"), Action("done"), Action("end_turn")
+    assert _forced([done]) == done and _forced([cancel, done]) == done and _forced([cancel]) == cancel
+    assert _forced([done, end]) is None and _forced([cancel, done, end]) is None
+
+
 def test_shuffle_draws_as_random_shuffle():
     for seed in range(50):
         for n in (0, 1, 2, 7, 30):

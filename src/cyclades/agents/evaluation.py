@@ -88,7 +88,7 @@ class _BoardTables:
     per board: a Position is built ~15 times per search iteration)."""
 
     __slots__ = ("board", "coast_mask", "land_adj_mask", "lands", "nareas", "positions", "sea_adj",
-                 "seas", "site_slices")
+                 "seas", "site_slices", "threats")
 
     def __init__(self, b):
         self.board = b  # kept: the cache is keyed by id(board)
@@ -101,6 +101,7 @@ class _BoardTables:
         self.coast_mask = [_mask(b.coast[a]) for a in range(self.nareas)]
         self.sea_adj = b.sea_adj
         self.positions = {}  # position(): content key -> Position
+        self.threats = {}    # Position.threats(): units and control -> threats (shared, never changed)
 
 
 def _mask(areas) -> int:
@@ -124,6 +125,7 @@ def _tables(b) -> _BoardTables:
         # Only the boards searched last keep their Positions (memory: ~9 KB each).
         for old in list(_TABLES.values())[:-(KEEP_BOARDS - 1)]:
             old.positions.clear()
+            old.threats.clear()
         t = _TABLES[id(b)] = _BoardTables(b)
     _LAST[0] = t
     return t
@@ -147,6 +149,11 @@ def position(g) -> Position:
     whose: also all that the income and building hooks read), Penthesilea's Metropolis, the
     number of players and the teams. A Position is never changed once built (its threats are
     computed on demand but from its own figures), so sharing one is safe."""
+    # A third of the calls ask about the same content as the call before (a rollout's next
+    # decision often moves nothing a Position reads): comparing the lists is cheaper than the key.
+    last = _LAST_POSITION[0]
+    if last is not None and _same_content(last._content, g):
+        return last
     s = g.state
     pen = s.metro_bonus.get("penthesilea")
     # One flat tuple (the fastest to build and hash): the lists have the board's lengths, and
@@ -160,7 +167,34 @@ def position(g) -> Position:
         if len(cache) >= MAX_CACHED:
             cache.clear()
         pos = cache[key] = Position(g)
+        pos._content = _content(g)
+    _LAST_POSITION[0] = pos
     return pos
+
+
+_LAST_POSITION: list = [None]  # the Position position() returned last
+
+
+def _content(g) -> tuple:
+    """What position()'s key holds, as copies of the state's lists (for _same_content)."""
+    s = g.state
+    return (s.troops[:], s.ctrl[:], s.fleets[:], s.mercs[:], s.prosperity[:], s.sites[:], _rest(g))
+
+
+def _same_content(content, g) -> bool:
+    """Whether g holds what `content` holds: equal lists, equal dicts in the same order (so
+    exactly when position()'s keys are equal), the same board."""
+    s = g.state
+    troops, ctrl, fleets, mercs, prosperity, sites, rest = content
+    return (s.troops == troops and s.ctrl == ctrl and s.fleets == fleets and s.mercs == mercs
+            and s.prosperity == prosperity and s.sites == sites and _rest(g) == rest)
+
+
+def _rest(g) -> tuple:
+    s = g.state
+    pen = s.metro_bonus.get("penthesilea")
+    return (g.board, tuple(s.hero_at.items()), tuple(s.creature_at.items()), tuple(s.creature_owner.items()),
+            tuple(s.hero_owner.items()), pen[0] if pen is not None else None, s.n, g.teams)
 
 
 class Position:
@@ -171,12 +205,13 @@ class Position:
     __slots__ = ("n", "lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in",
                  "income_of", "types", "dups", "free", "metros", "income", "troops", "fleets",
                  "heroes", "creatures", "_threat", "hero_count", "side_types", "_tab", "_ctrl",
-                 "_teams", "_risk", "memo")
+                 "_teams", "_risk", "memo", "_content")
 
     def __init__(self, g):
         self.n = g.state.n
         self._threat = None
         self._risk = None
+        self._content = None  # what position() read it from (set there)
         # Figures greedy derives from this Position alone (its plans per player...): shared,
         # like the Position, by every game of the same content (greedy.memo says what goes in).
         self.memo = {}
@@ -352,8 +387,21 @@ class Position:
     def threats(self):
         """area -> (units of the strongest single enemy origin that can reach it, that enemy;
         the first enemy in seat order on a tie)."""
-        if self._threat is not None:
-            return self._threat
+        if self._threat is None:
+            # They depend on the units and control alone, which two in three Positions built in
+            # a search share with one built before (a build, a Prosperity token, an offering's
+            # look-ahead change neither): kept per board like the Positions.
+            key = (*self.units, *self._ctrl, self.n, self._teams)
+            cache = self._tab.threats
+            threat = cache.get(key)
+            if threat is None:
+                if len(cache) >= MAX_CACHED:
+                    cache.clear()
+                threat = cache[key] = self._find_threats()
+            self._threat = threat
+        return self._threat
+
+    def _find_threats(self) -> dict:
         units = self.units
         # Every origin with the areas it may take (not its side's), strongest first (a stable
         # sort: on a tie the lower seat first); each area goes to the first origin reaching it.
@@ -381,7 +429,6 @@ class Position:
                 low = m & -m
                 threat[low.bit_length() - 1] = t
                 m ^= low
-        self._threat = threat
         return threat
 
     def stake(self, a) -> float:
@@ -399,13 +446,16 @@ class Position:
     def risks(self) -> list:
         """Per player the value at risk in its land areas: the sum of risk x stake (values())."""
         if self._risk is None:
+            threats, units, fort = self.threats(), self.units, self.fort
             out = []
             for p in range(self.n):
                 risk = 0.0
                 for a in self.lands[p]:
-                    r = self.risk(a)
-                    if r:
-                        risk += r * self.stake(a)
+                    t = threats.get(a)  # self.risk(a), inlined: asked for every Position valued
+                    if t:
+                        r = attack_odds(t[0], units[a], -fort[a])
+                        if r:
+                            risk += r * self.stake(a)
                 out.append(risk)
             self._risk = out
         return self._risk

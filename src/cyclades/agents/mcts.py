@@ -128,7 +128,7 @@ class MCTSAgent(Agent):
         legal = obs.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over or waits on someone else")
-        options = [a for a in legal if a.kind != "cancel"] or legal
+        options = searched(legal)
         if len(options) == 1:
             self.last_iterations, self.last_seconds = 0, time.perf_counter() - t0
             kept = self._next
@@ -258,13 +258,13 @@ class MCTSAgent(Agent):
         expanded = False  # one new node per iteration, then the rollout
         while not g.is_over:
             legal = g.legal_actions()
-            opts = [a for a in legal if a.kind != "cancel"] or legal
-            if len(opts) == 1:  # forced: no node (the agent takes these without search)
-                g.apply(opts[0])
+            forced = _forced(legal)
+            if forced is not None:  # no node (the agent takes these without search)
+                g.apply(forced)
                 continue
             q = g.to_move
             if node.order is None:
-                node.order = self.candidates(g, q, opts)
+                node.order = self.candidates(g, q, searched(legal))
             legal_set = set(legal)
             allowed = self.width if node is root else 1 + int(self.widen * math.sqrt(node.n))
             cands = []
@@ -274,23 +274,19 @@ class MCTSAgent(Agent):
                     if len(cands) >= allowed:
                         break
             if not cands:  # this sample's actions differ (another purse): rank them too
+                opts = searched(legal)
                 extra = [a for a in self.candidates(g, q, opts) if a not in set(node.order)]
                 node.order = node.order + extra
                 cands = extra[:allowed] or opts[:1]
-            chosen, child = None, None
-            for a in cands:
-                c = node.children.get((q, a))
-                if c is None:
-                    chosen = a
-                    c = Node(n)
-                    node.children[(q, a)] = c
-                    child = c
-                    expanded = True
-                    break
-            if chosen is None:
-                chosen, child = self.select(node, q, cands)
-            for a in cands:
-                c = node.children.get((q, a))
+            kids = [node.children.get((q, a)) for a in cands]
+            if None in kids:  # the first candidate not tried yet: a new node
+                i = kids.index(None)
+                chosen, child = cands[i], Node(n)
+                node.children[(q, chosen)] = kids[i] = child
+                expanded = True
+            else:
+                chosen, child = self.select(q, cands, kids)
+            for c in kids:
                 if c is not None:
                     c.avail += 1
             g.apply(chosen)
@@ -305,11 +301,11 @@ class MCTSAgent(Agent):
             for i in range(n):
                 w[i] += reward[i]
 
-    def select(self, node, q, cands):
+    def select(self, q, cands, kids):
+        """UCB1 on q's own reward among the candidates (and their nodes, `kids`)."""
         best, best_child, top = None, None, None
         c = self.c
-        for a in cands:
-            ch = node.children[(q, a)]
+        for a, ch in zip(cands, kids):
             u = ch.w[q] / ch.n + c * math.sqrt(math.log(max(ch.avail, 1) + 1) / ch.n)
             if top is None or u > top:
                 best, best_child, top = a, ch, u
@@ -378,6 +374,20 @@ class MCTSAgent(Agent):
                 seen.add(a)
                 out.append(a)
         return out
+
+
+def searched(legal) -> list:
+    """The actions worth searching: all but `cancel` (which only returns to the decision
+    before), unless it is the only one."""
+    return [a for a in legal if a.kind != "cancel"] or legal
+
+
+def _forced(legal):
+    """The only action of a decision with one option (`cancel` aside), else None."""
+    if len(legal) > 2:  # (one of them at most is `cancel`)
+        return None
+    opts = searched(legal)
+    return opts[0] if len(opts) == 1 else None
 
 
 # --- root statistics --------------------------------------------------------------------------
