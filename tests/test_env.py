@@ -316,8 +316,8 @@ def test_fast_path_gives_exactly_the_reference_arrays(options):
 
 def test_fast_path_follows_a_game_through_the_environments():
     """The PettingZoo and Gymnasium environments observe through the fast path: over whole
-    games their observations and masks are the reference's, and what they hand out is the
-    caller's to keep (changing it changes nothing in the environment)."""
+    games their observations and masks are the reference's; PettingZoo's are read-only (to
+    keep, not to change: tests/test_env_frozen.py), Gymnasium's the caller's own."""
     pytest.importorskip("pettingzoo")
     from cyclades.env.gym import CycladesEnv
     from cyclades.env.pettingzoo import raw_env
@@ -330,7 +330,9 @@ def test_fast_path_follows_a_game_through_the_environments():
         p = int(agent.split("_")[1])
         assert np.array_equal(obs["observation"], ref.encode(e.game, p))
         assert np.array_equal(obs["action_mask"], legal_mask(e.game, p))
-        obs["observation"][:] = 7  # the caller's array: the next observation is not affected
+        for array in obs.values():
+            with pytest.raises(ValueError):
+                array[:] = 7  # read-only: the environment may write into it once it is dropped
         if terminated or truncated:
             e.step(None)
             continue

@@ -16,11 +16,16 @@ about six times an engine decision. `GameEncoder` gives exactly the same numbers
   the log since that faction's last one through the faction's own index map (rows and
   columns of factions turned to the viewer, the purses it may not see dropped), then writes
   what depends on the viewer (its decision, the hidden keys of the pending frame).
-- The mask: one int8 array, the slots of the last legal actions cleared and the new ones set;
-  the slot of each legal action is remembered per board (a dict lookup, not an encoding).
+- The mask: an int8 array, the slots of the last legal actions cleared and the new ones set;
+  the slot of each legal action is remembered (a dict lookup, not an encoding): per board, and
+  across boards for the actions that name no area.
 
-`observation` and `mask` return copies (a memcpy): the caller may keep them, and nothing it
-does to them reaches the encoder's arrays.
+`observation` and `mask` return copies (the caller's to keep and to change). `frozen_observation`
+and `frozen_mask` (what the PettingZoo environment hands out) copy nothing: they return
+read-only arrays that never change while anyone holds them, and are written again only once
+dropped (CPython's reference count says so; `_Buffer.held`). Each faction keeps at most two
+vectors and the mover's mask two buffers: enough for a loop that holds the last observation
+while it asks for the next. Every other faction's mask is one shared read-only zero array.
 
 R24: it reads exactly what `engine/view.py` shows a player and nothing else: the public state,
 a purse only when `game.sees_purse(viewer, p)` (the viewer's own, a teammate's, R22) or the game
@@ -34,8 +39,10 @@ faction and version reuses the vector at once.
 """
 from __future__ import annotations
 
+import sys
 from itertools import compress
 from operator import attrgetter, ne
+from sys import getrefcount
 
 import numpy as np
 
@@ -112,16 +119,67 @@ class _Position:
         self.game = None
 
 
-class _Seat:
+# Handing out arrays without copying them (`frozen_observation`, `frozen_mask`): an array is
+# rewritten only when no one but the encoder holds it, which CPython's reference counts tell
+# (a view or a slice of it, a dict or a list holding it, a tensor made from it: each counts).
+# Elsewhere every array handed out is assumed kept, and the next one is a copy.
+_RECYCLE = sys.implementation.name == "cpython"
+
+
+def _read_only(a):
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+class _Buffer:
+    """An array the encoder writes (`arr`, through `mv`) and the read-only view of it that it
+    hands out (`frozen`)."""
+
+    __slots__ = ("arr", "mv", "frozen", "free_refs")
+
+    def __init__(self, size, dtype):
+        self.arr = np.zeros(size, dtype=dtype)  # (made here: no other reference while counting)
+        self.mv = memoryview(self.arr)  # single numbers are written through it: twice as fast
+        self.frozen = _read_only(self.arr)
+        self.free_refs = self._refs()
+
+    def _refs(self):
+        return getrefcount(self.arr) + getrefcount(self.frozen)
+
+    def held(self):
+        """Whether anyone but the encoder holds the array or a view of it (then it must not
+        change)."""
+        return not _RECYCLE or self._refs() != self.free_refs
+
+
+class _Seat(_Buffer):
     """One faction's vector and how far it has replayed the log."""
 
-    __slots__ = ("buf", "mv", "game", "state", "version", "pos", "n", "me", "map", "vis",
-                 "all_purses", "my_decision", "dec_raw", "dec")
+    __slots__ = ("game", "state", "version", "pos", "n", "me", "map", "vis", "all_purses",
+                 "my_decision", "dec_raw", "dec")
 
     def __init__(self, size):
-        self.buf = np.zeros(size, dtype=np.float32)
-        self.mv = memoryview(self.buf)  # single numbers are written through it: twice as fast
+        super().__init__(size, np.float32)
         self.game = None
+
+    def clone(self):
+        """A copy to go on from while someone holds this one."""
+        other = _Seat(self.arr.size)
+        other.arr[:] = self.arr
+        for name in _Seat.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+
+class _Mask(_Buffer):
+    """An action mask and the slots set in it, for the position `key`."""
+
+    __slots__ = ("slots", "key")
+
+    def __init__(self, size):
+        super().__init__(size, np.int8)
+        self.slots, self.key = (), None
 
 
 class GameEncoder:
@@ -214,30 +272,59 @@ class GameEncoder:
         self._readers = [tuple(j for j, (_, names) in enumerate(handlers) if name in names)
                          for name in SOURCES]
         # the mask
-        self._mask = np.zeros(space.n, dtype=np.int8)
-        self._mask_mv = memoryview(self._mask)
-        self._mask_key = None
-        self._mask_set = []   # the slots now set
+        self._no_mask = np.zeros(space.n, dtype=np.int8)  # everyone's but the mover's
+        self._no_mask.flags.writeable = False
+        self._frozen_no_mask = self._no_mask.view()  # (a view of a read-only array stays so)
+        self._masks = [_Mask(space.n)]  # the last one first (at most two: see _mover_mask)
+        self._legal_key = None
+        self._mask_set = []   # the slots of the legal actions at `_legal_key`
         self._actions = []    # their actions
         self._slots_board = None
         self._slots = {}      # Action -> slot, on the board `_slots_board`
-        self._legal = None    # slot -> Action of the mask now, made when `action` needs it
+        # the actions whose slot is the same on every board (they name no area)
+        self._board_free_kinds = frozenset(b.kind for b in space.blocks if not b.areas or b.places)
+        self._board_free_slots = {}
 
     # --- the observation vector ------------------------------------------------------------
 
     def observation(self, game, player) -> np.ndarray:
         """`player`'s observation vector of `game`: a new array (a copy of this encoder's)."""
-        return self.vector(game, player).copy()
+        return self._seat(game, player).arr.copy()
+
+    def frozen_observation(self, game, player) -> np.ndarray:
+        """The same without the copy: a read-only array that never changes while anyone holds
+        it (or a view of it), yours to keep; once dropped, the encoder writes the next
+        observation into it. Copy it to change it."""
+        return self._seat(game, player).frozen
+
+    def frozen(self, game, player) -> tuple:
+        """`frozen_observation` and `frozen_mask` in one call."""
+        seat = self._seat(game, player)
+        if player != self._pos.to_move:  # (game.to_move, as _seat has just followed it)
+            return seat.frozen, self._frozen_no_mask
+        return seat.frozen, self._mover_mask(game).frozen
 
     def vector(self, game, player) -> np.ndarray:
-        """The same without the copy: this encoder's own array, rewritten at its next call for
-        `player`. Read it, do not keep it, never write into it."""
+        """This encoder's own array, rewritten at a later call for `player` once no one holds it:
+        read it, never write into it (`frozen_observation` is the same, read-only)."""
+        return self._seat(game, player).arr
+
+    def _seat(self, game, player):
+        """`player`'s seat, up to date: the one observed last if no one holds its array (or if
+        nothing changed since), else another that no one holds, else a copy of the last."""
         s = game.state
-        seat = self._seats.get(player)
-        if seat is None:
-            seat = self._seats[player] = _Seat(self.size)
-        elif seat.game is game and seat.state is s and seat.version == s.version:
-            return seat.buf
+        seats = self._seats.get(player)
+        if seats is None:
+            seat = _Seat(self.size)
+            self._seats[player] = [seat]
+        else:
+            seat = seats[0]
+            if seat.game is game and seat.state is s and seat.version == s.version:
+                return seat
+            if seat.held():
+                last = seat
+                seat = seats[1] if len(seats) > 1 and not seats[1].held() else seat.clone()
+                seats[:] = [seat, last]  # at most two: the one held now may be free next time
         pos = self._pos
         if pos.game is not game or pos.state is not s:
             self._begin(game)
@@ -254,7 +341,7 @@ class GameEncoder:
         seat.pos = len(log)
         self._viewer(seat, game, player)
         seat.version = s.version
-        return seat.buf
+        return seat
 
     # --- the position from no one's seat -------------------------------------------------------
 
@@ -289,8 +376,9 @@ class GameEncoder:
         pos.minis, pos.winners, pos.action_order = {}, (), []
         pos.written = {}  # part -> {index: value} it logged last
         pos.log = []
-        for seat in self._seats.values():
-            seat.game = None  # every seat starts again
+        for seats in self._seats.values():
+            for seat in seats:
+                seat.game = None  # every seat starts again
 
     def _follow(self, g):
         """Log what changed since the last look."""
@@ -336,7 +424,7 @@ class GameEncoder:
     def _start(self, seat, g, me):
         """A new game (or a new viewer): zero the vector, write what never changes in a game,
         make the faction's index map; the whole log is then replayed into it."""
-        buf, gi, options, board = seat.buf, self._gi, g.options, g.board
+        buf, gi, options, board = seat.arr, self._gi, g.options, g.board
         n = self._pos.n
         buf.fill(0)
         seat.game, seat.state, seat.version, seat.pos, seat.n, seat.me = g, g.state, None, 0, n, me
@@ -406,7 +494,7 @@ class GameEncoder:
         """What depends on the viewer: whether it decides, the pending decision's frame (its
         hidden keys are the decider's only), every purse once the game is over."""
         s, mv = g.state, seat.mv
-        my = g.to_move == me
+        my = self._pos.to_move == me  # (g.to_move, as _follow read it)
         if my != seat.my_decision:
             mv[self._my_decision] = my
             seat.my_decision = my
@@ -497,6 +585,7 @@ class GameEncoder:
                     touched.add(site_area[k])
         A0, aw, span = self._A0, self._aw, self._bspan
         building, empty, bonus = self._building, self._empty, self._bonus
+        logged = pos.written.setdefault("buildings", {})  # area -> its counts as logged
         for a in touched:
             if not land[a]:
                 continue
@@ -506,9 +595,12 @@ class GameEncoder:
                 counts[_lookup(building, k, "building") if k else empty] += 1
                 if i in mb:
                     counts[_lookup(bonus, mb[i], "metropolis bonus")] += 1
+            was = logged.get(a)
             row = A0 + a * aw
             for c, x in counts.items():
-                log((row + c, x))
+                if was is None or was[c] != x:
+                    log((row + c, x))
+            logged[a] = counts
 
     def _metropolises(self, pos, g, cur, old, log):
         """Each faction's metropolises (queries.metropolises_of, as the view counts them), again
@@ -525,9 +617,15 @@ class GameEncoder:
                     key.append(ctrl[site_area[i]])
             except ValueError:
                 pass
-        if key != pos.mkey:
-            col, metros, rel = self._metros_col, pos.metros, pos.rel
-            for q in range(pos.n):
+        was = pos.mkey
+        if key != was:
+            col, metros, rel, n = self._metros_col, pos.metros, pos.rel, pos.n
+            if was is _UNSET:
+                who = range(n)
+            else:  # only the factions named in the old or the new key can have gained or lost one
+                who = {q for q in key[2::2] + was[2::2] if isinstance(q, int) and 0 <= q < n}
+                who.update(card[0] for card in (key[0], was[0]) if card and 0 <= card[0] < n)
+            for q in who:
                 x = metropolises_of(g, q)
                 if x != metros[q]:
                     log((rel[q] + col, x))
@@ -741,47 +839,69 @@ class GameEncoder:
         a new array, the same as `encoding.legal_mask`."""
         return self.mask_array(game, player).copy()
 
+    def frozen_mask(self, game, player) -> np.ndarray:
+        """The same without the copy: a read-only array that never changes while anyone holds
+        it (as `frozen_observation`)."""
+        if player != game.to_move:
+            return self._frozen_no_mask
+        return self._mover_mask(game).frozen
+
     def mask_array(self, game, player) -> np.ndarray:
-        """The same without the copy: this encoder's own array, rewritten at its next call.
-        Read it, do not keep it, never write into it."""
+        """This encoder's own array, rewritten at a later call once no one holds it: read it,
+        never write into it."""
+        if player != game.to_move:
+            return self._no_mask
+        return self._mover_mask(game).arr
+
+    def _mover_mask(self, game):
+        """The mask of the faction to move: the last one if it is up to date, else one no one
+        holds (its slots of last time cleared, the new ones set), else a new one."""
         s = game.state
-        k = self._mask_key
-        if k is not None and k[0] is game and k[1] is s and k[2] == s.version and k[3] == player:
-            return self._mask
-        mv = self._mask_mv
-        for i in self._mask_set:
+        masks = self._masks
+        m = masks[0]
+        key = (game, s, s.version)
+        if m.key == key:
+            return m
+        if self._legal_key != key:
+            self._legal_slots(game)
+            self._legal_key = key
+        if m.held():
+            last = m
+            m = masks[1] if len(masks) > 1 and not masks[1].held() else _Mask(self.space.n)
+            masks[:] = [m, last]
+        mv = m.mv
+        for i in m.slots:
             mv[i] = 0
+        for i in self._mask_set:
+            mv[i] = 1
+        m.slots, m.key = self._mask_set, key
+        return m
+
+    def _legal_slots(self, game):
+        """The slots of the legal actions (each looked up in a dict, not encoded again)."""
         board = game.board
         if self._slots_board is not board:
-            self._slots_board, self._slots = board, {}
-        if player == game.to_move:
-            actions = game.legal_actions()
-            slots = self._slots
-            idx = [slots.get(a) for a in actions]
-            if None in idx:
-                encode = self.space.encode
-                for j, a in enumerate(actions):
-                    if idx[j] is None:
-                        idx[j] = slots[a] = encode(a, board)
-            for i in idx:
-                mv[i] = 1
-        else:
-            actions, idx = [], []
-        self._mask_set, self._actions, self._legal = idx, actions, None
-        self._mask_key = (game, s, s.version, player)
-        return self._mask
+            # a new board: the slots of the actions that name no area carry over
+            self._slots_board, self._slots = board, dict(self._board_free_slots)
+        actions = game.legal_actions()
+        slots = self._slots
+        idx = list(map(slots.get, actions))
+        if None in idx:
+            encode, free_kinds = self.space.encode, self._board_free_kinds
+            for j, a in enumerate(actions):
+                if idx[j] is None:
+                    idx[j] = slots[a] = encode(a, board)
+                    if a.kind in free_kinds:
+                        self._board_free_slots[a] = idx[j]
+        self._mask_set, self._actions = idx, actions
 
     def action(self, index, game):
-        """The action of a slot: from the last mask when it holds it (a dict lookup), else
-        `space.decode` (which raises `ActionSpaceError` outside the space)."""
-        k = self._mask_key
-        if k is not None and k[0] is game and k[1] is game.state and k[2] == game.state.version:
-            if self._legal is None:
-                self._legal = dict(zip(self._mask_set, self._actions))
+        """The action of a slot: from the last mask when it holds it, else `space.decode`
+        (which raises `ActionSpaceError` outside the space)."""
+        s = game.state
+        if isinstance(index, (int, np.integer)) and self._legal_key == (game, s, s.version):
             try:
-                a = self._legal.get(index)
-            except TypeError:  # not hashable (a one-number array): decode reads it
-                a = None
-            if a is not None:
-                return a
+                return self._actions[self._mask_set.index(index)]
+            except ValueError:
+                pass
         return self.space.decode(index, game.board)

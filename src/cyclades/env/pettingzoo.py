@@ -14,8 +14,10 @@ Agents are "player_0", "player_1", ... one per faction (with 2 players, four fac
 faction the engine waits on. `observe(agent)` is {"observation": float32 vector,
 "action_mask": int8 vector}, both read from that faction's own view (R24), built only when
 asked for, by `incremental.GameEncoder` (the numbers of `ObservationEncoder` and `legal_mask`,
-rewritten only where the position changed since that agent's last observation; fresh
-copies, yours to keep). Rewards come at the end only (`encoding.final_rewards`: win 1, loss 0,
+rewritten only where the position changed since that agent's last observation). Both arrays
+are read-only and yours to keep: they never change while you hold them (or a view of them),
+and the environment writes into them again only once you drop them, so a step copies no
+array; `.copy()` one to change it. Rewards come at the end only (`encoding.final_rewards`: win 1, loss 0,
 a shared win split; in team play every faction gets its team's result).
 
 `raw_env` raises on an action outside the mask (`ActionSpaceError` or the engine's
@@ -30,6 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game, render
 from .incremental import GameEncoder
@@ -76,11 +79,21 @@ class Wrapped(wrappers.OrderEnforcingWrapper):
         return obs
 
     def last(self, observe=True):
+        if not self._has_reset:
+            return super().last(observe)  # refused as PettingZoo's wrapper refuses it
         raw = self._raw
-        agent = self.agent_selection
-        obs = self.observe(agent) if observe else None
+        agent = raw.agent_selection
+        obs = None
+        if observe:  # (observe() inlined: the agent is the one to act)
+            obs = self._prev_obs = raw.observe(agent)
+            self._prev_info = raw.infos.get(agent, {})
         return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
                 raw.truncations[agent], raw.infos[agent])
+
+    def agent_iter(self, max_iter=2**63):
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
 
     def step(self, action):
         if not self._has_reset:
@@ -115,6 +128,25 @@ class Wrapped(wrappers.OrderEnforcingWrapper):
             self._terminated = True
         else:
             raw.step(action)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator, the raw environment's attributes read directly."""
+
+    def __next__(self):
+        wrapped = self.env
+        raw = wrapped._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapped._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapped._has_updated = False
+        return raw.agent_selection
 
 
 def _read_raw(name):
@@ -193,7 +225,8 @@ class raw_env(AECEnv):
 
     def observe(self, agent):
         p, g, enc = self._index[agent], self.game, self.game_encoder
-        return {"observation": enc.observation(g, p), "action_mask": enc.mask(g, p)}
+        observation, mask = enc.frozen(g, p)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
