@@ -81,6 +81,9 @@ def test_tournament_command_prints_the_table_and_writes_the_files(tmp_path):
     with open(out / "summary.csv") as fh:
         summary = list(csv.DictReader(fh))
     assert {row["agent"] for row in summary} == {"greedy", "random"}
+    # Each game was written as it ended (a stopped run keeps them): the same games as the JSON.
+    written = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert sorted(g["game"] for g in written) == [row["game"] for row in data["rows"]]
     try:
         import matplotlib  # noqa: F401
     except ImportError:

@@ -194,13 +194,16 @@ def _tell_schedule(err, t, games):
         err.print(told, markup=False, highlight=False, soft_wrap=True)
 
 
-def _play_tournament(t, err):
-    """Play the tournament under a progress bar with the time per game and the win rates so far."""
+def _play_tournament(t, err, out):
+    """Play the tournament under a progress bar with the time per game and the win rates so far,
+    each game written to games.jsonl as it ends (a long run's games survive a stop)."""
     rows = []
-    with _progress(err, "per_game", "standing") as progress:
+    with _progress(err, "per_game", "standing") as progress, open(out / "games.jsonl", "w") as fh:
         task = progress.add_task("games", total=len(t.specs()), standing="", per_game="")
 
         def on_result(row):
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
             rows.append(row)
             per = sum(r.get("seconds", 0) for r in rows) / len(rows)
             progress.update(task, advance=1, standing=standings(rows, t.agents),
@@ -230,7 +233,7 @@ def _play_tournament(t, err):
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Game seeds S, S+1, ... (each seed played with every seating).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Directory for results.json, games.csv, summary.csv and winrates.png "
+              help="Directory for results.json, games.csv, summary.csv, winrates.png and games.jsonl "
                    "(default: tournaments/tournament-<date-time> in the user data folder).")
 @_MAX_CYCLES
 def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_address, seed, out_dir,
@@ -247,7 +250,8 @@ def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_a
     con, err = _consoles()
     _tell_schedule(err, t, games)
     out = Path(out_dir) if out_dir else results_dir("tournament")
-    _play_tournament(t, err)
+    out.mkdir(parents=True, exist_ok=True)
+    _play_tournament(t, err, out)
     con.print(summary_table(t))
     ends = t.to_json()["endings"]
     con.print(f"{t.mode.label()}: games ended by "
