@@ -12,6 +12,8 @@ the time each game really took.
 """
 from __future__ import annotations
 
+import os
+
 from .base import parse_agent_spec
 
 # A faction has about 110 decisions with more than one choice in a 3-player game (100 to 135
@@ -52,6 +54,26 @@ def seconds_per_decision(spec) -> float | None:
     return float(seconds) if seconds else by_iterations
 
 
+def search_processes(spec) -> int:
+    """Processes a decision of this agent keeps busy: its search's `workers` (1 if none)."""
+    try:
+        base, opts = parse_agent_spec(_resolve(spec))
+        return max(1, int(opts.get("workers", 1))) if base == "mcts" else 1
+    except ValueError:
+        return 1
+
+
+def cpu_seconds_per_game(seats, factions=None) -> float:
+    """Processor seconds of a game: a parallel search's workers each search its budget."""
+    factions = factions or len(seats)
+    total = 0.0
+    for k in range(factions):
+        seat = seats[k % len(seats)]
+        per = seconds_per_decision(seat)
+        total += CHEAP_SECONDS if per is None else per * SEARCHED_DECISIONS * search_processes(seat)
+    return total
+
+
 def seconds_per_game(seats, factions=None) -> float:
     """Seconds a game takes when faction k is played by seats[k % len(seats)]."""
     factions = factions or len(seats)
@@ -70,9 +92,10 @@ def duration(seconds) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def forecast(seats, factions=None, games=1, workers=1) -> str | None:
+def forecast(seats, factions=None, games=1, workers=1, cores=None) -> str | None:
     """A sentence saying how long the games will take, or None when they are quick (no search
-    agent among the seats)."""
+    agent among the seats). `workers` games at once share `cores` (this machine's): a parallel
+    search's processes count against them too."""
     searchers = [s for s in dict.fromkeys(seats) if seconds_per_decision(s) is not None]
     if not searchers:
         return None
@@ -81,5 +104,8 @@ def forecast(seats, factions=None, games=1, workers=1) -> str | None:
     text = f"{budgets}: a game takes about {duration(per_game)}"
     if games > 1:
         on = f" on {workers} workers" if workers > 1 else ""
-        text += f"; {games} games{on}, about {duration(per_game * games / max(1, workers))}"
+        busy = max(1, workers) * max(search_processes(s) for s in searchers)  # processes at once
+        cores = min(busy, cores or os.cpu_count() or 1)
+        run = max(per_game * games / max(1, workers), cpu_seconds_per_game(seats, factions) * games / cores)
+        text += f"; {games} games{on}, about {duration(run)}"
     return text + "."
