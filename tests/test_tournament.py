@@ -203,3 +203,33 @@ def test_impossible_tournaments_are_refused_before_any_game(tmp_path, args, mess
     r = CliRunner().invoke(main, ["tournament", "--games", "1", "--out", str(tmp_path / "x")] + args)
     assert r.exit_code == 2 and message in r.output
     assert not (tmp_path / "x").exists()  # nothing run
+
+
+def test_a_stopped_tournament_resumes_where_it_stopped(tmp_path):
+    """`--resume` keeps the games of a stopped run (games.jsonl, a last line cut short by the
+    stop left out) and plays only the others: the results are those of a run never stopped.
+    Another run's games are refused, and the file is left as it was."""
+    args = ["tournament", "--agents", "greedy,random,random", "--games", "6", "--workers", "1", "--seed", "5"]
+    whole = tmp_path / "whole"
+    r = CliRunner().invoke(main, args + ["--out", str(whole)])
+    assert r.exit_code == 0, r.output
+    stopped = tmp_path / "stopped"
+    stopped.mkdir()
+    lines = (whole / "games.jsonl").read_text().splitlines()
+    (stopped / "games.jsonl").write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])  # cut mid-line
+    r = CliRunner().invoke(main, args + ["--out", str(stopped), "--resume"])
+    assert r.exit_code == 0, r.output
+    assert "2 games already played" in r.output
+
+    def games(out):
+        return [{k: v for k, v in row.items() if k not in ("seconds", "thinking_by_seat", "longest_by_seat")}
+                for row in json.loads((out / "results.json").read_text())["rows"]]
+
+    assert games(stopped) == games(whole) and len(games(whole)) == 6
+    before = (stopped / "games.jsonl").read_text()
+    other = ["tournament", "--agents", "greedy,random,random", "--games", "6", "--seed", "6"]
+    r = CliRunner().invoke(main, other + ["--out", str(stopped), "--resume"])
+    assert r.exit_code == 2 and "not a game of this schedule" in r.output
+    assert (stopped / "games.jsonl").read_text() == before
+    r = CliRunner().invoke(main, args + ["--resume"])
+    assert r.exit_code == 2 and "--resume needs --out" in r.output

@@ -149,11 +149,11 @@ def _progress(err, *fields):
                     console=err, transient=False)
 
 
-def _run(series, on_result):
+def _run(series, on_result, done=()):
     """Play the games of a tournament or a ladder (agents/runner.py); what stops the runner
     itself (Ray missing, say) is the command's error."""
     try:
-        series.run(on_result)
+        series.run(on_result, done)
     except RuntimeError as e:
         raise click.ClickException(str(e)) from None
 
@@ -194,12 +194,31 @@ def _tell_schedule(err, t, games):
         err.print(told, markup=False, highlight=False, soft_wrap=True)
 
 
-def _play_tournament(t, err, out):
-    """Play the tournament under a progress bar with the time per game and the win rates so far,
-    each game written to games.jsonl as it ends (a long run's games survive a stop)."""
+def written_games(out) -> list:
+    """The rows of games.jsonl in `out` (a stopped run's games); a last line cut short by the
+    stop is left out."""
+    path = Path(out) / "games.jsonl"
+    if not path.is_file():
+        raise click.BadParameter(f"no games.jsonl in {out} to go on with", param_hint="--resume")
+    lines = path.read_text().splitlines()
     rows = []
+    for k, line in enumerate(lines):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            if k < len(lines) - 1:
+                raise click.BadParameter(f"{path}, line {k + 1}: not a game's JSON", param_hint="--resume") from None
+    return rows
+
+
+def _play_tournament(t, err, out, done=()):
+    """Play the tournament under a progress bar with the time per game and the win rates so far,
+    each game written to games.jsonl as it ends (a long run's games survive a stop; `done`: the
+    games of the run resumed, kept)."""
+    rows = list(done)
     with _progress(err, "per_game", "standing") as progress, open(out / "games.jsonl", "w") as fh:
-        task = progress.add_task("games", total=len(t.specs()), standing="", per_game="")
+        fh.writelines(json.dumps(row) + "\n" for row in rows)  # written again: without a line cut short
+        task = progress.add_task("games", total=len(t.specs()), completed=len(rows), standing="", per_game="")
 
         def on_result(row):
             fh.write(json.dumps(row) + "\n")
@@ -209,7 +228,7 @@ def _play_tournament(t, err, out):
             progress.update(task, advance=1, standing=standings(rows, t.agents),
                             per_game=f"{per:.1f} s/game" if per >= 1 else f"{1000 * per:.0f} ms/game")
 
-        _run(t, on_result)
+        _run(t, on_result, done)
 
 
 @click.command()
@@ -236,8 +255,11 @@ def _play_tournament(t, err, out):
               help="Directory for results.json, games.csv, summary.csv, winrates.png and games.jsonl "
                    "(default: tournaments/tournament-<date-time> in the user data folder).")
 @_MAX_CYCLES
+@click.option("--resume", is_flag=True,
+              help="Go on with the stopped run whose games.jsonl is in --out (same options): its "
+                   "games are kept, the others played.")
 def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_address, seed, out_dir,
-               max_cycles):
+               max_cycles, resume):
     """Play agents against each other with seats rotated; print win rates with 95% intervals.
 
     In team play (--teams with 4 players; 2 and 6 players always) each agent entry plays a
@@ -249,9 +271,18 @@ def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_a
                    team_goal=mode.team_goal, ruleset=ruleset)
     con, err = _consoles()
     _tell_schedule(err, t, games)
+    if resume and not out_dir:
+        raise click.UsageError("--resume needs --out: the directory of the run to go on with")
     out = Path(out_dir) if out_dir else results_dir("tournament")
+    done = written_games(out) if resume else []
+    try:
+        t.resumable(done)
+    except ValueError as e:
+        raise click.BadParameter(f"{e} (in {out / 'games.jsonl'})", param_hint="--resume") from None
+    if done:
+        err.print(f"{len(done)} games already played in {out}: they are kept.")
     out.mkdir(parents=True, exist_ok=True)
-    _play_tournament(t, err, out)
+    _play_tournament(t, err, out, done)
     con.print(summary_table(t))
     ends = t.to_json()["endings"]
     con.print(f"{t.mode.label()}: games ended by "

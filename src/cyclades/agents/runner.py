@@ -80,14 +80,29 @@ class Series:
         """The games to play: dicts for `play_game`."""
         raise NotImplementedError
 
-    def run(self, on_result=None) -> list:
-        """Play every game; `on_result(row)` hears of each as it ends (in any order)."""
-        specs = self.specs()
+    def run(self, on_result=None, done=()) -> list:
+        """Play every game; `on_result(row)` hears of each as it ends (in any order). `done`: the
+        rows of games already played (a resumed run, `resumable`): those are not played again."""
+        finished = self.resumable(done)
+        specs = [spec for spec in self.specs() if spec["game"] not in finished]
         t0 = time.perf_counter()
         rows = run_games(specs, self.workers, self.ray, on_result)
         self.seconds = time.perf_counter() - t0
-        self.rows = sorted(rows, key=lambda r: r["game"])
+        self.rows = sorted([*finished.values(), *rows], key=lambda r: r["game"])
         return self.rows
+
+    def resumable(self, done) -> dict:
+        """game -> row of the rows of an earlier run of this schedule; a ValueError naming the
+        first row this schedule would not have played (another seed or lineup)."""
+        schedule = {spec["game"]: spec for spec in self.specs()}
+        finished = {}
+        for row in done:
+            spec = schedule.get(row.get("game"))
+            if spec is None or row.get("seed") != spec["seed"] or row.get("lineup") != spec["lineup"]:
+                raise ValueError(f"game {row.get('game')} (seed {row.get('seed')}, {row.get('lineup')}) is not "
+                                 f"a game of this schedule: another run's results")
+            finished[row["game"]] = row
+        return finished
 
     def backend(self) -> str:
         """Where the games ran, for the results file."""
