@@ -19,51 +19,9 @@ _PRIVATE_FRAME_KEYS = {"queue"}
 
 
 def view(g: Game, player: int | None = None) -> dict:
-    s, b = g.state, g.board
-    ids = b.ids
-    areas = []
-    heroes_by_area: dict[int, list[str]] = {}
-    creatures_by_area: dict[int, list[str]] = {}
-    for h, a in s.hero_at.items():
-        heroes_by_area.setdefault(a, []).append(h)
+    s = g.state
+    ids = g.board.ids
     on_board = creatures_on_board(g)  # miniature -> area (Scylla and Charybdis: two of one card)
-    for m, a in on_board.items():
-        creatures_by_area.setdefault(a, []).append(m)
-    for a in range(len(ids)):
-        d = {"id": ids[a], "owner": s.ctrl[a]}
-        if b.is_land[a]:
-            d["troops"], d["mercs"] = s.troops[a], s.mercs[a]
-            d["heroes"] = sorted(heroes_by_area.get(a, ()))
-            sites = [s.sites[i] for i in b.sites_of(a)]
-            d["buildings"] = sites
-            d["metropolis_bonuses"] = [s.metro_bonus[i] for i in b.sites_of(a) if i in s.metro_bonus]
-        else:
-            d["fleets"] = s.fleets[a]
-        d["prosperity"] = s.prosperity[a]
-        d["creatures"] = sorted(creatures_by_area.get(a, ()))
-        if s.geryon_gp[a]:
-            d["geryon_gp"] = s.geryon_gp[a]
-        areas.append(d)
-    players = []
-    for p in range(s.n):
-        players.append({
-            "index": p,
-            "team": g.teams[p] if g.teams else None,
-            "gp": g.purse(p) if player == p or s.over or g.sees_purse(player, p) else None,
-            "priestesses": s.priestesses[p],
-            "philosophers": s.philosophers[p],
-            "troops_in_reserve": s.troops_left[p],
-            "fleets_in_reserve": s.fleets_left[p],
-            "heroes": sorted(h for h, o in s.hero_owner.items() if o == p),
-            "creatures": sorted(c for c, o in s.creature_owner.items() if o == p),
-            "metropolises": metropolises_of(g, p),
-            "eliminated": s.eliminated[p],
-        })
-    gods = []
-    for i, god in enumerate(s.gods):
-        bid = s.bids.get(god)
-        gods.append({"god": god, "face_up": i < s.faceup,
-                     "bid": {"player": bid[0], "amount": bid[1]} if bid else None})
     v = {
         "viewer": player,
         "version": s.version,
@@ -77,7 +35,7 @@ def view(g: Game, player: int | None = None) -> dict:
         # game (R21: the team goal in team play).
         "teams": list(g.teams) if g.teams else None,
         "goal": g.goal,
-        "gods": gods,
+        "gods": _gods(g),
         "apollo": list(s.apollo),
         "action_order": [[p, god] for p, god in s.action_order] if s.phase == "actions" else [],
         "creature_track": [{"card": c, "cost": cost, "reserved_by": s.reserved.get(c)}
@@ -91,8 +49,8 @@ def view(g: Game, player: int | None = None) -> dict:
         "mercenaries_in_reserve": s.mercs_left,
         "miniatures": {m: {"card": card_of(m), "owner": s.creature_owner[card_of(m)], "area": ids[a]}
                        for m, a in sorted(on_board.items())},
-        "players": players,
-        "areas": areas,
+        "players": _players(g, player),
+        "areas": _areas(g, on_board),
         "decision": _decision(g, player),
     }
     if s.over:
@@ -100,6 +58,62 @@ def view(g: Game, player: int | None = None) -> dict:
     if player is not None and player == g.to_move:
         v["legal_actions"] = [a.to_json() for a in g.legal_actions()]
     return v
+
+
+def _areas(g, on_board) -> list:
+    """Each area as the board shows it: owner, units, heroes, buildings, markers, creatures."""
+    s, b = g.state, g.board
+    heroes_by_area: dict[int, list[str]] = {}
+    creatures_by_area: dict[int, list[str]] = {}
+    for h, a in s.hero_at.items():
+        heroes_by_area.setdefault(a, []).append(h)
+    for m, a in on_board.items():
+        creatures_by_area.setdefault(a, []).append(m)
+    areas = []
+    for a in range(len(b.ids)):
+        d = {"id": b.ids[a], "owner": s.ctrl[a]}
+        if b.is_land[a]:
+            d["troops"], d["mercs"] = s.troops[a], s.mercs[a]
+            d["heroes"] = sorted(heroes_by_area.get(a, ()))
+            d["buildings"] = [s.sites[i] for i in b.sites_of(a)]
+            d["metropolis_bonuses"] = [s.metro_bonus[i] for i in b.sites_of(a) if i in s.metro_bonus]
+        else:
+            d["fleets"] = s.fleets[a]
+        d["prosperity"] = s.prosperity[a]
+        d["creatures"] = sorted(creatures_by_area.get(a, ()))
+        if s.geryon_gp[a]:
+            d["geryon_gp"] = s.geryon_gp[a]
+        areas.append(d)
+    return areas
+
+
+def _players(g, viewer) -> list:
+    """Each faction's public figures; its purse only for those who may see it (R24)."""
+    s = g.state
+    return [{
+        "index": p,
+        "team": g.teams[p] if g.teams else None,
+        "gp": g.purse(p) if viewer == p or s.over or g.sees_purse(viewer, p) else None,
+        "priestesses": s.priestesses[p],
+        "philosophers": s.philosophers[p],
+        "troops_in_reserve": s.troops_left[p],
+        "fleets_in_reserve": s.fleets_left[p],
+        "heroes": sorted(h for h, o in s.hero_owner.items() if o == p),
+        "creatures": sorted(c for c, o in s.creature_owner.items() if o == p),
+        "metropolises": metropolises_of(g, p),
+        "eliminated": s.eliminated[p],
+    } for p in range(s.n)]
+
+
+def _gods(g) -> list:
+    """The gods in the offering order, face up or not, with the offering on each."""
+    s = g.state
+    out = []
+    for i, god in enumerate(s.gods):
+        bid = s.bids.get(god)
+        out.append({"god": god, "face_up": i < s.faceup,
+                    "bid": {"player": bid[0], "amount": bid[1]} if bid else None})
+    return out
 
 
 def _decision(g, player):
