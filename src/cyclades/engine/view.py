@@ -60,7 +60,7 @@ def view(g: Game, player: int | None = None) -> dict:
     return v
 
 
-def _areas(g, on_board) -> list:
+def _areas(g: Game, on_board: dict) -> list:
     """Each area as the board shows it: owner, units, heroes, buildings, markers, creatures."""
     s, b = g.state, g.board
     heroes_by_area: dict[int, list[str]] = {}
@@ -87,7 +87,7 @@ def _areas(g, on_board) -> list:
     return areas
 
 
-def _players(g, viewer) -> list:
+def _players(g: Game, viewer: int | None) -> list:
     """Each faction's public figures; its purse only for those who may see it (R24)."""
     s = g.state
     return [{
@@ -105,7 +105,7 @@ def _players(g, viewer) -> list:
     } for p in range(s.n)]
 
 
-def _gods(g) -> list:
+def _gods(g: Game) -> list:
     """The gods in the offering order, face up or not, with the offering on each."""
     s = g.state
     out = []
