@@ -3,20 +3,30 @@
 
     pip install -e '.[rl,train]'        # torch 2.13 (CPU build) and sb3-contrib
     python examples/train_maskable_ppo.py --minutes 5
-    python examples/train_maskable_ppo.py --timesteps 50000 --eval-games 200 --out out/ppo
+    python examples/train_maskable_ppo.py --timesteps 100000 --eval-games 200 --out out/ppo
 
 The learner plays seat 0 of a 3-player Legendary game (`cyclades.env.gym.CycladesEnv`, a
-random board, `max_cycles` 100) against two `random` bots; the reward is 1 for a win and 0
-for a loss at the end of the game (a shared win is split), nothing before. Its observation is
-the fixed float32 vector and its action one slot of the fixed action space, masked to the
-legal ones (`CycladesEnv.action_masks()`, which MaskablePPO reads).
+random board, `max_cycles` 100) against two `random` bots. Its observation is the fixed
+float32 vector, scaled by `VecNormalize`, and its action one slot, masked to the legal ones
+(`action_masks()`, which MaskablePPO reads). Two choices make a few minutes of CPU enough:
 
-Before training and after, the policy plays `--eval-games` games against random opponents (new
-seeds, the policy's actions sampled; `--deterministic` for its most likely ones): its win rate
-with a 95% Wilson interval. Par for 3 players against random play is 1/3. Into `--out`
-(default out/maskable_ppo): `model.zip` and `vecnormalize.pkl` (the observation scaling the
-policy was trained with, `VecNormalize.load`), `learning_curve.png` (the win rate of the
-training games over the timesteps, moving average) and `results.json` (every figure).
+- Reward (`--reward`): a win is 1 and a loss 0 at the end of the game; "shaped" (the default)
+  adds potential-based shaping from the agents' heuristic at every decision (the learner's
+  win chance by `cyclades.agents.evaluation.win_chances`, see `CycladesEnv`), which keeps the
+  best policy the same but tells the learner after each decision whether its position got
+  better. Evaluation always counts real wins only.
+- Actions (`--actions`): "compact" (the default) trains over the slots that random 3-player
+  games use (`used_slots`, from `--slot-games` games on seeds of their own) plus one "another
+  legal action" (`CompactActions`): about 2,600 logits instead of ~21,500, three to four
+  times faster per timestep; "full" uses the whole fixed action space.
+
+Before training and after, the policy plays `--eval-games` games against random opponents on
+seeds no training game used, with the real win/loss reward (the policy's actions sampled;
+`--deterministic` for its most likely ones): its win rate with a 95% Wilson interval. Par
+for 3 players against random play is 1/3. Into `--out` (default out/maskable_ppo): `model.zip`,
+`vecnormalize.pkl` (the observation scaling the policy was trained with, `VecNormalize.load`),
+`slots.json` (the compact action space), `learning_curve.png` (the training games' win rate
+over the timesteps, with the two evaluations) and `results.json` (every figure).
 """
 import argparse
 import json
@@ -29,6 +39,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))  # this checkout's cyclades
 
 PLAYERS = 3
+EVAL_SEED = 10_000_000     # evaluation games: seeds EVAL_SEED, EVAL_SEED + 1, ...
+SLOT_SEED = 20_000_000     # the games that find the compact action space's slots
+MAX_DECISIONS = 2_000      # an evaluation game this long is stopped and lost: a deterministic
+                           # policy can repeat itself forever (choose a move, cancel it, ...)
 
 
 def wilson(successes, n, z=1.959964):
@@ -42,43 +56,58 @@ def wilson(successes, n, z=1.959964):
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def make_env(seed=None, max_cycles=100):
-    from cyclades.env.gym import CycladesEnv
-    return CycladesEnv(players=PLAYERS, seat=0, opponents="random", max_cycles=max_cycles)
+def make_env(max_cycles=100, reward="win", gamma=0.99, slots=None):
+    """The learner's game: seat 0 of 3 against random bots; over `slots` if given."""
+    from cyclades.env.gym import CompactActions, CycladesEnv
+    env = CycladesEnv(players=PLAYERS, seat=0, opponents="random", max_cycles=max_cycles,
+                      reward=reward, shaping_gamma=gamma)
+    return env if slots is None else CompactActions(env, slots)
 
 
-def evaluate(model, games, seed, deterministic=False, max_cycles=100, normalize=None):
-    """Win rate of `model` over `games` games against random opponents (seeds seed, seed+1...);
-    `normalize`: the training's observation scaling (VecNormalize.normalize_obs)."""
-    env = make_env(max_cycles=max_cycles)
-    total = 0.0
+def evaluate(model, games, seed, deterministic=False, max_cycles=100, normalize=None, slots=None):
+    """Win rate of `model` over `games` games against random opponents (seeds seed, seed+1...),
+    counting real results only; `normalize`: the training's observation scaling
+    (VecNormalize.normalize_obs); `slots`: the compact action space it was trained over."""
+    env = make_env(max_cycles=max_cycles, reward="win", slots=slots)
+    total, stopped = 0.0, 0
     for k in range(games):
         obs, _ = env.reset(seed=seed + k)
-        while True:
+        for _ in range(MAX_DECISIONS):
             action, _ = model.predict(normalize(obs) if normalize else obs,
                                       action_masks=env.action_masks(), deterministic=deterministic)
-            obs, reward, terminated, truncated, _ = env.step(int(action))
+            obs, _, terminated, truncated, info = env.step(int(action))
             if terminated or truncated:
-                total += reward
+                total += info.get("outcome", 0.0)
                 break
+        else:
+            stopped += 1
     low, high = wilson(total, games)
-    return {"games": games, "wins": total, "win_rate": total / games, "ci95": [low, high]}
+    return {"games": games, "wins": total, "win_rate": total / games, "ci95": [low, high],
+            "stopped": stopped}
 
 
-def learning_curve(episodes, path, window):
-    """PNG of the training games' win rate (moving average over `window` games)."""
+def learning_curve(episodes, path, window, before=None, after=None):
+    """PNG of the training games' win rate (moving average over `window` games) and the
+    evaluations before and after training (95% Wilson intervals)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4))
     if episodes:
         steps = [e["t"] for e in episodes]
-        rewards = [e["r"] for e in episodes]
-        w = max(1, min(window, len(rewards)))
-        avg = [sum(rewards[max(0, i - w + 1):i + 1]) / (i + 1 - max(0, i - w + 1))
-               for i in range(len(rewards))]
-        ax.plot(steps, rewards, ".", alpha=0.15, color="grey", label="game (1 win, 0 loss)")
-        ax.plot(steps, avg, color="C0", label=f"win rate, last {w} games")
+        wins = [e["r"] for e in episodes]
+        w = max(1, min(window, len(wins)))
+        first = min(w, 20) - 1   # the average of the first few games says little: start later
+        avg = [sum(wins[max(0, i - w + 1):i + 1]) / (i + 1 - max(0, i - w + 1)) for i in range(first, len(wins))]
+        ax.plot(steps, wins, ".", alpha=0.1, color="grey", label="training game (1 win, 0 loss)")
+        ax.plot(steps[first:], avg, color="C0", label=f"training win rate, last {w} games")
+    for label, r, t, colour in (("before", before, 0, "C1"),
+                                ("after", after, episodes[-1]["t"] if episodes else 0, "C2")):
+        if r:
+            lo, hi = r["ci95"]
+            ax.errorbar([t], [r["win_rate"]], yerr=[[r["win_rate"] - lo], [hi - r["win_rate"]]],
+                        fmt="o", color=colour, capsize=4,
+                        label=f"evaluation {label}: {r['win_rate']:.0%} of {r['games']} (95% CI)")
     ax.axhline(1 / PLAYERS, color="C3", linestyle="--", label="par against random (1/3)")
     ax.set_xlabel("timesteps (learner decisions)")
     ax.set_ylabel("win rate")
@@ -90,6 +119,11 @@ def learning_curve(episodes, path, window):
     plt.close(fig)
 
 
+def report(label, r):
+    print(f"  {label}: win rate {r['win_rate']:.1%}, 95% CI [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] "
+          f"over {r['games']} games  (par {1 / PLAYERS:.1%})", flush=True)
+
+
 def train(args):
     import torch
     from sb3_contrib import MaskablePPO
@@ -97,32 +131,43 @@ def train(args):
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
+    from cyclades.env.gym import used_slots
+
     torch.set_num_threads(args.threads)
-    # The masked distribution over ~20,000 slots is made at every step: skip its argument checks
+    # The masked distribution is made at every step: skip its argument checks
     torch.distributions.Distribution.set_default_validate_args(False)
     os.makedirs(args.out, exist_ok=True)
-    venv = DummyVecEnv([lambda k=k: Monitor(make_env(max_cycles=args.max_cycles))
-                        for k in range(args.envs)])
+    t_start = time.time()
+    slots = None
+    if args.actions == "compact":
+        if args.slot_games is None:  # a short run meets fewer actions and needs fewer
+            args.slot_games = min(200, max(5, args.timesteps // 250)) if args.timesteps else 200
+        slots = used_slots(args.slot_games, seed=SLOT_SEED, players=PLAYERS, max_cycles=args.max_cycles)
+        print(f"compact action space: {len(slots)} slots (from {args.slot_games} random games) "
+              f"+ another legal action, {time.time() - t_start:.0f} s", flush=True)
+        with open(os.path.join(args.out, "slots.json"), "w") as fh:
+            json.dump([int(s) for s in slots], fh)
+    venv = DummyVecEnv([lambda: Monitor(make_env(args.max_cycles, args.reward, args.gamma, slots))
+                        for _ in range(args.envs)])
     venv.seed(args.seed)
     # Counts (GP, troops, cycle...) are raw in the observation: scale each number by its running
-    # mean and deviation (the rewards stay 0 and 1)
-    venv = VecNormalize(venv, norm_obs=True, norm_reward=False, gamma=0.999)
+    # mean and deviation (the rewards are left as they are)
+    venv = VecNormalize(venv, norm_obs=True, norm_reward=False, gamma=args.gamma)
     n_steps = max(16, min(args.n_steps, args.timesteps // args.envs if args.timesteps else args.n_steps))
     model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=min(args.batch, n_steps * args.envs),
-                        n_epochs=args.epochs, learning_rate=args.lr, ent_coef=0.01, gamma=0.999,
-                        seed=args.seed,
-                        policy_kwargs={"net_arch": [64, 64]}, device="cpu", verbose=0)
+                        n_epochs=args.epochs, learning_rate=args.lr, ent_coef=args.ent_coef,
+                        gamma=args.gamma, seed=args.seed, policy_kwargs={"net_arch": args.net},
+                        device="cpu", verbose=0)
 
     print(f"evaluating the untrained policy over {args.eval_games} games...", flush=True)
-    before = evaluate(model, args.eval_games, 10_000_000, args.deterministic, args.max_cycles,
-                      venv.normalize_obs)
-    print(f"  before: win rate {before['win_rate']:.1%}, 95% CI "
-          f"[{before['ci95'][0]:.1%}, {before['ci95'][1]:.1%}]", flush=True)
+    before = evaluate(model, args.eval_games, EVAL_SEED, args.deterministic, args.max_cycles,
+                      venv.normalize_obs, slots)
+    report("before", before)
 
     episodes = []
 
     class Progress(BaseCallback):
-        """Records each finished training game; stops at the time budget."""
+        """Records each finished training game's real result; stops at the time budget."""
 
         def __init__(self, deadline):
             super().__init__()
@@ -133,10 +178,11 @@ def train(args):
             for info in self.locals.get("infos", ()):
                 ep = info.get("episode")
                 if ep:
-                    episodes.append({"t": self.num_timesteps, "r": float(ep["r"]), "l": int(ep["l"])})
+                    episodes.append({"t": self.num_timesteps, "r": float(info.get("outcome", 0.0)),
+                                     "return": round(float(ep["r"]), 4), "l": int(ep["l"])})
             if time.time() - self.last_print > 30:
                 self.last_print = time.time()
-                recent = episodes[-50:]
+                recent = episodes[-100:]
                 rate = sum(e["r"] for e in recent) / len(recent) if recent else float("nan")
                 print(f"  {self.num_timesteps} timesteps, {len(episodes)} games, "
                       f"win rate of the last {len(recent)}: {rate:.0%}", flush=True)
@@ -144,8 +190,7 @@ def train(args):
 
     budget = args.minutes * 60 if args.minutes else None
     total = args.timesteps if args.timesteps else 10**9
-    print(f"training for {f'{args.minutes:g} minutes' if budget else f'{total} timesteps'}...",
-          flush=True)
+    print(f"training for {f'{args.minutes:g} minutes' if budget else f'{total} timesteps'}...", flush=True)
     t0 = time.time()
     model.learn(total_timesteps=total, callback=Progress(t0 + budget if budget else None))
     seconds = time.time() - t0
@@ -156,18 +201,20 @@ def train(args):
     venv.save(os.path.join(args.out, "vecnormalize.pkl"))
 
     print(f"evaluating the trained policy over {args.eval_games} games...", flush=True)
-    after = evaluate(model, args.eval_games, 10_000_000, args.deterministic, args.max_cycles,
-                     venv.normalize_obs)
-    print(f"  after: win rate {after['win_rate']:.1%}, 95% CI "
-          f"[{after['ci95'][0]:.1%}, {after['ci95'][1]:.1%}]  (par {1 / PLAYERS:.1%})", flush=True)
+    after = evaluate(model, args.eval_games, EVAL_SEED, args.deterministic, args.max_cycles,
+                     venv.normalize_obs, slots)
+    report("after", after)
 
-    learning_curve(episodes, os.path.join(args.out, "learning_curve.png"), args.window)
+    learning_curve(episodes, os.path.join(args.out, "learning_curve.png"), args.window, before, after)
     results = {"players": PLAYERS, "opponents": "random", "timesteps": steps,
                "training_seconds": seconds, "timesteps_per_s": steps / seconds,
+               "wall_seconds": time.time() - t_start, "load_average": os.getloadavg(),
                "training_games": len(episodes), "before": before, "after": after,
-               "deterministic": args.deterministic, "seed": args.seed, "n_steps": n_steps,
-               "envs": args.envs, "learning_rate": args.lr, "batch": args.batch,
-               "epochs": args.epochs, "episodes": episodes}
+               "reward": args.reward, "actions": args.actions, "slot_games": args.slot_games,
+               "slots": None if slots is None else len(slots), "deterministic": args.deterministic,
+               "seed": args.seed, "n_steps": n_steps, "envs": args.envs, "learning_rate": args.lr,
+               "batch": args.batch, "epochs": args.epochs, "gamma": args.gamma,
+               "ent_coef": args.ent_coef, "net": args.net, "episodes": episodes}
     with open(os.path.join(args.out, "results.json"), "w") as fh:
         json.dump(results, fh, indent=1)
     print(f"wrote {args.out}/model.zip, vecnormalize.pkl, learning_curve.png, results.json")
@@ -181,16 +228,27 @@ def main(argv=None):
     budget.add_argument("--minutes", type=float, default=None,
                         help="train for this long (default: 5 minutes)")
     budget.add_argument("--timesteps", type=int, default=None, help="train for this many steps")
-    ap.add_argument("--eval-games", type=int, default=100,
-                    help="games against random opponents before and after (default 100)")
+    ap.add_argument("--eval-games", type=int, default=200,
+                    help="games against random opponents before and after (default 200)")
     ap.add_argument("--deterministic", action="store_true",
                     help="evaluate the policy's most likely actions instead of sampled ones")
+    ap.add_argument("--reward", choices=("shaped", "win"), default="shaped",
+                    help="training reward: win/loss plus heuristic shaping (default), or win/loss only")
+    ap.add_argument("--actions", choices=("compact", "full"), default="compact",
+                    help="the slots random games use plus 'another' (default), or all ~21,500")
+    ap.add_argument("--slot-games", type=int, default=None,
+                    help="random games that find the compact action space (default 200; "
+                         "fewer for fewer than 50,000 timesteps)")
     ap.add_argument("--envs", type=int, default=2, help="games played side by side (default 2)")
     ap.add_argument("--n-steps", type=int, default=512,
                     help="timesteps per environment between updates (default 512)")
     ap.add_argument("--batch", type=int, default=256, help="minibatch size (default 256)")
     ap.add_argument("--epochs", type=int, default=4, help="passes over each rollout (default 4)")
     ap.add_argument("--lr", type=float, default=3e-4, help="learning rate (default 3e-4)")
+    ap.add_argument("--gamma", type=float, default=0.99, help="discount, also the shaping's (default 0.99)")
+    ap.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus (default 0.01)")
+    ap.add_argument("--net", type=int, nargs="+", default=[64, 64],
+                    help="hidden layers of the policy and value networks (default 64 64)")
     ap.add_argument("--max-cycles", type=int, default=100,
                     help="a game still going then ends with the tie-breaks (default 100)")
     ap.add_argument("--window", type=int, default=100, help="games in the curve's moving average")

@@ -16,7 +16,21 @@ made with `cyclades.agents.make_agent(name, seed)`; teammates in team play too.
 Observations are the learner's float32 vectors (`encoding.ObservationEncoder`), actions
 indexes of the fixed action space; `action_masks()` (sb3-contrib's MaskablePPO reads it)
 and `info["action_mask"]` give the legal ones. The reward is 0 until the end, then the
-learner's result (`encoding.final_rewards`).
+learner's result (`encoding.final_rewards`); `info["outcome"]` holds that result on the last
+step whatever the reward.
+
+Reward shaping, `reward="shaped"`: an end-of-game reward alone tells a learner too little, too
+late (a game is about 120 of its decisions). With it each step also earns
+`shaping_gamma * Phi(s') - Phi(s)`, Phi being the learner's chance of winning by the agents'
+heuristic (`cyclades.agents.evaluation.win_chances`: a softmax of the players' position
+values) and 0 once the game is over. Potential-based shaping (Ng, Harada and Russell, 1999)
+leaves the best policy unchanged when `shaping_gamma` is the learner's discount: along a game
+the shaping adds up to -Phi(start), the same for every policy. Phi reads the whole game,
+hidden purses included: it is a training signal, never part of the observation.
+
+Fewer logits: `CompactActions(env, slots)` restricts the action space to a list of slots (those
+a mode uses, `used_slots(...)`) and one more, "another legal action", so that a policy network
+computes a few thousand logits instead of ~21,500.
 
 Several games at once: `make_vector_env(n, asynchronous=False, **options)` gives Gymnasium's
 `SyncVectorEnv` (all in this process) or `AsyncVectorEnv` (one process each) of n such
@@ -35,6 +49,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..agents import make_agent
+from ..agents.evaluation import win_chances
 from ..engine.game import IllegalAction
 from .encoding import (
     ACTION_SPACE,
@@ -49,6 +64,7 @@ from .encoding import (
 from .incremental import GameEncoder
 
 ENV_ID = "cyclades/Cyclades-v0"
+REWARDS = ("win", "shaped")
 
 
 class CycladesEnv(gym.Env):
@@ -56,13 +72,18 @@ class CycladesEnv(gym.Env):
 
     def __init__(self, players=3, seat=0, opponents="random", ruleset="legendary", maelstrom=True,
                  teams=False, team_goal=3, board="random", max_cycles=100,
-                 invalid_action="penalize", invalid_penalty=-1.0, render_mode=None):
+                 invalid_action="penalize", invalid_penalty=-1.0, render_mode=None,
+                 reward="win", shaping_gamma=0.99):
         """opponents: an agent name for every other faction ("random", "greedy", "mcts:..."),
         a list of names or agents (one per other faction, in faction order), or a dict
         {faction: name or agent}. Agents given by name are made afresh at each reset, seeded
-        from the episode's seed; agent objects are used as they are."""
+        from the episode's seed; agent objects are used as they are.
+        reward: "win" (the result at the end, 0 before) or "shaped" (the same plus the
+        potential-based shaping of the module's docstring, discounted by `shaping_gamma`)."""
         if invalid_action not in ("penalize", "raise"):
             raise ValueError("invalid_action is 'penalize' or 'raise'")
+        if reward not in REWARDS:
+            raise ValueError(f"reward is one of {REWARDS}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.options = game_options(players=players, ruleset=ruleset, maelstrom=maelstrom,
@@ -92,6 +113,9 @@ class CycladesEnv(gym.Env):
         self.invalid_action = invalid_action
         self.invalid_penalty = float(invalid_penalty)
         self.render_mode = render_mode
+        self.reward = reward
+        self.shaping_gamma = float(shaping_gamma)
+        self._potential = 0.0                    # Phi of the position the learner decides in
         self.observation_space = spaces.Box(low=0.0, high=LAYOUT.high, dtype=np.float32)
         self.action_space = spaces.Discrete(ACTION_SPACE.n)
         self.encoder = ObservationEncoder()      # the reference encoder (from the view)
@@ -110,6 +134,7 @@ class CycladesEnv(gym.Env):
         self._play_opponents()
         if self.game.is_over:
             raise RuntimeError("the game ended before the learner's first decision")
+        self._potential = self._phi()
         return self._observe(), self._info()
 
     def step(self, action):
@@ -125,12 +150,19 @@ class CycladesEnv(gym.Env):
             info["invalid_action"] = True
             return self._observe(), self.invalid_penalty, False, False, info
         self._play_opponents()
-        reward, terminated = 0.0, g.is_over
-        if terminated:
-            reward = final_rewards(g.result())[self.learner[0]]
+        terminated = g.is_over
+        outcome = final_rewards(g.result())[self.learner[0]] if terminated else 0.0
+        reward = outcome
+        if self.reward == "shaped":
+            potential = 0.0 if terminated else self._phi()
+            reward += self.shaping_gamma * potential - self._potential
+            self._potential = potential
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, terminated, False, self._info()
+        info = self._info()
+        if terminated:
+            info["outcome"] = outcome
+        return self._observe(), reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
         """bool vector: True exactly on the learner's legal actions (sb3-contrib's convention)."""
@@ -147,6 +179,10 @@ class CycladesEnv(gym.Env):
             p = g.to_move
             g.apply(self.opponents[p].act(g, p))
 
+    def _phi(self):
+        """The shaping potential: the learner's win chance by the heuristic (0 unshaped)."""
+        return win_chances(self.game)[self.learner[0]] if self.reward == "shaped" else 0.0
+
     def _me(self):
         """The learner's faction that observes: the one to move, else the seat's first."""
         g = self.game
@@ -158,6 +194,70 @@ class CycladesEnv(gym.Env):
     def _info(self):
         me = self._me()
         return {"action_mask": self.game_encoder.mask(self.game, me), "faction": me}
+
+
+class CompactActions(gym.Wrapper):
+    """A `CycladesEnv` acting through `slots` (indexes of the fixed action space) and one last
+    action, "another legal action": a uniformly random legal one outside `slots` (legal only
+    when there is one). Every legal action stays reachable, and a policy network over the
+    slots a mode uses (`used_slots`) computes a few thousand logits instead of ~21,500: those
+    dominate a masked policy's time on a CPU. `action_masks()` and `info["action_mask"]` are
+    over the compact space; `full_action(a)` is its slot in the fixed space."""
+
+    def __init__(self, env, slots):
+        super().__init__(env)
+        self.slots = np.unique(np.asarray(slots, dtype=np.int64))
+        self.other = len(self.slots)             # the last action: another legal one
+        self._outside = np.ones(env.action_space.n, dtype=bool)
+        self._outside[self.slots] = False
+        self.action_space = spaces.Discrete(len(self.slots) + 1)
+
+    def action_masks(self) -> np.ndarray:
+        full = self.env.unwrapped.action_masks()
+        return np.append(full[self.slots], (full & self._outside).any())
+
+    def full_action(self, action) -> int:
+        """The slot of compact action `action`; for "another legal action" a random legal slot
+        outside `slots`, or, when there is none, an illegal slot (the environment answers it
+        as any illegal action)."""
+        if int(action) != self.other:
+            return int(self.slots[int(action)])
+        legal = self.env.unwrapped.action_masks()
+        outside = np.flatnonzero(legal & self._outside)
+        if not len(outside):
+            return int(np.flatnonzero(~legal)[0])
+        return int(self.np_random.choice(outside))
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        return obs, self._compact(info)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(self.full_action(action))
+        return obs, reward, terminated, truncated, self._compact(info)
+
+    def _compact(self, info):
+        info["action_mask"] = self.action_masks().astype(np.int8)
+        return info
+
+
+def used_slots(games=200, seed=0, **options) -> np.ndarray:
+    """The slots legal at some decision of the learner in `games` games of
+    `CycladesEnv(**options)` (seeds seed, seed+1, ...) where it plays uniformly at random:
+    the slots of that mode, for `CompactActions`. Rarer ones stay reachable through its
+    "another legal action"."""
+    env = CycladesEnv(**options)
+    rng = np.random.default_rng(seed)
+    seen = np.zeros(env.action_space.n, dtype=bool)
+    for k in range(games):
+        env.reset(seed=seed + k)
+        while True:
+            mask = env.action_masks()
+            seen |= mask
+            _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            if terminated or truncated:
+                break
+    return np.flatnonzero(seen)
 
 
 def make_vector_env(n=1, asynchronous=False, *, context=None, **options):

@@ -1,0 +1,48 @@
+"""Issue 16: the MaskablePPO example's options (shaped reward, compact action space) and its
+evaluation, on tiny budgets (tests/test_env.py runs it with its defaults)."""
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_maskable_ppo.py"
+
+
+@pytest.fixture(scope="module")
+def example():
+    pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (extra 'train')")
+    pytest.importorskip("torch", reason="torch is not installed (extra 'train')")
+    spec = importlib.util.spec_from_file_location("train_maskable_ppo", EXAMPLE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("reward, actions", [("shaped", "compact"), ("win", "full")])
+def test_the_example_trains_with_either_reward_and_action_space(example, tmp_path, reward, actions):
+    out = tmp_path / "run"
+    results = example.main(["--timesteps", "64", "--n-steps", "32", "--envs", "1", "--eval-games", "2",
+                            "--max-cycles", "2", "--slot-games", "2", "--reward", reward,
+                            "--actions", actions, "--out", str(out)])
+    assert results["reward"] == reward and results["actions"] == actions
+    assert all(e["r"] in (0.0, 0.5, 1 / 3, 1.0) for e in results["episodes"])  # real results, not shaped returns
+    assert results["after"]["stopped"] == 0
+    if actions == "compact":
+        assert len(json.loads((out / "slots.json").read_text())) == results["slots"] > 0
+    else:
+        assert results["slots"] is None and not (out / "slots.json").exists()
+    assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_endless_evaluation_game_is_stopped_and_lost(example, monkeypatch):
+    """A deterministic policy can repeat itself forever: past MAX_DECISIONS the game is a loss."""
+
+    class FirstLegal:
+        def predict(self, obs, action_masks, deterministic):
+            return int(np.flatnonzero(action_masks)[0]), None
+
+    monkeypatch.setattr(example, "MAX_DECISIONS", 1)
+    r = example.evaluate(FirstLegal(), games=2, seed=0, max_cycles=2)
+    assert r["stopped"] == 2 and r["wins"] == 0 and r["ci95"][0] == 0
