@@ -29,14 +29,14 @@ def test_levels_resolve_to_agents_with_their_budgets():
     assert isinstance(beginner, CarelessAgent) and beginner.mistakes == 0.3
     assert isinstance(casual, GreedyAgent)
     assert isinstance(strong, MCTSAgent) and strong.iterations == 100 and strong.workers == 1
-    assert isinstance(expert, MCTSAgent) and expert.iterations == 150 and expert.workers == 2
+    assert isinstance(expert, MCTSAgent) and expert.iterations == 500 and expert.workers == 2
     assert expert.seconds is None  # iteration budgets: the same play on a loaded machine
     assert [a.level for a in (beginner, casual, strong, expert)] == levels.ORDER
     # A level's options go over its own, as for the agent it stands for.
     one = make_agent("expert:workers=1", seed=1)
-    assert one.workers == 1 and one.iterations == 150
-    assert resolve("expert") == "mcts:iterations=150,workers=2"
-    assert resolve("expert:workers=1") == "mcts:iterations=150,workers=1"
+    assert one.workers == 1 and one.iterations == 500
+    assert resolve("expert") == "mcts:iterations=500,workers=2"
+    assert resolve("expert:workers=1") == "mcts:iterations=500,workers=1"
     assert resolve("greedy") == "greedy" and resolve("casual") == "greedy"
 
 

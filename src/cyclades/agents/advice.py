@@ -37,7 +37,7 @@ from . import evaluation as ev
 from .mcts import MCTSAgent
 from .registry import make_agent
 
-# The expert level of agents/levels.py (MCTS, 2 x 150 iterations); where it is not defined, the
+# The expert level of agents/levels.py (MCTS, 2 x 500 iterations); where it is not defined, the
 # information-set MCTS with 200 iterations per decision.
 EXPERT = "expert"
 FALLBACK = "mcts:iterations=200"

@@ -10,12 +10,13 @@ levels first, with their labels) and on the command line like any agent
 | beginner | careless:mistakes=0.3                   | the heuristic player, a random move 3 times in 10 |
 | casual   | greedy                                  | the heuristic player (greedy.py)               |
 | strong   | mcts:iterations=100                     | information-set MCTS, 100 iterations a decision |
-| expert   | mcts:iterations=150,workers=2           | MCTS searched by 2 processes in parallel, 150 iterations each |
+| expert   | mcts:iterations=500,workers=2           | MCTS searched by 2 processes in parallel, 500 iterations each |
 
 Budgets are iterations, not seconds, so a level plays the same on a loaded machine as on a
 quiet one (only slower) and tournaments between levels do not depend on the load. Casual beats
 beginner and strong beats casual head to head (one of it against two of the level below, 3
-players); the expert is not yet above strong (35% over 60 games, par 33%: its budget must grow).
+players). The expert at 2 x 150 iterations was at par with strong (35% over 60 games, par 33%);
+at 2 x 500 its head-to-head is being played (README "Bot levels").
 README "Bot levels" gives the figures, the time per decision and the ladder (agents/ladder.py).
 
 `careless` (defined here): the greedy player, but with probability `mistakes` it plays a
@@ -48,8 +49,8 @@ LEVELS = {
                     "the heuristic player: sensible moves, no look-ahead search"),
     "strong": Level("strong", "Strong", "mcts:iterations=100",
                     "searches 100 sampled futures per decision (MCTS)"),
-    "expert": Level("expert", "Expert", "mcts:iterations=150,workers=2",
-                    "searches 2 x 150 sampled futures per decision on 2 processes (about 1 s)"),
+    "expert": Level("expert", "Expert", "mcts:iterations=500,workers=2",
+                    "searches 2 x 500 sampled futures per decision on 2 processes (about 1 s)"),
 }
 
 ORDER = ["beginner", "casual", "strong", "expert"]  # weakest first
@@ -61,7 +62,7 @@ def level_names() -> list:
 
 def resolve(name: str) -> str:
     """The agent spec a level (or any agent spec) stands for: "expert" ->
-    "mcts:iterations=150,workers=2"; "expert:workers=1" -> "mcts:iterations=150,workers=1";
+    "mcts:iterations=500,workers=2"; "expert:workers=1" -> "mcts:iterations=500,workers=1";
     another agent's spec is returned as it is."""
     base, opts = parse_agent_spec(name)
     if base not in LEVELS:
