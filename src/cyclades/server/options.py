@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 from .errors import Refused
 
 # The bot a seat gets when the request (or the lobby, which asks GET /api/bots) names none.
-DEFAULT_BOT = "greedy"
+DEFAULT_BOT = "casual"  # a level (levels.py): the lobby shows it as "Casual", the heuristic player
 # Seat kinds besides the bots' names: the creator's own seat, a friend's (by its
 # invitation link; "human" is the older name), and a seat anyone may join from the lobby.
 PEOPLE = {"you": "host", "invite": "invite", "human": "invite", "open": "open"}

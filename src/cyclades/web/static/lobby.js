@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 let botKinds = ["greedy", "mcts", "random"];
 let botLabels = {}; // bot kind -> a label for people (GET /api/bots "labels"): the levels say how they play
 const LEVELS = ["beginner", "casual", "strong", "expert"];
-let defaultBot = "greedy"; // the server's default (GET /api/bots), the same as the API's
+let defaultBot = "casual"; // the server's default (GET /api/bots), the same as the API's
 const PEOPLE = [["you", "you"], ["invite", "a friend (invitation link)"], ["open", "open to anyone"]];
 const RULESETS = { legendary: "Legendary", classic: "classic 2009" };
 const HOST_KEY = "cyclades.host-tokens";
