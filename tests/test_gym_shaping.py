@@ -89,3 +89,8 @@ def test_another_legal_action_when_there_is_none_is_an_illegal_action():
     assert mask[:-1].all() and not mask[-1]
     _, reward, terminated, _, info = env.step(env.other)
     assert reward == -1.0 and info["invalid_action"] and not terminated
+
+
+def test_an_unknown_reward_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="reward is one of"):
+        CycladesEnv(reward="bogus")
