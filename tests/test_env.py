@@ -446,6 +446,45 @@ def test_pettingzoo_illegal_action():
     assert w.terminations[first] and w.rewards[first] == -1
 
 
+@pytest.mark.parametrize("wrapped", [False, True], ids=["raw_env", "env"])
+def test_pettingzoo_mask_in_info_without_observation(wrapped):
+    """A policy that needs only the mask reads it from `last(observe=False)`'s info: the mover's
+    is its legal mask, every other faction's is zero, and no observation vector is built."""
+    pytest.importorskip("pettingzoo")
+    from cyclades.env.pettingzoo import env, raw_env
+    e = (env if wrapped else raw_env)(players=4, teams=True)
+    e.reset(seed=5)
+    raw = e.unwrapped
+    rng = random.Random(5)
+    for n, agent in enumerate(e.agent_iter(max_iter=400)):
+        _, _, terminated, truncated, info = e.last(observe=False)
+        if terminated or truncated:
+            e.step(None)
+            continue
+        p = raw.possible_agents.index(agent)
+        assert np.array_equal(info["action_mask"], legal_mask(raw.game, p)), n
+        assert not any(raw.infos[a]["action_mask"].any() for a in raw.agents if a != agent)
+        if n == 150:
+            assert not raw.game_encoder._seats  # no faction's vector built in 150 steps
+            assert np.array_equal(e.observe(agent)["action_mask"], info["action_mask"])
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert n >= 150
+
+
+def test_pettingzoo_illegal_action_without_observation():
+    """The wrapped env checks an action against the mover's mask even when no observation was
+    asked for: an illegal one ends the game with -1 for its faction."""
+    pytest.importorskip("pettingzoo")
+    from cyclades.env.pettingzoo import env
+    e = env(players=3)
+    e.reset(seed=1)
+    first = e.agent_selection
+    _, _, _, _, info = e.last(observe=False)
+    e.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert e.terminations[first] and e.rewards[first] == -1
+    assert all(e.rewards[a] == 0 for a in e.agents if a != first)
+
+
 def test_pettingzoo_reset_seed_replays_the_game():
     pytest.importorskip("pettingzoo")
     from cyclades.env.pettingzoo import raw_env

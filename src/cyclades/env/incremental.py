@@ -275,6 +275,7 @@ class GameEncoder:
         self._no_mask = np.zeros(space.n, dtype=np.int8)  # everyone's but the mover's
         self._no_mask.flags.writeable = False
         self._frozen_no_mask = self._no_mask.view()  # (a view of a read-only array stays so)
+        self.zero_mask = self._frozen_no_mask  # the mask of a faction not to decide
         self._masks = [_Mask(space.n)]  # the last one first (at most two: see _mover_mask)
         self._legal_key = None
         self._mask_set = []   # the slots of the legal actions at `_legal_key`

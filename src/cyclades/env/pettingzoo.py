@@ -17,8 +17,11 @@ asked for, by `incremental.GameEncoder` (the numbers of `ObservationEncoder` and
 rewritten only where the position changed since that agent's last observation). Both arrays
 are read-only and yours to keep: they never change while you hold them (or a view of them),
 and the environment writes into them again only once you drop them, so a step copies no
-array; `.copy()` one to change it. Rewards come at the end only (`encoding.final_rewards`: win 1, loss 0,
-a shared win split; in team play every faction gets its team's result).
+array; `.copy()` one to change it. The mask is also in `infos[agent]["action_mask"]` (all zero
+for the factions not to decide): a policy that needs only the mask reads it from
+`last(observe=False)` and no observation vector is built. Rewards come at the end only
+(`encoding.final_rewards`: win 1, loss 0, a shared win split; in team play every faction gets
+its team's result).
 
 `raw_env` raises on an action outside the mask (`ActionSpaceError` or the engine's
 `IllegalAction`, the game unchanged); `env()` adds the behaviour of PettingZoo's usual
@@ -60,35 +63,24 @@ class Wrapped(wrappers.OrderEnforcingWrapper):
         super().__init__(env)
         self._raw = env.unwrapped
         self._illegal_value = illegal_reward
-        self._prev_obs = self._prev_info = None
         self._terminated = False  # ended by an illegal move
 
     def reset(self, seed=None, options=None):
         self._terminated = False
-        self._prev_obs = self._prev_info = None
         super().reset(seed=seed, options=options)
 
     def observe(self, agent):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        raw = self._raw
-        obs = raw.observe(agent)
-        if agent == raw.agent_selection:  # the mask the next step is checked against
-            self._prev_obs = obs
-            self._prev_info = raw.infos.get(agent, {})
-        return obs
+        return self._raw.observe(agent)
 
     def last(self, observe=True):
         if not self._has_reset:
             return super().last(observe)  # refused as PettingZoo's wrapper refuses it
         raw = self._raw
         agent = raw.agent_selection
-        obs = None
-        if observe:  # (observe() inlined: the agent is the one to act)
-            obs = self._prev_obs = raw.observe(agent)
-            self._prev_info = raw.infos.get(agent, {})
-        return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
-                raw.truncations[agent], raw.infos[agent])
+        return (raw.observe(agent) if observe else None, raw._cumulative_rewards[agent],
+                raw.terminations[agent], raw.truncations[agent], raw.infos[agent])
 
     def agent_iter(self, max_iter=2**63):
         if not self._has_reset:
@@ -109,14 +101,11 @@ class Wrapped(wrappers.OrderEnforcingWrapper):
         ok = (0 <= action < raw.action_spaces[agent].n if type(action) is int
               else (action is None and dead) or raw.action_space(agent).contains(action))
         assert ok, "action is not in action space"
-        # TerminateIllegalWrapper
-        if self._prev_obs is None:
-            self.observe(agent)
-        mask = self._prev_obs["action_mask"]
-        self._prev_obs = self._prev_info = None
+        # TerminateIllegalWrapper (its mask: the one the agent's observation holds, but read
+        # without building the observation)
         if self._terminated and dead:
             raw._was_dead_step(action)
-        elif not dead and not mask[action]:
+        elif not dead and not raw.action_mask(agent)[action]:
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
             raw.terminations = dict.fromkeys(raw.agents, True)
@@ -220,13 +209,23 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"action_mask": self.game_encoder.zero_mask} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move]
+        self._show_mask()
 
     def observe(self, agent):
         p, g, enc = self._index[agent], self.game, self.game_encoder
         observation, mask = enc.frozen(g, p)
         return {"observation": observation, "action_mask": mask}
+
+    def action_mask(self, agent):
+        """`agent`'s action mask (the one its observation holds), read-only, without building
+        the observation."""
+        return self.game_encoder.frozen_mask(self.game, self._index[agent])
+
+    def _show_mask(self):
+        """The mask of the agent to decide in its info (the others' are all zero)."""
+        self.infos[self.agent_selection] = {"action_mask": self.action_mask(self.agent_selection)}
 
     def step(self, action):
         agent = self.agent_selection
@@ -238,6 +237,8 @@ class raw_env(AECEnv):
         g = self.game
         g.apply(self.game_encoder.action(action, g))  # raises, changing nothing, if not legal
         self._cumulative_rewards[agent] = 0.0
+        # (the last mask dropped first, so that its array can be written again)
+        self.infos[agent] = {"action_mask": self.game_encoder.zero_mask}
         if g.is_over:
             self._clear_rewards()
             for a, r in zip(self.possible_agents, final_rewards(g.result())):
@@ -246,6 +247,7 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
         else:  # every reward is 0 until the end (_clear_rewards, _accumulate_rewards: no-ops)
             self.agent_selection = self.possible_agents[g.to_move]
+            self._show_mask()
         if self.render_mode == "human":
             self.render()
 
