@@ -20,15 +20,21 @@ float32 vector, scaled by `VecNormalize`, and its action one slot, masked to the
   legal action" (`CompactActions`): about 2,600 logits instead of ~21,500, three to four
   times faster per timestep; "full" uses the whole fixed action space.
 
-Before training and after, the policy plays `--eval-games` games against random opponents on
-seeds no training game used, with the real win/loss reward (the policy's actions sampled;
-`--deterministic` for its most likely ones): its win rate with a 95% Wilson interval. Par
-for 3 players against random play is 1/3. Into `--out` (default out/maskable_ppo): `model.zip`,
+Every `--check-every` timesteps the policy plays `--check-games` validation games against
+random opponents (seeds of their own) and the best so far is kept, with its observation
+scaling: a training curve rises and then often drifts back, and the policy at its best is the
+one worth keeping (as Stable-Baselines3's EvalCallback keeps its best model). Before training
+and after, a policy plays `--eval-games` games against random opponents on seeds no training or
+validation game used, with the real win/loss reward (the policy's actions sampled;
+`--deterministic` for its most likely ones): its win rate with a 95% Wilson interval. "after" is
+the policy kept, "last" the policy at the end of training. Par for 3 players against random
+play is 1/3. Into `--out` (default out/maskable_ppo): `model.zip`,
 `vecnormalize.pkl` (the observation scaling the policy was trained with, `VecNormalize.load`),
 `slots.json` (the compact action space), `learning_curve.png` (the training games' win rate
 over the timesteps, with the two evaluations) and `results.json` (every figure).
 """
 import argparse
+import copy
 import json
 import math
 import os
@@ -41,6 +47,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))  # this checkout'
 PLAYERS = 3
 EVAL_SEED = 10_000_000     # evaluation games: seeds EVAL_SEED, EVAL_SEED + 1, ...
 SLOT_SEED = 20_000_000     # the games that find the compact action space's slots
+CHECK_SEED = 30_000_000    # the validation games that choose the policy kept
 MAX_DECISIONS = 2_000      # an evaluation game this long is stopped and lost: a deterministic
                            # policy can repeat itself forever (choose a move, cancel it, ...)
 
@@ -86,9 +93,10 @@ def evaluate(model, games, seed, deterministic=False, max_cycles=100, normalize=
             "stopped": stopped}
 
 
-def learning_curve(episodes, path, window, before=None, after=None):
-    """PNG of the training games' win rate (moving average over `window` games) and the
-    evaluations before and after training (95% Wilson intervals)."""
+def learning_curve(episodes, path, window, before=None, after=None, checks=(), kept=None):
+    """PNG of the training games' win rate (moving average over `window` games), the
+    validation checks and the evaluations before and after training (95% Wilson intervals);
+    `after` is drawn at the timesteps of the policy kept."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -101,8 +109,11 @@ def learning_curve(episodes, path, window, before=None, after=None):
         avg = [sum(wins[max(0, i - w + 1):i + 1]) / (i + 1 - max(0, i - w + 1)) for i in range(first, len(wins))]
         ax.plot(steps, wins, ".", alpha=0.1, color="grey", label="training game (1 win, 0 loss)")
         ax.plot(steps[first:], avg, color="C0", label=f"training win rate, last {w} games")
-    for label, r, t, colour in (("before", before, 0, "C1"),
-                                ("after", after, episodes[-1]["t"] if episodes else 0, "C2")):
+    if checks:
+        ax.plot([c["t"] for c in checks], [c["win_rate"] for c in checks], "s--", color="C4",
+                markersize=4, linewidth=1, label=f"validation check ({checks[0]['games']} games)")
+    end = kept["t"] if kept else (episodes[-1]["t"] if episodes else 0)
+    for label, r, t, colour in (("before", before, 0, "C1"), ("after", after, end, "C2")):
         if r:
             lo, hi = r["ci95"]
             ax.errorbar([t], [r["win_rate"]], yerr=[[r["win_rate"] - lo], [hi - r["win_rate"]]],
@@ -165,14 +176,30 @@ def train(args):
     report("before", before)
 
     episodes = []
+    checks = []   # the validation games' results over the timesteps
+    kept = {}     # the best policy so far: its weights, observation scaling, check
+
+    def check(t):
+        """Validation games now; keep the policy if it is the best so far."""
+        r = evaluate(model, args.check_games, CHECK_SEED, args.deterministic, args.max_cycles,
+                     venv.normalize_obs, slots)
+        r["t"] = t
+        checks.append(r)
+        if not kept or r["win_rate"] > kept["check"]["win_rate"]:
+            kept.update(weights=copy.deepcopy(model.policy.state_dict()),
+                        scaling=copy.deepcopy(venv.obs_rms), check=r)
+        print(f"  check at {t} timesteps: {r['win_rate']:.0%} of {r['games']} validation games"
+              f"{' (best so far: kept)' if kept['check'] is r else ''}", flush=True)
 
     class Progress(BaseCallback):
-        """Records each finished training game's real result; stops at the time budget."""
+        """Records each finished training game's real result, checks the policy every
+        `--check-every` timesteps; stops at the time budget."""
 
         def __init__(self, deadline):
             super().__init__()
             self.deadline = deadline
             self.last_print = time.time()
+            self.next_check = args.check_every or None
 
         def _on_step(self):
             for info in self.locals.get("infos", ()):
@@ -180,6 +207,9 @@ def train(args):
                 if ep:
                     episodes.append({"t": self.num_timesteps, "r": float(info.get("outcome", 0.0)),
                                      "return": round(float(ep["r"]), 4), "l": int(ep["l"])})
+            if self.next_check and self.num_timesteps >= self.next_check:
+                self.next_check += args.check_every
+                check(self.num_timesteps)
             if time.time() - self.last_print > 30:
                 self.last_print = time.time()
                 recent = episodes[-100:]
@@ -197,19 +227,36 @@ def train(args):
     steps = model.num_timesteps
     print(f"  {steps} timesteps, {len(episodes)} training games in {seconds:.0f} s "
           f"({steps / seconds:,.0f} timesteps/s)", flush=True)
+    last = None
+    if args.check_every:
+        check(steps)  # the last policy is a candidate too
+        if kept["check"] is not checks[-1]:
+            print(f"evaluating the last policy over {args.eval_games} games...", flush=True)
+            last = evaluate(model, args.eval_games, EVAL_SEED, args.deterministic, args.max_cycles,
+                            venv.normalize_obs, slots)
+            report("last", last)
+            model.policy.load_state_dict(kept["weights"])
+            venv.obs_rms = kept["scaling"]
+        print(f"kept the policy of {kept['check']['t']} timesteps (validation "
+              f"{kept['check']['win_rate']:.0%} of {kept['check']['games']})", flush=True)
     model.save(os.path.join(args.out, "model.zip"))
     venv.save(os.path.join(args.out, "vecnormalize.pkl"))
 
-    print(f"evaluating the trained policy over {args.eval_games} games...", flush=True)
+    print(f"evaluating the policy kept over {args.eval_games} games...", flush=True)
     after = evaluate(model, args.eval_games, EVAL_SEED, args.deterministic, args.max_cycles,
                      venv.normalize_obs, slots)
     report("after", after)
+    if last is None:
+        last = after
 
-    learning_curve(episodes, os.path.join(args.out, "learning_curve.png"), args.window, before, after)
+    learning_curve(episodes, os.path.join(args.out, "learning_curve.png"), args.window, before,
+                   after, checks, kept.get("check"))
     results = {"players": PLAYERS, "opponents": "random", "timesteps": steps,
                "training_seconds": seconds, "timesteps_per_s": steps / seconds,
                "wall_seconds": time.time() - t_start, "load_average": os.getloadavg(),
-               "training_games": len(episodes), "before": before, "after": after,
+               "training_games": len(episodes), "before": before, "after": after, "last": last,
+               "checks": checks, "kept_timesteps": kept["check"]["t"] if kept else steps,
+               "check_every": args.check_every, "check_games": args.check_games,
                "reward": args.reward, "actions": args.actions, "slot_games": args.slot_games,
                "slots": None if slots is None else len(slots), "deterministic": args.deterministic,
                "seed": args.seed, "n_steps": n_steps, "envs": args.envs, "learning_rate": args.lr,
@@ -230,6 +277,11 @@ def main(argv=None):
     budget.add_argument("--timesteps", type=int, default=None, help="train for this many steps")
     ap.add_argument("--eval-games", type=int, default=200,
                     help="games against random opponents before and after (default 200)")
+    ap.add_argument("--check-every", type=int, default=5000,
+                    help="validation games every this many timesteps, the best policy kept "
+                         "(default 5000; 0: keep the last policy)")
+    ap.add_argument("--check-games", type=int, default=60,
+                    help="validation games at each check (default 60)")
     ap.add_argument("--deterministic", action="store_true",
                     help="evaluate the policy's most likely actions instead of sampled ones")
     ap.add_argument("--reward", choices=("shaped", "win"), default="shaped",

@@ -726,7 +726,7 @@ def test_example_train_maskable_ppo(tmp_path, capsys):
     assert mod.wilson(0, 5)[0] == 0 and mod.wilson(5, 5)[1] == 1
     out = tmp_path / "run"
     results = mod.main(["--timesteps", "200", "--eval-games", "2", "--envs", "1", "--n-steps", "100",
-                        "--max-cycles", "4", "--out", str(out)])
+                        "--max-cycles", "4", "--check-games", "2", "--out", str(out)])
     assert results["timesteps"] >= 200 and results["training_games"] >= 1
     for when in ("before", "after"):
         r = results[when]

@@ -24,7 +24,7 @@ def example():
 def test_the_example_trains_with_either_reward_and_action_space(example, tmp_path, reward, actions):
     out = tmp_path / "run"
     results = example.main(["--timesteps", "64", "--n-steps", "32", "--envs", "1", "--eval-games", "2",
-                            "--max-cycles", "2", "--slot-games", "2", "--reward", reward,
+                            "--max-cycles", "2", "--slot-games", "2", "--check-games", "2", "--reward", reward,
                             "--actions", actions, "--out", str(out)])
     assert results["reward"] == reward and results["actions"] == actions
     assert all(e["r"] in (0.0, 0.5, 1 / 3, 1.0) for e in results["episodes"])  # real results, not shaped returns
@@ -46,3 +46,31 @@ def test_an_endless_evaluation_game_is_stopped_and_lost(example, monkeypatch):
     monkeypatch.setattr(example, "MAX_DECISIONS", 1)
     r = example.evaluate(FirstLegal(), games=2, seed=0, max_cycles=2)
     assert r["stopped"] == 2 and r["wins"] == 0 and r["ci95"][0] == 0
+
+
+def test_the_best_checked_policy_is_kept(example, tmp_path):
+    """Validation games every --check-every timesteps; the policy with the best validation win
+    rate (the first of equals) is the one saved and evaluated as "after"; "last" is the policy
+    at the end of training, on the same evaluation seeds."""
+    out = tmp_path / "run"
+    results = example.main(["--timesteps", "128", "--n-steps", "32", "--envs", "1", "--eval-games", "3",
+                            "--check-every", "32", "--check-games", "3", "--max-cycles", "2",
+                            "--slot-games", "2", "--deterministic", "--out", str(out)])
+    checks = results["checks"]
+    assert [c["t"] for c in checks] == [32, 64, 96, 128, 128]  # every 32, and the last policy
+    best = max(checks, key=lambda c: c["win_rate"])
+    assert results["kept_timesteps"] == best["t"]
+    assert all(c["games"] == 3 and 0 <= c["ci95"][0] <= c["win_rate"] <= c["ci95"][1] <= 1 for c in checks)
+    assert results["last"]["games"] == results["after"]["games"] == 3
+    if best is checks[-1]:
+        assert results["last"] == results["after"]
+    # the files saved are the policy kept and its scaling: they play the evaluation games
+    # (deterministic actions, seeded opponents) to the same result
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
+    slots = json.loads((out / "slots.json").read_text())
+    model = MaskablePPO.load(out / "model.zip", device="cpu")
+    scaling = VecNormalize.load(out / "vecnormalize.pkl", DummyVecEnv([lambda: example.make_env(2, slots=slots)]))
+    again = example.evaluate(model, 3, example.EVAL_SEED, deterministic=True, max_cycles=2,
+                             normalize=scaling.normalize_obs, slots=slots)
+    assert again == results["after"]
