@@ -277,11 +277,11 @@ def main(argv=None):
     budget.add_argument("--timesteps", type=int, default=None, help="train for this many steps")
     ap.add_argument("--eval-games", type=int, default=200,
                     help="games against random opponents before and after (default 200)")
-    ap.add_argument("--check-every", type=int, default=5000,
+    ap.add_argument("--check-every", type=int, default=10000,
                     help="validation games every this many timesteps, the best policy kept "
-                         "(default 5000; 0: keep the last policy)")
-    ap.add_argument("--check-games", type=int, default=60,
-                    help="validation games at each check (default 60)")
+                         "(default 10000; 0: keep the last policy)")
+    ap.add_argument("--check-games", type=int, default=100,
+                    help="validation games at each check (default 100)")
     ap.add_argument("--deterministic", action="store_true",
                     help="evaluate the policy's most likely actions instead of sampled ones")
     ap.add_argument("--reward", choices=("shaped", "win"), default="shaped",
