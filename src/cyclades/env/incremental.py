@@ -274,8 +274,8 @@ class GameEncoder:
         # the mask
         self._no_mask = np.zeros(space.n, dtype=np.int8)  # everyone's but the mover's
         self._no_mask.flags.writeable = False
-        self._frozen_no_mask = self._no_mask.view()  # (a view of a read-only array stays so)
-        self.zero_mask = self._frozen_no_mask  # the mask of a faction not to decide
+        # the mask of a faction not to decide, handed out (a view of a read-only array stays so)
+        self.zero_mask = self._no_mask.view()
         self._masks = [_Mask(space.n)]  # the last one first (at most two: see _mover_mask)
         self._legal_key = None
         self._mask_set = []   # the slots of the legal actions at `_legal_key`
@@ -302,7 +302,7 @@ class GameEncoder:
         """`frozen_observation` and `frozen_mask` in one call."""
         seat = self._seat(game, player)
         if player != self._pos.to_move:  # (game.to_move, as _seat has just followed it)
-            return seat.frozen, self._frozen_no_mask
+            return seat.frozen, self.zero_mask
         return seat.frozen, self._mover_mask(game).frozen
 
     def vector(self, game, player) -> np.ndarray:
@@ -844,7 +844,7 @@ class GameEncoder:
         """The same without the copy: a read-only array that never changes while anyone holds
         it (as `frozen_observation`)."""
         if player != game.to_move:
-            return self._frozen_no_mask
+            return self.zero_mask
         return self._mover_mask(game).frozen
 
     def mask_array(self, game, player) -> np.ndarray:
