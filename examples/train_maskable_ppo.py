@@ -2,6 +2,7 @@
 """Train a masked policy (sb3-contrib's MaskablePPO) against random opponents, on the CPU.
 
     pip install -e '.[rl,train]'        # torch 2.13 (CPU build) and sb3-contrib
+    python examples/train_maskable_ppo.py                 # 120,000 timesteps: about 10 minutes
     python examples/train_maskable_ppo.py --minutes 5
     python examples/train_maskable_ppo.py --timesteps 100000 --eval-games 200 --out out/ppo
 
@@ -273,8 +274,10 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     budget = ap.add_mutually_exclusive_group()
     budget.add_argument("--minutes", type=float, default=None,
-                        help="train for this long (default: 5 minutes)")
-    budget.add_argument("--timesteps", type=int, default=None, help="train for this many steps")
+                        help="train for this long (instead of --timesteps)")
+    budget.add_argument("--timesteps", type=int, default=None,
+                        help="train for this many steps (default 120,000: about 10 minutes on a "
+                             "free core, where every run of three seeds beat random clearly)")
     ap.add_argument("--eval-games", type=int, default=200,
                     help="games against random opponents before and after (default 200)")
     ap.add_argument("--check-every", type=int, default=10000,
@@ -310,7 +313,7 @@ def main(argv=None):
                     help="directory for model.zip, learning_curve.png, results.json")
     args = ap.parse_args(argv)
     if args.minutes is None and args.timesteps is None:
-        args.minutes = 5.0
+        args.timesteps = 120_000
     try:
         import sb3_contrib  # noqa: F401
         import torch  # noqa: F401
