@@ -123,19 +123,12 @@ def lands_with_free_site(g: Game, p: int) -> list:
 
 def metropolises_of(g: Game, p: int) -> int:
     """Metropolises a player controls (R21), the one on Penthesilea's card included."""
-    b, s = g.board, g.state
-    n = 0
-    for site, kind in enumerate(s.sites):
-        if kind == METROPOLIS and s.ctrl[b.site_area[site]] == p:
-            n += 1
-    card = s.metro_bonus.get("penthesilea")  # (owner, bonus): the Metropolis on her card
-    if card is not None and card[0] == p:
-        n += 1
-    return n
+    return metropolis_counts(g)[p] if 0 <= p < g.state.n else 0
 
 
 def metropolis_counts(g: Game) -> list:
-    """Every player's `metropolises_of`, in one pass over the sites (asked after every cycle)."""
+    """Every player's metropolises (R21), in one pass over the sites: those on the lands each
+    controls, and the one on Penthesilea's card (asked after every cycle)."""
     b, s = g.board, g.state
     counts = [0] * s.n
     ctrl, site_area = s.ctrl, b.site_area

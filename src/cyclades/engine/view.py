@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .frames import HANDLERS
-from .queries import card_of, creatures_on_board, metropolises_of
+from .queries import card_of, creatures_on_board, metropolis_counts
 
 if TYPE_CHECKING:
     from .game import Game
@@ -90,6 +90,7 @@ def _areas(g: Game, on_board: dict) -> list:
 def _players(g: Game, viewer: int | None) -> list:
     """Each faction's public figures; its purse only for those who may see it (R24)."""
     s = g.state
+    metros = metropolis_counts(g)
     return [{
         "index": p,
         "team": g.teams[p] if g.teams else None,
@@ -100,7 +101,7 @@ def _players(g: Game, viewer: int | None) -> list:
         "fleets_in_reserve": s.fleets_left[p],
         "heroes": sorted(h for h, o in s.hero_owner.items() if o == p),
         "creatures": sorted(c for c, o in s.creature_owner.items() if o == p),
-        "metropolises": metropolises_of(g, p),
+        "metropolises": metros[p],
         "eliminated": s.eliminated[p],
     } for p in range(s.n)]
 

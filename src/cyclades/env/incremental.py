@@ -49,7 +49,7 @@ import numpy as np
 from ..content.gods import METROPOLIS
 from ..content.rulesets import RULESETS
 from ..engine.frames import HANDLERS
-from ..engine.queries import creatures_on_board, metropolises_of
+from ..engine.queries import creatures_on_board, metropolis_counts
 from .encoding import (
     ACTION_SPACE,
     CREATURE_TRACK,
@@ -604,9 +604,9 @@ class GameEncoder:
             logged[a] = counts
 
     def _metropolises(self, pos, g, cur, old, log):
-        """Each faction's metropolises (queries.metropolises_of, as the view counts them), again
-        only when what it reads changed: the metropolis sites, their areas' control, the one on
-        Penthesilea's card."""
+        """Each faction's metropolises (queries.metropolis_counts, as the view counts them),
+        counted again only when what they depend on changed: the metropolis sites, their areas'
+        control, the one on Penthesilea's card."""
         sites, ctrl, mb = cur[_SITES], cur[_CTRL], cur[_METRO_BONUS]
         key, i = [mb.get("penthesilea")], -1
         if METROPOLIS in sites:
@@ -620,14 +620,8 @@ class GameEncoder:
                 pass
         was = pos.mkey
         if key != was:
-            col, metros, rel, n = self._metros_col, pos.metros, pos.rel, pos.n
-            if was is _UNSET:
-                who = range(n)
-            else:  # only the factions named in the old or the new key can have gained or lost one
-                who = {q for q in key[2::2] + was[2::2] if isinstance(q, int) and 0 <= q < n}
-                who.update(card[0] for card in (key[0], was[0]) if card and 0 <= card[0] < n)
-            for q in who:
-                x = metropolises_of(g, q)
+            col, metros, rel = self._metros_col, pos.metros, pos.rel
+            for q, x in enumerate(metropolis_counts(g)):
                 if x != metros[q]:
                     log((rel[q] + col, x))
                     metros[q] = x

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 from ..engine.actions import Action
 from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
-from ..engine.queries import metropolises_of
+from ..engine.queries import metropolis_counts
 from .errors import Refused
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -97,7 +97,7 @@ class Replay:
         return [g.purse(p) for p in range(g.state.n)]
 
     def _metros(self, g) -> list:
-        return [metropolises_of(g, p) for p in range(g.state.n)]
+        return metropolis_counts(g)
 
     def extend(self, actions) -> None:
         """Apply further decisions (JSON dicts or Actions). A decision the engine refuses
