@@ -153,6 +153,18 @@ class _Buffer:
         return not _RECYCLE or self._refs() != self.free_refs
 
 
+def _unheld(buffers, spare):
+    """A buffer to write into: the last used (`buffers[0]`) if no one holds it, else the one
+    before it if no one holds that, else `spare()`; put first, the last used second (at most
+    two kept: the one held now may be free next time)."""
+    last = buffers[0]
+    if not last.held():
+        return last
+    free = buffers[1] if len(buffers) > 1 and not buffers[1].held() else spare()
+    buffers[:] = [free, last]
+    return free
+
+
 class _Seat(_Buffer):
     """One faction's vector and how far it has replayed the log."""
 
@@ -322,10 +334,7 @@ class GameEncoder:
             seat = seats[0]
             if seat.game is game and seat.state is s and seat.version == s.version:
                 return seat
-            if seat.held():
-                last = seat
-                seat = seats[1] if len(seats) > 1 and not seats[1].held() else seat.clone()
-                seats[:] = [seat, last]  # at most two: the one held now may be free next time
+            seat = _unheld(seats, seat.clone)
         pos = self._pos
         if pos.game is not game or pos.state is not s:
             self._begin(game)
@@ -860,10 +869,7 @@ class GameEncoder:
         if self._legal_key != key:
             self._legal_slots(game)
             self._legal_key = key
-        if m.held():
-            last = m
-            m = masks[1] if len(masks) > 1 and not masks[1].held() else _Mask(self.space.n)
-            masks[:] = [m, last]
+        m = _unheld(masks, lambda: _Mask(self.space.n))
         mv = m.mv
         for i in m.slots:
             mv[i] = 0
