@@ -525,8 +525,7 @@ def report(result, baseline):
                      f"now {change:+.0%}; the guard fails below {0.7 * base:.2f}")
     if result.get("env"):
         lines += env_speed.lines(result["env"])
-        for key, recorded, what in (("mask_ratio", "env_mask_ratio", "mask only"),
-                                    ("ratio", "env_ratio", "observing")):
+        for key, (recorded, what) in env_speed.GUARDED.items():
             if baseline and baseline.get(recorded):
                 now = result["env"]["pettingzoo_vs_engine"][key]
                 lines.append(f"baseline PettingZoo/engine ratio ({what}) {baseline[recorded]:.2f}: "
@@ -565,10 +564,8 @@ def write_baseline(result):
         "decisions_per_s": round(result["cyclades"]["games"]["all"]["decisions_per_s"]),
         "catanatron_actions_per_s": round(result["catanatron"]["games"]["decisions_per_s"]),
         "catanatron": result["catanatron"]["version"],
-        "env_ratio": (round(result["env"]["pettingzoo_vs_engine"]["ratio"], 4)
-                      if result.get("env") else None),
-        "env_mask_ratio": (round(result["env"]["pettingzoo_vs_engine"]["mask_ratio"], 4)
-                           if result.get("env") else None),
+        **{recorded: (round(result["env"]["pettingzoo_vs_engine"][key], 4) if result.get("env") else None)
+           for key, (recorded, _) in env_speed.GUARDED.items()},
         "env_when": result["when"] if result.get("env") else None,
         "python": result["python"],
         "mode": result["mode"],
