@@ -32,7 +32,8 @@ the policy kept, "last" the policy at the end of training. Par for 3 players aga
 play is 1/3. Into `--out` (default out/maskable_ppo): `model.zip`,
 `vecnormalize.pkl` (the observation scaling the policy was trained with, `VecNormalize.load`),
 `slots.json` (the compact action space), `learning_curve.png` (the training games' win rate
-over the timesteps, with the two evaluations) and `results.json` (every figure).
+over the timesteps, with the validation checks and the two evaluations) and `results.json`
+(every figure).
 """
 import argparse
 import copy
@@ -171,9 +172,12 @@ def train(args):
                         gamma=args.gamma, seed=args.seed, policy_kwargs={"net_arch": args.net},
                         device="cpu", verbose=0)
 
+    def play(games, seed):
+        """The policy now, with the observation scaling now, against random opponents."""
+        return evaluate(model, games, seed, args.deterministic, args.max_cycles, venv.normalize_obs, slots)
+
     print(f"evaluating the untrained policy over {args.eval_games} games...", flush=True)
-    before = evaluate(model, args.eval_games, EVAL_SEED, args.deterministic, args.max_cycles,
-                      venv.normalize_obs, slots)
+    before = play(args.eval_games, EVAL_SEED)
     report("before", before)
 
     episodes = []
@@ -182,8 +186,7 @@ def train(args):
 
     def check(t):
         """Validation games now; keep the policy if it is the best so far."""
-        r = evaluate(model, args.check_games, CHECK_SEED, args.deterministic, args.max_cycles,
-                     venv.normalize_obs, slots)
+        r = play(args.check_games, CHECK_SEED)
         r["t"] = t
         checks.append(r)
         if not kept or r["win_rate"] > kept["check"]["win_rate"]:
@@ -233,8 +236,7 @@ def train(args):
         check(steps)  # the last policy is a candidate too
         if kept["check"] is not checks[-1]:
             print(f"evaluating the last policy over {args.eval_games} games...", flush=True)
-            last = evaluate(model, args.eval_games, EVAL_SEED, args.deterministic, args.max_cycles,
-                            venv.normalize_obs, slots)
+            last = play(args.eval_games, EVAL_SEED)
             report("last", last)
             model.policy.load_state_dict(kept["weights"])
             venv.obs_rms = kept["scaling"]
@@ -244,8 +246,7 @@ def train(args):
     venv.save(os.path.join(args.out, "vecnormalize.pkl"))
 
     print(f"evaluating the policy kept over {args.eval_games} games...", flush=True)
-    after = evaluate(model, args.eval_games, EVAL_SEED, args.deterministic, args.max_cycles,
-                     venv.normalize_obs, slots)
+    after = play(args.eval_games, EVAL_SEED)
     report("after", after)
     if last is None:
         last = after
