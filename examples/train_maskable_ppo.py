@@ -313,6 +313,9 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join("out", "maskable_ppo"),
                     help="directory for model.zip, learning_curve.png, results.json")
     args = ap.parse_args(argv)
+    for name, least in (("eval_games", 1), ("check_games", 1), ("check_every", 0)):
+        if getattr(args, name) < least:
+            ap.error(f"--{name.replace('_', '-')} must be at least {least}")
     if args.minutes is None and args.timesteps is None:
         args.timesteps = 120_000
     try:

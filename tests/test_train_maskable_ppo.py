@@ -74,3 +74,16 @@ def test_the_best_checked_policy_is_kept(example, tmp_path):
     again = example.evaluate(model, 3, example.EVAL_SEED, deterministic=True, max_cycles=2,
                              normalize=scaling.normalize_obs, slots=slots)
     assert again == results["after"]
+
+
+@pytest.mark.parametrize("option, value", [("--check-every", "-5"), ("--check-games", "0"),
+                                           ("--eval-games", "0"), ("--check-games", "x")])
+def test_a_bad_count_is_refused_before_anything_runs(example, tmp_path, capsys, option, value):
+    """A count that cannot work (no games to rate a policy by, checks every negative step) is a
+    usage error naming the option; nothing is written."""
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exit_info:
+        example.main(["--timesteps", "64", option, value, "--out", str(out)])
+    assert exit_info.value.code == 2
+    assert option in capsys.readouterr().err
+    assert not out.exists()
