@@ -6,7 +6,6 @@ access, Hydra on income, Hippolyta on strength...) plug in here through the
 """
 from __future__ import annotations
 
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from ..content.gods import BUILDINGS, METROPOLIS
@@ -63,9 +62,8 @@ def heroes_at(g: Game, a: int, count: bool = False) -> Any:
 
 
 def controlled_lands(g: Game, p: int) -> list:
-    # [a for a in lands if ctrl[a] == p], in C (compress and map): asked for at most decisions.
-    lands = g.board.lands
-    return list(compress(lands, map(p.__eq__, map(g.state.ctrl.__getitem__, lands))))
+    ctrl = g.state.ctrl
+    return [a for a in g.board.lands if ctrl[a] == p]
 
 
 def controlled_seas(g: Game, p: int) -> list:
