@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --rounds 5 \\
         --positions 8 --iterations 100
+    .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --options rollout_budget=4
 
 Issue 16's search target: iterations per second of `mcts` with its default settings (100
 iterations, rollouts by GreedyPolicy(budget=12, depth=1), one worker), 3 players, mid-game
@@ -17,7 +18,10 @@ records, so both search exactly the same positions with the same agent seeds.
 Printed: each round's iterations per second of CPU time for both sides and their ratio, then
 the median ratio on its own line with its target. It also checks that both sides chose the same
 action with the same root statistics at every position: the optimizations must not change what
-the search does, so that its strength per iteration is the old one by construction.
+the search does, so that its strength per iteration is the old one by construction. `--options`
+gives the new side's mcts other options than its defaults (the same syntax as an agent's,
+"rollout_budget=4,c=0.3"): a search that is meant to differ (a setting of the old code
+against another) then prints NO there, and its strength is a tournament's question.
 """
 from __future__ import annotations
 
@@ -41,18 +45,18 @@ def positions(count, seed=3):
     return [g.record() for g in midgame_games(count, seed)]
 
 
-def child(records, iterations):
+def child(records, iterations, options):
     """One side's searches (run with that side's package first on sys.path)."""
     from cyclades.agents.mcts import MCTSAgent
     from cyclades.engine.game import Game
 
     games = [Game.from_record(r) for r in records]
-    MCTSAgent(seed=99, iterations=10).act(games[0], games[0].to_move)  # warm-up, not counted
+    MCTSAgent(seed=99, iterations=10, **options).act(games[0], games[0].to_move)  # warm-up
     wall = cpu = 0.0
     done = 0
     chosen = []
     for i, g in enumerate(games):
-        agent = MCTSAgent(seed=i, iterations=iterations)
+        agent = MCTSAgent(seed=i, iterations=iterations, **options)
         t, c = time.perf_counter(), time.process_time()
         a = agent.act(g, g.to_move)
         wall += time.perf_counter() - t
@@ -62,10 +66,10 @@ def child(records, iterations):
     return {"iterations": done, "wall": wall, "cpu": cpu, "chosen": chosen}
 
 
-def run_side(src, path, iterations):
+def run_side(src, path, iterations, options=None):
     env = dict(os.environ, PYTHONPATH=src)
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
-                          "--iterations", str(iterations)],
+                          "--iterations", str(iterations), "--child-options", json.dumps(options or {})],
                          env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -76,24 +80,29 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=3, help="old/new alternations (default 3)")
     ap.add_argument("--positions", type=int, default=6, help="positions searched per round")
     ap.add_argument("--iterations", type=int, default=100, help="iterations per decision")
+    ap.add_argument("--options", default="",
+                    help="the new side's mcts options, e.g. rollout_budget=12 (default: its defaults)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-options", default="{}", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         with open(args.child) as fh:
             records = json.load(fh)
-        print(json.dumps(child(records, args.iterations)))
+        print(json.dumps(child(records, args.iterations, json.loads(args.child_options))))
         return 0
     if not args.old:
         ap.error("--old SRC: the src/ directory of the code to compare with")
     new_src = os.path.join(ROOT, "src")
     sys.path.insert(0, new_src)
+    from cyclades.agents.registry import parse_agent_spec
+    options = parse_agent_spec(f"mcts:{args.options}")[1] if args.options else {}
     records = positions(args.positions)
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"mcts_speed_{os.getpid()}.json")
     with open(path, "w") as fh:
         json.dump(records, fh)
     print(f"cores: {os.cpu_count()}, load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{len(records)} positions (Legendary, 3 players), mcts iterations={args.iterations}, "
-          f"old code: {args.old}")
+          f"old code: {args.old}" + (f", new side's options: {options}" if options else ""))
     ratios, same = [], True
     try:
         for r in range(args.rounds):
@@ -101,7 +110,8 @@ def main(argv=None):
             order = [("old", args.old), ("new", new_src)]
             if r % 2:
                 order.reverse()
-            res = {name: run_side(src, path, args.iterations) for name, src in order}
+            res = {name: run_side(src, path, args.iterations, options if name == "new" else None)
+                   for name, src in order}
             old, new = res["old"], res["new"]
             o_rate, n_rate = old["iterations"] / old["cpu"], new["iterations"] / new["cpu"]
             ratios.append(n_rate / o_rate)

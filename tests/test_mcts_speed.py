@@ -105,3 +105,51 @@ def test_mcts_choices_repeat_with_warm_caches():
         a = agent.act(g, g.to_move)
         runs.append((a, [(x, n, round(w, 9)) for x, n, w in agent.last_stats]))
     assert runs[0] == runs[1]
+
+
+def test_a_search_pauses_the_collector_and_leaves_it_as_it_found_it():
+    """The cyclic collector is off while the search iterates and back on after it; left off if
+    the caller had turned it off."""
+    import gc
+
+    from cyclades.agents import mcts
+
+    seen = []
+    g = next(g for g in _games(1, 60) if len(g.legal_actions()) >= 3)
+    agent = make_agent("mcts", seed=1, iterations=10)
+    iterate = agent.iterate
+    agent.iterate = lambda *a: (seen.append(gc.isenabled()), iterate(*a))[1]
+    assert gc.isenabled()
+    agent.act(g, g.to_move)
+    assert seen and not any(seen) and gc.isenabled()
+    gc.disable()
+    try:
+        agent.act(g, g.to_move)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    # Two searches at once (threads of the server): the collector resumes when the last ends.
+    first, second = mcts.collector_paused(), mcts.collector_paused()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
+
+
+def test_searches_leave_no_cyclic_garbage():
+    """Pausing the collector loses no memory only if a search makes no reference cycles: after
+    searches of positions with creatures and heroes in play (3 players and a team game), a
+    collection finds nothing to free."""
+    import gc
+
+    searched = 0
+    for step, g in enumerate(_games(3, 260)):
+        if step % 60 != 59 or g.is_over or len(g.legal_actions()) < 2:
+            continue
+        gc.collect()
+        make_agent("mcts", seed=2, iterations=40).act(g.copy(), g.to_move)
+        assert gc.collect() == 0
+        searched += 1
+    assert searched >= 8
