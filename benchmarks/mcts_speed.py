@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --rounds 5 \\
         --positions 8 --iterations 100
-    .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --options rollout_budget=4
+    .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --options width=4
 
 Issue 16's search target: iterations per second of `mcts` with its default settings (100
 iterations, rollouts by GreedyPolicy(budget=12, depth=1), one worker), 3 players, mid-game
@@ -20,7 +20,7 @@ the median ratio on its own line with its target. It also checks that both sides
 action with the same root statistics at every position: the optimizations must not change what
 the search does, so that its strength per iteration is the old one by construction. `--options`
 gives the new side's mcts other options than its defaults (the same syntax as an agent's,
-"rollout_budget=4,c=0.3"): a search that is meant to differ (a setting of the old code
+"width=4,c=0.3"): a search that is meant to differ (a setting of the old code
 against another) then prints NO there, and its strength is a tournament's question.
 """
 from __future__ import annotations
@@ -81,7 +81,7 @@ def main(argv=None):
     ap.add_argument("--positions", type=int, default=6, help="positions searched per round")
     ap.add_argument("--iterations", type=int, default=100, help="iterations per decision")
     ap.add_argument("--options", default="",
-                    help="the new side's mcts options, e.g. rollout_budget=12 (default: its defaults)")
+                    help="the new side's mcts options, e.g. width=4,c=0.3 (default: its defaults)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--child-options", default="{}", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
