@@ -95,8 +95,8 @@ def searches(records, iterations, repeat=1):
 def child(args):
     import cyclades
 
-    engine = os.path.join(os.path.dirname(cyclades.__file__), "engine")
-    compiled = [f for _, _, files in os.walk(engine) for f in files if f.endswith(".so")]
+    package = os.path.dirname(cyclades.__file__)  # the engine's modules, and the agents' if built
+    compiled = [f for _, _, files in os.walk(package) for f in files if f.endswith(".so")]
     random_games([(3, 10_000)])  # warm-up, not counted
     seeds = [(p, args.seed_base + i) for i in range(args.games // len(PLAYER_COUNTS) or 1)
              for p in PLAYER_COUNTS]

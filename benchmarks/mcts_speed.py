@@ -5,11 +5,13 @@
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --rounds 5 \\
         --positions 8 --iterations 100
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --options width=4
+    .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --new /tmp/cyc/src
 
 Issue 16's search target: iterations per second of `mcts` with its default settings (100
 iterations, rollouts by GreedyPolicy(budget=12, depth=1), one worker), 3 players, mid-game
 positions, at least doubled. The old code is any copy of the package's `src/` (for example
-`git archive <commit> src | tar -x -C /tmp/before`); each side runs in its own process
+`git archive <commit> src | tar -x -C /tmp/before`), the new one this checkout's or `--new`
+(a compiled build, tools/build_compiled.py); each side runs in its own process
 (`PYTHONPATH`), the two alternating round by round so that the load of a shared machine falls
 on both alike. The positions are made once (greedy play from several seeds, 30 to 98
 decisions in, with at least 3 options for the player to move) and handed to both sides as
@@ -77,6 +79,9 @@ def run_side(src, path, iterations, options=None):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--old", required=False, help="the old code's src/ directory")
+    ap.add_argument("--new", default=os.path.join(ROOT, "src"),
+                    help="the new code's src/ directory (default: this checkout's; for example "
+                         "a compiled build's, tools/build_compiled.py)")
     ap.add_argument("--rounds", type=int, default=3, help="old/new alternations (default 3)")
     ap.add_argument("--positions", type=int, default=6, help="positions searched per round")
     ap.add_argument("--iterations", type=int, default=100, help="iterations per decision")
@@ -92,8 +97,8 @@ def main(argv=None):
         return 0
     if not args.old:
         ap.error("--old SRC: the src/ directory of the code to compare with")
-    new_src = os.path.join(ROOT, "src")
-    sys.path.insert(0, new_src)
+    new_src = os.path.abspath(args.new)
+    sys.path.insert(0, os.path.join(ROOT, "src"))  # the positions are made with this checkout
     from cyclades.agents.registry import parse_agent_spec
     options = parse_agent_spec(f"mcts:{args.options}")[1] if args.options else {}
     records = positions(args.positions)
@@ -102,7 +107,8 @@ def main(argv=None):
         json.dump(records, fh)
     print(f"cores: {os.cpu_count()}, load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{len(records)} positions (Legendary, 3 players), mcts iterations={args.iterations}, "
-          f"old code: {args.old}" + (f", new side's options: {options}" if options else ""))
+          f"old code: {args.old}, new code: {new_src}"
+          + (f", new side's options: {options}" if options else ""))
     ratios, same = [], True
     try:
         for r in range(args.rounds):

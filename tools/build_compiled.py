@@ -10,8 +10,10 @@
 Off the default path: the package is and stays pure Python, and nothing here touches this
 checkout. OUT receives a copy of src/ (OUT/src) with C extension modules beside its .py files
 (Python loads an extension before the .py of the same name); delete OUT to get rid of it. The
-extensions are a snapshot of the sources at build time. The measured verdict (not worth
-keeping: about x1.2-1.3 on random play, x1.0-1.15 on MCTS) is in benchmarks/README.md.
+extensions are a snapshot of the sources at build time: build again after a change. Cython
+with `--agents` is the optional build the README offers (random play about x1.5, MCTS about
+x1.4, the same games and searches; tests/test_compiled_build.py builds it and runs the engine's
+and agents' tests on it); mypyc stays a measurement (benchmarks/README.md).
 
 Needs setuptools, a C compiler and the Python headers; mypy (which brings mypyc) for the
 default backend, Cython (`pip install cython`) for `--backend cython`. Neither compiler takes

@@ -1,0 +1,69 @@
+"""The optional compiled build (issue 16): tools/build_compiled.py with Cython over the engine
+and the search (agents/evaluation.py, greedy.py, mcts.py) builds, and the engine's and the
+agents' tests pass on it, run in a process that imports the compiled modules (a test among
+them checks that it does: `CYCLADES_EXPECT_COMPILED`).
+
+Skipped, saying why, without Cython (the `test` extra brings it) or a C compiler. About three
+minutes on two cores, most of it the C compiler.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "tools", "build_compiled.py")
+EXT = sysconfig.get_config_var("EXT_SUFFIX")
+
+# The tests of the rules engine and of the agents that run on it: what the build compiles.
+ENGINE_AND_AGENT_TESTS = [
+    "test_battle.py", "test_board.py", "test_classic.py", "test_creatures.py", "test_cycle.py",
+    "test_events.py", "test_frames.py", "test_gods.py", "test_heroes.py", "test_log.py",
+    "test_metropolis.py", "test_miniatures.py", "test_moves.py", "test_observation.py",
+    "test_offerings.py", "test_properties.py", "test_regressions.py", "test_scenario_checks.py",
+    "test_setup.py", "test_teams.py", "test_agents.py", "test_mcts_speed.py",
+    "test_compiled_build.py",
+]
+COMPILED = ("cyclades/engine/game", "cyclades/engine/turns", "cyclades/agents/mcts",
+            "cyclades/agents/greedy", "cyclades/agents/evaluation")
+
+
+def test_the_hot_modules_are_compiled_when_expected():
+    """In the build's test run, the engine and the search are the extension modules."""
+    if not os.environ.get("CYCLADES_EXPECT_COMPILED"):
+        pytest.skip("runs inside the compiled build's test run (test_engine_and_agent_tests...)")
+    import cyclades.agents.mcts
+    import cyclades.engine.game
+    import cyclades.engine.turns
+    for module in (cyclades.engine.game, cyclades.engine.turns, cyclades.agents.mcts):
+        assert module.__file__.endswith(EXT), module.__file__
+
+
+def test_engine_and_agent_tests_pass_on_the_compiled_build(tmp_path):
+    if os.environ.get("CYCLADES_EXPECT_COMPILED"):
+        pytest.skip("this is the compiled build's own test run")
+    if importlib.util.find_spec("Cython") is None:
+        pytest.skip("Cython is not installed (the test extra brings it)")
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler ({compiler})")
+    out = tmp_path / "compiled"
+    build = subprocess.run([sys.executable, BUILD, str(out), "--backend", "cython", "--agents"],
+                           capture_output=True, text=True, timeout=1200)
+    assert build.returncode == 0, build.stdout + build.stderr
+    src = out / "src"
+    for rel in COMPILED:
+        assert (src / (rel + EXT)).exists(), f"{rel} was not compiled"
+    env = dict(os.environ, PYTHONPATH=str(src), CYCLADES_EXPECT_COMPILED="1")
+    tests = [os.path.join(ROOT, "tests", name) for name in ENGINE_AND_AGENT_TESTS]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+    summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert " passed" in summary and "failed" not in summary, summary
