@@ -6,6 +6,7 @@
         --positions 8 --iterations 100
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --options width=4
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --new /tmp/cyc/src
+    .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --games 11,12,13
 
 Issue 16's search target: iterations per second of `mcts` with its default settings (100
 iterations, rollouts by GreedyPolicy(budget=12, depth=1), one worker), 3 players, mid-game
@@ -24,6 +25,9 @@ the search does, so that its strength per iteration is the old one by constructi
 gives the new side's mcts other options than its defaults (the same syntax as an agent's,
 "width=4,c=0.3"): a search that is meant to differ (a setting of the old code
 against another) then prints NO there, and its strength is a tournament's question.
+`--games` then plays whole games on both sides (every seat mcts, the same seeds): a tournament
+of the new code against the old at equal iterations, whose answer is that they play the same
+games.
 """
 from __future__ import annotations
 
@@ -68,6 +72,51 @@ def child(records, iterations, options):
     return {"iterations": done, "wall": wall, "cpu": cpu, "chosen": chosen}
 
 
+def play_games(seeds, iterations, options):
+    """Whole games (Legendary, 3 players, every seat this side's mcts, seeded by the game's
+    seed and the seat): per game its decisions, CPU seconds, winners and a digest of its
+    decisions, to compare the two sides' games."""
+    import hashlib
+
+    import cyclades
+    from cyclades.agents.mcts import MCTSAgent
+
+    out = []
+    for seed in seeds:
+        g = cyclades.new_game(players=3, seed=seed)
+        agents = [MCTSAgent(seed=seed * 10 + k, iterations=iterations, **options) for k in range(3)]
+        c = time.process_time()
+        while not g.is_over:
+            g.apply(agents[g.to_move].act(g, g.to_move))
+        history = json.dumps([a.to_json() for a in g.history])
+        out.append({"seed": seed, "decisions": len(g.history), "cpu": time.process_time() - c,
+                    "winners": g.result()["winners"],
+                    "digest": hashlib.sha256(history.encode()).hexdigest()[:16]})
+    return out
+
+
+def compare_games(seeds, iterations, old_src, new_src, options):
+    """Both sides play the same whole games: the tournament of new against old at equal
+    iterations, which has nothing to tell when every game is the same."""
+    print(f"whole games, seeds {', '.join(map(str, seeds))} (every seat mcts, {iterations} iterations):")
+    sides = {}
+    for name, src in (("old", old_src), ("new", new_src)):
+        env = dict(os.environ, PYTHONPATH=src)
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child-games",
+                               ",".join(map(str, seeds)), "--iterations", str(iterations),
+                               "--child-options", json.dumps(options or {})],
+                              env=env, capture_output=True, text=True, check=True)
+        sides[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    for o, n in zip(sides["old"], sides["new"]):
+        same = "the same game" if o["digest"] == n["digest"] else "another game"
+        print(f"  seed {o['seed']}: {o['decisions']} / {n['decisions']} decisions, winners "
+              f"{o['winners']} / {n['winners']}, CPU {o['cpu']:.1f} s / {n['cpu']:.1f} s: {same}")
+    old_cpu, new_cpu = (sum(x["cpu"] for x in sides[k]) for k in ("old", "new"))
+    same = all(o["digest"] == n["digest"] for o, n in zip(sides["old"], sides["new"]))
+    print(f"whole games CPU time old/new: {old_cpu / new_cpu:.2f}; the same games: "
+          + ("yes" if same else "NO"))
+
+
 def run_side(src, path, iterations, options=None):
     env = dict(os.environ, PYTHONPATH=src)
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
@@ -87,9 +136,17 @@ def main(argv=None):
     ap.add_argument("--iterations", type=int, default=100, help="iterations per decision")
     ap.add_argument("--options", default="",
                     help="the new side's mcts options, e.g. width=4,c=0.3 (default: its defaults)")
+    ap.add_argument("--games", default="",
+                    help="also play whole games with these seeds on both sides, e.g. 11,12,13 "
+                         "(about a minute a game for the old code)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-games", help=argparse.SUPPRESS)
     ap.add_argument("--child-options", default="{}", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child_games:
+        seeds = [int(x) for x in args.child_games.split(",")]
+        print(json.dumps(play_games(seeds, args.iterations, json.loads(args.child_options))))
+        return 0
     if args.child:
         with open(args.child) as fh:
             records = json.load(fh)
@@ -127,9 +184,14 @@ def main(argv=None):
                   f"ratio {n_rate / o_rate:.2f}")
     finally:
         os.unlink(path)
-    print(f"iterations/s ratio new/old (median of {len(ratios)}): {statistics.median(ratios):.2f}  "
-          f"(target >= {TARGET:g}: {'met' if statistics.median(ratios) >= TARGET else 'NOT met'})")
-    print("same actions and root statistics as the old code: " + ("yes" if same else "NO"))
+    if ratios:  # (--rounds 0: the whole games only)
+        median = statistics.median(ratios)
+        print(f"iterations/s ratio new/old (median of {len(ratios)}): {median:.2f}  "
+              f"(target >= {TARGET:g}: {'met' if median >= TARGET else 'NOT met'})")
+        print("same actions and root statistics as the old code: " + ("yes" if same else "NO"))
+    if args.games:
+        compare_games([int(x) for x in args.games.split(",")], args.iterations, args.old, new_src,
+                      options)
     return 0
 
 
