@@ -154,10 +154,19 @@ def main(argv=None):
         return 0
     if not args.old:
         ap.error("--old SRC: the src/ directory of the code to compare with")
+    try:
+        seeds = [int(x) for x in args.games.split(",")] if args.games else []
+    except ValueError:
+        ap.error(f"--games {args.games}: whole numbers separated by commas, e.g. 11,12,13")
     new_src = os.path.abspath(args.new)
     sys.path.insert(0, os.path.join(ROOT, "src"))  # the positions are made with this checkout
     from cyclades.agents.registry import parse_agent_spec
     options = parse_agent_spec(f"mcts:{args.options}")[1] if args.options else {}
+    try:  # a wrong option is refused here, not as a traceback from the new side's process
+        from cyclades.agents.mcts import MCTSAgent
+        MCTSAgent(**options)
+    except (TypeError, ValueError) as e:
+        ap.error(f"--options {args.options}: {e}")
     records = positions(args.positions)
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"mcts_speed_{os.getpid()}.json")
     with open(path, "w") as fh:
@@ -189,9 +198,8 @@ def main(argv=None):
         print(f"iterations/s ratio new/old (median of {len(ratios)}): {median:.2f}  "
               f"(target >= {TARGET:g}: {'met' if median >= TARGET else 'NOT met'})")
         print("same actions and root statistics as the old code: " + ("yes" if same else "NO"))
-    if args.games:
-        compare_games([int(x) for x in args.games.split(",")], args.iterations, args.old, new_src,
-                      options)
+    if seeds:
+        compare_games(seeds, args.iterations, args.old, new_src, options)
     return 0
 
 
