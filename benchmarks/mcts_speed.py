@@ -99,14 +99,8 @@ def compare_games(seeds, iterations, old_src, new_src, options):
     """Both sides play the same whole games: the tournament of new against old at equal
     iterations, which has nothing to tell when every game is the same."""
     print(f"whole games, seeds {', '.join(map(str, seeds))} (every seat mcts, {iterations} iterations):")
-    sides = {}
-    for name, src in (("old", old_src), ("new", new_src)):
-        env = dict(os.environ, PYTHONPATH=src)
-        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child-games",
-                               ",".join(map(str, seeds)), "--iterations", str(iterations),
-                               "--child-options", json.dumps(options or {})],
-                              env=env, capture_output=True, text=True, check=True)
-        sides[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    games = ["--child-games", ",".join(map(str, seeds)), "--iterations", str(iterations)]
+    sides = {"old": run_side(old_src, games), "new": run_side(new_src, games, options)}
     for o, n in zip(sides["old"], sides["new"]):
         same = "the same game" if o["digest"] == n["digest"] else "another game"
         print(f"  seed {o['seed']}: {o['decisions']} / {n['decisions']} decisions, winners "
@@ -117,10 +111,12 @@ def compare_games(seeds, iterations, old_src, new_src, options):
           + ("yes" if same else "NO"))
 
 
-def run_side(src, path, iterations, options=None):
+def run_side(src, child_args, options=None):
+    """This script's child mode (`child_args`) with `src` first on the path: its JSON answer.
+    `options`: the mcts options of that side (the new side's `--options`)."""
     env = dict(os.environ, PYTHONPATH=src)
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
-                          "--iterations", str(iterations), "--child-options", json.dumps(options or {})],
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), *child_args,
+                          "--child-options", json.dumps(options or {})],
                          env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -182,7 +178,8 @@ def main(argv=None):
             order = [("old", args.old), ("new", new_src)]
             if r % 2:
                 order.reverse()
-            res = {name: run_side(src, path, args.iterations, options if name == "new" else None)
+            search = ["--child", path, "--iterations", str(args.iterations)]
+            res = {name: run_side(src, search, options if name == "new" else None)
                    for name, src in order}
             old, new = res["old"], res["new"]
             o_rate, n_rate = old["iterations"] / old["cpu"], new["iterations"] / new["cpu"]
