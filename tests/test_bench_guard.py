@@ -97,3 +97,20 @@ def test_pettingzoo_ratio_within_30_percent_of_baseline(tmp_path, key, recorded)
         f"environment speed regression: PettingZoo steps/s over engine decisions/s ({key}) is "
         f"{best:.2f}, more than {ALLOWED_DROP:.0%} below the baseline {baseline:.2f} "
         f"(floor {floor:.2f}).\n{output}")
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--options", "foo=1"], "--options foo=1"),
+    (["--options", "workers=0"], "--options workers=0"),
+    (["--games", "a,b"], "--games a,b"),
+    ([], "--old"),
+])
+def test_mcts_speed_refuses_a_wrong_flag_with_a_usage_error(flags, named):
+    """benchmarks/mcts_speed.py: a wrong --options, --games or a missing --old is a usage error
+    naming it (exit 2), before any search or game is played."""
+    old = [] if named == "--old" else ["--old", os.path.join(ROOT, "src")]
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "mcts_speed.py"),
+                          *old, *flags], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert named in run.stderr and "Traceback" not in run.stderr
+    assert "round" not in run.stdout
