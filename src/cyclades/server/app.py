@@ -14,6 +14,7 @@ and the routes, one router per concern:
     replays.py    replays, the end of a game, rematches
     tutorial.py   the guided first game; back; ends-turn
     advice.py     hints and win chances (issue 14)
+    people.py     accounts, logins, my games, play now, ratings, profiles, chat
 
 Everything that changes a game goes through `sessions.Session.act`; every answer carries only
 `game.view(seat)` (spectators: `game.view(None)`), never the full state or the generator (R24).
@@ -30,6 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from . import advice, games, lobby, pages, replays, tutorial, ws
 from .bodies import ActionBody  # noqa: F401 - its home by name (and OpenAPI name): bodies.py
 from .errors import Refused
+from .people import install as install_people
 from .security import install as install_security
 from .sessions import Manager
 from .store import Store
@@ -59,6 +61,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None,
     app = FastAPI(title="Cyclades game server", version="1", lifespan=lifespan,
                   description="Play Cyclades over HTTP and WebSocket: see docs/api.md.")
     install_security(app, limits)  # limits, headers, offline docs, housekeeping
+    install_people(app, limits)    # accounts, my games, play now, ratings, chat (people.py)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(Refused, _refused)
     for module in ROUTERS:

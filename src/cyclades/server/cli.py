@@ -67,10 +67,32 @@ import click
 @click.option("--peer-ttl", default=None, type=click.FloatRange(min=0.5), hidden=True,
               envvar="CYCLADES_PEER_TTL",
               help="seconds after which a silent server process is taken for dead")
+# Accounts, logins and chat (server/people.py, docs/api.md "Accounts"; docs/deploy.md "HTTPS").
+@click.option("--secure-cookies", default="auto", show_default=True, envvar="CYCLADES_SECURE_COOKIES",
+              type=click.Choice(["auto", "always", "never"]),
+              help="mark the login cookies Secure (sent over HTTPS only): auto when the request came "
+                   "over HTTPS (behind a proxy: its X-Forwarded-Proto, see --forwarded-allow-ips)")
+@click.option("--session-days", default=30.0, show_default=True, type=click.FloatRange(min=0.001),
+              envvar="CYCLADES_SESSION_DAYS", help="a login lasts so long after it was last used")
+@click.option("--login-rate", default="20/minute;200/hour", show_default=True, envvar="CYCLADES_LOGIN_RATE",
+              callback=lambda ctx, param, value: _rate(value), help="login attempts one address may make")
+@click.option("--login-failures", default="5/5 minutes;30/day", show_default=True,
+              envvar="CYCLADES_LOGIN_FAILURES", callback=lambda ctx, param, value: _rate(value),
+              help="failed logins one name may have (the same whether the name exists or not)")
+@click.option("--signup-rate", default="5/hour;20/day", show_default=True, envvar="CYCLADES_SIGNUP_RATE",
+              callback=lambda ctx, param, value: _rate(value), help="accounts one address may create")
+@click.option("--chat-rate", default="5/10 seconds;30/minute", show_default=True, envvar="CYCLADES_CHAT_RATE",
+              callback=lambda ctx, param, value: _rate(value), help="chat messages one person may send at one table")
+@click.option("--chat-length", default=300, show_default=True, type=click.IntRange(min=1, max=4000),
+              envvar="CYCLADES_CHAT_LENGTH", help="characters of one chat message")
+@click.option("--table-sweep-seconds", default=1.0, type=click.FloatRange(min=0.05), hidden=True,
+              envvar="CYCLADES_TABLE_SWEEP_SECONDS", help="how often play-now tables' bot waits are looked at")
+@click.option("--play-now-max-cycles", default=None, type=click.IntRange(min=1), hidden=True,
+              envvar="CYCLADES_PLAY_NOW_MAX_CYCLES", help="a cycle limit for play-now games (tests)")
 def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws_message,
           allowed_origins, game_rate, max_open_games, expire_hours, idle_minutes,
           finished_idle_minutes, sweep_seconds, workers=1, forwarded_allow_ips=None, peer_ttl=None,
-          bot_workers=None, bot_seconds=10.0):
+          bot_workers=None, bot_seconds=10.0, **people):
     """Run the game server; open the printed URL in a browser."""
     sock = _listen(host, port)  # before anything else: a taken port is said at once
     _bot_settings(workers, bot_workers, bot_seconds, peer_ttl)
@@ -86,7 +108,7 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
                           allowed_origins=tuple(allowed_origins), game_rate=game_rate,
                           max_open_games=max_open_games, expire_hours=expire_hours,
                           idle_minutes=idle_minutes, finished_idle_minutes=finished_idle_minutes,
-                          sweep_seconds=sweep_seconds)
+                          sweep_seconds=sweep_seconds, extra={"people": people})
     db_url = db_url or default_db_url()
     if workers > 1:
         from .workers import prepare

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Query, Request
 
 from .bodies import DecisionBody
 from .errors import Refused, refusals
+from .holders import creator_holds
 from .options import CreateBody, seat_kinds, seat_names, seat_specs, setup_options
 from .sessions import LOG_TAIL, manager_of
 
@@ -33,6 +34,7 @@ async def create_game(body: CreateBody, request: Request):
     if body.bot_delay is not None:
         settings["bot_delay"] = body.bot_delay
     s = await manager_of(request).create(options, seat_specs(seats, names), settings)
+    await creator_holds(request, s)  # logged in: the "you" seat is the account's (holders.py)
     gid = s.game_id
     public = s.public_seats()
     return {"game_id": gid, "host_token": settings["host_token"],

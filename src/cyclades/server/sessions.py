@@ -291,6 +291,8 @@ class Session:
         lines = self.narrate(new, events)
         self.log.extend(lines)
         self.broadcast()
+        for listener in self.m.listeners:
+            listener(self)
         return lines
 
     # --- bots --------------------------------------------------------------------------
@@ -397,6 +399,8 @@ class Manager:
         self.dbpool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-db")
         self.closing = False
         self.sync = None              # server/sync.py: this process among the others
+        # Called with the session after each decision is stored (people.py: a game's end).
+        self.listeners: list = []
 
     async def db(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()

@@ -88,8 +88,16 @@ export function chip(p, seats, text) {
     text ?? seatName(seats, p));
 }
 
+// A logged-in request that changes something carries the login's CSRF token (server/auth.py):
+// the cyclades_csrf cookie, which only this site's pages can read.
+export function csrfHeaders(method = "POST") {
+  if (["GET", "HEAD", "OPTIONS"].includes(method)) return {};
+  const m = document.cookie.match(/(?:^|;\s*)cyclades_csrf=([^;]+)/);
+  return m ? { "X-CSRF-Token": decodeURIComponent(m[1]) } : {};
+}
+
 export async function api(method, path, body) {
-  const opts = { method, headers: {} };
+  const opts = { method, headers: csrfHeaders(method) };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);

@@ -8,6 +8,7 @@ import {
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
 import { afterRender, beforeSend } from "./tutorial.js"; // lessons, Undo, "End your turn?"
+import { chatNotice, chatState, installChat } from "./chat.js"; // the table talk
 
 const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
 const BID_KINDS = new Set(["bid", "apollo"]);
@@ -119,6 +120,7 @@ async function start() {
   }
   scrollBackLink(st.gid);
   connect();
+  installChat(st);
 }
 
 // A wide board on a tall screen (a phone upright) is drawn turned a quarter: twice as large.
@@ -172,6 +174,7 @@ function applyState(msg, appendLog = true) {
   st.status = msg.status || st.status;
   if (msg.seats) st.seats = msg.seats;
   st.legal = msg.legal_actions || (msg.view && msg.view.legal_actions) || [];
+  chatState(st.status);
   if (appendLog && msg.log && msg.version > st.logVersion) {
     st.log.push(...msg.log);
     st.logVersion = msg.version;
@@ -205,6 +208,8 @@ function connect() {
       applyState(msg);
     } else if (msg.type === "error") {
       showToast(msg.message || "The server refused that.");
+    } else if (msg.type === "chat") {
+      chatNotice(msg);
     }
   };
   ws.onclose = () => {

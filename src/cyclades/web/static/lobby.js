@@ -2,6 +2,7 @@
 // link, open to anyone, a bot), list the games on the server, join an open seat, and, for
 // the games this browser created, give an absent player's seat to a bot.
 import { api, chip, colour, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
+import { offerNameInvites } from "./account.js"; // logged in: invite players by name too
 
 const $ = (id) => document.getElementById(id);
 let botKinds = ["greedy", "mcts", "random"];
@@ -242,6 +243,7 @@ function showCreated(game) {
   ].filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  offerNameInvites(box, game);
 }
 
 // --- the list of games ------------------------------------------------------------------

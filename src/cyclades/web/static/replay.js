@@ -7,8 +7,9 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { GODS, actionLabel, api, cardName, chip, colour, godName, h, ink } from "./common.js";
+import { GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, godName, h, ink } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
+import { replayChat } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const enc = encodeURIComponent;
@@ -110,7 +111,7 @@ async function upload(text) {
   $("open-error").hidden = true;
   let res;
   try {
-    res = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    res = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: text });
   } catch (e) {
     showOpen("The server cannot be reached.");
     return;
@@ -193,6 +194,7 @@ async function load(rid) {
     const back = $("to-game");
     back.href = `/game/${enc(st.gid)}`;
     back.hidden = false;
+    st.chat = replayChat($("replay-chat"), st.gid); // what was said, up to the step shown
   }
   const want = new URLSearchParams(location.search).get("step");
   let n = st.over ? 0 : st.steps; // a game going on: where it is now
@@ -506,6 +508,7 @@ function show(n, d) {
   drawPlayers(v, d);
   syncLog(n);
   drawChart(c);
+  if (st.chat) st.chat.step(n);
   const url = new URL(location.href);
   url.searchParams.set("step", String(n));
   url.searchParams.delete("url");
