@@ -102,11 +102,13 @@ def _mute(engine, game_id: str, muter: str, muted: str, on: bool) -> None:
             c.execute(chat_mutes.insert().values(game_id=game_id, muter=muter, muted=muted))
 
 
-def _latest(engine, ids: list) -> dict:
-    """{game_id: the id of its last message} of these games."""
+def _said_since(engine, ids: list, since: float) -> dict:
+    """{game_id: the id of its last message} of these games, for those with a message said
+    since `since`."""
     with engine.connect() as c:
         return dict(c.execute(sa.select(chat.c.game_id, sa.func.max(chat.c.id))
-                              .where(chat.c.game_id.in_(ids)).group_by(chat.c.game_id)).all())
+                              .where(chat.c.game_id.in_(ids), chat.c.at >= since)
+                              .group_by(chat.c.game_id)).all())
 
 
 def _author(row) -> str:
@@ -245,7 +247,6 @@ class Relay:
 
     def __init__(self, people):
         self.people = people
-        self.seen: dict = {}      # game_id -> last message id told here (SQLite polling)
         self.task = None
 
     def start(self):
@@ -292,22 +293,21 @@ class Relay:
 
     async def _poll(self):
         m = self.people.m
+        since = time.time()
         while not m.closing:
             await asyncio.sleep(max(POLL, 1.0))
             if not (m.sync and m.sync.peers):
+                since = time.time()
                 continue
             held = [gid for gid, s in list(m.sessions.items()) if s.conns]
-            if not held:
-                continue
+            now = time.time()
             try:
-                latest = await self.people.db(_latest, held)
+                said = await self.people.db(_said_since, held, since - 1.0) if held else {}
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("looking for new chat messages failed")
                 continue
-            for gid, mid in latest.items():
-                last = self.seen.get(gid)
-                if last is not None and mid > last:
-                    self._tell(gid, mid)
-            self.seen = {gid: latest.get(gid, 0) for gid in held}
+            since = now  # told twice is harmless: a client asks only for what it has not read
+            for gid, mid in said.items():
+                self._tell(gid, mid)
