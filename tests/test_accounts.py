@@ -82,6 +82,22 @@ def test_sign_up_log_out_and_log_in_again(person, server):
     assert r.status_code == 409 and "taken" in r.json()["detail"]
 
 
+def test_login_cookies_are_secure_over_https(person, tmp_path):
+    """Behind a proxy that says the browser came over HTTPS (X-Forwarded-Proto, trusted from
+    127.0.0.1 by default), or always with --secure-cookies always."""
+    r = person().post("/api/account/signup", json={"name": "Sec Ure", "password": PASSWORD},
+                      headers={"X-Forwarded-Proto": "https"})
+    assert r.status_code == 201
+    assert all("Secure" in c for c in r.headers.get_list("set-cookie"))
+    r = person().post("/api/account/signup", json={"name": "Plain Http", "password": PASSWORD})
+    assert not any("Secure" in c for c in r.headers.get_list("set-cookie"))
+    with ServerProcess(f"sqlite:///{tmp_path / 's.db'}", args=["--secure-cookies", "always"]) as srv:
+        r = Person(srv.url).post("/api/account/signup", json={"name": "Always", "password": PASSWORD})
+        cookies = r.headers.get_list("set-cookie")
+        assert len(cookies) == 2 and all("Secure" in c and "Path=/" in c for c in cookies)
+        assert "HttpOnly" in next(c for c in cookies if c.startswith("cyclades_session="))
+
+
 @pytest.mark.parametrize("name, why", [
     ("<script>alert(1)</script>", "letters, digits"), ("<b>Bo</b>", "letters, digits"),
     ("Al", "3 to 24"), ("x" * 25, "3 to 24"), ("former player", "kept"), ("Player 2", "kept"),

@@ -131,6 +131,9 @@ async function offerToKeepSeat() {
   } catch (e) {
     return;
   }
+  try {
+    if (sessionStorage.getItem(`${KEEP_KEY}.not-now.${gameId}`)) return;
+  } catch (e) { /* offer it */ }
   const data = await whoAmI();
   if (data.account) {
     let mine;
@@ -143,7 +146,15 @@ async function offerToKeepSeat() {
     if (all.some((g) => g.game_id === gameId)) return; // held already
   }
   const box = h("div", { class: "keep-seat panel", role: "note" });
-  const close = h("button", { type: "button", class: "linklike keep-close", "aria-label": "Not now", title: "Not now", onclick: () => box.remove() }, "×");
+  const close = h("button", {
+    type: "button", class: "linklike keep-close", "aria-label": "Not now", title: "Not now",
+    onclick: () => {
+      box.remove();
+      try { // not again for this game in this browser tab
+        sessionStorage.setItem(`${KEEP_KEY}.not-now.${gameId}`, "1");
+      } catch (e) { /* it comes back on the next visit */ }
+    },
+  }, "×");
   if (data.account) {
     box.append(h("p", {}, `Keep this seat in your account (${data.account.name}): the game goes into My games.`),
       h("div", { class: "buttons" }, h("button", {

@@ -55,6 +55,22 @@ class ChatPanel {
     this.mutedBox = h("p", { class: "chat-muted muted", hidden: true });
     this.box.replaceChildren(this.title, this.tabs, this.list, this.form, this.note, this.mutedBox);
     if (window.matchMedia("(max-width: 820px)").matches) this.toggle(true);
+    // A message that comes while the panel is out of sight: a note that brings it into view.
+    this.pill = h("button", { type: "button", class: "chat-new", hidden: true, onclick: () => this.reveal() });
+    document.body.append(this.pill);
+    this.inView = true;
+    if ("IntersectionObserver" in window) {
+      new IntersectionObserver((seen) => {
+        this.inView = seen.some((e) => e.isIntersecting);
+        if (this.inView) this.pill.hidden = true;
+      }).observe(this.box);
+    }
+  }
+
+  reveal() {
+    this.pill.hidden = true;
+    this.toggle(false);
+    this.box.scrollIntoView({ behavior: "smooth", block: "nearest" });
   }
 
   toggle(force) {
@@ -90,8 +106,13 @@ class ChatPanel {
         this.input.maxLength = data.max_length || 300;
         for (const m of data.messages) this.messages.push(m);
         if (data.messages.length) this.after = data.messages[data.messages.length - 1].id;
-        const fresh = this.messages.slice(before).filter((m) => m.author !== this.me).length;
-        if (fresh && this.box.classList.contains("collapsed")) this.setUnread(this.unread + fresh);
+        const fresh = this.messages.slice(before).filter((m) => m.author !== this.me);
+        if (fresh.length && this.box.classList.contains("collapsed")) this.setUnread(this.unread + fresh.length);
+        if (fresh.length && before && (!this.inView || this.box.classList.contains("collapsed"))) {
+          const last = fresh[fresh.length - 1];
+          this.pill.textContent = `${last.name}: ${last.text}`;
+          this.pill.hidden = false;
+        }
         this.render();
       } catch (e) {
         this.showNote(`The table talk cannot be loaded: ${e.message}`);
@@ -134,7 +155,7 @@ class ChatPanel {
   item(m) {
     const mine = m.author === this.me;
     return h("li", { class: `chat-msg ${mine ? "mine" : ""}`, "data-author": m.author },
-      nameChip(m, this.st.seats), " ", h("span", { class: "chat-text" }, m.text),
+      nameChip(m, this.st.seats), h("span", { class: "chat-text" }, m.text),
       h("span", { class: "chat-meta" }, h("time", {}, time(m.at)),
         !mine && this.me !== null ? h("button", {
           type: "button", class: "linklike chat-mute", title: `Mute ${m.name}: hide their messages from you`,
