@@ -34,13 +34,21 @@ from .account_store import (
     set_password,
     tombstone,
 )
-from .errors import Error, Refused
+from .errors import Refused, refusals
 from .holders import check_keep, keep_seat, release, rename_seat, seats_of_account
 from .mygames import counts
 from .playnow import leave_all
 from .ratings import forget_ratings
 
 router = APIRouter()
+
+# What the routes' refusals mean (the OpenAPI schema's words).
+REFUSALS = {401: "not logged in, the login has run out or ended, or a wrong name or password",
+           403: "a request from a page of another site, or without the login's CSRF token; "
+                "or a token that is not a seat of this game",
+           404: "no such game", 409: "the name is taken, or the seat is someone else's",
+           422: "a name or password the rules refuse (the message says why)",
+           429: "too many attempts from this address or for this name (Retry-After)"}
 
 
 # --- the routes -----------------------------------------------------------------------------------------
@@ -69,16 +77,6 @@ class Confirm(BaseModel):
     password: StrictStr = Field(max_length=1000)
 
 
-def _refusals(*codes):
-    what = {401: "not logged in, the login has run out or ended, or a wrong name or password",
-            403: "a request from a page of another site, or without the login's CSRF token; "
-                 "or a token that is not a seat of this game",
-            404: "no such game", 409: "the name is taken, or the seat is someone else's",
-            422: "a name or password the rules refuse (the message says why)",
-            429: "too many attempts from this address or for this name (Retry-After)"}
-    return {c: {"model": Error, "description": what[c]} for c in codes}
-
-
 def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -93,7 +91,7 @@ def _logged_in(request: Request, account_id: int, name: str, token: str, csrf: s
     return response
 
 
-@router.post("/api/account/signup", status_code=201, responses=_refusals(403, 404, 409, 422, 429))
+@router.post("/api/account/signup", status_code=201, responses=refusals(403, 404, 409, 422, 429, what=REFUSALS))
 async def signup(body: Credentials, request: Request):
     """Create an account and log in (cookies). With `keep`, the guest seat of that link becomes
     the account's."""
@@ -115,7 +113,7 @@ async def signup(body: Credentials, request: Request):
     return _logged_in(request, account_id, name, token, csrf, 201, {"kept": kept})
 
 
-@router.post("/api/account/login", responses=_refusals(401, 403, 404, 409, 422, 429))
+@router.post("/api/account/login", responses=refusals(401, 403, 404, 409, 422, 429, what=REFUSALS))
 async def login(body: Credentials, request: Request):
     """Log in (cookies). A wrong password and an unknown name get the same answer (401)."""
     people = request.app.state.people
@@ -143,7 +141,7 @@ async def login(body: Credentials, request: Request):
     return _logged_in(request, row.id, row.name, token, csrf, 200, {"kept": kept})
 
 
-@router.post("/api/account/logout", responses=_refusals(401, 403))
+@router.post("/api/account/logout", responses=refusals(401, 403, what=REFUSALS))
 async def logout(request: Request):
     """End this login (its cookie stops working at once, wherever a copy of it is)."""
     people = request.app.state.people
@@ -154,7 +152,7 @@ async def logout(request: Request):
     return response
 
 
-@router.post("/api/account/logout-everywhere", responses=_refusals(401, 403))
+@router.post("/api/account/logout-everywhere", responses=refusals(401, 403, what=REFUSALS))
 async def logout_everywhere(request: Request):
     """End every login of this account, on every device."""
     people = request.app.state.people
@@ -165,7 +163,7 @@ async def logout_everywhere(request: Request):
     return response
 
 
-@router.get("/api/account", responses=_refusals(401))
+@router.get("/api/account", responses=refusals(401, what=REFUSALS))
 async def me(request: Request):
     """Who is logged in (`{"account": null}` for nobody), with the count of games waiting on
     them (the badge) and of invitations. 401 for a login that ran out or ended (its cookies
@@ -181,7 +179,7 @@ async def me(request: Request):
             "csrf": account["csrf"], **n}
 
 
-@router.post("/api/account/password", responses=_refusals(401, 403, 422, 429))
+@router.post("/api/account/password", responses=refusals(401, 403, 422, 429, what=REFUSALS))
 async def change_password(body: PasswordChange, request: Request):
     """Change the password (the old one first); every other login of the account ends."""
     people = request.app.state.people
@@ -199,7 +197,7 @@ async def change_password(body: PasswordChange, request: Request):
     return {"changed": True, "other_logins_ended": ended}
 
 
-@router.delete("/api/account", responses=_refusals(401, 403, 429))
+@router.delete("/api/account", responses=refusals(401, 403, 429, what=REFUSALS))
 async def delete_account(body: Confirm, request: Request):
     """Delete the account (the password confirms it): its games stay, its seats named
     "former player"; its ratings and logins go."""
@@ -217,7 +215,7 @@ async def delete_account(body: Confirm, request: Request):
     return response
 
 
-@router.post("/api/account/seats", responses=_refusals(401, 403, 404, 409))
+@router.post("/api/account/seats", responses=refusals(401, 403, 404, 409, what=REFUSALS))
 async def keep_a_seat(body: Keep, request: Request):
     """Keep a guest's seat (its link's token) in this account: the game goes into "My games"
     and the seat takes the account's name."""

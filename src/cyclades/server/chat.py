@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from . import auth
 from .account_store import display_name
-from .errors import Error, Refused
+from .errors import Refused, refusals
 from .holders import holders_of
 from .people_schema import accounts, chat, chat_mutes
 from .sync import POLL
@@ -47,8 +47,12 @@ MARKUP = re.compile(r"<\s*/?\s*[A-Za-z!?][^<>]*>")
 PAGE = 500           # messages in one answer
 
 
-
 router = APIRouter()
+
+# What the routes' refusals mean (the OpenAPI schema's words).
+REFUSALS = {401: "a guest spectator cannot talk: log in", 403: "a token that is no seat of this game",
+           404: "no such game", 409: "a lesson: no table talk", 422: "an empty or too long message, or markup",
+           429: "too many messages (Retry-After)"}
 
 
 def clean(text: str, limit: int) -> str:
@@ -163,12 +167,6 @@ def tell(s, message_id: int, line: str) -> None:
 
 # --- the routes ----------------------------------------------------------------------------------------------
 
-def _refusals(*codes):
-    what = {401: "a guest spectator cannot talk: log in", 403: "a token that is no seat of this game",
-            404: "no such game", 409: "a lesson: no table talk", 422: "an empty or too long message, or markup",
-            429: "too many messages (Retry-After)"}
-    return {c: {"model": Error, "description": what[c]} for c in codes}
-
 
 class SayBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -183,7 +181,7 @@ class MuteBody(BaseModel):
     muted: StrictBool = True
 
 
-@router.get("/api/games/{game_id}/chat", responses=_refusals(403, 404))
+@router.get("/api/games/{game_id}/chat", responses=refusals(403, 404, what=REFUSALS))
 async def read_chat(game_id: str, request: Request, token: str | None = None,
                     after: int = Query(0, ge=0)):
     """The messages after id `after` that I may read, oldest first (at most 500), without those
@@ -200,7 +198,8 @@ async def read_chat(game_id: str, request: Request, token: str | None = None,
             "max_length": people.settings.chat_length}
 
 
-@router.post("/api/games/{game_id}/chat", status_code=201, responses=_refusals(401, 403, 404, 409, 422, 429))
+@router.post("/api/games/{game_id}/chat", status_code=201,
+             responses=refusals(401, 403, 404, 409, 422, 429, what=REFUSALS))
 async def say(game_id: str, body: SayBody, request: Request):
     """Say something: a player on the players' line, a logged-in spectator on the spectators'."""
     people = request.app.state.people
@@ -224,7 +223,7 @@ async def say(game_id: str, body: SayBody, request: Request):
                                       account_name=who["account"]["name"] if who["account"] else None))
 
 
-@router.post("/api/games/{game_id}/chat/mute", responses=_refusals(401, 403, 404, 422))
+@router.post("/api/games/{game_id}/chat/mute", responses=refusals(401, 403, 404, 422, what=REFUSALS))
 async def mute(game_id: str, body: MuteBody, request: Request):
     """Mute (or unmute, `muted: false`) a speaker at this table, for me."""
     people = request.app.state.people

@@ -24,9 +24,10 @@ class Error(BaseModel):
     detail: str = Field(description="a clear message; nothing was changed")
 
 
-def refusals(*codes):
-    what = {403: "not this seat's turn, or not a seat of this game", 404: "no such game",
-            409: "stale version, or the game is over (or not over yet)",
-            422: "malformed body, or an illegal action (the engine's reason)",
-            503: "the database could not store the decision; nothing changed"}
-    return {c: {"model": Error, "description": what[c]} for c in codes}
+def refusals(*codes, what: dict | None = None):
+    """The OpenAPI `responses` of these statuses; `what`: a router's own descriptions."""
+    described = {403: "not this seat's turn, or not a seat of this game", 404: "no such game",
+                 409: "stale version, or the game is over (or not over yet)",
+                 422: "malformed body, or an illegal action (the engine's reason)",
+                 503: "the database could not store the decision; nothing changed", **(what or {})}
+    return {c: {"model": Error, "description": described[c]} for c in codes}

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from . import auth
 from .account_store import find_account
-from .errors import Error, Refused
+from .errors import Refused, refusals
 from .holders import holders_of, invite, release, set_state
 from .people_schema import seat_holders
 from .playnow import mode_of, tables_of
@@ -31,6 +31,11 @@ from .store import games
 FINISHED_SHOWN = 20
 
 router = APIRouter()
+
+# What the routes' refusals mean (the OpenAPI schema's words).
+REFUSALS = {401: "not logged in (and no host token)", 403: "not the game's host",
+           404: "no such game, or no such player", 409: "the seat is taken, or the game is over",
+           422: "no such seat, or a bot's seat"}
 
 
 # --- the database side ----------------------------------------------------------------------------
@@ -91,7 +96,7 @@ async def counts(people, account_id: int) -> dict:
             "invitations": sum(1 for r in rows if r.state == "invited")}
 
 
-@router.get("/api/account/games", responses={401: {"model": Error, "description": "not logged in"}})
+@router.get("/api/account/games", responses=refusals(401, what=REFUSALS))
 async def my_games(request: Request):
     """My games: `waiting_on_me` (oldest first), `running`, `open` (`tables`: play-now tables
     I wait at; `invitations`; games with seats not taken yet) and `finished` (latest first)."""
@@ -119,14 +124,7 @@ class InviteBody(BaseModel):
     host_token: StrictStr | None = Field(None, description="the host token (or log in as the host)")
 
 
-def _refusals(*codes):
-    what = {401: "not logged in (and no host token)", 403: "not the game's host",
-            404: "no such game, or no such player", 409: "the seat is taken, or the game is over",
-            422: "no such seat, or a bot's seat"}
-    return {c: {"model": Error, "description": what[c]} for c in codes}
-
-
-@router.post("/api/games/{game_id}/invite", responses=_refusals(401, 403, 404, 409, 422))
+@router.post("/api/games/{game_id}/invite", responses=refusals(401, 403, 404, 409, 422, what=REFUSALS))
 async def invite_by_name(game_id: str, body: InviteBody, request: Request):
     """The host (the host token, or the account holding the host's seat) keeps a seat for a
     player by their account name: it leaves the lobby's open seats and gets a new link, which
@@ -170,7 +168,7 @@ async def _invitation(request: Request, game_id: str):
     return people, account, seat
 
 
-@router.post("/api/account/invitations/{game_id}/accept", responses=_refusals(401, 404, 409))
+@router.post("/api/account/invitations/{game_id}/accept", responses=refusals(401, 404, 409, what=REFUSALS))
 async def accept(game_id: str, request: Request):
     """Take the seat I was invited to: its link."""
     people, account, seat = await _invitation(request, game_id)
@@ -182,7 +180,7 @@ async def accept(game_id: str, request: Request):
     return {"game_id": game_id, "seat": seat, "url": f"/game/{game_id}?token={s.seats[seat]['token']}"}
 
 
-@router.post("/api/account/invitations/{game_id}/decline", responses=_refusals(401, 404))
+@router.post("/api/account/invitations/{game_id}/decline", responses=refusals(401, 404, what=REFUSALS))
 async def decline(game_id: str, request: Request):
     """Refuse an invitation: the seat waits for the host to give it to someone else."""
     people, account, seat = await _invitation(request, game_id)

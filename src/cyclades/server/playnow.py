@@ -32,7 +32,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from . import auth
-from .errors import Error, Refused
+from .errors import Refused, refusals
 from .holders import hold_many, holders_of
 from .options import CreateBody, setup_options
 from .people_schema import play_tables as tables
@@ -48,6 +48,11 @@ RULESET_LABELS = {"legendary": "Legendary", "classic": "Classic (2009)"}
 
 router = APIRouter()
 
+# What the routes' refusals mean (the OpenAPI schema's words).
+REFUSALS = {401: "not logged in", 403: "not the table's creator", 404: "no such table",
+           409: "the table started, closed or is full; or you are not at it",
+           422: "a kind of game the rules do not allow", 503: "the table was changing too fast"}
+
 
 class PlayBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -61,13 +66,6 @@ class PlayBody(BaseModel):
         description="if this opens a table: seconds after which bots fill its empty seats (null: never)")
     bot: StrictStr = Field("casual", max_length=32, description="the level of those bots (GET /api/bots)")
     bots_rated: StrictBool = Field(False, description="the game stays rated with bots at the table")
-
-
-def _refusals(*codes):
-    what = {401: "not logged in", 403: "not the table's creator", 404: "no such table",
-            409: "the table started, closed or is full; or you are not at it",
-            422: "a kind of game the rules do not allow", 503: "the table was changing too fast"}
-    return {c: {"model": Error, "description": what[c]} for c in codes}
 
 
 def setup_of(body: PlayBody, max_cycles: int | None) -> dict:
@@ -276,7 +274,7 @@ async def tables_of(people, account_id: int) -> list:
 
 # --- the routes ----------------------------------------------------------------------------------------
 
-@router.post("/api/play", responses=_refusals(401, 422, 503))
+@router.post("/api/play", responses=refusals(401, 422, 503, what=REFUSALS))
 async def play_now(body: PlayBody, request: Request):
     """Sit at the oldest waiting table of this kind with a free seat (the one I wait at
     already, if any), or open one: `bots_after`, `bot` and `bots_rated` are the opener's
@@ -306,7 +304,7 @@ async def play_now(body: PlayBody, request: Request):
     return await _view_for(people, await people.db(_row, table_id), account["id"])
 
 
-@router.get("/api/play/tables", responses=_refusals(422))
+@router.get("/api/play/tables", responses=refusals(422, what=REFUSALS))
 async def waiting_tables(request: Request):
     """The tables waiting for players, oldest first."""
     people = request.app.state.people
@@ -324,7 +322,7 @@ async def _table(request: Request, table_id: str, required: bool = True):
     return people, account, row
 
 
-@router.get("/api/play/tables/{table_id}", responses=_refusals(404))
+@router.get("/api/play/tables/{table_id}", responses=refusals(404, what=REFUSALS))
 async def get_table(table_id: str, request: Request):
     """A table; its game's link for my seat once it started. Asking also fills it with bots if
     its wait is over."""
@@ -335,7 +333,7 @@ async def get_table(table_id: str, request: Request):
     return await _view_for(people, row, account["id"] if account else None)
 
 
-@router.post("/api/play/tables/{table_id}/join", responses=_refusals(401, 404, 409, 503))
+@router.post("/api/play/tables/{table_id}/join", responses=refusals(401, 404, 409, 503, what=REFUSALS))
 async def join_table(table_id: str, request: Request):
     """Sit at this table (its link was shared), whatever its kind."""
     people, account, row = await _table(request, table_id)
@@ -345,7 +343,7 @@ async def join_table(table_id: str, request: Request):
     return await _view_for(people, joined, account["id"])
 
 
-@router.post("/api/play/tables/{table_id}/leave", responses=_refusals(401, 404, 409, 503))
+@router.post("/api/play/tables/{table_id}/leave", responses=refusals(401, 404, 409, 503, what=REFUSALS))
 async def leave_table(table_id: str, request: Request):
     """Leave a table before its game starts."""
     people, account, row = await _table(request, table_id)
@@ -358,7 +356,7 @@ async def leave_table(table_id: str, request: Request):
     return view(row, account["id"])
 
 
-@router.post("/api/play/tables/{table_id}/fill", responses=_refusals(401, 403, 404, 409))
+@router.post("/api/play/tables/{table_id}/fill", responses=refusals(401, 403, 404, 409, what=REFUSALS))
 async def fill_now(table_id: str, request: Request):
     """The creator starts the game now, bots in the empty seats."""
     people, account, row = await _table(request, table_id)

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Request
 
 from .account_store import find_account
-from .errors import Error, Refused
+from .errors import Refused, refusals
 from .people_schema import rating_history, ratings, seat_holders
 from .playnow import mode_of
 from .ratings import EDITIONS, account_subject, shown
@@ -50,7 +50,7 @@ def _ratings(engine, subject: str) -> tuple:
     return now, history, ranks
 
 
-@router.get("/api/players/{name}", responses={404: {"model": Error, "description": "no such player"}})
+@router.get("/api/players/{name}", responses=refusals(404, what={404: "no such player"}))
 async def profile(name: str, request: Request):
     """`modes`: games played and won per mode; `ratings` per edition (the shown rating, mu,
     sigma, games, wins, place on the leaderboard, `history` oldest first); `recent`: the last

@@ -28,7 +28,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request
 
 from .account_store import display_name
-from .errors import Refused
+from .errors import Refused, refusals
 from .holders import holders_of, places, sides
 from .people_schema import accounts, rating_history, ratings, seat_holders
 from .store import games
@@ -196,7 +196,7 @@ async def settle(people, s) -> dict | None:
 
 # --- the leaderboard -------------------------------------------------------------------------------------
 
-@router.get("/api/leaderboard", responses={422: {"description": "unknown edition"}})
+@router.get("/api/leaderboard", responses=refusals(422, what={422: "no such edition"}))
 async def get_leaderboard(request: Request, edition: str = Query("legendary"),
                           limit: int = Query(100, ge=1, le=1000), bots: bool = False):
     """The rated players of an edition, best first (by the shown rating); `bots=true` lists the

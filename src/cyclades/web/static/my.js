@@ -8,7 +8,8 @@ const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 15000;
 
 function others(g) {
-  return g.seats.filter((s) => s.seat !== g.seat).map((s) => s.name + (s.kind !== "human" ? " (bot)" : "")).join(", ");
+  const bot = (s) => s.kind !== "human" && !/\bbot\b/i.test(s.name);
+  return g.seats.filter((s) => s.seat !== g.seat).map((s) => s.name + (bot(s) ? " (bot)" : "")).join(", ");
 }
 
 function row(g, what, action) {
@@ -34,7 +35,7 @@ function section(id, title, items, empty = null) {
 function render(data) {
   const now = Date.now() / 1000;
   const waiting = data.waiting_on_me.map((g) => row(g,
-    [`Your move for ${duration(now - g.updated)}`, g.expires ? ` · kept ${duration(g.expires - now)} more without a move` : "",
+    [`Your move for ${duration(now - g.updated)}`, g.expires ? ` · removed in ${duration(g.expires - now)} if nobody moves` : "",
       g.cycle ? ` · cycle ${g.cycle}` : ""].join(""),
     open(g.url, "Play", true)));
   const invitations = data.invitations.map((g) => row(g, "You are invited to this game.",
