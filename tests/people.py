@@ -3,6 +3,8 @@ own cookies (a browser's worth), and a game played to its end by random legal de
 
     ann = Person(server.url); ann.signup("Ann")
     ann.post("/api/play", json={...})        # sends X-CSRF-Token, as the site's pages do
+
+    crowd = Crowd(server.url); bob = crowd("Bob")   # people signed up, closed together
 """
 from __future__ import annotations
 
@@ -12,6 +14,25 @@ import time
 import httpx
 
 PASSWORD = "correct horse battery"
+
+
+class Crowd:
+    """Makes people (signed up when named) and closes them all at the end of a test."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.made: list = []
+
+    def __call__(self, name: str | None = None) -> Person:
+        p = Person(self.url)
+        if name:
+            p.signup(name)
+        self.made.append(p)
+        return p
+
+    def close(self):
+        for p in self.made:
+            p.close()
 
 
 class Person:

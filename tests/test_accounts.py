@@ -15,7 +15,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 import sqlalchemy as sa  # noqa: E402
 from conftest import pg_database  # noqa: E402
-from people import PASSWORD, Person, token_of  # noqa: E402
+from people import PASSWORD, Crowd, Person, token_of  # noqa: E402
 
 from cyclades.server.testing import ServerProcess  # noqa: E402
 
@@ -34,17 +34,9 @@ def server(db_url, tmp_path_factory):
 
 @pytest.fixture
 def person(server):
-    made = []
-
-    def make(name=None):
-        p = Person(server.url)
-        if name:
-            p.signup(name)
-        made.append(p)
-        return p
-    yield make
-    for p in made:
-        p.close()
+    crowd = Crowd(server.url)
+    yield crowd
+    crowd.close()
 
 
 def accounts_named(db_url, name):

@@ -13,7 +13,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 pytest.importorskip("openskill")
-from people import PASSWORD, Person, game_of, play_out, token_of, wait_for  # noqa: E402
+from people import PASSWORD, Crowd, Person, game_of, play_out, token_of, wait_for  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from cyclades.server.testing import ServerProcess  # noqa: E402
@@ -33,16 +33,9 @@ def server(db_url, tmp_path_factory):
 
 @pytest.fixture
 def people(server):
-    made = []
-
-    def make(name):
-        p = Person(server.url)
-        p.signup(name)
-        made.append(p)
-        return p
-    yield make
-    for p in made:
-        p.close()
+    crowd = Crowd(server.url)
+    yield crowd
+    crowd.close()
 
 
 def play(person, **body):

@@ -179,17 +179,24 @@ async def me(request: Request):
             "csrf": account["csrf"], **n}
 
 
+async def _confirmed(people, account: dict, password: str, wrong: str):
+    """The account's row if `password` is its password; Refused(401) with `wrong` if not (a
+    failure counted as a failed login: guessing through here is limited the same way)."""
+    key = f"id:{account['id']}"
+    auth.check_rate(people.login_failures, key, "too many wrong passwords")
+    row = await people.db(account_row, account["id"])
+    if not await people.hashing(people.passwords.check, row.password, password):
+        people.login_failures.hit(key)
+        raise Refused(401, wrong)
+    return row
+
+
 @router.post("/api/account/password", responses=refusals(401, 403, 422, 429, what=REFUSALS))
 async def change_password(body: PasswordChange, request: Request):
     """Change the password (the old one first); every other login of the account ends."""
     people = request.app.state.people
     account = auth.account_of(request)
-    key = f"id:{account['id']}"
-    auth.check_rate(people.login_failures, key, "too many wrong passwords")
-    row = await people.db(account_row, account["id"])
-    if not await people.hashing(people.passwords.check, row.password, body.old):
-        people.login_failures.hit(key)
-        raise Refused(401, "the old password is wrong")
+    row = await _confirmed(people, account, body.old, "the old password is wrong")
     check_password(body.new, row.name)
     hashed = await people.hashing(people.passwords.hash, body.new)
     await people.db(set_password, account["id"], hashed)
@@ -203,12 +210,7 @@ async def delete_account(body: Confirm, request: Request):
     "former player"; its ratings and logins go."""
     people = request.app.state.people
     account = auth.account_of(request)
-    key = f"id:{account['id']}"
-    auth.check_rate(people.login_failures, key, "too many wrong passwords")
-    row = await people.db(account_row, account["id"])
-    if not await people.hashing(people.passwords.check, row.password, body.password):
-        people.login_failures.hit(key)
-        raise Refused(401, "the password is wrong: the account was not deleted")
+    await _confirmed(people, account, body.password, "the password is wrong: the account was not deleted")
     await forget_account(people, account["id"])
     response = JSONResponse({"deleted": True})
     auth.clear_login_cookies(response, auth.secure(request.url.scheme, people.settings.secure_cookies))

@@ -157,47 +157,21 @@ class People:
 
 # --- the pages ----------------------------------------------------------------------------------------
 
-pages = APIRouter()
+PAGES = {"/login": "login.html", "/my": "my.html", "/play": "play.html", "/play/{table_id}": "play.html",
+         "/players/{name}": "profile.html", "/leaderboard": "leaderboard.html", "/account": "account.html"}
 
 
-def _page(name: str):
+def _pages() -> APIRouter:
     from .pages import page
-    return page(name)
 
-
-@pages.get("/login", include_in_schema=False)
-async def login_page():
-    return _page("login.html")
-
-
-@pages.get("/my", include_in_schema=False)
-async def my_page():
-    return _page("my.html")
-
-
-@pages.get("/play", include_in_schema=False)
-async def play_page():
-    return _page("play.html")
-
-
-@pages.get("/play/{table_id}", include_in_schema=False)
-async def table_page(table_id: str):
-    return _page("play.html")
-
-
-@pages.get("/players/{name}", include_in_schema=False)
-async def profile_page(name: str):
-    return _page("profile.html")
-
-
-@pages.get("/leaderboard", include_in_schema=False)
-async def leaderboard_page():
-    return _page("leaderboard.html")
-
-
-@pages.get("/account", include_in_schema=False)
-async def account_page():
-    return _page("account.html")
+    def serving(name):
+        async def serve():  # no parameters: the path's own ({name}, {table_id}) are the page's to read
+            return page(name)
+        return serve
+    router = APIRouter()
+    for path, name in PAGES.items():
+        router.add_api_route(path, serving(name), methods=["GET"], include_in_schema=False)
+    return router
 
 
 # --- installing it ----------------------------------------------------------------------------------------
@@ -211,7 +185,7 @@ def install(app, limits) -> None:
     app.add_middleware(Sessions)
     for module in (accounts, mygames, playnow, ratings, profiles, chat):
         app.include_router(module.router)
-    app.include_router(pages)
+    app.include_router(_pages())
 
     async def too_many(request, exc: TooMany):
         return JSONResponse({"detail": exc.message}, status_code=429,
