@@ -9,6 +9,7 @@ import json
 import threading
 
 import pytest
+import sqlalchemy as sa
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("argon2")
@@ -113,6 +114,20 @@ def test_leaving_a_table_before_it_starts(people, server):
     assert t["creator"] and [s["name"] for s in t["seated"]] == ["Gus P"]  # the table passed on
     assert gus.post(f"/api/play/tables/{t['table_id']}/leave").json()["status"] == "closed"
     assert gus.post(f"/api/play/tables/{t['table_id']}/leave").status_code == 409
+
+
+def test_a_table_left_half_started_by_a_stopped_process_waits_again(people, db_url):
+    vic = people("Vic P")
+    t = play(vic, players=5, speed="turn-based")
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as c:  # as if a process stopped while it made the table's game
+            c.execute(sa.text("UPDATE play_tables SET status = 'starting', updated = 0 WHERE id = :t"),
+                      {"t": t["table_id"]})
+    finally:
+        engine.dispose()
+    assert wait_for(lambda: table(vic, t["table_id"])["status"] == "waiting", what="the table waiting again")
+    assert play(vic, players=5, speed="turn-based")["table_id"] == t["table_id"]
 
 
 def test_play_now_refuses_what_the_rules_do_not_allow(people):

@@ -87,6 +87,7 @@ play_tables = sa.Table(
     "play_tables", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),        # its last change
     sa.Column("kind", sa.String(160), nullable=False),     # what joins it: playnow.kind_of()
     sa.Column("options", sa.Text, nullable=False),         # JSON: the game's setup options
     sa.Column("speed", sa.String(16), nullable=False),     # live | turn-based

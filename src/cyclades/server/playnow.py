@@ -42,6 +42,7 @@ log = logging.getLogger("cyclades.server")
 SPEEDS = ("live", "turn-based")
 MAX_BOT_WAIT = 7 * 86400      # seconds
 TRIES = 8                     # compare-and-set attempts before giving up (503)
+STUCK_AFTER = 120.0           # seconds a table may stay `starting` (its game being made)
 
 
 RULESET_LABELS = {"legendary": "Legendary", "classic": "Classic (2009)"}
@@ -109,7 +110,7 @@ def _swap(engine, row, **values) -> bool:
     """Compare-and-set: store `values` if the table is still at `row.version`."""
     with engine.begin() as c:
         return bool(c.execute(tables.update().where(tables.c.id == row.id, tables.c.version == row.version)
-                              .values(version=row.version + 1, **values)).rowcount)
+                              .values(version=row.version + 1, updated=time.time(), **values)).rowcount)
 
 
 def _open(engine, values: dict) -> None:
@@ -129,6 +130,13 @@ def _due(engine, now: float) -> list:
     with engine.connect() as c:
         return [r[0] for r in c.execute(sa.select(tables.c.id).where(
             tables.c.status == "waiting", tables.c.fill_at.is_not(None), tables.c.fill_at <= now))]
+
+
+def _unstick(engine, before: float) -> int:
+    """Tables left `starting` by a process that stopped while making their game: waiting again."""
+    with engine.begin() as c:
+        return c.execute(tables.update().where(tables.c.status == "starting", tables.c.updated < before)
+                         .values(status="waiting", version=tables.c.version + 1, updated=time.time())).rowcount
 
 
 def _seated(row) -> list:
@@ -233,6 +241,8 @@ async def start(people, table_id: str, with_bots: bool = False) -> bool:
 
 async def fill_due(people) -> int:
     """Start, with bots, the tables whose creator's wait is over (the sweep)."""
+    if await people.db(_unstick, time.time() - STUCK_AFTER):
+        log.warning("play-now tables left half-started by a stopped server process wait again")
     n = 0
     for table_id in await people.db(_due, time.time()):
         try:
@@ -294,8 +304,8 @@ async def play_now(body: PlayBody, request: Request):
     now = time.time()
     table_id = secrets.token_urlsafe(9)
     await people.db(_open, {
-        "id": table_id, "created": now, "kind": kind, "options": json.dumps(options), "speed": body.speed,
-        "rated": body.rated, "bots_rated": body.bots_rated, "bot": body.bot,
+        "id": table_id, "created": now, "updated": now, "kind": kind, "options": json.dumps(options),
+        "speed": body.speed, "rated": body.rated, "bots_rated": body.bots_rated, "bot": body.bot,
         "fill_at": None if body.bots_after is None else now + body.bots_after,
         "creator": account["id"], "status": "waiting", "game_id": None, "version": 0,
         "seats": json.dumps([{"account": account["id"], "name": account["name"], "at": now}])})
