@@ -16,6 +16,7 @@ pytest.importorskip("argon2")
 import sqlalchemy as sa  # noqa: E402
 from conftest import pg_database  # noqa: E402
 from people import PASSWORD, Crowd, Person, token_of  # noqa: E402
+from serverproc import START_SECONDS  # noqa: E402 - a loaded machine starts a server slowly
 
 from cyclades.server.testing import ServerProcess  # noqa: E402
 
@@ -28,7 +29,7 @@ OPEN = ["--signup-rate", "1000/minute", "--login-rate", "1000/minute"]
 @pytest.fixture(scope="module")
 def server(db_url, tmp_path_factory):
     log = tmp_path_factory.mktemp("accounts") / "server.log"
-    with ServerProcess(db_url, bot_delay=0.0, args=OPEN, log_path=str(log)) as srv:
+    with ServerProcess(db_url, bot_delay=0.0, args=OPEN, log_path=str(log), timeout=START_SECONDS) as srv:
         yield srv
 
 
@@ -83,7 +84,8 @@ def test_login_cookies_are_secure_over_https(person, tmp_path):
     assert all("Secure" in c for c in r.headers.get_list("set-cookie"))
     r = person().post("/api/account/signup", json={"name": "Plain Http", "password": PASSWORD})
     assert not any("Secure" in c for c in r.headers.get_list("set-cookie"))
-    with ServerProcess(f"sqlite:///{tmp_path / 's.db'}", args=["--secure-cookies", "always"]) as srv:
+    with ServerProcess(f"sqlite:///{tmp_path / 's.db'}", args=["--secure-cookies", "always"],
+                       timeout=START_SECONDS) as srv:
         r = Person(srv.url).post("/api/account/signup", json={"name": "Always", "password": PASSWORD})
         cookies = r.headers.get_list("set-cookie")
         assert len(cookies) == 2 and all("Secure" in c and "Path=/" in c for c in cookies)
@@ -147,7 +149,7 @@ def test_brute_forced_logins_are_refused_for_a_name_whether_it_exists_or_not(per
 
 
 def test_logins_and_sign_ups_are_limited_per_address(tmp_path):
-    with ServerProcess(f"sqlite:///{tmp_path / 'a.db'}",
+    with ServerProcess(f"sqlite:///{tmp_path / 'a.db'}", timeout=START_SECONDS,
                        args=["--login-rate", "3/minute", "--signup-rate", "2/minute"]) as srv:
         p = Person(srv.url)
         codes = [p.login(f"someone {i}", "whatever pass").status_code for i in range(5)]
@@ -303,7 +305,7 @@ def test_an_existing_database_gains_the_accounts_tables_and_columns(tmp_path, db
         else:
             url = stack.enter_context(pg_database(os.environ["CYCLADES_TEST_PG"]))
         _old_database(url)
-        with ServerProcess(url, args=OPEN) as srv:
+        with ServerProcess(url, args=OPEN, timeout=START_SECONDS) as srv:
             old = Person(srv.url)
             assert old.login("Old Timer").status_code == 200  # older hash parameters still check
             assert old.me()["account"]["name"] == "Old Timer"

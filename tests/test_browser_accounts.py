@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from people import PASSWORD, game_of, play_out, token_of
-from serverproc import CHROMIUM, chromium_missing, launch
+from serverproc import CHROMIUM, START_SECONDS, chromium_missing, launch
 
 from cyclades.server.testing import ServerProcess
 
@@ -28,7 +28,7 @@ ARGS = ["--play-now-max-cycles", "1", "--table-sweep-seconds", "0.2"]
 @pytest.fixture(scope="module")
 def server(db_url, tmp_path_factory):
     log = tmp_path_factory.mktemp("browser-accounts") / "server.log"
-    srv = ServerProcess(db_url, bot_delay=0.0, args=ARGS, log_path=str(log), timeout=30)
+    srv = ServerProcess(db_url, bot_delay=0.0, args=ARGS, log_path=str(log), timeout=START_SECONDS)
     with srv:
         try:
             yield srv
@@ -170,6 +170,10 @@ def test_two_accounts_play_now_with_a_bot_talk_finish_and_are_rated(server, page
     assert end["status"] == "over"
     for page in (ann, bob):
         page.wait_for_selector("#result:not([hidden])")
+        page.wait_for_selector("#result .rating-moved:not([hidden])")
+        assert re.fullmatch(r"Your Legendary rating: 1500 → \d+", page.locator("#result .rating-moved").inner_text())
+    shots(ann, "game-end")
+    shots(bob, "game-end")
 
     # Both profiles show the game, with the rating it moved; the leaderboard lists both.
     for page, name in ((ann, "Ann"), (bob, "Bob")):

@@ -15,6 +15,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 pytest.importorskip("openskill")
 from people import PASSWORD, Crowd, Person, game_of, play_out, token_of, wait_for  # noqa: E402
+from serverproc import START_SECONDS  # noqa: E402 - a loaded machine starts a server slowly
 from websockets.sync.client import connect  # noqa: E402
 
 from cyclades.server.testing import ServerProcess  # noqa: E402
@@ -28,7 +29,7 @@ THREE = {"players": 3, "ruleset": "legendary", "maelstrom": True, "speed": "live
 @pytest.fixture(scope="module")
 def server(db_url, tmp_path_factory):
     log = tmp_path_factory.mktemp("playnow") / "server.log"
-    with ServerProcess(db_url, bot_delay=0.0, args=ARGS, log_path=str(log)) as srv:
+    with ServerProcess(db_url, bot_delay=0.0, args=ARGS, log_path=str(log), timeout=START_SECONDS) as srv:
         yield srv
 
 
@@ -338,7 +339,7 @@ def test_the_chat_reaches_a_websocket_on_another_server_process(people, server, 
     play(uma, rated=False, players=2)
     urls = [seat_url(p, t["table_id"]) for p in (tia, uma)]
     gid = game_of(urls[0])
-    with ServerProcess(db_url, args=ARGS) as other:
+    with ServerProcess(db_url, args=ARGS, timeout=START_SECONDS) as other:
         heard = []
         with connect(f"{other.ws_url}/ws/games/{gid}?token={token_of(urls[1])}") as ws:
             ws.recv(timeout=10)

@@ -92,7 +92,7 @@ function renderNav(nav, data) {
         h("button", { type: "button", class: "linklike", role: "menuitem", onclick: logout }, "Log out"))));
   } else {
     items.push(h("a", { class: "nav-board", href: "/leaderboard" }, "Leaderboard"));
-    items.push(loginLink());
+    if (location.pathname !== "/login") items.push(loginLink());
   }
   nav.replaceChildren(...items);
   if (data && data.problem) nav.title = data.problem;
@@ -189,6 +189,35 @@ async function offerToKeepSeat() {
 
 installNav();
 offerToKeepSeat();
+
+// --- the end of a game ---------------------------------------------------------------------------
+
+// The end screen of a rated game I played: my rating before and after it (recorded by the server
+// a moment after the end: asked again for a few seconds).
+export async function ratingMoved(card, gameId) {
+  const data = await whoAmI();
+  if (!data.account || card.querySelector(".rating-moved")) return;
+  const line = h("p", { class: "rating-moved", hidden: true });
+  card.querySelector("h2").after(line);
+  for (let i = 0; i < 10; i++) {
+    let profile;
+    try {
+      profile = await api("GET", `/api/players/${encodeURIComponent(data.account.name)}`);
+    } catch (e) {
+      return;
+    }
+    const game = profile.recent.find((g) => g.game_id === gameId);
+    if (game) {
+      if (!game.rating) return; // unrated, or not my game
+      const { before, after } = game.rating;
+      line.replaceChildren(`Your ${game.mode.ruleset === "classic" ? "Classic" : "Legendary"} rating: ${before} → `,
+        h("b", { class: after >= before ? "up" : "down" }, String(after)));
+      line.hidden = false;
+      return;
+    }
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+}
 
 // --- invitations by name ----------------------------------------------------------------------
 

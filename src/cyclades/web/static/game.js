@@ -9,6 +9,7 @@ import {
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
 import { afterRender, beforeSend } from "./tutorial.js"; // lessons, Undo, "End your turn?"
 import { chatNotice, chatState, installChat } from "./chat.js"; // the table talk
+import { ratingMoved } from "./account.js";
 
 const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
 const BID_KINDS = new Set(["bid", "apollo"]);
@@ -887,6 +888,7 @@ function showResult(v, open) {
       h("button", { class: "secondary", onclick: () => (el.hidden = true) }, "Look at the board"),
       h("a", { class: "button primary", href: "/" }, "Back to the lobby"))));
   endScreen(el.firstChild, { gid: st.gid, token: st.token, seat: st.seat, seats: st.seats, view: v });
+  ratingMoved(el.firstChild, st.gid); // logged in, a rated game: how it moved my rating
   el.hidden = !open;
 }
 
