@@ -230,7 +230,7 @@ async def keep_a_seat(body: Keep, request: Request):
 async def forget_account(people, account_id: int) -> None:
     """Delete an account: it leaves the tables waiting for players; its seats are renamed
     "former player" (the games stay, with their results), its invitations withdrawn, its
-    ratings gone; the account keeps a row with no name (accounts.tombstone)."""
+    ratings gone; the account keeps a row with no name (account_store.tombstone)."""
     await leave_all(people, account_id)
     for game_id, seat, state in await people.db(seats_of_account, account_id):
         if state == "invited":

@@ -9,9 +9,10 @@ row of `seat_holders` says that an account holds one of them, or is invited to i
 - `invited`: the host invited the account by name (`invite`): the seat has a fresh link known
   only to the server, handed to the invitee when they accept (mygames.py).
 
-When the game ends, each row gets the seat's place and whether it won (ratings.settle), which
-the profiles count. A seat held by an account carries the account's name; a deleted account's
-seats are renamed "former player" (`forget_account`).
+When the game ends, each row gets the seat's place (`places`: the winners first, R21; then by
+metropolises, then by GP; equal figures share a place) and whether it won (ratings.settle),
+which the profiles count. A seat held by an account carries the account's name; a deleted
+account's seats are renamed "former player" (accounts.forget_account).
 """
 from __future__ import annotations
 

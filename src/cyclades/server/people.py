@@ -2,7 +2,8 @@
 
     install(app, limits)        # in create_app; `cyclades serve` options fill PeopleSettings
 
-One router per concern:
+Their tables are in people_schema.py, accounts' names and passwords in account_store.py; one
+router per concern:
 
     auth.py       logins in cookies, CSRF, limits on logging in (the `Sessions` layer)
     accounts.py   sign up, log in and out, passwords, deleting an account, keeping a guest's seat

@@ -3,10 +3,8 @@
     settle(people, session)          when a game ends (people.py calls it, once per game)
     GET /api/leaderboard?edition=    the rated players of an edition, best first
 
-**Places** (`places`): the winners first (R21: most metropolises, then most GP; in team play
-the whole team), then the others by metropolises, then by GP; equal figures share a place.
-Each seat held by an account gets its place and whether it won (holders.seat_holders), for
-the profiles.
+**Places** (holders.places): each seat held by an account gets its place and whether it won,
+for the profiles.
 
 **Ratings**: openskill's Plackett-Luce model (the one `cyclades ladder` rates bots with), one
 rating per edition ("legendary", "classic") per player. A game is rated when its table said so
