@@ -33,7 +33,7 @@ const OUTLINE = "#1d1a14";
 function plate(p, x, y, r, text) {
   return s("g", { class: "plate", transform: `translate(${x},${y})` },
     s("path", { d: factionShapePath(p, r), fill: colour(p), stroke: "#fff", "stroke-width": 1.1, "stroke-linejoin": "round" }),
-    text !== null && text !== undefined ? s("text", { class: "plate-text", y: round(r * 0.36), fill: ink(p), "font-size": round(r * 1.05) }, text) : null);
+    text !== null && text !== undefined ? s("text", { class: "plate-text", y: round(r * 0.45), fill: ink(p), "font-size": round(r * (String(text).length > 1 ? 1.0 : 1.3)) }, text) : null);
 }
 
 function piece(cls, title, x, y, size, ...body) {
@@ -49,10 +49,11 @@ const EYE = "M2.2,-3.6 L8,-3.6 L8,-1.6 L2.2,-1.6 Z";
 export function troop(x, y, size, p, n, merc) {
   const title = merc ? `${n} mercenary Troop${n > 1 ? "s" : ""}` : `${n} Troop${n > 1 ? "s" : ""}`;
   return piece(merc ? "merc" : "troop", title, x, y, size,
-    s("path", { d: CREST, fill: merc ? "#9a9a9a" : "#f4ecd8", stroke: OUTLINE, "stroke-width": 0.9 }),
-    s("path", { d: HELMET, transform: "translate(-3,1)", fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round", "stroke-dasharray": merc ? "2.4 1.4" : null }),
-    s("path", { d: EYE, transform: "translate(-3,1)", fill: OUTLINE }),
-    plate(p, 7.5, 6.5, 6.2, merc ? `${n}m` : n));
+    s("g", { transform: "translate(-4.5,-1) scale(1.05)" },
+      s("path", { d: CREST, fill: merc ? "#9a9a9a" : "#f4ecd8", stroke: OUTLINE, "stroke-width": 0.9 }),
+      s("path", { d: HELMET, fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round", "stroke-dasharray": merc ? "2.4 1.4" : null }),
+      s("path", { d: EYE, fill: OUTLINE })),
+    plate(p, 7, 6, 8, merc ? `${n}m` : n));
 }
 
 export function fleet(x, y, size, p, n) {
@@ -62,7 +63,7 @@ export function fleet(x, y, size, p, n) {
     s("path", { d: "M-13,-9.5 L-1,-9.5 L-2,-2 L-12,-2 Z", fill: colour(p), stroke: OUTLINE, "stroke-width": 1, "stroke-linejoin": "round" }),
     s("path", { d: "M-12,-0.5 L8,-0.5 L12,-3 L11,1.5 L5,5.5 L-9,5.5 Z", fill: "#6b4423", stroke: OUTLINE, "stroke-width": 1.1, "stroke-linejoin": "round" }),
     s("path", { d: "M-8,5.5 L-9.5,9 M-4,5.5 L-5.5,9 M0,5.5 L-1.5,9 M4,5.5 L2.5,9", stroke: OUTLINE, "stroke-width": 0.9 }),
-    plate(p, 7.5, -6, 6.2, n));
+    plate(p, 7.5, -5, 8, n));
 }
 
 export function hero(x, y, size, p, id) {
@@ -71,7 +72,7 @@ export function hero(x, y, size, p, id) {
     s("circle", { r: 11, fill: "#f6d36b", stroke: "#8a6212", "stroke-width": 1.2 }),
     s("path", { d: "M-8,-5 C-7,-13 6,-13.5 10,-6 C6,-9 -2,-10 -8,-5 Z", fill: "#b3261e", stroke: OUTLINE, "stroke-width": 0.8 }),
     s("path", { d: HELMET, transform: "translate(-2,1) scale(0.85)", fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round" }),
-    plate(p, 7.5, 7, 6.2, name[0]));
+    plate(p, 7, 6.5, 7.5, name[0]));
 }
 
 // The beasts: each miniature gets a silhouette of its own kind.
@@ -130,10 +131,11 @@ export function metropolis(x, y, size, p) {
   return s("g", { class: "building metropolis", transform: `translate(${round(x)},${round(y)}) scale(${round(k)})`, filter: "url(#piece-shadow)" },
     s("title", {}, "Metropolis"),
     s("path", {
+      transform: "translate(0,3.5)",
       d: "M-22,11 L-22,-4 L-18,-4 L-18,-8 L-14,-8 L-14,-4 L-7,-4 L-7,-14 L-3,-14 L-3,-18 L3,-18 L3,-14 L7,-14 L7,-4 L14,-4 L14,-8 L18,-8 L18,-4 L22,-4 L22,11 Z",
       fill: "#7b3fa0", stroke: p >= 0 ? colour(p) : "#fff", "stroke-width": 3, "stroke-linejoin": "round",
     }),
-    s("path", { d: "M-4,11 L-4,4 A4,4 0 0 1 4,4 L4,11 Z M-15,3 L-11,3 L-11,7 L-15,7 Z M11,3 L15,3 L15,7 L11,7 Z", fill: "#f3e6c4" }));
+    s("path", { transform: "translate(0,3.5)", d: "M-4,11 L-4,4 A4,4 0 0 1 4,4 L4,11 Z M-15,3 L-11,3 L-11,7 L-15,7 Z M11,3 L15,3 L15,7 L11,7 Z", fill: "#f3e6c4" }));
 }
 
 export function emptySite(x, y, size) {

@@ -98,13 +98,26 @@ export function smoothPath(ring) {
   return d + "Z";
 }
 
+// On a board of small isles far apart (the classic board) each isle is drawn larger than its
+// cell, out into the sea around it: 1 elsewhere. The isle still borders the same seas.
+export function isleGrowth(areas) {
+  const lands = areas.filter((a) => a.kind === "land");
+  const islands = new Set(lands.map((a) => a.island));
+  const cells = (kind) => areas.filter((a) => a.kind === kind).reduce((n, a) => n + a.cells.length, 0);
+  return lands.length && islands.size === lands.length && cells("sea") >= 3 * cells("land") ? 1.3 : 1;
+}
+
+export function grow(ring, centre, k) {
+  return ring.map((p) => [rnd(centre[0] + (p[0] - centre[0]) * k), rnd(centre[1] + (p[1] - centre[1]) * k)]);
+}
+
 // Borders between two areas (an edge of a hexagon shared by cells of different areas) and the
 // board's rim (an edge no other cell shares): [{a, b, p, q}], b null on the rim.
 export function borders(areas) {
   const key = (p) => `${Math.round(p[0] * 4)},${Math.round(p[1] * 4)}`;
   const edges = new Map();
   for (const a of areas) {
-    for (const poly of a.polygons) {
+    for (const poly of a.hexes || a.polygons) {
       for (let i = 0; i < poly.length; i++) {
         const p = poly[i];
         const q = poly[(i + 1) % poly.length];
@@ -132,9 +145,11 @@ export function zones(area, R, T) {
     const metro = sites ? 1.0 : 0;
     const site = Math.min(0.3 * R, room / (sites * 1.1 + metro + horn * 1.2 || 1));
     const width = (sites * 1.1 + metro + horn * 1.2) * site;
-    out.tokens = box(cx, cy - 0.06 * R, Math.min(1.62 * R, 3.3 * T), T);
+    out.tokens = box(cx, cy - 0.06 * R, Math.min(1.7 * R, 3.3 * T), T);
     if (sites || horn) out.sites = { ...box(cx, cy + 0.5 * R, width, site * 1.3), site };
-    const icons = [area.priestess && "priestess", area.volcano && "volcano"].filter(Boolean);
+    // At the cell's foot: the printed icons, and the place of Prosperity tokens (any land may
+    // get some, so the place is kept free of names on every land).
+    const icons = [area.priestess && "priestess", area.volcano && "volcano", "prosperity"].filter(Boolean);
     const icon = 0.3 * R;
     icons.forEach((kind, i) => out.icons.push({ kind, ...box(cx + (i - (icons.length - 1) / 2) * icon * 1.15, cy + 0.8 * R, icon, icon) }));
   } else {
@@ -203,7 +218,8 @@ export function placeLabels(areas, R, size, measure, obstacles, bounds) {
         for (const spot of spots) {
           const b = { x: spot.x - w / 2, y: spot.y - h / 2, w, h };
           const near = Math.min(...a.cells.map((c) => Math.hypot(c[0] - spot.x, c[1] - spot.y)));
-          const cost = spot.pref + (lines.length - 1) * 0.35 + (1 - shrink) * 6 + (Math.max(0, near - 0.75 * R) / R) * 1.5;
+          const r = a.r || R;
+          const cost = spot.pref + (lines.length - 1) * 0.35 + (1 - shrink) * 6 + (Math.max(0, near - 0.75 * r) / r) * 1.5;
           list.push({ box: b, lines, size: fs, x: spot.x, y: spot.y - h / 2 + pad + m[0].ascent * fs, lh, cost, hard: hardCost(b) });
         }
       }
@@ -220,7 +236,8 @@ export function placeLabels(areas, R, size, measure, obstacles, bounds) {
         : cell === a.anchor
           ? [[0, 0.6], [0, -0.6], [0, 0.74], [0, -0.74], [-0.4, 0.5], [0.4, 0.5], [-0.4, -0.5], [0.4, -0.5], [0, 0.9], [0, -0.9]]
           : [[0, 0], [0, 0.3], [0, -0.3], [-0.3, 0], [0.3, 0], [0, 0.6], [0, -0.6]];
-      offsets.forEach(([dx, dy], j) => spots.push({ x: cell[0] + dx * R, y: cell[1] + dy * R, pref: i * 0.4 + j * 0.12 }));
+      const r = a.r || R;
+      offsets.forEach(([dx, dy], j) => spots.push({ x: cell[0] + dx * r, y: cell[1] + dy * r, pref: i * 0.4 + j * 0.12 }));
     });
     candidates.set(a.id, candidatesOf(a, spots, [1, 0.9, 0.8, 0.7]));
   }
@@ -229,10 +246,10 @@ export function placeLabels(areas, R, size, measure, obstacles, bounds) {
     const spots = [];
     for (const cell of a.cells) {
       for (let dx = -1.2; dx <= 1.21; dx += 0.15) {
-        for (let dy = -1.2; dy <= 1.21; dy += 0.1) spots.push({ x: cell[0] + dx * R, y: cell[1] + dy * R, pref: 1 + Math.hypot(dx, dy) });
+        for (let dy = -1.2; dy <= 1.21; dy += 0.1) spots.push({ x: cell[0] + dx * (a.r || R), y: cell[1] + dy * (a.r || R), pref: 1 + Math.hypot(dx, dy) });
       }
     }
-    return candidatesOf(a, spots, [1, 0.85, 0.7, 0.6]);
+    return candidatesOf(a, spots, [1, 0.85, 0.7, 0.6, 0.5]);
   };
   // Greedy, the most constrained first: the area with the fewest free places takes its best
   // one, and the places it covers are no longer free for the others.
@@ -261,6 +278,7 @@ export function placeLabels(areas, R, size, measure, obstacles, bounds) {
     else {
       const clash = (c) => c.hard + boxes.reduce((sum, b) => sum + overlap(c.box, b), 0);
       choice = pick.list.reduce((a, b) => (clash(b) + b.cost < clash(a) + a.cost ? b : a));
+      choice = { ...choice, clash: clash(choice) };
     }
     placed.set(pick.id, choice);
     boxes.push(choice.box);

@@ -13,7 +13,7 @@
 //   board.overlay                an SVG group above everything, in board units
 //   board.tokenSize              a token's size in board units
 import * as art from "./board-art.js";
-import { bestAngle, borders, orient, placeLabels, rowOf, smoothPath, zones } from "./board-layout.js";
+import { bestAngle, borders, grow, isleGrowth, orient, placeLabels, rowOf, smoothPath, zones } from "./board-layout.js";
 import { colour } from "./common.js";
 
 const { s, round } = art;
@@ -21,7 +21,7 @@ const ringPath = (ring) => (ring && ring.length ? "M" + ring.map((p) => `${p[0]}
 
 // Names at about this many screen pixels (smaller only where two would touch; larger on a
 // board drawn large), pieces at least TOKEN_PX wide where the cells allow it.
-const LABEL_PX = { panel: 12.5, width: 10.5 };
+const LABEL_PX = { panel: 12.5, width: 10 };
 const LABEL_MAX_PX = 15;
 const TOKEN_PX = 26;
 
@@ -103,6 +103,21 @@ export class BoardView {
 
   build(deg) {
     const geo = orient(this.raw, deg);
+    // Small isles far apart are drawn larger: their outline, their island, their room.
+    const k = isleGrowth(geo.areas);
+    if (k !== 1) {
+      for (const a of geo.areas) {
+        a.r = geo.R * k; // the seas around have room for larger pieces too
+        if (a.kind !== "land") continue;
+        a.hexes = a.polygons; // the cells as they are, for the borders between areas
+        a.outline = grow(a.outline && a.outline.length ? a.outline : a.polygons[0], a.anchor, k);
+        a.polygons = [a.outline];
+      }
+      geo.islands = geo.islands.map((isl) => {
+        const a = geo.areas.find((x) => x.id === isl.areas[0]);
+        return { ...isl, outlines: a ? [a.outline] : isl.outlines };
+      });
+    }
     this.deg = deg;
     this.geo = geo;
     this.R = geo.R;
@@ -193,20 +208,28 @@ export class BoardView {
     const R = this.R;
     this.layoutScale = scale;
     this.dirty = false;
-    this.tokenSize = Math.max(0.5 * R, Math.min(0.62 * R, TOKEN_PX / scale));
-    this.zones = new Map(this.geo.areas.map((a) => [a.id, zones(a, R, this.tokenSize)]));
+    // A board drawn small (a phone) keeps more of each cell for the names.
+    this.tokenSize = Math.max(0.5 * R, Math.min((mode === "panel" ? 0.62 : 0.52) * R, TOKEN_PX / scale));
+    this.labelSize = Math.max(LABEL_PX[mode], Math.min(LABEL_MAX_PX, 0.3 * R * scale)) / scale;
+    this.zones = new Map(this.geo.areas.map((a) => [a.id, zones(a, a.r || R, this.tokenSize * (a.r || R) / R)]));
     this.icons.replaceChildren();
-    const obstacles = [];
+    this.printed = [];
     for (const z of this.zones.values()) {
-      if (z.tokens) obstacles.push(z.tokens);
-      if (z.sites) obstacles.push(z.sites);
       for (const ic of z.icons) {
-        obstacles.push(ic);
+        if (ic.kind === "prosperity") continue;
+        this.printed.push(ic);
         this.icons.append(ic.kind === "priestess" ? art.priestessIcon(ic.cx, ic.cy, ic.w) : art.volcano(ic.cx, ic.cy, ic.w));
       }
     }
-    const size = Math.max(LABEL_PX[mode], Math.min(LABEL_MAX_PX, 0.3 * R * scale)) / scale;
-    const placed = placeLabels(this.geo.areas, R, size, (t, kind) => this.measure(t, kind), obstacles, { w: this.geo.width, h: this.geo.height });
+    if (this.view) this.render(this.view, this.opts);
+    else this.placeNames([]);
+  }
+
+  // Every area's name, clear of the others and of what stands on the board now (`taken`: the
+  // boxes of the pieces, sites and tokens drawn, in board units).
+  placeNames(taken) {
+    const obstacles = this.printed.concat(taken);
+    const placed = this.placed = placeLabels(this.geo.areas, this.R, this.labelSize, (t, kind) => this.measure(t, kind), obstacles, { w: this.geo.width, h: this.geo.height });
     this.labels.replaceChildren();
     for (const a of this.geo.areas) {
       const l = placed.get(a.id);
@@ -215,7 +238,6 @@ export class BoardView {
       l.lines.forEach((line, i) => text.append(s("tspan", { x: round(l.x), dy: i ? round(l.lh) : null }, line)));
       this.labels.append(text);
     }
-    if (this.view) this.render(this.view, this.opts);
   }
 
   // A name's width, ascent and height at font size 1, measured once in this page's font.
@@ -306,6 +328,7 @@ export class BoardView {
         for (const attr of ["tabindex", "role", "aria-label"]) el.removeAttribute(attr);
       }
     }
+    const taken = [];
     for (const st of view.areas || []) {
       const a = this.areas.get(st.id);
       if (!a) continue;
@@ -314,8 +337,9 @@ export class BoardView {
         (a.kind === "land" ? this.landTints : this.tints).append(s("path", { d, class: `tint ${a.kind}`, fill: colour(st.owner) }));
       }
       const attack = opts.attack && opts.attack.area === st.id ? opts.attack : null;
-      this.drawArea(a, st, heroOwner, creatureOwner, card, attack);
+      taken.push(...this.drawArea(a, st, heroOwner, creatureOwner, card, attack));
     }
+    this.placeNames(taken);
     for (const id of legal) this.mark(id, "legal-ring", "You may choose this area");
     if (opts.origin) this.mark(opts.origin, "origin", "Moving from here");
     if (opts.battle) this.mark(opts.battle, "battle", "Battle!");
@@ -333,8 +357,11 @@ export class BoardView {
     return el;
   }
 
+  // Draws what stands in an area; returns the boxes it takes (board units).
   drawArea(a, st, heroOwner, creatureOwner, card, attack) {
     const z = this.zones.get(a.id);
+    const taken = [];
+    const take = (x, y, w, h) => taken.push({ x: x - w / 2, y: y - h / 2, w, h });
     const g = s("g", { class: "area-pieces", "data-area": a.id });
     const owner = st.owner;
     const tokens = [];
@@ -349,7 +376,8 @@ export class BoardView {
       add(tokens, "fleet", null, (x, y, k) => art.fleet(x, y, k, owner, st.fleets));
     }
     for (const c of st.creatures || []) add(tokens, "creature", c, (x, y, k) => art.creature(x, y, k, c, card[c] || c, creatureOwner[c] ?? -1));
-    if (st.prosperity) add(tokens, "prosperity", null, (x, y, k) => art.prosperity(x, y, k * 0.75, st.prosperity));
+    const foot = z.icons.find((ic) => ic.kind === "prosperity");
+    if (st.prosperity && !foot) add(tokens, "prosperity", null, (x, y, k) => art.prosperity(x, y, k * 0.75, st.prosperity));
     if (a.kind === "sea" && a.cornucopias) add(tokens, "cornucopia", null, (x, y, k) => art.cornucopia(x, y, k * 0.8, a.cornucopias));
     // In a battle the attacker's units stand in the area too, in a row above the defender's.
     const raiders = [];
@@ -363,12 +391,21 @@ export class BoardView {
     const put = (list, zone, cls) => rowOf(zone, list.length, zone.h).forEach((spot, i) => {
       const t = list[i];
       const el = t.make(spot.x, spot.y, spot.size);
+      take(spot.x, spot.y, spot.size * 1.12, spot.size * 1.12); // a plate may stand out a little
       el.dataset.piece = t.kind;
       if (t.id) el.dataset.id = t.id;
       if (cls) el.classList.add(cls);
       g.append(el);
     });
-    const zone = z.tokens;
+    if (st.prosperity && foot) {
+      const el = art.prosperity(foot.cx, foot.cy, foot.w * 0.9, st.prosperity);
+      take(foot.cx, foot.cy, foot.w, foot.h);
+      el.dataset.piece = "prosperity";
+      g.append(el);
+    }
+    // Many pieces in one area: their row grows past the cell rather than shrink them.
+    const many = Math.max(tokens.length, raiders.length);
+    const zone = { ...z.tokens, w: Math.max(z.tokens.w, Math.min(many * z.tokens.h * 1.08, 2.3 * this.R)) };
     if (raiders.length) {
       const half = zone.h / 2;
       put(raiders, { ...zone, h: half, cy: zone.cy - half / 2 }, "attacker");
@@ -379,13 +416,16 @@ export class BoardView {
     // Building sites and buildings in a row, the printed Cornucopia at its end; a Metropolis
     // takes the room of two sites.
     if (z.sites) {
-      const S = z.sites.site;
       const blds = st.buildings || [];
+      // Several Metropolises can stand on one area: the row shrinks to stay in its place.
+      const wanted = (a.sites || []).reduce((n, _, i) => n + (blds[i] === "metropolis" ? 2.1 : 1.1), 0) + (a.cornucopias ? 1.2 : 0);
+      const S = Math.min(z.sites.site, z.sites.w / wanted);
       const widths = (a.sites || []).map((_, i) => (blds[i] === "metropolis" ? 2.1 : 1.1) * S);
       const horn = a.cornucopias ? 1.2 * S : 0;
       const total = widths.reduce((x, y) => x + y, 0) + horn;
       let x = z.sites.cx - total / 2;
       const y = z.sites.cy;
+      take(z.sites.cx, y, total, 1.3 * S);
       widths.forEach((w, i) => {
         const b = blds[i] || "";
         const mid = x + w / 2;
@@ -401,6 +441,7 @@ export class BoardView {
       if (a.cornucopias) g.append(art.cornucopia(x + horn / 2, y, S * 1.05, a.cornucopias));
     }
     this.pieces.append(g);
+    return taken;
   }
 }
 
