@@ -110,6 +110,7 @@ def open_game(page, url, gid, token):
     page.goto(f"{url}/game/{gid}?token={token}")
     page.wait_for_function("() => window.cyclades && window.cyclades.view !== null && window.cyclades.board")
     page.wait_for_selector("svg#board .labels text.label")
+    page.wait_for_selector("#conn.live")  # the live connection's first state is drawn too
     page.wait_for_timeout(250)  # the board lays itself out again once the page has its size
 
 

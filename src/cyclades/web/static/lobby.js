@@ -131,7 +131,7 @@ function seatRows() {
     const factions = factionsOf(i, n);
     return h("div", { class: "seat", "data-row": i },
       h("span", { class: "swatches" }, factions.map((f) => h("span", {
-        class: "chip-mark", title: PLAYER_COLOUR_NAMES[f], role: "img", "aria-label": PLAYER_COLOUR_NAMES[f],
+        class: "swatch faction", title: PLAYER_COLOUR_NAMES[f], role: "img", "aria-label": PLAYER_COLOUR_NAMES[f],
       }, factionMark(f, 16)))),
       h("span", { class: "seat-no" }, `Seat ${i + 1}`),
       teams ? h("span", { class: "seat-team" }, `team ${teamOf(i, n) + 1}`) : null,
