@@ -143,8 +143,6 @@ export class BoardView {
         s("feDropShadow", { dx: 0, dy: 2.5, stdDeviation: 2.5, "flood-color": "#0b2a44", "flood-opacity": 0.55 })),
       s("clipPath", { id: "land-clip" }, (geo.islands || []).flatMap((isl) => (isl.outlines || []).map((r) => s("path", { d: smoothPath(r) }))))));
 
-    const table = s("g", { class: "table", "aria-hidden": "true" },
-      s("rect", { x: -4 * geo.width, y: -4 * geo.height, width: 9 * geo.width, height: 9 * geo.height, class: "deep" }));
     // Seas: their areas, their borders (solid where two seas meet), the board's rim.
     const seas = s("g", { class: "seas" });
     const lands = s("g", { class: "lands", "clip-path": "url(#land-clip)" });
@@ -196,8 +194,8 @@ export class BoardView {
     this.pieces = s("g", { class: "pieces" });
     this.labels = s("g", { class: "labels", "aria-hidden": "true" });
     this.marks = s("g", { class: "marks" });
-    this.overlay = s("g", { class: "overlay" });
-    svg.append(table, seas, seaLines, islands, lands, landLines, links, this.tints, this.icons, this.pieces, this.labels, this.marks, this.overlay);
+    this.overlay = s("g", { class: "board-overlay" });
+    svg.append(seas, seaLines, islands, lands, landLines, links, this.tints, this.icons, this.pieces, this.labels, this.marks, this.overlay);
     this.landD = new Map(geo.areas.filter((a) => a.kind === "land").map((a) => [a.id, smoothPath(a.outline && a.outline.length ? a.outline : a.polygons[0])]));
     this.dirty = true;
   }
