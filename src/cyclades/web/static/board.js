@@ -443,7 +443,3 @@ export class BoardView {
   }
 }
 
-// The board's orientation (kept for older callers): the board now turns by itself.
-export function turnGeometry(geo) {
-  return geo;
-}
