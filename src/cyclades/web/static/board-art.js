@@ -8,22 +8,9 @@
 //
 // Each figure is drawn in a 30-unit box centred on (0, 0) (its plate included) and scaled to
 // the size the caller gives.
-import { BUILDINGS, cardName, colour, factionShapePath, ink } from "./common.js";
+import { BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
 
-export const NS = "http://www.w3.org/2000/svg";
-
-export function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
+export { s }; // for board.js
 
 export const round = (x) => Math.round(x * 100) / 100;
 

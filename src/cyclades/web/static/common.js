@@ -29,22 +29,22 @@ export function factionShapePath(p, r) {
 
 // The faction's shape in its colour, as a small inline picture for a page (chips, player cards).
 export function factionMark(p, size = 12) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("class", "faction-mark");
-  svg.setAttribute("viewBox", "-7 -7 14 14");
-  svg.setAttribute("width", size);
-  svg.setAttribute("height", size);
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", factionShapePath(p, 5.2));
-  path.setAttribute("fill", colour(p));
-  path.setAttribute("stroke", p >= 0 && PLAYER_INK[p % PLAYER_INK.length] === "#fff" ? "#fff" : "#1a1a1a");
-  path.setAttribute("stroke-width", "1.2");
-  path.setAttribute("stroke-linejoin", "round");
-  svg.append(path);
-  return svg;
+  return svg("svg", { class: "faction-mark", viewBox: "-7 -7 14 14", width: size, height: size, "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: factionShapePath(p, 5.2), fill: colour(p), stroke: ink(p) === "#fff" ? "#fff" : "#1a1a1a", "stroke-width": 1.2, "stroke-linejoin": "round" }));
+}
+
+// An SVG element: svg("path", {d: ...}, child, "text", ...).
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
 }
 
 export const GODS = {
