@@ -29,8 +29,9 @@ RUN_AXE = """async () => {
 }"""
 
 # Everything clickable on the board has a name.
-UNNAMED = """() => [...document.querySelectorAll('#board [role=button], #board [tabindex], button, a[href], [role=button]')]
-  .filter((el) => el.getClientRects().length && !(el.getAttribute('aria-label') || el.textContent.trim() || el.getAttribute('title')))
+UNNAMED = """() => [...document.querySelectorAll('#board [tabindex], button, a[href], [role=button], li[tabindex]')]
+  .filter((el) => el.getClientRects().length
+    && !(el.getAttribute('aria-label') || el.textContent.trim() || el.getAttribute('title')))
   .map((el) => el.outerHTML.slice(0, 80))"""
 
 
@@ -144,7 +145,8 @@ def test_tutorial_replay_and_end_screen(server, api, browser):
     r = api.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "max_cycles": 2, "bot_delay": 0, "seed": 8})
     gid = r.json()["game_id"]
     wait_over(api, gid)
-    for path, ready in ((f"/game/{gid}", "#result:not([hidden]) .result-card"), (f"/replay/{gid}", "#viewer:not([hidden]) svg#board path.area")):
+    for path, ready in ((f"/game/{gid}", "#result:not([hidden]) .result-card"),
+                        (f"/replay/{gid}", "#viewer:not([hidden]) svg#board path.area")):
         ctx, page, errors = open_page(browser, server.url + path)
         try:
             page.wait_for_selector(ready)

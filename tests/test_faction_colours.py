@@ -63,7 +63,8 @@ def _luminance(hex_colour: str) -> float:
 
 
 def test_six_colours_names_inks_and_shapes():
-    colours, names, inks, shapes = (_array(n) for n in ("PLAYER_COLOURS", "PLAYER_COLOUR_NAMES", "PLAYER_INK", "FACTION_SHAPES"))
+    colours, names, inks, shapes = (_array(n) for n in
+                                    ("PLAYER_COLOURS", "PLAYER_COLOUR_NAMES", "PLAYER_INK", "FACTION_SHAPES"))
     assert len(colours) == len(names) == len(inks) == len(shapes) == 6
     assert len(set(colours)) == len(set(names)) == len(set(shapes)) == 6
 

@@ -19,7 +19,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src")]
 
 import httpx  # noqa: E402
 from serverproc import launch, served  # noqa: E402
-from test_browser_board import MODES, OFFERING, VIEWPORTS  # noqa: E402
+from test_browser_board import MODES, OFFERING, VIEWPORTS, offering  # noqa: E402
 from test_browser_screen import seed_games  # noqa: E402
 
 README = {  # file -> (what, size)
@@ -36,10 +36,10 @@ def main(readme_dir: Path, look_dir: Path | None) -> None:
     from playwright.sync_api import sync_playwright
     with tempfile.TemporaryDirectory() as d:
         games = seed_games(Path(d) / "games.db", MODES)
-        games.update(seed_games(Path(d) / "games.db", OFFERING, until=lambda g: any(a.kind == "bid" for a in g.legal_actions())))
+        games.update(seed_games(Path(d) / "games.db", OFFERING, until=offering))
         with served(d) as srv, sync_playwright() as pw, httpx.Client(base_url=srv.url, timeout=60) as api:
-            r = api.post("/api/games", json={"players": 4, "seats": ["random"] * 4, "names": ["Ann", "Bob", "Cleo", "Dion"],
-                                             "max_cycles": 5, "bot_delay": 0, "seed": 6})
+            r = api.post("/api/games", json={"players": 4, "seats": ["random"] * 4, "max_cycles": 5, "bot_delay": 0,
+                                             "names": ["Ann", "Bob", "Cleo", "Dion"], "seed": 6})
             over = r.json()["game_id"]
             while api.get(f"/api/games/{over}").json()["status"] != "over":
                 time.sleep(0.2)
