@@ -146,7 +146,8 @@ def test_tutorial_replay_and_end_screen(server, api, browser):
     gid = r.json()["game_id"]
     wait_over(api, gid)
     for path, ready in ((f"/game/{gid}", "#result:not([hidden]) .result-card"),
-                        (f"/replay/{gid}", "#viewer:not([hidden]) svg#board path.area")):
+                        (f"/replay/{gid}", "#viewer:not([hidden]) svg#board path.area"),
+                        ("/", "table.games tr.over")):  # the lobby, listing games over and running
         ctx, page, errors = open_page(browser, server.url + path)
         try:
             page.wait_for_selector(ready)

@@ -10,7 +10,9 @@
 //                                merc, hero, fleet, creature, control, prosperity, building)
 //   board.pieceBox(id, kind, x)  the screen box of one of them (x: a hero's or creature's id)
 //   board.toScreen([x, y]) / board.fromScreen(x, y)   board units <-> screen pixels
-//   board.overlay                an SVG group above everything, in board units
+//   board.overlay                an SVG group above everything, in board units (made anew
+//                                when the board turns to fit a new panel: ask for it each time)
+//   board.outline(id)            an area's outline (an SVG path), for a mark drawn around it
 //   board.tokenSize              a token's size in board units
 import * as art from "./board-art.js";
 import { bestAngle, borders, grow, isleGrowth, orient, placeLabels, rowOf, smoothPath, zones } from "./board-layout.js";
