@@ -8,7 +8,6 @@
 // - labelled: every area's name is placed where it overlaps no other name and no zone,
 //   inside its own area where it can, on two lines or a little smaller where it must.
 
-const SQ3 = Math.sqrt(3);
 const rnd = (x) => Math.round(x * 100) / 100;
 
 function polygonCentre(poly) {

@@ -124,7 +124,7 @@ export class BoardView {
     this.geo = geo;
     this.R = geo.R;
     this.areas = new Map(geo.areas.map((a) => [a.id, a]));
-    this.turned = deg !== 0;
+    this.turned = deg !== 0; // drawn turned to fit its panel
     const { svg } = this;
     svg.replaceChildren();
     svg.append(s("defs", {},
