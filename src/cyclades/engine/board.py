@@ -405,11 +405,12 @@ class Board:
     @classmethod
     def from_spec(cls, spec: dict) -> Board:
         """The board a spec describes (`board.spec`: tiles, a map or the classic board)."""
-        kind = spec.get("kind") if isinstance(spec, dict) else None
         needs = {"tiles": "placements", "map": "areas", "classic": "players"}
+        if not isinstance(spec, dict):
+            raise ValueError(f"a board spec is a dict with a kind ({', '.join(needs)}), not {spec!r:.80}")
+        kind = spec.get("kind")
         if kind not in needs:
-            raise ValueError(f"a board spec is a dict whose kind is one of {sorted(needs)}, "
-                             f"not {spec!r:.80}")
+            raise ValueError(f"unknown board spec kind {kind!r}; known: {', '.join(needs)}")
         if needs[kind] not in spec:
             raise ValueError(f"a board spec of kind {kind!r} needs {needs[kind]!r}")
         if kind == "tiles":
