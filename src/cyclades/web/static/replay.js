@@ -7,7 +7,7 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { GODS, actionLabel, api, cardName, chip, colour, godName, h, ink } from "./common.js";
+import { GODS, actionLabel, api, cardName, chip, colour, factionMark, godName, h, ink } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
 
 const $ = (id) => document.getElementById(id);
@@ -626,7 +626,7 @@ function drawPlayers(v, d) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, h("span", { class: "swatch" }), h("span", { class: "pname" }, name(p)),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname" }, name(p)),
       bot ? h("span", { class: "tag bot", title: `${seat.kind} bot` }, "bot") : null,
       winners.has(p) ? h("span", { class: "tag rp-winner" }, "★ winner") : null,
       pl.eliminated ? h("span", { class: "tag" }, "eliminated") : null),
