@@ -161,7 +161,8 @@ BROKEN = {
         lambda g, s, a: s.eliminated.__setitem__(1, True), r"minotaur on naxos held by eliminated player 1"),
     "a land creature at sea": (
         lambda g, s, a: s.creature_at.__setitem__("minotaur", a("north")), r"minotaur on north, not a land area"),
-    "two miniatures on one area": (_second_miniature_on_an_area, r"(minotaur|medusa) and (minotaur|medusa) both on naxos"),
+    "two miniatures on one area": (_second_miniature_on_an_area,
+                                   r"(minotaur|medusa) and (minotaur|medusa) both on naxos"),
     "a held creature card also in the deck": (
         lambda g, s, a: s.creature_deck.append("minotaur"), r"minotaur both held and in a pile"),
     "a held creature whose miniature is off the board": (

@@ -8,16 +8,12 @@ import json
 import random
 import time
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-from websockets.sync.client import connect  # noqa: E402
-
-import cyclades  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+import cyclades
+from cyclades.server.testing import ServerProcess
 
 TTL = ["--peer-ttl", "2"]  # a silent process is dead after 2 s (default 10)
 
