@@ -179,6 +179,25 @@ def test_bots_are_played_by_one_process_only(pair):
         assert gid not in p.read_text(errors="replace")
 
 
+def test_a_rematch_asked_through_one_process_is_the_rematch_in_the_other(pair):
+    """A finished game held by both processes: the rematch made through A (stored in the
+    game's settings) is the one B answers, and asking B again makes no second game."""
+    a, b = pair
+    ca, cb = clients(a, b)
+    with ca, cb:
+        gid = ca.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 12,
+                                          "bot_delay": 0.01, "max_cycles": 2}).json()["game_id"]
+        wait(lambda: state(ca, gid)["status"] == "over", 60, "the bots to finish")
+        assert state(cb, gid)["status"] == "over"  # B holds the finished game too
+        assert cb.get(f"/api/games/{gid}/rematch").json() == {"rematch": None}
+        made = ca.post(f"/api/games/{gid}/rematch").json()
+        assert made["created"] and made["game_id"] != gid
+        heard = cb.get(f"/api/games/{gid}/rematch").json()["rematch"]
+        assert heard is not None and heard["game_id"] == made["game_id"], heard
+        again = cb.post(f"/api/games/{gid}/rematch").json()
+        assert again["game_id"] == made["game_id"] and not again["created"]
+
+
 def test_kill_9_of_one_process_mid_game_and_the_other_goes_on(db_url, tmp_path):
     a = ServerProcess(db_url, bot_delay=0.02, log_path=str(tmp_path / "a.log"), args=TTL).start()
     b = ServerProcess(db_url, bot_delay=0.02, log_path=str(tmp_path / "b.log"), args=TTL).start()
