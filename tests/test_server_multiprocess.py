@@ -327,3 +327,47 @@ def test_a_process_behind_catches_up_and_answers_from_the_fresh_game(tmp_path):
                 m.store.close()
 
     asyncio.run(main())
+
+
+def test_postgresql_tells_the_other_processes_of_a_decision_by_listen_notify():
+    """PostgreSQL (server/sync.py): a decision stored through one Manager reaches another that
+    holds the game by NOTIFY on the channel it LISTENs to, with no request to it (PostgreSQL has
+    no polling). Run in every CI run: tools/test starts PostgreSQL, and CI fails on a skip."""
+    import asyncio
+    import os
+
+    from conftest import pg_database
+
+    from cyclades.server.sessions import Manager
+    from cyclades.server.store import Store
+
+    base = os.environ.get("CYCLADES_TEST_PG")
+    if not base:
+        pytest.skip("PostgreSQL: CYCLADES_TEST_PG is not set (tools/test sets it as root)")
+
+    async def until(cond, what, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        while not cond():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            await asyncio.sleep(0.05)
+
+    async def main(url):
+        m1, m2 = Manager(Store(url), bot_delay=0), Manager(Store(url), bot_delay=0)
+        await m1.start()
+        await m2.start()
+        try:
+            s1 = await m1.create({"players": 3, "seed": 5}, [{"kind": "human", "access": "invite"}] * 3)
+            s2 = await m2.get(s1.game_id)
+            await until(lambda: m2.sync.listening, "the second process to LISTEN")
+            for step in range(3):
+                g = s1.game
+                await s1.act(g.to_move, g.state.version, g.legal_actions()[0].to_json())
+                await until(lambda: s2.game.state.version == s1.game.state.version,
+                            f"decision {step + 1} to reach the other process")
+            assert s2.log == s1.log and s2.game.to_json() == s1.game.to_json()
+        finally:
+            await m1.stop()
+            await m2.stop()
+
+    with pg_database(base) as url:
+        asyncio.run(main(url))
