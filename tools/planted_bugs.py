@@ -166,7 +166,7 @@ def run(bug: Bug, tree: Path, timeout: float) -> str:
                                text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return "timed out"
-    failed = re.search(r"^(?:FAILED|ERROR) (\S+)", p.stdout, re.M)
+    failed = re.search(r"^(?:FAILED|ERROR) (.+?)(?: - |$)", p.stdout, re.M)
     if failed:
         return failed.group(1).removeprefix(str(tree) + "/")
     return "survived" if p.returncode == 0 else f"pytest exit {p.returncode}"
