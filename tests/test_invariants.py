@@ -216,6 +216,42 @@ def test_units_an_attacker_holds_in_a_battle_frame_are_counted_as_on_the_board()
     assert any("player 0: 3 troops on board + 4 in reserve" in e for e in check(g)), check(g)
 
 
+def test_mercenaries_and_fleets_an_attacker_holds_in_battle_frames_are_counted():
+    """Player 1's mercenary and player 0's fleet, each taken into a battle (a land battle on
+    corinth, a sea battle on north), are still theirs: no count breaks; taken twice, it does."""
+    g = sound()
+    s = g.state
+    s.mercs[idx(g, "naxos")] -= 1
+    land = _battle_frame(idx(g, "corinth"), attacker=1)
+    land["attacker_mercenaries"] = 1
+    s.fleets[idx(g, "west")] += 1  # a second fleet in west, from the reserve ...
+    s.fleets_left[0] -= 1
+    s.fleets[idx(g, "west")] -= 1  # ... that sails to battle
+    sea = _battle_frame(idx(g, "north"), attacker=0)
+    sea.update(sea=True, attacker_fleets=1)
+    s.stack[:0] = [land, sea]
+    g._legal = None
+    assert check(g) == []
+    s.mercs_left -= 1
+    s.fleets_left[0] -= 1
+    errors = check(g)
+    assert any("1 mercenaries on board + 14 in reserve" in e for e in errors), errors
+    assert any("player 0: 2 fleets on board + 5 in reserve" in e for e in errors), errors
+
+
+def test_a_player_with_every_unit_on_the_board_breaks_nothing():
+    """An empty reserve is no fault (R28: 8 troops, 8 fleets): only a reserve below zero is."""
+    g = sound()
+    s = g.state
+    s.troops[idx(g, "melos")] += s.troops_left[2]
+    s.troops_left[2] = 0
+    s.ctrl[idx(g, "south")] = 2
+    s.fleets[idx(g, "south")] = s.fleets_left[2]
+    s.fleets_left[2] = 0
+    g._legal = None
+    assert check(g) == []
+
+
 def test_a_sea_where_a_battle_is_fought_may_be_emptied_of_its_defender():
     """The sea of a running sea battle keeps its control while its last fleet is being lost."""
     g = sound()
