@@ -240,9 +240,11 @@ def test_mercenaries_and_fleets_an_attacker_holds_in_battle_frames_are_counted()
 
 
 def test_a_player_with_every_unit_on_the_board_breaks_nothing():
-    """An empty reserve is no fault (R28: 8 troops, 8 fleets): only a reserve below zero is."""
+    """An empty reserve is no fault (R28: 8 troops, 8 fleets, 20 Priestesses): only a reserve
+    below zero is."""
     g = sound()
     s = g.state
+    s.priestesses[2] = 20 - sum(s.priestesses)
     s.troops[idx(g, "melos")] += s.troops_left[2]
     s.troops_left[2] = 0
     s.ctrl[idx(g, "south")] = 2
