@@ -303,8 +303,7 @@ def test_two_players_one_person_two_factions(site, browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page, console = open_game(ctx, url, gid, token)
-        if not page.evaluate("Array.isArray(window.cyclades.factions) && window.cyclades.factions.length > 0"):
-            pytest.skip("this server does not say which factions a seat plays")
+        assert page.evaluate("Array.isArray(window.cyclades.factions) && window.cyclades.factions.length == 2")
         assert page.locator("#me .chip").count() == 2
         assert page.locator("#players .team").count() == 2
         assert page.locator("#players .player.mine").count() == 2

@@ -4,14 +4,11 @@ process (Starlette's TestClient), so that the Manager's session cache can be loo
 import time
 
 import pytest
+from fastapi.testclient import TestClient
 
-pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
-from fastapi.testclient import TestClient  # noqa: E402
-
-from cyclades.server import housekeeping  # noqa: E402
-from cyclades.server.app import create_app  # noqa: E402
-from cyclades.server.security import ServerLimits  # noqa: E402
+from cyclades.server import housekeeping
+from cyclades.server.app import create_app
+from cyclades.server.security import ServerLimits
 
 
 def wait_for(what, seconds=20.0):

@@ -5,16 +5,12 @@ import json
 import random
 import time
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-from websockets.sync.client import connect  # noqa: E402
-
-import cyclades  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+import cyclades
+from cyclades.server.testing import ServerProcess
 
 SEED = 918273645546372819  # a seed no answer may contain before the game is over
 

@@ -8,16 +8,12 @@ import json
 import random
 import time
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-from websockets.sync.client import connect  # noqa: E402
-
-import cyclades  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+import cyclades
+from cyclades.server.testing import ServerProcess
 
 TTL = ["--peer-ttl", "2"]  # a silent process is dead after 2 s (default 10)
 
@@ -183,6 +179,25 @@ def test_bots_are_played_by_one_process_only(pair):
         assert gid not in p.read_text(errors="replace")
 
 
+def test_a_rematch_asked_through_one_process_is_the_rematch_in_the_other(pair):
+    """A finished game held by both processes: the rematch made through A (stored in the
+    game's settings) is the one B answers, and asking B again makes no second game."""
+    a, b = pair
+    ca, cb = clients(a, b)
+    with ca, cb:
+        gid = ca.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 12,
+                                          "bot_delay": 0.01, "max_cycles": 2}).json()["game_id"]
+        wait(lambda: state(ca, gid)["status"] == "over", 60, "the bots to finish")
+        assert state(cb, gid)["status"] == "over"  # B holds the finished game too
+        assert cb.get(f"/api/games/{gid}/rematch").json() == {"rematch": None}
+        made = ca.post(f"/api/games/{gid}/rematch").json()
+        assert made["created"] and made["game_id"] != gid
+        heard = cb.get(f"/api/games/{gid}/rematch").json()["rematch"]
+        assert heard is not None and heard["game_id"] == made["game_id"], heard
+        again = cb.post(f"/api/games/{gid}/rematch").json()
+        assert again["game_id"] == made["game_id"] and not again["created"]
+
+
 def test_kill_9_of_one_process_mid_game_and_the_other_goes_on(db_url, tmp_path):
     a = ServerProcess(db_url, bot_delay=0.02, log_path=str(tmp_path / "a.log"), args=TTL).start()
     b = ServerProcess(db_url, bot_delay=0.02, log_path=str(tmp_path / "b.log"), args=TTL).start()
@@ -312,3 +327,47 @@ def test_a_process_behind_catches_up_and_answers_from_the_fresh_game(tmp_path):
                 m.store.close()
 
     asyncio.run(main())
+
+
+def test_postgresql_tells_the_other_processes_of_a_decision_by_listen_notify():
+    """PostgreSQL (server/sync.py): a decision stored through one Manager reaches another that
+    holds the game by NOTIFY on the channel it LISTENs to, with no request to it (PostgreSQL has
+    no polling). Run in every CI run: tools/test starts PostgreSQL, and CI fails on a skip."""
+    import asyncio
+    import os
+
+    from conftest import pg_database
+
+    from cyclades.server.sessions import Manager
+    from cyclades.server.store import Store
+
+    base = os.environ.get("CYCLADES_TEST_PG")
+    if not base:
+        pytest.skip("PostgreSQL: CYCLADES_TEST_PG is not set (tools/test sets it as root)")
+
+    async def until(cond, what, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        while not cond():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            await asyncio.sleep(0.05)
+
+    async def main(url):
+        m1, m2 = Manager(Store(url), bot_delay=0), Manager(Store(url), bot_delay=0)
+        await m1.start()
+        await m2.start()
+        try:
+            s1 = await m1.create({"players": 3, "seed": 5}, [{"kind": "human", "access": "invite"}] * 3)
+            s2 = await m2.get(s1.game_id)
+            await until(lambda: m2.sync.listening, "the second process to LISTEN")
+            for step in range(3):
+                g = s1.game
+                await s1.act(g.to_move, g.state.version, g.legal_actions()[0].to_json())
+                await until(lambda: s2.game.state.version == s1.game.state.version,
+                            f"decision {step + 1} to reach the other process")
+            assert s2.log == s1.log and s2.game.to_json() == s1.game.to_json()
+        finally:
+            await m1.stop()
+            await m2.stop()
+
+    with pg_database(base) as url:
+        asyncio.run(main(url))

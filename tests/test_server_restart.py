@@ -4,15 +4,10 @@ equals an uninterrupted offline replay of its record (`Game.from_record`)."""
 import random
 import time
 
-import pytest
+import httpx
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-
-import cyclades  # noqa: E402
-from cyclades.server.testing import ServerProcess, free_port  # noqa: E402
+import cyclades
+from cyclades.server.testing import ServerProcess, free_port
 
 
 def wait_turn(c, gid, tok, deadline):

@@ -9,15 +9,11 @@ import json
 import random
 import time
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-from websockets.sync.client import connect  # noqa: E402
-
-from cyclades.server.testing import ServerProcess  # noqa: E402
+from cyclades.server.testing import ServerProcess
 
 
 @pytest.fixture(scope="module")
