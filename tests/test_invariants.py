@@ -10,6 +10,7 @@ import re
 
 import pytest
 from conftest import idx, scenario
+from test_setup import chain_map
 
 from cyclades.engine.invariants import check
 
@@ -192,12 +193,12 @@ def test_each_broken_invariant_is_named(what):
 
 
 def test_a_decision_with_no_legal_action_is_reported():
-    """The placement of a Control token (setup) when every free land has been taken."""
-    g = scenario(areas={"argos": {"owner": 0}, "corinth": {"owner": 1}, "naxos": {"owner": 2},
-                        "melos": {"owner": 0}},
-                 player=[{}, {}, {}], turn_order=[0, 1, 2], decision={"placement": {}})
+    """The placement of a Control token (setup) when every free land has been taken (by hand:
+    a board too small for the placement is refused on loading)."""
+    g = scenario(board=chain_map(9), player=[{}, {}, {}], turn_order=[0, 1, 2], decision={"placement": {}})
     assert check(g) == [] and g.legal_actions()
-    g.state.ctrl[idx(g, "ios")] = 1
+    for k in range(1, 10):
+        g.state.ctrl[idx(g, f"l{k}")] = 1
     g._legal = None
     assert any(re.search(r"no legal action in frame \{'kind': 'place'", e) for e in check(g)), check(g)
 
