@@ -32,7 +32,7 @@ def test_kill_9_between_decisions_resumes_every_game(db_url):
     srv = ServerProcess(db, port=port, bot_delay=0.02).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=10) as c:
-            h = c.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"], "max_cycles": 5,
+            h = c.post("/api/games", json={"players": 3, "seats": ["you", "random", "random"], "max_cycles": 5,
                                            "seed": 2024}).json()
             gid, tok = h["game_id"], h["seats"][0]["token"]
             done = c.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 3,

@@ -65,6 +65,7 @@ POLL = float(os.environ.get("CYCLADES_POLL_SECONDS", "0.5"))    # SQLite: how of
 PEER_TTL = float(os.environ.get("CYCLADES_PEER_TTL", "10"))     # a silent process is dead after
 RESUME_CONCURRENCY = 2                                          # games loaded at once on adoption
 CATCH_UP_INLINE = 16  # more decisions than this are applied in a worker thread
+BOT_SWEEP = float(os.environ.get("CYCLADES_BOT_SWEEP_SECONDS", "5"))  # how often bots are looked at
 
 
 # --- the database side (run in the Sync's own thread) ------------------------------------------
@@ -124,6 +125,15 @@ def _adopt(store, owner: str, alive: set) -> list:
                              .where(games.c.game_id.in_(ids[i:i + 500]))).all()
     out.sort(key=lambda r: r.updated)
     return [(r.game_id, json.loads(r.options), json.loads(r.seats), r.to_move) for r in out]
+
+
+def _driven_by(store, owner: str) -> list:
+    """The unfinished games this process drives, as (game_id, options, seats, to_move)."""
+    with store.engine.connect() as c:
+        rows = c.execute(sa.select(games.c.game_id, games.c.options, games.c.seats, games.c.to_move)
+                         .where(games.c.status != "over", games.c.driver == owner,
+                                games.c.to_move.is_not(None))).all()
+    return [(r.game_id, json.loads(r.options), json.loads(r.seats), r.to_move) for r in rows]
 
 
 def _versions(store, ids: list) -> dict:
@@ -233,6 +243,7 @@ def apply_seats(s, new: list) -> bool:
         return False
     old = copy.deepcopy(s.seats)
     s.seats[:] = copy.deepcopy(new)
+    s.forget_messages()
     s.names[:] = faction_names([x.get("name") or f"Player {i + 1}" for i, x in enumerate(s.seats)],
                                s.factions_of)
     for i, (a, b) in enumerate(zip(old, s.seats)):
@@ -309,7 +320,8 @@ class Sync:
         self.alive = await self.q(_beat, self.store, self.owner, self.host, self.pid, self.started,
                                   self.ttl)
         loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self._heartbeat()), loop.create_task(self._adopt_loop())]
+        self.tasks = [loop.create_task(self._heartbeat()), loop.create_task(self._adopt_loop()),
+                      loop.create_task(self._bot_sweep())]
         if self.store.pg:
             self.tasks.append(loop.create_task(self._listen()))
         else:
@@ -332,15 +344,23 @@ class Sync:
     # --- beating, adopting -------------------------------------------------------------
 
     async def _heartbeat(self):
+        down = False
         while not self.m.closing:
             await asyncio.sleep(max(0.2, min(1.0, self.ttl / 4)))
+            self.m.presence.refresh()
             try:
                 self.alive = await self.q(_beat, self.store, self.owner, self.host, self.pid,
                                           self.started, self.ttl)
+                if down:
+                    log.warning("the database answers again")
+                down = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the heartbeat failed (it tries again)")
+            except Exception as e:
+                if not down:  # once per outage, not every second
+                    log.warning("the database does not answer (%s): trying again every second",
+                                type(e).__name__)
+                down = True
 
     async def _adopt_loop(self):
         first = True
@@ -352,8 +372,54 @@ class Sync:
                 await self.adopt()
             except asyncio.CancelledError:
                 raise
+            except sa.exc.DBAPIError as e:
+                log.warning("adopting the games of stopped server processes failed (%s); again "
+                            "soon", type(e).__name__)
             except Exception:
                 log.exception("adopting the games of stopped server processes failed")
+
+    async def _bot_sweep(self):
+        """Every BOT_SWEEP seconds: the games this process drives (games.driver) where a bot
+        is to move and no bot task runs here get one (loaded if need be). Bot tasks retry what
+        fails (sessions.Session._bots); this is the net under them: a task that ended while
+        its game waits on a bot (a decision stored although its process heard of a failure,
+        say) is started again, so no game waits forever."""
+        while not self.m.closing:
+            await asyncio.sleep(BOT_SWEEP)
+            try:
+                await self.sweep_bots()
+            except asyncio.CancelledError:
+                raise
+            except sa.exc.DBAPIError as e:
+                log.warning("the bot sweep could not read the database (%s); again in %g s",
+                            type(e).__name__, BOT_SWEEP)
+            except Exception:
+                log.exception("the bot sweep failed; again in %g s", BOT_SWEEP)
+
+    async def sweep_bots(self) -> int:
+        """Start the bot task of every game driven here that waits on a bot and has none; the
+        number started."""
+        rows = await self.q(_driven_by, self.store, self.owner)
+        started = 0
+        for gid, options, seats, to_move in rows:
+            if self.m.closing or not bot_to_move(options, seats, to_move):
+                continue
+            s = self.m.sessions.get(gid)
+            if s is not None and s.bot_task is not None and not s.bot_task.done():
+                continue
+            try:
+                if s is None:
+                    s = await self.m.get(gid, fresh=False)
+                else:
+                    await catch_up(s)
+            except Refused:
+                continue  # removed meanwhile
+            if s.bot_task is None or s.bot_task.done():
+                s.kick_bots()
+                if s.bot_task is not None and not s.bot_task.done():
+                    started += 1
+                    log.warning("game %s waited on a bot with no bot task: started again", gid)
+        return started
 
     async def adopt(self) -> int:
         """Adopt the games of dead processes; resume those a bot is to move (oldest-waiting
