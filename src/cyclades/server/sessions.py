@@ -195,7 +195,7 @@ class Session:
                 return s
             # Connections opened with the old token watch from now on, as spectators
             # (sync.apply_seats); a bot's agent is made afresh.
-            s = await change_seats(self, give)
+            s = await change_seats(self, give, locked=True)
             for f in self.factions_of[seat]:
                 self.agents.pop(f, None)
         self.broadcast()
@@ -330,7 +330,7 @@ class Session:
             await catch_up(self, locked=True)
             raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
         except Exception as e:
-            log.warning("storing a decision of game %s failed: %s", self.game_id, _short(e))
+            log.info("storing a decision of game %s failed: %s", self.game_id, _short(e))
             raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
                                f"nothing changed, try again") from e
         self.game = new

@@ -55,7 +55,7 @@ from concurrent.futures import ThreadPoolExecutor
 import sqlalchemy as sa
 
 from ..engine.actions import Action
-from .errors import Refused
+from .errors import Refused, database_down
 from .seats import faction_names, seat_factions
 from .store import NOTIFY_CHANNEL, games, servers
 
@@ -70,9 +70,14 @@ BOT_SWEEP = float(os.environ.get("CYCLADES_BOT_SWEEP_SECONDS", "5"))  # how ofte
 
 # --- the database side (run in the Sync's own thread) ------------------------------------------
 
-def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float) -> set:
-    """Record that this process lives; the owners of the processes that live."""
+def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float,
+          last: float | None = None) -> set:
+    """Record that this process lives; the owners of the processes that live. `last`: when
+    this process last beat. If that is long ago (the database did not answer), the others
+    could not beat either: a process counts as alive if it beat within `ttl` of our last
+    beat, not only of now (else all would take all the others for dead after an outage)."""
     now = time.time()
+    since = now - ttl if last is None else min(now, last) - ttl
     with store.engine.begin() as c:
         n = c.execute(servers.update().where(servers.c.owner == owner).values(beat=now)).rowcount
         if not n:
@@ -83,7 +88,7 @@ def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float) ->
             c.execute(servers.delete().where(servers.c.owner.in_(dead_long)))
     alive = {owner}
     for r in rows:
-        if r.owner == owner or r.beat < now - ttl:
+        if r.owner == owner or r.beat < min(now - ttl, since):
             continue
         if r.host == host and not _pid_alive(r.pid):
             continue  # killed on this host: no need to wait for its beat to go stale
@@ -125,6 +130,16 @@ def _adopt(store, owner: str, alive: set) -> list:
                              .where(games.c.game_id.in_(ids[i:i + 500]))).all()
     out.sort(key=lambda r: r.updated)
     return [(r.game_id, json.loads(r.options), json.loads(r.seats), r.to_move) for r in out]
+
+
+def _task_end(task) -> str:
+    """How a bot task ended, for the log."""
+    if task is None:
+        return "none started in this process"
+    if task.cancelled():
+        return "its task was cancelled"
+    e = task.exception()
+    return f"its task failed: {type(e).__name__}: {e}" if e else "its task returned"
 
 
 def _driven_by(store, owner: str) -> list:
@@ -267,10 +282,11 @@ def status_of(game, seats) -> str:
     return "playing"
 
 
-async def change_seats(s, mutate):
+async def change_seats(s, mutate, locked: bool = False):
     """Change the seats: `mutate(seats)` changes a copy (or raises Refused) and returns what
     the caller wants back. Stored only if the stored seats are still those the copy was made
-    from; otherwise reloaded and tried again. Nothing changes in memory before it is stored."""
+    from; otherwise reloaded and tried again. Nothing changes in memory before it is stored.
+    `locked`: the caller holds the session's lock (so catching up must not take it)."""
     for _ in range(8):
         old = copy.deepcopy(s.seats)
         new = copy.deepcopy(s.seats)
@@ -281,7 +297,7 @@ async def change_seats(s, mutate):
             if isinstance(result, dict) and result in new:
                 result = s.seats[new.index(result)]
             return result
-        await catch_up(s)  # another process changed them: start again from the stored seats
+        await catch_up(s, locked=locked)  # another process changed them: start again from the stored seats
     raise Refused(503, "the seats were changing too fast; try again")
 
 
@@ -300,6 +316,8 @@ class Sync:
         self.ttl = PEER_TTL if ttl is None else ttl
         self.started = time.time()
         self.alive = {self.owner}
+        self.last_beat: float | None = None   # when this process last beat (time.time())
+        self.down = False                     # the database did not answer the last beat
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-sync")
         self.tasks: list = []
         self.refreshing: dict = {}    # game_id -> task catching it up
@@ -316,9 +334,15 @@ class Sync:
     async def q(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
-    async def start(self):
+    async def beat(self):
+        """Beat, and learn which processes live (`_beat`)."""
+        now = time.time()
         self.alive = await self.q(_beat, self.store, self.owner, self.host, self.pid, self.started,
-                                  self.ttl)
+                                  self.ttl, self.last_beat)
+        self.last_beat = now
+
+    async def start(self):
+        await self.beat()
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._heartbeat()), loop.create_task(self._adopt_loop()),
                       loop.create_task(self._bot_sweep())]
@@ -344,23 +368,21 @@ class Sync:
     # --- beating, adopting -------------------------------------------------------------
 
     async def _heartbeat(self):
-        down = False
         while not self.m.closing:
             await asyncio.sleep(max(0.2, min(1.0, self.ttl / 4)))
             self.m.presence.refresh()
             try:
-                self.alive = await self.q(_beat, self.store, self.owner, self.host, self.pid,
-                                          self.started, self.ttl)
-                if down:
+                await self.beat()
+                if self.down:
                     log.warning("the database answers again")
-                down = False
+                self.down = False
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                if not down:  # once per outage, not every second
+                if not self.down:  # once per outage, not every second
                     log.warning("the database does not answer (%s): trying again every second",
                                 type(e).__name__)
-                down = True
+                self.down = True
 
     async def _adopt_loop(self):
         first = True
@@ -373,8 +395,9 @@ class Sync:
             except asyncio.CancelledError:
                 raise
             except sa.exc.DBAPIError as e:
-                log.warning("adopting the games of stopped server processes failed (%s); again "
-                            "soon", type(e).__name__)
+                if not self.down:  # the heartbeat says when the database is down
+                    log.warning("adopting the games of stopped server processes failed (%s); "
+                                "again soon", type(e).__name__)
             except Exception:
                 log.exception("adopting the games of stopped server processes failed")
 
@@ -391,8 +414,9 @@ class Sync:
             except asyncio.CancelledError:
                 raise
             except sa.exc.DBAPIError as e:
-                log.warning("the bot sweep could not read the database (%s); again in %g s",
-                            type(e).__name__, BOT_SWEEP)
+                if not self.down:
+                    log.warning("the bot sweep could not read the database (%s); again in %g s",
+                                type(e).__name__, BOT_SWEEP)
             except Exception:
                 log.exception("the bot sweep failed; again in %g s", BOT_SWEEP)
 
@@ -415,10 +439,12 @@ class Sync:
             except Refused:
                 continue  # removed meanwhile
             if s.bot_task is None or s.bot_task.done():
+                before = _task_end(s.bot_task)
                 s.kick_bots()
                 if s.bot_task is not None and not s.bot_task.done():
                     started += 1
-                    log.warning("game %s waited on a bot with no bot task: started again", gid)
+                    log.warning("game %s waited on a bot with no bot task (%s): started again",
+                                gid, before)
         return started
 
     async def adopt(self) -> int:
@@ -472,10 +498,15 @@ class Sync:
                 self.again.discard(s.game_id)
                 try:
                     await catch_up(s)
+                except Refused:
+                    return  # removed
                 except Exception as e:
-                    if getattr(e, "status", None) != 404:
+                    if not database_down(e):
                         log.exception("catching up game %s failed", s.game_id)
-                    return
+                        return
+                    await asyncio.sleep(1)  # the database is down: again once it answers
+                    self.again.add(s.game_id)
+                    continue
                 if s.game_id not in self.again:
                     return
         finally:
@@ -510,7 +541,7 @@ class Sync:
                 log.warning("listening for changes on PostgreSQL failed (%s); again in %g s",
                             type(e).__name__, delay)
             await asyncio.sleep(delay)
-            delay = min(10.0, delay * 2)
+            delay = min(2.0, delay * 2)
 
     async def _poll(self):
         """SQLite: while another process is alive, look at the games held here with someone

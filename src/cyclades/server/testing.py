@@ -77,7 +77,7 @@ class ServerProcess:
                 raise RuntimeError(f"the server exited with code {self.proc.returncode}"
                                    + (f": {self.log_tail(2000)}" if self.log_path else ""))
             try:
-                with urllib.request.urlopen(self.url + "/api/games?limit=1", timeout=1) as r:
+                with urllib.request.urlopen(self.url + "/api/games?limit=1", timeout=5) as r:
                     if r.status == 200:
                         return self
             except OSError:
