@@ -52,7 +52,7 @@ import click
 @click.option("--upload-rate", default="10/minute;60/hour", show_default=True, envvar="CYCLADES_UPLOAD_RATE",
               callback=lambda ctx, param, value: _rate(value),
               help='records one address may upload to be replayed ("none": no limit)')
-@click.option("--replay-cache-mb", default=256.0, show_default=True, type=click.FloatRange(min=1),
+@click.option("--replay-cache-mb", default=256.0, show_default=True, type=click.FloatRange(min=0.1),
               envvar="CYCLADES_REPLAY_CACHE_MB", help="memory the replays kept in memory may take")
 @click.option("--ws-rate", default="20/second;600/minute", show_default=True, envvar="CYCLADES_WS_RATE",
               callback=lambda ctx, param, value: _rate(value),
@@ -124,7 +124,7 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
                           header_timeout=header_timeout, body_timeout=body_timeout,
                           max_connections_per_address=max_connections_per_address,
                           max_connections=max_connections, allowed_hosts=tuple(allowed_hosts))
-    connections = configure(limits, forwarded_allow_ips)  # server/connections.py
+    configure(limits, forwarded_allow_ips)  # server/connections.py
     db_url = db_url or default_db_url()
     if workers > 1:
         from .workers import prepare
@@ -144,7 +144,7 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
     # (server/connections.py); its own keep-alive timeout closes idle connections.
     config = uvicorn.Config(app, host=host, port=sock.getsockname()[1], log_level=log_level,
                             ws_max_size=max(1 << 20, 4 * max_ws_message), http=GuardedH11,
-                            timeout_keep_alive=5, backlog=min(2048, connections["total"]), **extra)
+                            timeout_keep_alive=5, **extra)
     redact_logs()  # uvicorn has set up its loggers: its access log loses the tokens
     _run(config, sock, workers)
 

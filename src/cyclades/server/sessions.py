@@ -434,6 +434,8 @@ class Connection:
         """Stop serving a client that does not read: its writer ends, the reader closes."""
         if not self.dropped:
             self.dropped = True
+            log.warning("a WebSocket client of game %s that does not read what it is sent was dropped",
+                     self.session.game_id)
             self.session.conns.discard(self)
             asyncio.get_running_loop().create_task(self._close())
 
