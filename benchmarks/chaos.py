@@ -33,6 +33,7 @@ import collections
 import json
 import random
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -54,14 +55,14 @@ class Cluster:
         self.servers = [ServerProcess(url, bot_delay=bot_delay, log_path=str(Path(directory) / f"s{i}.log"),
                                       args=["--peer-ttl", "2", "--bot-workers", "1", "--bot-seconds", "2",
                                             *NO_LIMITS],
-                                      env={"CYCLADES_BOT_SWEEP_SECONDS": "2"}, timeout=60)
+                                      env={"CYCLADES_BOT_SWEEP_SECONDS": "2"}, timeout=120)
                         for i in range(n)]
         self.down = set()      # indexes of the processes killed and not yet back
         self.lock = threading.Lock()
 
     def start(self):
-        for s in self.servers:
-            s.start()
+        for i in range(len(self.servers)):
+            self.restart(i)
 
     def live(self, rng) -> ServerProcess:
         with self.lock:
@@ -306,6 +307,8 @@ def main(argv=None):
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--logs", help="copy the server processes' logs into this directory")
     args = ap.parse_args(argv)
+    # Stopped (SIGTERM): still stop the servers and the database (the `finally`s below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(2))
     rng = random.Random(args.seed)
     stats = Stats()
     log = {"kills": [], "outages": []}

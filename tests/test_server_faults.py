@@ -404,32 +404,39 @@ def test_a_chosen_seed_only_without_other_people(one):
 def test_back_and_ends_turn_know_a_two_player_seats_second_faction(one):
     """With 2 players, seat 0 plays factions 0 and 2, seat 1 factions 1 and 3 (R22): when
     faction 2 or 3 is to move, /ends-turn answers for its seat, and /back takes it back."""
-    h = one.post("/api/games", json={"players": 2, "seats": ["you", "invite"]}).json()
-    gid = h["game_id"]
-    toks = {s["seat"]: s["token"] for s in h["seats"]}
     rng = random.Random(5)
     checked_ends, checked_back = False, False
-    for _ in range(1500):
-        st = state(one, gid)
-        if st["status"] == "over" or (checked_ends and checked_back):
-            break
-        faction = st["view"]["to_move"]
-        seat = 0 if faction in (0, 2) else 1
-        mine = state(one, gid, toks[seat])
-        legal = mine["legal_actions"]
-        if faction in (2, 3) and not checked_ends and any(a["kind"] == "bid" for a in legal):
-            bid = next(a for a in legal if a["kind"] == "bid")
-            r = one.post(f"/api/games/{gid}/ends-turn", json={"token": toks[seat], "version": mine["version"],
-                                                              "action": bid})
-            assert r.status_code == 200 and r.json()["ends_turn"] is True, r.text  # a bid hands over
-            checked_ends = True
-        if faction in (2, 3) and not checked_back and any(a["kind"] == "cancel" for a in legal):
-            r = one.post(f"/api/games/{gid}/back", json={"token": toks[seat], "version": mine["version"]})
+    for _ in range(3):  # games, until both were seen
+        h = one.post("/api/games", json={"players": 2, "seats": ["you", "invite"]}).json()
+        gid = h["game_id"]
+        toks = {s["seat"]: s["token"] for s in h["seats"]}
+        while not (checked_ends and checked_back):
+            st = state(one, gid)
+            if st["status"] == "over":
+                break
+            faction = st["view"]["to_move"]
+            seat = 0 if faction in (0, 2) else 1
+            mine = state(one, gid, toks[seat])
+            legal = mine["legal_actions"]
+            kinds = {a["kind"] for a in legal}
+            if faction in (2, 3) and not checked_ends and "bid" in kinds:
+                bid = next(a for a in legal if a["kind"] == "bid")
+                r = one.post(f"/api/games/{gid}/ends-turn", json={
+                    "token": toks[seat], "version": mine["version"], "action": bid})
+                assert r.status_code == 200 and r.json()["ends_turn"] is True, r.text  # a bid hands over
+                checked_ends = True
+            if faction in (2, 3) and not checked_back and "cancel" in kinds:
+                r = one.post(f"/api/games/{gid}/back", json={"token": toks[seat], "version": mine["version"]})
+                assert r.status_code == 200, r.text
+                checked_back = True
+                continue
+            choice = [a for a in legal if a["kind"] != "cancel"] or legal
+            moves = [a for a in choice if a["kind"] in ("land_move", "sea_move", "origin", "take")]
+            if faction in (2, 3) and moves:  # a move is a sequence of choices: one can go back
+                choice = moves
+            r = one.post(f"/api/games/{gid}/actions", json={"token": toks[seat], "version": mine["version"],
+                                                             "action": rng.choice(choice)})
             assert r.status_code == 200, r.text
-            checked_back = True
-            continue
-        choice = [a for a in legal if a["kind"] != "cancel"] or legal
-        r = one.post(f"/api/games/{gid}/actions", json={"token": toks[seat], "version": mine["version"],
-                                                         "action": rng.choice(choice)})
-        assert r.status_code == 200, r.text
+        if checked_ends and checked_back:
+            break
     assert checked_ends and checked_back

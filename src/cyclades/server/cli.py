@@ -11,6 +11,18 @@ import sys
 import click
 
 
+def _rate(ctx, param, value: str) -> str:
+    """A rate option's value ("30/minute;300/hour", or "none"), checked (click's callback)."""
+    if (value or "").strip().lower() in ("", "none", "0", "off"):
+        return "none"
+    try:
+        from limits import parse_many
+        parse_many(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour") from None
+    return value
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=int,
@@ -34,7 +46,7 @@ import click
               help="a site whose pages may open WebSockets here, e.g. https://games.example.org "
                    "(repeat for more; \"*\": any); this server's own host always may")
 @click.option("--game-rate", default="30/minute;300/hour", show_default=True, envvar="CYCLADES_GAME_RATE",
-              callback=lambda ctx, param, value: _rate(value),
+              callback=_rate,
               help='games one address may create ("none": no limit)')
 @click.option("--max-open-games", default=50, show_default=True, type=click.IntRange(min=0),
               envvar="CYCLADES_MAX_OPEN_GAMES", help="unfinished games one address may have (0: no limit)")
@@ -47,15 +59,15 @@ import click
 @click.option("--finished-idle-minutes", default=5.0, show_default=True, type=click.FloatRange(min=0),
               envvar="CYCLADES_FINISHED_IDLE_MINUTES", help="the same for a finished game")
 @click.option("--join-rate", default="10/minute;60/hour", show_default=True, envvar="CYCLADES_JOIN_RATE",
-              callback=lambda ctx, param, value: _rate(value),
+              callback=_rate,
               help='open seats one address may take from the lobby ("none": no limit)')
 @click.option("--upload-rate", default="10/minute;60/hour", show_default=True, envvar="CYCLADES_UPLOAD_RATE",
-              callback=lambda ctx, param, value: _rate(value),
+              callback=_rate,
               help='records one address may upload to be replayed ("none": no limit)')
 @click.option("--replay-cache-mb", default=256.0, show_default=True, type=click.FloatRange(min=0.1),
               envvar="CYCLADES_REPLAY_CACHE_MB", help="memory the replays kept in memory may take")
 @click.option("--ws-rate", default="20/second;600/minute", show_default=True, envvar="CYCLADES_WS_RATE",
-              callback=lambda ctx, param, value: _rate(value),
+              callback=_rate,
               help="messages one WebSocket client may send")
 @click.option("--max-ws-per-address", default=16, show_default=True, type=click.IntRange(min=0),
               envvar="CYCLADES_MAX_WS_PER_ADDRESS", help="WebSockets open from one address (0: no limit)")
@@ -188,17 +200,6 @@ def _run(config, sock, workers: int):
         sock.close()
     if not server.started:
         sys.exit(3)
-
-
-def _rate(value: str) -> str:
-    if (value or "").strip().lower() in ("", "none", "0", "off"):
-        return "none"
-    try:
-        from limits import parse_many
-        parse_many(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour") from None
-    return value
 
 
 def _listen(host: str, port: int):

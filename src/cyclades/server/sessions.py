@@ -4,12 +4,15 @@ One `Session` per game. Every change goes through `Session.commit`, under the
 game's lock: the decision is applied to a copy of the game, stored (committed)
 in the database, and only then does the copy become the game and the change
 get acknowledged and broadcast. A refused or failed decision changes nothing.
+A person's decision names its seat by token, read under that lock, and is stored
+only if the seats stored are those it was read against: a token the host revoked,
+through any process, never acts.
 
 Bots play in a task per game: a short delay (so that people can follow), the
 agent's choice computed in a bot worker process, fairly scheduled across games
 (server/bots.py), then the same `commit`. A game
 whose seats are all bots plays to its end by itself; other games go on
-meanwhile.
+meanwhile. A bot step that fails is tried again after a growing pause.
 
 Several server processes may share the database (server/sync.py): a session that is behind
 the database catches up with it (the decisions it missed, the seats), seats change by
@@ -424,7 +427,8 @@ class Connection:
         self.pending = False
         self.dropped = False
 
-    def _put(self, item):
+    def send(self, item):
+        """Queue a message (None: the latest state); a full queue drops the client."""
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:
@@ -434,8 +438,8 @@ class Connection:
         """Stop serving a client that does not read: its writer ends, the reader closes."""
         if not self.dropped:
             self.dropped = True
-            log.warning("a WebSocket client of game %s that does not read what it is sent was dropped",
-                     self.session.game_id)
+            log.warning("a WebSocket client of game %s that does not read what it is sent was "
+                        "dropped", self.session.game_id)
             self.session.conns.discard(self)
             asyncio.get_running_loop().create_task(self._close())
 
@@ -448,13 +452,10 @@ class Connection:
     def notify(self):
         if not self.pending:
             self.pending = True
-            self._put(None)
+            self.send(None)
 
     def error(self, status, message):
-        self._put({"type": "error", "status": status, "message": message})
-
-    def send(self, message: dict):
-        self._put(message)
+        self.send({"type": "error", "status": status, "message": message})
 
     async def writer(self):
         try:

@@ -111,12 +111,11 @@ class Store:
             # server answers 503 and its bots try again (never an endless wait in its one
             # database thread).
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS}
-        elif self.url.startswith("postgresql"):
-            # After a database restart the pool's connections are dead: each is tested when
-            # taken (pre_ping) and replaced; a database that does not answer fails in seconds.
-            kwargs["pool_pre_ping"] = True
-            if "connect_timeout" not in self.url:
-                kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_SECONDS}
+        elif self.url.startswith("postgresql") and "connect_timeout" not in self.url:
+            # A database that does not answer fails in seconds, not minutes. (After a database
+            # restart the pool's connections are dead: the first that fails says so, and
+            # SQLAlchemy replaces them all.)
+            kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_SECONDS}
         self.engine = sa.create_engine(self.url, future=True, **kwargs)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)

@@ -31,7 +31,11 @@ its bots; no other process does. Processes beat every second or so in the `serve
 a process whose beat is older than `--peer-ttl` seconds (default 10), or that stopped (its row
 is removed), or that ran on this host and is gone (its pid), is dead, and the others adopt its
 unfinished games (`adopt`: a compare-and-set on games.driver, so one process wins each game).
-The adopter resumes the games a bot is to move, oldest-waiting first, a few at a time. Should
+The adopter resumes the games a bot is to move, oldest-waiting first, a few at a time. A process
+cut off from the database (an outage) does not take the others for dead when it comes back:
+they could not beat either (a beat counts from its own last one). Every `BOT_SWEEP` seconds each
+process also starts a bot task for any game it drives that waits on a bot with none (the net
+under the bot tasks, which retry what fails: sessions.Session._bots). Should
 two processes ever both play a bot's turn (a process slow to beat, or a seat given to a bot
 through another process), the primary key refuses the second decision and its process catches
 up and stops its bot task: no decision is ever stored twice.
@@ -77,7 +81,7 @@ def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float,
     could not beat either: a process counts as alive if it beat within `ttl` of our last
     beat, not only of now (else all would take all the others for dead after an outage)."""
     now = time.time()
-    since = now - ttl if last is None else min(now, last) - ttl
+    cutoff = (now if last is None else min(now, last)) - ttl
     with store.engine.begin() as c:
         n = c.execute(servers.update().where(servers.c.owner == owner).values(beat=now)).rowcount
         if not n:
@@ -88,7 +92,7 @@ def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float,
             c.execute(servers.delete().where(servers.c.owner.in_(dead_long)))
     alive = {owner}
     for r in rows:
-        if r.owner == owner or r.beat < min(now - ttl, since):
+        if r.owner == owner or r.beat < cutoff:
             continue
         if r.host == host and not _pid_alive(r.pid):
             continue  # killed on this host: no need to wait for its beat to go stale
