@@ -144,7 +144,7 @@ def test_brute_forced_logins_are_refused_for_a_name_whether_it_exists_or_not(per
     # Locked: even the right password is refused for now, with when to come back.
     r = person().login("Dora")
     assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
-    assert "too many login attempts for this name" in r.json()["detail"]
+    assert "too many failed logins for this name" in r.json()["detail"]
     assert "set-cookie" not in r.headers
 
 

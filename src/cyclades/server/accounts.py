@@ -96,7 +96,7 @@ async def signup(body: Credentials, request: Request):
     """Create an account and log in (cookies). With `keep`, the guest seat of that link becomes
     the account's."""
     people = request.app.state.people
-    auth.check_rate(people.signups, _address(request), "too many accounts created from your address")
+    people.signups.refuse(_address(request))
     name = check_name(body.name)
     check_password(body.password, name)
     if body.keep is not None:  # refused before anything is made
@@ -118,9 +118,8 @@ async def login(body: Credentials, request: Request):
     """Log in (cookies). A wrong password and an unknown name get the same answer (401)."""
     people = request.app.state.people
     address, key = _address(request), "name:" + name_key(body.name)[:NAME_MAX * 2]
-    too_many = "too many login attempts"
-    auth.check_rate(people.login_attempts, address, too_many + " from your address")
-    auth.check_rate(people.login_failures, key, too_many + " for this name")
+    people.login_attempts.refuse(address)
+    people.login_failures.refuse(key)
     people.login_attempts.hit(address)
     row = await people.db(find_account, body.name) if len(body.name) <= NAME_MAX * 2 else None
     ok = await people.hashing(people.passwords.check, row.password if row else None, body.password)
@@ -180,13 +179,13 @@ async def me(request: Request):
 
 
 async def _confirmed(people, account: dict, password: str, wrong: str):
-    """The account's row if `password` is its password; Refused(401) with `wrong` if not (a
-    failure counted as a failed login: guessing through here is limited the same way)."""
+    """The account's row if `password` is its password; Refused(401) with `wrong` if not (failures
+    are limited per account at the rate of failed logins: guessing through here is no easier)."""
     key = f"id:{account['id']}"
-    auth.check_rate(people.login_failures, key, "too many wrong passwords")
+    people.wrong_passwords.refuse(key)
     row = await people.db(account_row, account["id"])
     if not await people.hashing(people.passwords.check, row.password, password):
-        people.login_failures.hit(key)
+        people.wrong_passwords.hit(key)
         raise Refused(401, wrong)
     return row
 

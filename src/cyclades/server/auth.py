@@ -14,8 +14,9 @@
   page elsewhere could otherwise log a visitor into the attacker's account). Requests without
   the cookie (a guest's seat token, a script) are not concerned: nothing rides on them but
   what they carry.
-- **Login limits** (`limits`): attempts per client address and failures per name, the same
-  whether the name exists or not; sign-ups per address. Counted in memory per server process.
+- **Login limits** (security.Rate, the `limits` library, as for creating games): attempts per
+  client address and failures per name, the same whether the name exists or not; sign-ups per
+  address (people.py holds them). Counted in memory per server process.
 
 `Sessions` is the ASGI layer that reads the cookie of every `/api/` request once and puts the
 account (or why there is none) in `request.state`; routes ask `account_of(request)`.
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import secrets
 import time
 from http.cookies import SimpleCookie
@@ -226,47 +226,3 @@ async def _refuse(send, status: int, detail: str):
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
-
-
-# --- limits on logging in ---------------------------------------------------------------------------
-
-class Limiter:
-    """Named rates of the `limits` library over keys (a client address, a name), in memory."""
-
-    def __init__(self, spec: str):
-        from limits import parse_many
-        from limits.storage import MemoryStorage
-        from limits.strategies import MovingWindowRateLimiter
-        spec = (spec or "").strip()
-        self.rates = [] if spec.lower() in ("", "none", "0", "off") else parse_many(spec)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
-
-    def wait(self, key: str) -> int | None:
-        """Seconds until `key` may go on, or None if it may now."""
-        for item in self.rates:
-            if not self.limiter.test(item, key):
-                stats = self.limiter.get_window_stats(item, key)
-                return max(1, math.ceil(stats.reset_time - time.time()))
-        return None
-
-    def hit(self, key: str) -> None:
-        for item in self.rates:
-            self.limiter.hit(item, key)
-
-    def clear(self, key: str) -> None:
-        for item in self.rates:
-            self.limiter.clear(item, key)
-
-
-class TooMany(Refused):
-    """429 with the seconds to wait (the app answers it with Retry-After)."""
-
-    def __init__(self, wait: int, message: str):
-        super().__init__(429, message)
-        self.retry_after = wait
-
-
-def check_rate(limiter: Limiter, key: str, message: str) -> None:
-    wait = limiter.wait(key)
-    if wait is not None:
-        raise TooMany(wait, f"{message}; try again in {wait} s")

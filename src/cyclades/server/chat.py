@@ -211,8 +211,7 @@ async def say(game_id: str, body: SayBody, request: Request):
         raise Refused(401, "log in to talk with the other spectators (guests may read)")
     text = clean(body.text, people.settings.chat_length)
     rate_key = f"{game_id} {who['key']}"
-    auth.check_rate(people.chat_rate, rate_key, "too many messages: slow down")
-    people.chat_rate.hit(rate_key)
+    people.chat_rate.check(rate_key)
     line = "players" if who["seat"] is not None else "spectators"
     account_id = who["account"]["id"] if line == "spectators" else None
     said = await people.db(_say, people.m.store.owner, game_id, line, who["seat"], account_id, text,

@@ -32,7 +32,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 
 log = logging.getLogger("cyclades.server")
 
@@ -65,18 +64,20 @@ class People:
 
     def __init__(self, manager, settings: PeopleSettings):
         from .account_store import Passwords
-        from .auth import Limiter
         from .chat import Relay
+        from .security import Rate
         self.m = manager
         self.settings = settings
         self.engine = manager.store.engine
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cyclades-people")
         self.hash_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cyclades-argon2")
         self.passwords = Passwords()
-        self.login_attempts = Limiter(settings.login_rate)
-        self.login_failures = Limiter(settings.login_failures)
-        self.signups = Limiter(settings.signup_rate)
-        self.chat_rate = Limiter(settings.chat_rate)
+        # The server's own per-client rates (security.Rate): 429 with Retry-After.
+        self.login_attempts = Rate(settings.login_rate, "login attempts")
+        self.login_failures = Rate(settings.login_failures, "failed logins", "for this name")
+        self.wrong_passwords = Rate(settings.login_failures, "wrong passwords", "for this account")
+        self.signups = Rate(settings.signup_rate, "accounts created")
+        self.chat_rate = Rate(settings.chat_rate, "messages", "from you at this table")
         self.relay = Relay(self)
         self.tasks: list = []
         self.settling: set = set()
@@ -181,17 +182,12 @@ def install(app, limits) -> None:
     """Routes, the login layer and the People service (started inside the app's lifespan,
     after the Manager)."""
     from . import accounts, chat, mygames, playnow, profiles, ratings
-    from .auth import Sessions, TooMany
+    from .auth import Sessions
     settings = PeopleSettings.of(limits)
     app.add_middleware(Sessions)
     for module in (accounts, mygames, playnow, ratings, profiles, chat):
         app.include_router(module.router)
     app.include_router(_pages())
-
-    async def too_many(request, exc: TooMany):
-        return JSONResponse({"detail": exc.message}, status_code=429,
-                            headers={"Retry-After": str(exc.retry_after)})
-    app.add_exception_handler(TooMany, too_many)
 
     inner = app.router.lifespan_context
 
