@@ -156,3 +156,47 @@ def test_tutorial_replay_and_end_screen(server, api, browser):
             assert not errors, errors
         finally:
             ctx.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
+def test_the_peoples_pages(server, browser, size):
+    """Logging in and signing up, Play now (the form and a table waiting), My games (a game
+    waiting on me, with its badge), the account's settings, a profile and the leaderboard."""
+    ctx, page, errors = open_page(browser, server.url + "/login", size)
+    name = f"Axe{size[0]}"
+    try:
+        page.wait_for_selector("#login-form")
+        audit(page, f"/login at {size}")
+        page.goto(server.url + "/login#signup")
+        page.fill("#signup-name", name)
+        page.fill("#signup-password", "correct horse battery")
+        page.fill("#signup-again", "correct horse battery")
+        page.click("#signup-submit")
+        page.wait_for_url("**/my")
+        csrf = next(c["value"] for c in ctx.cookies() if c["name"] == "cyclades_csrf")
+        r = ctx.request.post(server.url + "/api/games", headers={"X-CSRF-Token": csrf},
+                             data={"players": 3, "seats": ["you", "random", "random"], "bot_delay": 0})
+        assert r.status == 201, r.text()
+        page.goto(server.url + "/my")
+        page.wait_for_selector("#waiting-on-me [data-game]")
+        page.wait_for_selector(".badge-count")
+        audit(page, f"/my at {size}")
+        page.goto(server.url + "/play")
+        page.wait_for_selector("#play-form")
+        audit(page, f"/play at {size}")
+        page.select_option("#play-players", "5")
+        page.select_option("#play-bots-after", "")
+        page.click("#play-submit")
+        page.wait_for_selector("#leave-table")
+        audit(page, f"a play-now table waiting, at {size}")
+        page.click("#leave-table")
+        page.wait_for_selector("#play-form")
+        for path, ready in (("/account", "#password-form"), (f"/players/{name}", "#ratings"),
+                            ("/leaderboard", "#board")):
+            page.goto(server.url + path)
+            page.wait_for_selector(ready)
+            page.wait_for_timeout(200)
+            audit(page, f"{path} at {size}")
+        assert not errors, errors
+    finally:
+        ctx.close()

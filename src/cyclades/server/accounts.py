@@ -39,6 +39,7 @@ from .holders import check_keep, keep_seat, release, rename_seat, seats_of_accou
 from .mygames import counts
 from .playnow import leave_all
 from .ratings import forget_ratings
+from .security import client_key
 
 router = APIRouter()
 
@@ -77,10 +78,6 @@ class Confirm(BaseModel):
     password: StrictStr = Field(max_length=1000)
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def _logged_in(request: Request, account_id: int, name: str, token: str, csrf: str,
                status: int = 200, extra: dict | None = None) -> JSONResponse:
     people = request.app.state.people
@@ -96,7 +93,7 @@ async def signup(body: Credentials, request: Request):
     """Create an account and log in (cookies). With `keep`, the guest seat of that link becomes
     the account's."""
     people = request.app.state.people
-    people.signups.refuse(_address(request))
+    people.signups.refuse(client_key(request.scope))
     name = check_name(body.name)
     check_password(body.password, name)
     if body.keep is not None:  # refused before anything is made
@@ -105,7 +102,7 @@ async def signup(body: Credentials, request: Request):
     account_id = await people.db(create_account, name, hashed)
     if account_id is None:
         raise Refused(409, f"the name {name!r} is taken: choose another")
-    people.signups.hit(_address(request))
+    people.signups.hit(client_key(request.scope))
     token, csrf = await people.db(auth.open_login, account_id, people.settings.session_days)
     kept = None
     if body.keep is not None:
@@ -117,7 +114,7 @@ async def signup(body: Credentials, request: Request):
 async def login(body: Credentials, request: Request):
     """Log in (cookies). A wrong password and an unknown name get the same answer (401)."""
     people = request.app.state.people
-    address, key = _address(request), "name:" + name_key(body.name)[:NAME_MAX * 2]
+    address, key = client_key(request.scope), "name:" + name_key(body.name)[:NAME_MAX * 2]
     people.login_attempts.refuse(address)
     people.login_failures.refuse(key)
     people.login_attempts.hit(address)
