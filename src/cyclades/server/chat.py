@@ -303,8 +303,8 @@ class Relay:
                 said = await self.people.db(_said_since, held, since - 1.0) if held else {}
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("looking for new chat messages failed")
+            except Exception as e:
+                self.people.failed("looking for new chat messages", e)
                 continue
             since = now  # told twice is harmless: a client asks only for what it has not read
             for gid, mid in said.items():

@@ -33,6 +33,8 @@ from dataclasses import dataclass, fields
 
 from fastapi import APIRouter
 
+from .errors import database_down
+
 log = logging.getLogger("cyclades.server")
 
 SETTLE_EVERY = 30.0   # seconds between looks for finished games not settled
@@ -126,8 +128,8 @@ class People:
         from .ratings import settle
         try:
             await settle(self, s)
-        except Exception:
-            log.exception("recording the end of game %s failed (the sweep tries again)", s.game_id)
+        except Exception as e:
+            self.failed(f"recording the end of game {s.game_id} (the sweep tries again)", e)
         finally:
             self.settling.discard(s.game_id)
 
@@ -141,8 +143,8 @@ class People:
                         await self._settle(await self.m.get(gid))
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("looking for finished games to record failed")
+            except Exception as e:
+                self.failed("looking for finished games to record", e)
             await asyncio.sleep(SETTLE_EVERY)
 
     async def _tables(self):
@@ -153,8 +155,17 @@ class People:
                 await fill_due(self)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("filling play-now tables with bots failed")
+            except Exception as e:
+                self.failed("filling play-now tables with bots", e)
+
+    def failed(self, what: str, e: Exception) -> None:
+        """A background task failed: a database that does not answer is no bug (the sync's
+        heartbeat says so once per outage; the task runs again); anything else is, traceback
+        and all."""
+        if not database_down(e):
+            log.error("%s failed", what, exc_info=e)
+        elif not (self.m.sync and self.m.sync.down):
+            log.warning("%s failed: the database does not answer (%s); again soon", what, type(e).__name__)
 
 
 # --- the pages ----------------------------------------------------------------------------------------

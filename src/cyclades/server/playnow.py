@@ -231,8 +231,8 @@ async def start(people, table_id: str, with_bots: bool = False) -> bool:
         session = await people.m.create(json.loads(row.options), specs, settings)
         await people.db(hold_many, session.game_id,
                         {i: s["account"] for i, s in enumerate(order) if s is not None})
-    except Exception:
-        log.exception("the game of play-now table %s could not be made", table_id)
+    except Exception as e:
+        people.failed(f"making the game of play-now table {table_id}", e)
         await people.db(_swap, row, status="waiting")
         raise
     await people.db(_swap, row, status="started", game_id=session.game_id)
@@ -247,8 +247,8 @@ async def fill_due(people) -> int:
     for table_id in await people.db(_due, time.time()):
         try:
             n += await start(people, table_id, with_bots=True)
-        except Exception:
-            log.exception("filling play-now table %s with bots failed", table_id)
+        except Exception as e:
+            people.failed(f"filling play-now table {table_id} with bots", e)
     return n
 
 
