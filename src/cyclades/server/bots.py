@@ -391,7 +391,7 @@ async def bot_step(s, seat, plain: bool = False):
     `plain`: the agent failed again and again here; a plain bot decides instead."""
     from ..agents.match import decide
     from ..engine.actions import Action
-    from .sessions import SeatsChanged
+    from .errors import SeatsChanged
     g = s.game
     if g.is_over or g.to_move != seat or not s.is_bot(seat):
         return
