@@ -90,10 +90,12 @@ needs_postgres = pytest.mark.skipif(postgres_bin() is None, reason="PostgreSQL's
 @needs_postgres
 def test_a_database_outage_answers_503_and_every_game_goes_on_by_itself(tmp_path):
     """PostgreSQL stopped for 6 s under two processes: reads answer 503 with Retry-After (never
-    a 500), the all-bot game and the person's game go on once it is back, by themselves."""
+    a 500), the all-bot game and the person's game go on once it is back, by themselves; the
+    housekeeping (every second here) meets the outage too, and logs it without a traceback."""
     with PrivatePostgres() as pg:
         servers = [ServerProcess(pg.url, bot_delay=0.05, log_path=str(tmp_path / f"{n}.log"),
-                                 args=TTL, env=ENV, timeout=60).start() for n in "ab"]
+                                 args=[*TTL, "--sweep-seconds", "1"], env=ENV, timeout=60).start()
+                   for n in "ab"]
         try:
             a, b = (httpx.Client(base_url=s.url, timeout=20) for s in servers)
             bots = a.post("/api/games", json={"players": 3, "seats": ["random"] * 3}).json()["game_id"]
@@ -131,6 +133,7 @@ def test_a_database_outage_answers_503_and_every_game_goes_on_by_itself(tmp_path
     for n in "ab":
         text = clean_log(tmp_path / f"{n}.log")
         assert "the database does not answer" in text
+        assert "housekeeping could not reach the database" in text
 
 
 def test_a_locked_sqlite_file_holds_the_bots_back_until_it_is_free(tmp_path):
