@@ -50,7 +50,7 @@ import httpx
 import sqlalchemy as sa
 
 import cyclades
-from cyclades.server.testing import PrivatePostgres, ServerProcess
+from cyclades.server.testing import PrivatePostgres, ServerProcess, at_once
 
 NO_LIMITS = ["--game-rate", "none", "--max-open-games", "0", "--join-rate", "none"]
 
@@ -146,22 +146,6 @@ def request(stats, cluster, rng, method, path, srv=None, **kw):
         return None
     stats.status(r.status_code)
     return r
-
-
-def at_once(*calls) -> list:
-    """Run the calls at the same moment (threads behind a barrier); their results in order."""
-    go = threading.Barrier(len(calls))
-    out = [None] * len(calls)
-
-    def run(i):
-        go.wait()
-        out[i] = calls[i]()
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
 
 
 def create_game(stats, cluster, rng, people: bool):

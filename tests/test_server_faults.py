@@ -19,7 +19,6 @@ import os
 import random
 import signal
 import sqlite3
-import threading
 import time
 from functools import partial
 from pathlib import Path
@@ -31,7 +30,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 from websockets.sync.client import connect  # noqa: E402
 
-from cyclades.server.testing import PrivatePostgres, ServerProcess, postgres_bin  # noqa: E402
+from cyclades.server.testing import PrivatePostgres, ServerProcess, at_once, postgres_bin  # noqa: E402
 
 TTL = ["--peer-ttl", "2", "--game-rate", "none", "--max-open-games", "0"]  # tests make many games
 LEFT = 1.0  # a seat's player counts as gone after 1 s unseen (default 60)
@@ -270,22 +269,6 @@ def friends_game(c, n=3):
     """A game of people only: the host and n - 1 invited friends; its id, tokens, host token."""
     h = c.post("/api/games", json={"players": n, "seats": ["you"] + ["invite"] * (n - 1)}).json()
     return h["game_id"], {s["seat"]: s["token"] for s in h["seats"]}, h["host_token"]
-
-
-def at_once(*calls) -> list:
-    """Run the calls at the same moment (threads behind a barrier); their results in order."""
-    go = threading.Barrier(len(calls))
-    out = [None] * len(calls)
-
-    def run(i):
-        go.wait()
-        out[i] = calls[i]()
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
 
 
 def to_move_seat(st):
