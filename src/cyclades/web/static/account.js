@@ -104,9 +104,16 @@ async function refreshNav(nav) {
 
 function installNav() {
   const bar = document.querySelector("header.topbar");
-  if (!bar || bar.querySelector(".account-nav")) return null;
+  if (!bar || document.querySelector(".account-nav")) return null;
   const nav = h("nav", { class: "account-nav", "aria-label": "Your account" });
-  bar.append(nav);
+  // A game's top bar is full at a laptop's width, and a second line of it would take the
+  // board's height: there the account heads the side column.
+  const side = document.body.classList.contains("game-page") && matchMedia("(min-width: 821px)").matches
+    ? document.querySelector("aside.side") : null;
+  if (side) {
+    nav.classList.add("side-account");
+    side.prepend(nav);
+  } else bar.append(nav);
   whoAmI().then((data) => renderNav(nav, data));
   setInterval(() => {
     if (document.visibilityState === "visible") refreshNav(nav);
@@ -183,7 +190,9 @@ async function offerToKeepSeat() {
         h("button", { type: "button", class: "small secondary", id: "keep-login", onclick: go(false) }, "Log in")), close);
   }
   const side = document.querySelector("aside.side");
-  if (side) side.prepend(box);
+  const account = side && side.querySelector(".side-account");
+  if (account) account.after(box);
+  else if (side) side.prepend(box);
   else document.body.append(box);
 }
 
