@@ -24,6 +24,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
 from .bots import BotPool, bot_step
@@ -31,6 +32,8 @@ from .errors import Refused
 from .seats import faction_names, public_seats, same_token, seat_access, seat_factions
 from .store import DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
+from .table import Played, Table, play
+from .table import replay as replay_decisions
 
 log = logging.getLogger("cyclades.server")
 
@@ -59,6 +62,8 @@ class Session:
         self.lock = asyncio.Lock()
         self.log: list = []           # every log line of the game, in order
         self.decisions = 0            # decisions applied (and stored) so far
+        self.table = Table()          # each decision: who, its undo step, areas, events (table.py)
+        self.undos = 0                # decisions taken back so far (store.py: games.undos)
         self.conns: set = set()
         self.bot_task = None
         self.agents = {}
@@ -219,11 +224,20 @@ class Session:
         if view is None or view["version"] != g.state.version:
             view = self._views[faction] = g.view(faction)
         legal = view.get("legal_actions", []) if faction is not None and faction == g.to_move else []
-        return {"game_id": self.game_id, "seat": seat,
-                "factions": list(self.factions_of[seat]) if seat is not None else [],
-                "version": view["version"], "view": view,
-                "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
-                "names": list(self.names), "status": self.status}
+        out = {"game_id": self.game_id, "seat": seat,
+               "factions": list(self.factions_of[seat]) if seat is not None else [],
+               "version": view["version"], "view": view,
+               "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
+               "names": list(self.names), "status": self.status,
+               "log_total": len(self.log), "undos": self.undos,
+               "last_moves": self.table.last_moves(g.state.n)}
+        if seat is not None:
+            out["since"] = self.table.since(self.factions_of[seat])
+            if legal and self.seats[seat]["kind"] == "human":
+                lim = self.table.undo_limit(g.to_move)
+                out["undo"] = {"steps": lim.steps, "reason": lim.reason,
+                               "text": undo.reason_text(lim, self.names)}
+        return out
 
     # --- changing the game -----------------------------------------------------------------
 
@@ -272,26 +286,86 @@ class Session:
         g = self.game
         idx = self.decisions
         new = g.copy()
-        events = new.apply(a)
+        played = play(new, a)
         summary = {"version": new.state.version, "cycle": new.state.cycle, "to_move": new.to_move,
-                   "status": "over" if new.is_over else self.status}
+                   "status": "over" if new.is_over else self.status, "undos": self.undos}
         try:
             self.synced = await self.m.db(self.m.store.add_decision, self.game_id, idx,
                                           a.to_json(), summary)
         except DuplicateDecision:
-            # Another server process stored decision `idx` first: catch up with the database
-            # and answer from the fresh game (server/sync.py).
+            # Another server process stored decision `idx` first (or took decisions back):
+            # catch up with the database and answer from the fresh game (server/sync.py).
             return await behind(self, g)
         except Exception as e:
             log.exception("storing a decision of game %s failed", self.game_id)
             raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
                                f"nothing changed, try again") from e
         self.game = new
-        self.decisions += 1
-        lines = self.narrate(new, events)
-        self.log.extend(lines)
+        lines = self.played(new, played)
         self.broadcast()
         return lines
+
+    def played(self, game, played: Played) -> list:
+        """A decision applied to `game`: its log lines and its row at the table."""
+        lines = self.narrate(game, played.events)
+        self.keep(played, lines, game.state.version)
+        return lines
+
+    def keep(self, played: Played, lines: list, version: int) -> None:
+        self.log.extend(lines)
+        self.decisions += 1
+        self.table.add(played, len(self.log), version)
+
+    def restart(self, game, done: list, undos: int) -> None:
+        """Start the session's game afresh: `game` after the decisions `done` (table.replay)."""
+        self.game = game
+        self.decisions = 0
+        self.log.clear()
+        self.table = Table()
+        self._views.clear()
+        for played, lines, version in done:
+            self.keep(played, lines, version)
+        self.undos = undos
+
+    async def take_back(self, seat, version) -> dict:
+        """Undo: the seat to move takes back its last decision, if the undo rule allows it
+        (engine/undo.py). The game is replayed from the decisions before it; the stored
+        record forgets it; every page gets the position back."""
+        async with self.lock:
+            if isinstance(version, int) and not isinstance(version, bool) \
+                    and version > self.game.state.version:
+                await catch_up(self, locked=True)
+            g = self.game
+            if g.is_over:
+                raise Refused(409, "the game is over: nothing can be taken back")
+            if seat is None:
+                raise Refused(403, "a spectator cannot undo: use a seat's token")
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise Refused(422, "'version' must be an integer")
+            if version != g.state.version:
+                raise Refused(409, f"stale version {version}: the game is at version {g.state.version}")
+            if g.to_move not in self.factions_of[seat] or self.seats[seat]["kind"] != "human":
+                raise Refused(403, "only the player to move may take back their decisions")
+            steps = [e.step for e in self.table.entries]
+            lim = undo.limit(steps, g.to_move)
+            if lim.steps < 1:
+                raise Refused(409, undo.reason_text(lim, self.names))
+            loop = asyncio.get_running_loop()
+            back = await loop.run_in_executor(self.m.cpu, undo.take_back, g, 1, steps)
+            summary = {"version": back.state.version, "cycle": back.state.cycle,
+                       "to_move": back.to_move, "status": self.status, "undos": self.undos}
+            try:
+                self.undos = await self.m.db(self.m.store.take_back, self.game_id,
+                                             self.decisions - 1, summary)
+            except DuplicateDecision:
+                await catch_up(self, locked=True)
+                raise Refused(409, "the game changed meanwhile: look again") from None
+            self.game = back
+            self.decisions -= 1
+            self.table.pop()
+            del self.log[self.table.log_start(len(self.table)):]
+        self.broadcast()
+        return {"version": self.game.state.version, "undos": self.undos}
 
     # --- bots --------------------------------------------------------------------------
 
@@ -342,14 +416,17 @@ class Session:
 
 class Connection:
     """One websocket: a writer task sends the latest state (with the log lines it
-    has not sent yet) whenever the game changed, so a slow client never holds a game
-    back and never misses a line."""
+    has not sent yet, and the events of the decisions since the last state it sent, for the
+    page to animate) whenever the game changed, so a slow client never holds a game back and
+    never misses a line."""
 
     def __init__(self, session: Session, ws, seat):
         self.session = session
         self.ws = ws
         self.seat = seat
         self.sent = max(0, len(session.log) - LOG_TAIL)
+        self.seen = None              # decisions the page had seen at the last state sent
+        self.undos = session.undos
         self.queue: asyncio.Queue = asyncio.Queue()
         self.pending = False
 
@@ -369,15 +446,29 @@ class Connection:
         except Exception:  # the client went away: the reader sees it and cleans up
             pass
 
+    def message(self) -> dict:
+        s = self.session
+        reset = self.undos != s.undos
+        if reset:  # decisions were taken back: the log starts again from its tail
+            self.sent = max(0, len(s.log) - LOG_TAIL)
+            self.undos = s.undos
+        lines = s.log[self.sent:]
+        self.sent = len(s.log)
+        moves = None if self.seen is None or reset else s.table.moves_after(self.seen)
+        self.seen = s.decisions
+        msg = {"type": "state", **s.state(self.seat, lines)}
+        if reset:
+            msg["log_reset"] = True
+        if moves:
+            msg["moves"] = moves
+        return msg
+
     async def _write(self):
         while True:
             item = await self.queue.get()
             if item is None:
                 self.pending = False
-                s = self.session
-                lines = s.log[self.sent:]
-                self.sent = len(s.log)
-                msg = {"type": "state", **s.state(self.seat, lines)}
+                msg = self.message()
             else:
                 msg = item
             await self.ws.send_json(msg)
@@ -495,9 +586,5 @@ def replay(manager, game_id, record, data) -> Session:
     (the same as `Game.from_record`), and the log by narrating each decision's events."""
     game = Game.from_record(record, upto=0)
     session = Session(manager, game_id, game, data["seats"], data["created"], data.get("settings"))
-    for a in record["actions"]:
-        events = game.apply(Action.from_json(a))
-        session.log.extend(session.narrate(game, events))
-        session.decisions += 1
-    session.game = game
+    session.restart(game, replay_decisions(game, record["actions"], session.narrate), data.get("undos", 0))
     return session
