@@ -28,7 +28,7 @@ HERA_TURN = {
 
 def turn_of(god):
     """HERA_TURN with another God: player 0 holds it and plays first."""
-    gods = [god] + [x for x in HERA_TURN["gods"] if x != god]
+    gods = [god, "athena"] + [x for x in HERA_TURN["gods"] if x not in (god, "athena")]
     return {**HERA_TURN, "gods": gods, "bids": {god: [0, 2], "athena": [1, 1]},
             "decision": {"turn": {"player": 0, "god": god,
                                   "action_order": [[0, god], [1, "athena"], [2, "apollo"]]}}}
