@@ -7,7 +7,8 @@ time, the last first, until one of these stands in the way:
 - a decision that showed something no one knew: a die rolled, a card drawn or a deck
   shuffled, the top Creature card looked at, a purse the Griffin opened (what was seen
   cannot be unseen, and the generator must not be asked twice, R4);
-- the decision that began their turn (the offerings, or the turn before, stand).
+- the decision that began a turn or a cycle (what came before belongs to another turn or
+  phase: the offerings, the turn before, the previous cycle).
 
 The rule is here so that every interface (the server, the command line) and every bot sees
 the same. A decision is judged once, when it is made (`judge`): its player and, if it can
@@ -29,20 +30,19 @@ if TYPE_CHECKING:
 # Why a decision stands for good (Step.final), or why the player cannot go further back
 # (Limit.reason): these, plus "other" (another player decided before), "start" (the first
 # decision of the game) and "over" (the game is over, or nobody is to move).
-DICE, CARD, CHANCE, PEEK, PURSE, TURN = "dice", "card", "chance", "peek", "purse", "turn"
+DICE, CARD, CHANCE, PEEK, PURSE = "dice", "card", "chance", "peek", "purse"
+TURN, CYCLE = "turn", "cycle"
 OTHER, START, OVER = "other", "start", "over"
 
 # Events that show what no one knew (dice also move the generator; a peek and the Griffin
 # touch neither the generator nor a pile's size).
 _REVEALS = {"round": DICE, "reroll": DICE, "peek": PEEK, "gp_stolen": PURSE}
-# Events that open a turn, a phase or a cycle.
-_BEGINS = {"turn", "cycle", "gods"}
 
 
 class Step(NamedTuple):
     """One decision as the undo rule sees it."""
     player: int           # who decided
-    final: str | None     # why it can never be taken back (DICE, CARD, CHANCE, PEEK, PURSE, TURN)
+    final: str | None     # why it can never be taken back (DICE, CARD, CHANCE, PEEK, PURSE, TURN, CYCLE)
 
 
 class Limit(NamedTuple):
@@ -66,12 +66,14 @@ def judge(player: int, before: tuple, game: Game, events: list) -> Step:
     for kind, why in _REVEALS.items():
         if kind in kinds:
             return Step(player, why)
+    if "cycle" in kinds:
+        return Step(player, CYCLE)     # its gods and cards drawn
     after = unknowns(game)
     if after[2:] != before[2:]:
         return Step(player, CARD)      # a pile drawn from, or shuffled with its discards
     if after[:2] != before[:2]:
         return Step(player, CHANCE)    # the generator asked (an order shuffled), or forced dice
-    return Step(player, TURN if kinds & _BEGINS else None)
+    return Step(player, TURN if "turn" in kinds else None)
 
 
 def limit(steps: list, to_move: int | None) -> Limit:
@@ -138,6 +140,7 @@ def reason_text(lim: Limit, names: list | None = None) -> str:
         CHANCE: "You cannot go back further: chance has played its part.",
         PEEK: "You cannot go back further: you have seen the top card of the Creature deck.",
         PURSE: "You cannot go back further: the Griffin has shown a purse.",
-        TURN: "You cannot go back further: your turn began there.",
+        TURN: "You cannot go back further: a turn began there.",
+        CYCLE: "You cannot go back further: a new cycle began there.",
         START: "You cannot go back further: the game began there.",
     }[lim.reason]

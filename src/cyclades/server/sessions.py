@@ -454,7 +454,7 @@ class Connection:
             self.undos = s.undos
         lines = s.log[self.sent:]
         self.sent = len(s.log)
-        moves = None if self.seen is None or reset else s.table.moves_after(self.seen)
+        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.log)
         self.seen = s.decisions
         msg = {"type": "state", **s.state(self.seat, lines)}
         if reset:

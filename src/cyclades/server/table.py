@@ -184,13 +184,15 @@ class Table:
             j -= 1
         return j >= 0
 
-    def moves_after(self, seen: int) -> list | None:
-        """The decisions after the first `seen`, with their events, for a page to animate:
-        [{"decision", "version", "player", "events"}]; None if they are no longer all kept."""
+    def moves_after(self, seen: int, log: list) -> list | None:
+        """The decisions after the first `seen`, with their events and log lines, for a page
+        to animate: [{"decision", "version", "player", "events", "lines"}]; None if they are no
+        longer all kept."""
         n = len(self.entries)
         if seen >= n:
             return []
         if not self.recent or self.recent[0][0] > seen:
             return None
-        return [{"decision": i, "version": v, "player": p, "events": ev}
+        return [{"decision": i, "version": v, "player": p, "events": ev,
+                 "lines": log[self.log_start(i):self.entries[i].log_end]}
                 for i, v, p, ev in self.recent if i >= seen]

@@ -75,6 +75,29 @@ export class BoardView {
     return a ? a.name : id;
   }
 
+  // For the layers drawn over the board (animate.js): an area's centre in the board's
+  // coordinates, its outline (an SVG path), and a group of its own above the board's
+  // drawing (`under`: beneath the pieces and labels).
+  centre(id) {
+    const a = this.areas.get(id);
+    return a ? a.centre : null;
+  }
+
+  outline(id) {
+    const el = this.areaEls.get(id);
+    return el ? el.getAttribute("d") : "";
+  }
+
+  layer(name, under = false) {
+    let g = this.svg.querySelector(`:scope > g.layer-${name}`);
+    if (!g) {
+      g = s("g", { class: `layer layer-${name}` });
+      if (under) this.svg.insertBefore(g, this.pieces);
+      else this.svg.append(g);
+    }
+    return g;
+  }
+
   drawStatic() {
     const { svg, geo } = this;
     svg.replaceChildren();

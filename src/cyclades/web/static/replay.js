@@ -522,7 +522,7 @@ function drawStatus(n, d) {
   } else {
     const p = st.actor[n];
     bits.push(h("span", { class: "rp-decided" }, p !== null && p !== undefined ? chip(p, fseats()) : null, " ",
-      d.action ? actionLabel(d.action, areaName) + "." : firstLine(n)));
+      d.action ? actionLabel(d.action, areaName, name) + "." : firstLine(n)));
   }
   if (v.over) {
     el.classList.add("over");
@@ -531,7 +531,7 @@ function drawStatus(n, d) {
     bits.push(h("span", { class: "rp-next" }, w.length ? `The game is over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "The game is over."));
   } else if (v.to_move !== null && v.to_move !== undefined) {
     bits.push(h("span", { class: "rp-next" }, "Next: ", chip(v.to_move, fseats()),
-      d.next_action ? ` — ${actionLabel(d.next_action, areaName)}` : " to decide"));
+      d.next_action ? ` — ${actionLabel(d.next_action, areaName, name)}` : " to decide"));
   }
   el.replaceChildren(...bits);
 }
