@@ -137,7 +137,7 @@ async function start() {
     wrongLink(e.status, e.message);
     return;
   }
-  scrollBackLink(st.gid);
+  scrollBackLink(st.gid, st.token);
   connect();
 }
 

@@ -309,7 +309,10 @@ async function refresh() {
 async function fetchStep(n) {
   if (st.views.has(n)) return st.views.get(n);
   if (st.pending.has(n)) return st.pending.get(n);
-  const p = api("GET", `/api/replays/${enc(st.rid)}/steps/${n}`).then((d) => {
+  // A seat's token (Scroll back from the game page): its own purse is shown, as in the game.
+  const token = new URLSearchParams(location.search).get("token");
+  const q = token ? `?token=${enc(token)}` : "";
+  const p = api("GET", `/api/replays/${enc(st.rid)}/steps/${n}${q}`).then((d) => {
     st.views.set(n, d);
     st.pending.delete(n);
     if (st.views.size > 400) st.views.delete(st.views.keys().next().value);

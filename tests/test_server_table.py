@@ -186,3 +186,17 @@ def test_the_griffins_haul_is_not_in_the_events_pages_hear():
     events = [{"type": "gp_stolen", "player": 0, "victim": 1}, {"type": "gp", "player": 0, "amount": 3},
               {"type": "gp", "player": 2, "amount": 1}]
     assert public_events(events) == [events[0], events[2]]
+
+
+def test_scroll_back_shows_a_seat_its_own_purse(http):
+    gid, toks = humans(http)
+    seat, st = mover(http, gid, toks)
+    act(http, gid, toks[seat], st)
+    summary = http.get(f"/api/replays/{gid}").json()
+    n = summary["steps"]
+    spectator = http.get(f"/api/replays/{gid}/steps/{n}").json()["view"]
+    assert all(pl["gp"] is None for pl in spectator["players"])
+    mine = http.get(f"/api/replays/{gid}/steps/{n}", params={"token": toks[seat]}).json()["view"]
+    assert [pl["gp"] is None for pl in mine["players"]] == [p != seat for p in range(3)]
+    assert mine["players"][seat]["gp"] == state(http, gid, toks[seat])["view"]["players"][seat]["gp"]
+    assert http.get(f"/api/replays/{gid}/steps/{n}", params={"token": "nope"}).status_code == 403
