@@ -42,9 +42,34 @@ def chromium_missing() -> str | None:
     return None
 
 
-def launch(playwright):
-    """A headless Chromium: Debian's, with Playwright (its own browser downloads are never used)."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+# The game page plays others' moves before it draws each new position (animate.js): a test
+# that clicks through a game would wait for every move to be played. Its pages start with
+# the setting at "off", unless it launched the browser with `animations=True`.
+NO_ANIMATIONS = "try { localStorage.setItem('cyclades.animationSpeed', 'off'); } catch (e) {}"
+
+
+def launch(playwright, animations: bool = False):
+    """A headless Chromium: Debian's, with Playwright (its own browser downloads are never used).
+    Its pages show others' moves at once, unless `animations`."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    if not animations:
+        new_context = browser.new_context
+
+        def quiet_context(*args, **kwargs):
+            ctx = new_context(*args, **kwargs)
+            ctx.add_init_script(NO_ANIMATIONS)
+            return ctx
+
+        def quiet_page(*args, **kwargs):
+            # as Browser.new_page: a page in a context of its own, closed with it
+            ctx = quiet_context(*args, **kwargs)
+            page = ctx.new_page()
+            page.on("close", lambda _: ctx.close())
+            return page
+
+        browser.new_context = quiet_context
+        browser.new_page = quiet_page
+    return browser
 
 
 @contextlib.contextmanager

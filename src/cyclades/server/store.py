@@ -237,10 +237,13 @@ class Store:
                 "settings": json.loads(row["settings"] or "{}"),
                 "status": row["status"], "undos": row["undos"] or 0, "actions": actions}
 
-    def summaries(self, limit=100, status=None) -> list:
+    def summaries(self, limit=100, status=None, lessons=True) -> list:
+        """The most recent games first; `lessons=False` leaves out the tutorial's lessons."""
         q = sa.select(games).order_by(games.c.created.desc()).limit(limit)
         if status:
             q = q.where(games.c.status == status)
+        if not lessons:  # settings are JSON written by json.dumps: a lesson's holds "tutorial": id
+            q = q.where(sa.not_(games.c.settings.like('%"tutorial":%')))
         with self.engine.connect() as c:
             rows = c.execute(q).mappings().all()
         out = []

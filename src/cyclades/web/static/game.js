@@ -8,6 +8,7 @@ import {
   BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, godName, h, ink, seatName, unitWords,
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
+import { invitesPanel } from "./invites.js";
 import { afterRender, beforeSend } from "./tutorial.js"; // lessons, "End your turn?"
 
 const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
@@ -447,7 +448,24 @@ function render() {
   renderActions(v);
   renderLog();
   renderResult(v);
+  renderInvites();
   afterRender(st);
+}
+
+// The creator of a game sees the friends' invitation links until they have all come.
+function renderInvites() {
+  const old = $("invites");
+  const panel = st.token ? invitesPanel(st.gid, st.seats) : null;
+  if (old && panel) {
+    // keep the one shown (a link may be selected): replace it only when the seats changed
+    if (old.dataset.waiting === panel.querySelectorAll("[data-invite]").length + "") return;
+    old.replaceWith(panel);
+  } else if (old) {
+    old.remove();
+  } else if (panel) {
+    $("act").before(panel);
+  }
+  if (panel) panel.dataset.waiting = panel.querySelectorAll("[data-invite]").length + "";
 }
 
 function renderHeader(v) {
