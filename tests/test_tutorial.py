@@ -32,16 +32,19 @@ def play_lesson(d, upto=None):
     return g, mine
 
 
+LESSONS = ["offerings", "poseidon", "ares", "sea-battle", "apollo", "zeus", "hera", "maelstrom", "metropolis"]
+
+
 def test_lessons_and_step_count():
     ids = [d["id"] for d in T.lessons()]
-    assert ids == ["offerings", "poseidon", "ares", "metropolis"]
-    assert T.total_steps() == sum(len(d["steps"]) for d in T.lessons()) == 24
+    assert ids == LESSONS
+    assert T.total_steps() == sum(len(d["steps"]) for d in T.lessons()) == 62
     for d in T.lessons():
         for st in d["steps"]:
             assert st["say"].strip() and not re.search(r"\bR\d+\b", st["say"])  # no ruling codes
 
 
-@pytest.mark.parametrize("lesson_id", ["offerings", "poseidon", "ares", "metropolis"])
+@pytest.mark.parametrize("lesson_id", LESSONS)
 def test_lesson_steps_are_legal_and_reach_the_goal(lesson_id):
     d = T.lesson(lesson_id)
     g = T.new_game(d)
@@ -54,6 +57,25 @@ def test_lesson_steps_are_legal_and_reach_the_goal(lesson_id):
     half = len(d["steps"]) // 2
     g2, _ = play_lesson(d, half)
     assert T.progress(d, g2)["step"] == half
+
+
+def test_every_god_and_the_maelstrom_cards_have_a_lesson():
+    """What a first game meets: the six gods, creatures bought and kept (Maintenance), heroes,
+    Apollo's income, land and sea battles, and the Maelström cards."""
+    kinds = {step["expect"]["kind"] for d in T.lessons() for step in d["steps"]}
+    gods = {g for d in T.lessons() for g in d["scenario"].get("gods", [])[:1]} | {"apollo"}
+    assert gods == {"ares", "athena", "hera", "poseidon", "zeus", "apollo"}
+    assert {"bid", "apollo", "prosperity", "buy_creature", "keep", "peek", "recruit_hero", "heroic_move",
+            "sea_move", "land_move", "hold", "metropolis", "steal"} <= kinds
+    d = T.lesson("sea-battle")
+    g, _ = play_lesson(d, 5)
+    events = g.apply(next(a for a in g.legal_actions() if T.matches(a, d["steps"][5]["expect"])))
+    assert [e["sea"] for e in events if e["type"] == "battle"] == [True]
+    assert [e["type"] for e in events][-1] == "battle_won"
+    d = T.lesson("maelstrom")
+    from cyclades.content.cards import CREATURES
+    assert CREATURES["triton"].maelstrom and d["scenario"]["bonus_stack"][0] in ("reserve-creature", "basic-building",
+                                                                                   "troop-and-fleet")
 
 
 def test_the_last_lesson_wins_the_game():

@@ -160,6 +160,12 @@ def goal_reached(d: dict, game: Game) -> bool:
     if "metropolises" in goal:
         x = goal["metropolises"]
         return game.result()["metropolises"][x["player"]] >= x["n"]
+    if "troops" in goal:
+        x = goal["troops"]
+        return s.troops[b.index[x["area"]]] == x["n"]
+    if "hero" in goal:
+        x = goal["hero"]
+        return s.hero_owner.get(x["hero"]) == x["player"] and s.hero_at.get(x["hero"]) == b.index[x["area"]]
     raise ValueError(f"unknown goal {goal!r}")
 
 

@@ -933,7 +933,10 @@ function showHint() {
 
 function actionButton(a) {
   const cls = a.kind === "end_turn" ? "primary" : a.kind === "cancel" ? "secondary" : "";
-  return h("button", { class: `action ${cls}${isHinted(a) ? " hinted" : ""}`, "data-kind": a.kind, "data-where": a.where || null, onclick: () => send(a) }, label(a));
+  return h("button", {
+    class: `action ${cls}${isHinted(a) ? " hinted" : ""}`, "data-kind": a.kind, "data-where": a.where || null,
+    "data-what": a.what || null, "data-n": a.n || null, onclick: () => send(a),
+  }, label(a));
 }
 
 function capital(t) {

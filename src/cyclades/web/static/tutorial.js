@@ -270,7 +270,8 @@ function targets(exp) {
   if (action.kind === "take") {
     return [...document.querySelectorAll(`#act button[data-action="take"][data-amount="${action.n || 0}"]`)];
   }
-  return [...document.querySelectorAll(`#act button.action[data-kind="${action.kind}"]`)].filter((b) => !b.closest("details"));
+  return [...document.querySelectorAll(`#act button.action[data-kind="${action.kind}"]`)]
+    .filter((b) => !b.closest("details") && (b.dataset.what || "") === (action.what || "") && Number(b.dataset.n || 0) === (action.n || 0));
 }
 
 function highlight() {
