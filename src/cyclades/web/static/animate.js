@@ -201,11 +201,16 @@ export class Animator {
   caption(move) {
     const stage = this.host.stage();
     if (!stage) return;
-    const lines = (move.lines || []).slice(0, 4);
+    const lines = (move.lines || []).slice(-3); // the end of a long move: where it is now
+    // Above the board, or below it when the move happens in the board's upper half.
+    const board = this.host.board();
+    const first = (move.events || []).map((e) => e.destination || e.area || e.origin).find((id) => id && board.centre(id));
+    const upper = first && board.centre(first)[1] < (board.geo.height || 0) / 2;
+    stage.classList.toggle("at-bottom", !!upper);
     stage.replaceChildren(h("div", { class: "anim-caption", role: "status" },
       h("span", { class: "chip", style: { background: colour(move.player), color: ink(move.player) } }, seatName(this.host.seats(), move.player)),
       h("span", { class: "anim-lines" }, lines.length ? lines.map((l) => h("span", { class: "anim-line" }, l)) : "…"),
-      h("button", { type: "button", class: "small secondary anim-skip", onclick: () => this.skip(), title: "Draw the board as it is now (Escape)" }, "Skip ⏭")));
+      h("button", { type: "button", class: "small secondary anim-skip", onclick: () => this.skip(), title: "Draw the board as it is now (Escape)" }, "Skip »")));
   }
 
   async playEvent(e, ctx) {
@@ -376,7 +381,8 @@ export class Animator {
     });
   }
 
-  // A battle round: each side's die and total beside the area, the loser's face dimmed.
+  // A battle round: each side's die and total above the area, on a dark plate, the loser's
+  // side dimmed.
   async dice(e, sides) {
     const at = this.point(e.area);
     if (!at) return;
@@ -384,16 +390,17 @@ export class Animator {
     const k = this.scale();
     const [da, dd] = e.dice || [0, 0];
     const [sa, sd] = e.strength || [da, dd];
-    const die = (x, p, value, total, lost) => svg("g", { class: `anim-die${lost ? " lost" : ""}`, transform: `translate(${x},${at[1] - 26 * k}) scale(${k})` },
-      svg("rect", { x: -10, y: -10, width: 20, height: 20, rx: 4, fill: p === null ? "#fff" : colour(p), stroke: "#fff", "stroke-width": 1.6 }),
-      svg("text", { class: "anim-die-face", y: 5, fill: p === null ? "#000" : ink(p) }, value),
-      svg("text", { class: "anim-die-total", y: 23 }, `= ${total}`));
-    const g = svg("g", { class: "anim-round", "data-round": e.round },
-      die(at[0] - 15 * k, att, da, sa, sa < sd), die(at[0] + 15 * k, dfd, dd, sd, sd < sa),
-      svg("text", { class: "anim-round-no", x: at[0], y: at[1] - 40 * k }, `Round ${e.round}`));
+    const die = (x, p, value, total, lost) => svg("g", { class: `anim-die${lost ? " lost" : ""}`, transform: `translate(${x},0)` },
+      svg("rect", { x: -12, y: -12, width: 24, height: 24, rx: 5, fill: p === null ? "#fff" : colour(p), stroke: "#fff", "stroke-width": 2 }),
+      svg("text", { class: "anim-die-face", y: 6, fill: p === null ? "#000" : ink(p) }, value),
+      svg("text", { class: "anim-die-total", y: 26 }, `= ${total}`));
+    const g = svg("g", { class: "anim-round", "data-round": e.round, transform: `translate(${at[0]},${at[1] - 46 * k}) scale(${k})` },
+      svg("rect", { class: "anim-plate", x: -38, y: -30, width: 76, height: 62, rx: 8 }),
+      svg("text", { class: "anim-round-no", y: -17 }, `Round ${e.round}`),
+      die(-17, att, da, sa, sa < sd), die(17, dfd, dd, sd, sd < sa));
     this.layer().append(g);
     await this.tween(260, (t) => g.setAttribute("opacity", t.toFixed(2)));
-    await this.wait(900);
+    await this.wait(1000);
     g.remove();
   }
 
@@ -447,7 +454,7 @@ export function speedControl(anim) {
     Object.entries(SPEED_NAMES).map(([v, text]) => h("option", { value: v }, text)));
   select.value = anim.speed;
   select.addEventListener("change", () => (anim.speed = select.value));
-  const skip = h("button", { type: "button", id: "anim-skip", class: "anim-skip-top", hidden: true, onclick: () => anim.skip(), title: "Draw the board as it is now" }, "Skip ⏭");
+  const skip = h("button", { type: "button", id: "anim-skip", class: "anim-skip-top", hidden: true, onclick: () => anim.skip(), title: "Draw the board as it is now" }, "Skip »");
   anim.onChange(() => {
     skip.hidden = !anim.busy;
     select.value = anim.speed;
