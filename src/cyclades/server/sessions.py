@@ -241,9 +241,8 @@ class Session:
 
     # --- changing the game -----------------------------------------------------------------
 
-    def check(self, seat, version, action) -> Action:
-        """Refuse, changing nothing, anything but the current seat's legal action
-        at the current version."""
+    def check_turn(self, seat, version) -> None:
+        """Refuse anything but the current seat, a person, at the current version."""
         g = self.game
         if g.is_over:
             raise Refused(409, "the game is over")
@@ -258,6 +257,12 @@ class Session:
         if g.to_move not in self.factions_of[seat]:
             raise Refused(403, f"it is not your turn: the game waits on {self.names[g.to_move]} "
                                f"(seat {self.seat_playing(g.to_move)}), you are seat {seat}")
+
+    def check(self, seat, version, action) -> Action:
+        """Refuse, changing nothing, anything but the current seat's legal action
+        at the current version."""
+        self.check_turn(seat, version)
+        g = self.game
         try:
             a = action if isinstance(action, Action) else Action.from_json(action)
         except ValueError as e:
@@ -270,12 +275,16 @@ class Session:
             raise AssertionError("an action outside the legal list was applied")
         return a
 
+    async def _up_to(self, version) -> None:
+        """Catch up first if a request names a version newer than ours (another process is
+        ahead, server/sync.py); the caller holds the lock."""
+        if isinstance(version, int) and not isinstance(version, bool) and version > self.game.state.version:
+            await catch_up(self, locked=True)
+
     async def act(self, seat, version, action) -> dict:
         """A seat's decision: checked, applied, stored, then acknowledged."""
         async with self.lock:
-            if isinstance(version, int) and not isinstance(version, bool) \
-                    and version > self.game.state.version:
-                await catch_up(self, locked=True)  # another process is ahead (server/sync.py)
+            await self._up_to(version)
             a = self.check(seat, version, action)
             lines = await self.commit(a)
         self.kick_bots()
@@ -332,20 +341,9 @@ class Session:
         (engine/undo.py). The game is replayed from the decisions before it; the stored
         record forgets it; every page gets the position back."""
         async with self.lock:
-            if isinstance(version, int) and not isinstance(version, bool) \
-                    and version > self.game.state.version:
-                await catch_up(self, locked=True)
+            await self._up_to(version)
+            self.check_turn(seat, version)
             g = self.game
-            if g.is_over:
-                raise Refused(409, "the game is over: nothing can be taken back")
-            if seat is None:
-                raise Refused(403, "a spectator cannot undo: use a seat's token")
-            if isinstance(version, bool) or not isinstance(version, int):
-                raise Refused(422, "'version' must be an integer")
-            if version != g.state.version:
-                raise Refused(409, f"stale version {version}: the game is at version {g.state.version}")
-            if g.to_move not in self.factions_of[seat] or self.seats[seat]["kind"] != "human":
-                raise Refused(403, "only the player to move may take back their decisions")
             steps = [e.step for e in self.table.entries]
             lim = undo.limit(steps, g.to_move)
             if lim.steps < 1:
