@@ -413,6 +413,104 @@ def test_r19_last_isle_only_if_the_attack_would_win_with_2_metropolises():
     assert Action("destination", where="mykonos") in g.legal_actions()
 
 
+# --- R31: where classic troops and fleets retreat ------------------------------------------------
+
+def ring_map():
+    """Six isles round a ring of six seas: isle ik lies between the seas r(k-1) and rk."""
+    seas = [f"r{k}" for k in range(1, 7)]
+    out = [{"id": f"i{k}", "kind": "land", "sites": 2, "metropolis_site": True,
+            "adj": [seas[k - 2], seas[k - 1]]} for k in range(1, 7)]
+    for k, sea in enumerate(seas):
+        out.append({"id": sea, "kind": "sea", "adj": [seas[k - 1], seas[(k + 1) % 6], f"i{k + 1}",
+                                                      f"i{(k + 1) % 6 + 1}"]})
+    return {"map": out}
+
+
+def ring_battle(dice, ruleset="classic", **extra):
+    """Player 1 holds i2 (2 troops), the seas r2 and r3 and, by a territory marker only, i4; i3,
+    on the way to i4, belongs to no one; i6, next to player 0's fleet on r6, neither. Player 0
+    lands 2 troops on i2 from i1 with Ares, along its fleet on r1."""
+    areas = {"i1": {"owner": 0, "troops": 2}, "r1": {"owner": 0, "fleets": 1},
+             "r6": {"owner": 0, "fleets": 1}, "i2": {"owner": 1, "troops": 2},
+             "r2": {"owner": 1, "fleets": 1}, "r3": {"owner": 1, "fleets": 1}, "i4": {"owner": 1},
+             "i5": {"owner": 2, "troops": 1}}
+    areas.update(extra)
+    g = scenario(board=ring_map(), ruleset=ruleset, player=[{"gp": 3}], areas=areas,
+                 decision=turn(0, "ares"), dice=list(dice))
+    act(g, "land_move", n=1)
+    act(g, "origin", where="i1")
+    act(g, "take", "troop", n=2)
+    act(g, "destination", where="i2")
+    return g
+
+
+def test_r31_classic_defender_retreats_only_to_a_linked_isle_it_controls():
+    """Overview, Battle: "Retreating troops must reach a linked friendly isle" (R31): the
+    defender, beaten in the first round, may retreat to i4 (its territory marker, along its
+    fleets) but not to i3, which no one controls; the Legendary rule would allow both."""
+    g = ring_battle(dice=[3, 0])  # 5 against 2: player 1 loses a troop
+    assert g.to_move == 1 and {a.where for a in legal(g, "retreat")} == {"i4"}
+    act(g, "retreat", where="i4")
+    s = g.state
+    assert s.troops[area(g, "i4")] == 1 and s.ctrl[area(g, "i2")] == 0 and s.troops[area(g, "i2")] == 2
+    assert not check(g)
+
+
+def test_r31_classic_attacker_retreats_only_to_an_isle_it_controls():
+    """Overview, Battle: "The defender may then retreat if able; if not, the attacker may
+    retreat", to a linked friendly isle (R31). Without its fleet on r3, player 1 has no way to i4
+    and is not asked; player 0 may go back to i1, held by the territory marker its troops left,
+    but not to i6, reached by its fleet on r6 and controlled by no one."""
+    g = ring_battle(dice=[0, 3], r3={})  # 2 against 5: player 0 loses a troop
+    assert g.to_move == 0 and {a.where for a in legal(g, "retreat")} == {"i1"}
+    act(g, "retreat", where="i1")
+    s = g.state
+    assert s.troops[area(g, "i1")] == 1 and s.ctrl[area(g, "i2")] == 1 and not check(g)
+
+
+def test_r31_legendary_retreats_to_empty_areas_as_well():
+    """Legendary, Land Battle: "an accessible Land Area that is either empty or under their
+    control": the same position under the Legendary rules offers i3 as well (R31 leaves it)."""
+    g = ring_battle(dice=[3, 0], ruleset="legendary")
+    assert g.to_move == 1 and {a.where for a in legal(g, "retreat")} == {"i3", "i4"}
+
+
+def sea_battle(r3):
+    """Player 0 sails 2 of its 3 fleets from r1 into player 1's 2 fleets on r2 and wins the first
+    round (5 against 2); r3, the other sea next to r2, is as given."""
+    areas = {"i1": {"owner": 0, "troops": 1}, "r1": {"owner": 0, "fleets": 3},
+             "i2": {"owner": 1, "troops": 1}, "r2": {"owner": 1, "fleets": 2},
+             "i5": {"owner": 2, "troops": 1}, "r3": r3}
+    g = classic(board=ring_map(), player=[{"gp": 3}], areas=areas, decision=turn(0, "poseidon"),
+                dice=[3, 0])
+    act(g, "fleet_move", n=1)
+    act(g, "origin", where="r1")
+    act(g, "take", "fleet", n=2)
+    act(g, "destination", where="r2")  # enemy fleets: the move ends in a sea battle
+    return g
+
+
+def test_r31_classic_fleets_retreat_to_an_adjacent_empty_or_own_sea():
+    """Overview, Battle: "retreating fleets must reach an adjacent empty or controlled sea
+    space" (R31: empty or their own). With r3 empty, the defender may go there (not to r1, where
+    the attacker's third fleet stayed); when it holds, the attacker may go back to r1 (its own)
+    or on to r3 (empty)."""
+    g = sea_battle(r3={})
+    assert g.to_move == 1 and {a.where for a in legal(g, "retreat")} == {"r3"}
+    act(g, "hold")
+    assert g.to_move == 0 and {a.where for a in legal(g, "retreat")} == {"r1", "r3"}
+    act(g, "retreat", where="r1")
+    s = g.state
+    assert s.fleets[area(g, "r1")] == 3 and s.ctrl[area(g, "r2")] == 1 and not check(g)
+
+
+def test_r31_classic_fleets_never_retreat_into_enemy_fleets():
+    """R31: a sea held by another player's fleets is not a way out. With player 2's fleet on r3,
+    the defender has nowhere to go and is not asked; the attacker may only go back to r1."""
+    g = sea_battle(r3={"owner": 2, "fleets": 1})
+    assert g.to_move == 0 and {a.where for a in legal(g, "retreat")} == {"r1"}
+
+
 # --- Zeus: change the creatures; temples (R25) -----------------------------------------------------
 
 def test_r25_zeus_swaps_a_visible_creature_for_the_top_card_for_1_gp():

@@ -1,14 +1,17 @@
 """Setup and the two Placement rounds (rulebook, "Setup" and "Placement for 3 to 5 players"; R4)."""
+import random
+
 import pytest
 from conftest import act, scenario
 
 import cyclades
 from cyclades.content.cards import creature_deck, hero_deck
 
-# A map for whole placement rounds: five islands, every land area with its own sea,
-# and a shared sea `mid` next to a1, b1 and z (z has no other sea).
+# A map for whole placement rounds: six islands, every land area with its own sea,
+# and a shared sea `mid` next to a1, b1 and z (z has no other sea); e1 is the spare land area
+# that lets a1 take `mid` and still leave a land area and a sea for every fleet to come.
 #   island A: a1 (Priestess icon) - a2      island B: b1 - b2     island C: c1 - c2
-#   island D: d1 - d2                       island Z: z
+#   island D: d1 - d2                       island Z: z           island E: e1
 PLACEMENT_MAP = {"map": [
     {"id": "a1", "kind": "land", "sites": 1, "priestess": True, "adj": ["a2", "sa1", "mid"]},
     {"id": "a2", "kind": "land", "sites": 1, "adj": ["a1", "sa2"]},
@@ -19,9 +22,10 @@ PLACEMENT_MAP = {"map": [
     {"id": "d1", "kind": "land", "sites": 1, "adj": ["d2", "sd1"]},
     {"id": "d2", "kind": "land", "sites": 1, "adj": ["d1", "sd2"]},
     {"id": "z", "kind": "land", "sites": 1, "cornucopias": 2, "adj": ["mid"]},
+    {"id": "e1", "kind": "land", "sites": 1, "adj": ["se1"]},
     {"id": "mid", "kind": "sea", "adj": ["sa1", "sb1"]},
 ] + [{"id": x, "kind": "sea", "adj": ["mid"]}
-     for x in ("sa1", "sa2", "sb1", "sb2", "sc1", "sc2", "sd1", "sd2")]}
+     for x in ("sa1", "sa2", "sb1", "sb2", "sc1", "sc2", "sd1", "sd2", "se1")]}
 
 
 def placement(**data):
@@ -94,13 +98,13 @@ def test_placement_round1_second_area_on_a_different_island():
     """Rulebook, 1st Placement Round: two unoccupied land areas on two different islands."""
     g = placement()
     assert g.to_move == 2
-    assert where(g, "claim") == ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2", "z"]
+    assert where(g, "claim") == ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2", "e1", "z"]
     act(g, "claim", where="a2")
     assert where(g, "place_fleet") == ["sa2"]
     act(g, "place_fleet", where="sa2")
     assert g.to_move == 2
     # island A is excluded for the second area
-    assert where(g, "claim") == ["b1", "b2", "c1", "c2", "d1", "d2", "z"]
+    assert where(g, "claim") == ["b1", "b2", "c1", "c2", "d1", "d2", "e1", "z"]
 
 
 def test_placement_priestess_icon_draws_a_priestess():
@@ -131,7 +135,7 @@ def test_placement_taken_areas_not_offered_and_order_is_turn_order():
         act(g, "claim", where=area)
         act(g, "place_fleet", where=sea)
     assert g.to_move == 0  # turn order [2, 0, 1]
-    assert where(g, "claim") == ["a2", "b2", "c1", "c2", "d1", "d2", "z"]
+    assert where(g, "claim") == ["a2", "b2", "c1", "c2", "d1", "d2", "e1", "z"]
     s, b = g.state, g.board
     assert s.fleets[b.index["sa1"]] == 1 and s.ctrl[b.index["sb1"]] == 2
     assert s.fleets_left[2] == 6
@@ -151,8 +155,8 @@ def test_placement_round2_in_reverse_order_third_area_may_share_an_island():
     g = placement()
     _round1(g)
     assert g.to_move == 1  # last of [2, 0, 1] goes first
-    # player 1 (on islands A and Z) may take b2, c2, d2: no island restriction now
-    assert where(g, "claim") == ["b2", "c2", "d2"]
+    # player 1 (on islands A and Z) may take b2, c2, d2, e1: no island restriction now
+    assert where(g, "claim") == ["b2", "c2", "d2", "e1"]
     act(g, "claim", where="b2")
     act(g, "place_fleet", where="sb2")
     # then the 3 troops over the player's three land areas, before the next player
@@ -222,3 +226,62 @@ def test_placement_on_real_boards(players, seed):
 
 def _last_claim(g):
     return g.board.ids[g.state.stack[-1]["claimed"][-1]]
+
+
+# --- a way on: no placement that stops with no legal action ------------------------------------
+
+def chain_map(lands=9):
+    """Land areas l1..ln, each its own island, between the seas sk and s(k+1): each land area can
+    have its own sea (lk with sk), but a fleet on s(k+1) for lk leaves one land area without."""
+    out = [{"id": f"l{k}", "kind": "land", "sites": 1, "adj": [f"s{k}"] + ([f"s{k + 1}"] if k < lands else [])}
+           for k in range(1, lands + 1)]
+    out += [{"id": f"s{k}", "kind": "sea", "adj": [f"s{k + 1}"] if k < lands else []} for k in range(1, lands + 1)]
+    return {"map": out}
+
+
+def test_placement_never_offers_a_fleet_that_would_stop_the_setup():
+    """Placement for 3 to 5 players: each land area claimed takes a fleet on an empty adjacent sea.
+    On a board with just enough seas for the 9 fleets of 3 players, a fleet on s2 for l1 would
+    leave one land area without an empty sea (the setup could not go on): only s1 is offered."""
+    g = scenario(board=chain_map(9), turn_order=[0, 1, 2], decision={"placement": {}})
+    act(g, "claim", where="l1")
+    assert {a.where for a in g.legal_actions()} == {"s1"}
+
+
+def test_placement_on_a_cramped_board_always_has_a_way_on():
+    """Whatever the players choose, the placement on a board with exactly enough land areas and
+    seas ends, with every fleet placed, and every position on the way has a legal action (the
+    invariants hold after each decision); so does team play on a board of few islands."""
+    from cyclades.engine.invariants import check
+    for seed in range(12):
+        for data in ({"board": chain_map(9), "players": 3},
+                     {"board": chain_map(12), "players": 4, "teams": True}):
+            g = scenario(seed=seed, decision={"placement": {}}, **data)
+            rng = random.Random(seed)
+            while g.phase == "setup":
+                g.apply(rng.choice(g.legal_actions()))
+                assert check(g) == [], (seed, data["players"])
+            assert sum(g.state.fleets) == 3 * len(g.state.turn_order)
+
+
+def test_a_board_too_small_for_the_placement_is_refused():
+    """A scenario or a new game whose board cannot take every player's three land areas and
+    fleets is refused, naming the reason, instead of a setup that stops with no legal action."""
+    with pytest.raises(cyclades.ScenarioError, match=r"^decision.placement: 9 land areas .* only 8 such pairs"):
+        scenario(board=chain_map(8), decision={"placement": {}})
+    with pytest.raises(ValueError, match="cannot seat 3 players: 9 land areas"):
+        cyclades.new_game(players=3, board=cyclades.Game.from_scenario(
+            {"board": chain_map(9), "decision": {"placement": {}}}).board.spec | {"areas": chain_map(8)["map"]})
+
+
+def test_invariants_name_a_placement_that_cannot_be_completed():
+    """The invariants (checked after every decision of the random games) look ahead in the
+    placement: a position where the land areas and empty seas left cannot take every fleet still
+    to be placed is reported, before any player is left with no legal action."""
+    from cyclades.engine.invariants import check
+    g = scenario(board=chain_map(9), turn_order=[0, 1, 2], decision={"placement": {}})
+    assert check(g) == []
+    s1 = g.board.index["s1"]
+    g.state.fleets[s1], g.state.ctrl[s1] = 1, 2  # a fleet of player 2's put there by hand
+    g.state.fleets_left[2] -= 1
+    assert any("only 8 such pairs" in e for e in check(g))

@@ -41,18 +41,32 @@ def test_team_shares_one_purse_of_10_gp():
     assert g.view(1)["players"][0]["gp"] is None and g.view(1)["players"][2]["gp"] is None
 
 
+# Seven islands of two land areas (g of one), each land area with its own sea round a hub: room
+# for the 12 land areas and fleets of four factions' placement.
+ISLANDS_MAP = {"map": [
+    {"id": f"{i}{k}", "kind": "land", "sites": 1, "adj": [f"s{i}{k}", f"{i}{3 - k}"] if i != "g" else [f"s{i}{k}"]}
+    for i in "abcdefg" for k in ((1, 2) if i != "g" else (1,))
+] + [{"id": "hub", "kind": "sea", "adj": [f"s{i}{k}" for i in "abcdefg" for k in ((1, 2) if i != "g" else (1,))]}]
+  + [{"id": f"s{i}{k}", "kind": "sea", "adj": ["hub"]} for i in "abcdefg" for k in ((1, 2) if i != "g" else (1,))]}
+
+
 def test_teammates_may_not_start_on_the_same_island():
     """Specific Rules: "During the first round of set-up, teammates may not place themselves on
     the same Island"; the second round has no such limit."""
-    g = team_scenario(turn_order=[0, 2, 1, 3], decision={"placement": {}})
-    act(g, "claim", where="argos")  # faction 0 takes argos (island argos-corinth)
-    act(g, "place_fleet", where="west")
-    act(g, "claim", where="naxos")
-    act(g, "place_fleet", where="north")
+    g = team_scenario(board=ISLANDS_MAP, turn_order=[0, 2, 1, 3], decision={"placement": {}})
+    act(g, "claim", where="a1")  # faction 0 takes a1 (island a) and b1 (island b)
+    act(g, "place_fleet", where="sa1")
+    act(g, "claim", where="b1")
+    act(g, "place_fleet", where="sb1")
     assert g.to_move == 2
     offered = {a.where for a in g.legal_actions()}
-    assert "corinth" not in offered  # the teammate's island
-    assert offered == {"melos", "ios"}
+    assert not offered & {"a2", "b2"}  # the teammate's islands
+    assert offered == {"c1", "c2", "d1", "d2", "e1", "e2", "f1", "f2", "g1"}
+    for land in ("c1", "d1", "e1", "f1", "g1", "a2"):  # factions 2, 1 (e, f) and 3 end the round
+        act(g, "claim", where=land)
+        act(g, "place_fleet", where=f"s{land}")
+    assert g.to_move == 3  # the second round, in reverse order: its teammate's islands are open
+    assert {"e2", "f2"} <= {a.where for a in g.legal_actions()}
 
 
 TEAM_AREAS = {"argos": {"owner": 0}, "naxos": {"owner": 1}, "melos": {"owner": 2}, "ios": {"owner": 3}}

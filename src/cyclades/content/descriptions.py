@@ -1,9 +1,9 @@
 """What every card, god, building and piece does, in the project's own words.
 
 One source for the game screen's tooltips and for the rules page (GET /api/content and
-/rules, server/pages.py). Written from the rulebooks in ../shared/rules and the rulings, never
-copied from them. `content(ruleset, maelstrom)` gives everything a game of that ruleset uses,
-as JSON-able data; nothing here names a ruling (R1..R30): those codes are for the code, not
+/rules, server/pages.py). Written from the rulebooks and the rulings, never copied from
+them. `content(ruleset, maelstrom)` gives everything a game of that ruleset uses,
+as JSON-able data; nothing here names a ruling (R1..R31): those codes are for the code, not
 for players.
 """
 from __future__ import annotations

@@ -50,6 +50,7 @@ class Ruleset:
     apollo: str = "legendary"                   # turns.APOLLO_REWARDS (R9)
     sea_move: str = "adjacent"                  # R17: adjacent, or voyage (up to 3 spaces)
     zeus_action: str = "peek"                   # peek at the deck, or swap a creature (R25)
+    land_retreat: str = "empty_or_own"          # battle.LAND_RETREATS: where troops retreat (R31)
 
     def face_up_count(self, factions: int) -> int:
         """Gods face up on the auction board for a number of factions (Setup)."""
@@ -63,7 +64,7 @@ class Ruleset:
 LEGENDARY = Ruleset("legendary")
 
 # The 2009 edition (classic-rulebook-overview.txt, classic-rulebook-actions.txt; R8-R12, R17,
-# R20, R21, R23, R25).
+# R20, R21, R23, R25, R31).
 CLASSIC = Ruleset(
     "classic",
     bid_cap=None,                               # R10: no cap, only what the player can pay
@@ -94,6 +95,7 @@ CLASSIC = Ruleset(
     apollo="classic",
     sea_move="voyage",
     zeus_action="swap",
+    land_retreat="own",                         # R31: "a linked friendly isle"
 )
 
 RULESETS = {"legendary": LEGENDARY, "classic": CLASSIC}

@@ -236,8 +236,20 @@ def destroy_side(g: Game, f: BattleFrame, side: str) -> None:
         lose_hero(g, h)
 
 
+# Where retreating troops may go, by `Ruleset.land_retreat`, given the area's controller and the
+# retreating player. Legendary, Land Battle: "an accessible Land Area that is either empty or
+# under their control". The 2009 edition (R31): "a linked friendly isle", one the player
+# controls; an isle no one controls is not friendly.
+LAND_RETREATS = {
+    "empty_or_own": lambda owner, p: owner == NOBODY or owner == p,
+    "own": lambda owner, p: owner == p,
+}
+
+
 def retreats(g: Game, f: BattleFrame, side: str) -> list:
-    """Where a side may retreat: accessible, and empty or its own (rulebook, Battle)."""
+    """Where a side may retreat. Fleets: an adjacent sea area that is free or their own (Sea
+    Battle; the 2009 edition alike, R31). Troops: an accessible land area, reached as a land move
+    would, that the ruleset's `land_retreat` allows (Land Battle; R31)."""
     s, a = g.state, f["area"]
     p = player_of(f, side)
     if not all(fn(g, f, side) for fn in HOOKS["may_retreat"]):
@@ -246,7 +258,8 @@ def retreats(g: Game, f: BattleFrame, side: str) -> list:
         return [x for x in sea_neighbours(g, p, a)
                 if x != a and (s.ctrl[x] == p or (s.ctrl[x] == NOBODY and not s.fleets[x]))
                 and can_enter_sea(g, p, x)]
-    return sorted(x for x in accessible_lands(g, p, a) if s.ctrl[x] in (NOBODY, p) and g.may_stop(p, x))
+    friendly = LAND_RETREATS[g.rules.land_retreat]
+    return sorted(x for x in accessible_lands(g, p, a) if friendly(s.ctrl[x], p) and g.may_stop(p, x))
 
 
 # --- the frame -----------------------------------------------------------------

@@ -404,13 +404,20 @@ class Board:
 
     @classmethod
     def from_spec(cls, spec: dict) -> Board:
-        if spec["kind"] == "tiles":
+        """The board a spec describes (`board.spec`: tiles, a map or the classic board)."""
+        needs = {"tiles": "placements", "map": "areas", "classic": "players"}
+        if not isinstance(spec, dict):
+            raise ValueError(f"a board spec is a dict with a kind ({', '.join(needs)}), not {spec!r:.80}")
+        kind = spec.get("kind")
+        if kind not in needs:
+            raise ValueError(f"unknown board spec kind {kind!r}; known: {', '.join(needs)}")
+        if needs[kind] not in spec:
+            raise ValueError(f"a board spec of kind {kind!r} needs {needs[kind]!r}")
+        if kind == "tiles":
             return cls.from_tiles([(n, f, tuple(c), r) for n, f, c, r in spec["placements"]])
-        if spec["kind"] == "map":
+        if kind == "map":
             return cls.from_map(spec["areas"])
-        if spec["kind"] == "classic":
-            return cls.classic(spec["players"])
-        raise ValueError(f"unknown board spec kind {spec.get('kind')!r}")
+        return cls.classic(spec["players"])
 
     @classmethod
     def random(cls, n_tiles: int, rng: Rng, face: str | None = None, players: int | None = None,
@@ -670,8 +677,10 @@ def factions(players: int) -> int:
     return 4 if players == 2 else players
 
 
-def _max_matching(left: list, options: dict) -> int:
-    """Size of a maximum bipartite matching (augmenting paths; tiny graphs)."""
+def max_matching(left: list, options: dict) -> int:
+    """Size of a maximum bipartite matching of `left` with their `options` (augmenting paths;
+    tiny graphs). A vertex of `left` once matched stays matched, so the first one, if it has an
+    option, is matched in the matching counted."""
     match: dict[Any, Any] = {}
 
     def augment(u, seen):
@@ -749,6 +758,6 @@ def validate(board: Board, players: int) -> list[str]:
     if players in (2, 4, 6) and not fits(4, f // 2):
         problems.append(f"islands cannot keep teammates apart ({f // 2} teams need 4 islands each)")
     # Every starting area gets a fleet on its own empty adjacent sea.
-    if _max_matching(starts, {i: board.coast[i] for i in starts}) < 3 * f:
+    if max_matching(starts, {i: board.coast[i] for i in starts}) < 3 * f:
         problems.append(f"not enough distinct seas for {3 * f} starting fleets")
     return problems

@@ -18,7 +18,7 @@ from .formats import FORMAT, READABLE_FORMATS, upgrade_game_json, upgrade_record
 from .frames import HANDLERS
 from .plugins import register_all
 from .queries import metropolis_counts
-from .setup import new_state, share_purses, start_placement, team_layout  # noqa: F401  (re-exported)
+from .setup import new_state, placement_shortfall, share_purses, start_placement, team_layout  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from ..content.rulesets import Ruleset
@@ -107,6 +107,9 @@ class Game:
         if team_of:
             share_purses(g)
         start_placement(g)
+        shortfall = placement_shortfall(g)
+        if shortfall:
+            raise ValueError(f"this board cannot seat {players} players: {shortfall}")
         g._settle()
         g.events = []
         return g

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..content.cards import CREATURES
 from ..content.gods import BUILDINGS
 from .queries import card_of, card_on_board, heroes_at, miniatures_of
+from .setup import placement_shortfall
 
 if TYPE_CHECKING:
     from .game import Game
@@ -73,6 +74,9 @@ def check(game: Game) -> list:
     errors.extend(_creatures(game))
     errors.extend(_hero_cards(game))
     if not s.over:
+        shortfall = placement_shortfall(game)
+        if shortfall:
+            errors.append(shortfall)
         if not s.stack:
             errors.append("no decision pending and the game is not over")
         elif not game.legal_actions():

@@ -27,7 +27,7 @@ from .frames import HANDLERS, push
 from .maintenance import start_maintenance
 from .offerings import offerings_cost
 from .queries import miniatures_of
-from .setup import full_piles, new_state, share_purses, start_placement, team_layout
+from .setup import full_piles, new_state, placement_shortfall, share_purses, start_placement, team_layout
 from .state import _frame_from_json
 
 if TYPE_CHECKING:
@@ -256,6 +256,9 @@ class _Loader:
         except Exception as e:  # noqa: BLE001 -- frames or positions the engine cannot run
             raise ScenarioError(f"decision.{kind}: the engine cannot go on from this position "
                                 f"({type(e).__name__}: {e})") from e
+        shortfall = placement_shortfall(g)
+        if shortfall:
+            _fail(f"decision.{kind}", shortfall)
         self._invariants()
         g._legal = None  # computed by the checks: a test may still change the state by hand
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..content import cards
 from . import ops
 from .actions import Action
+from .board import max_matching
 from .frames import Frame, Handler, handler, pop, push
 from .hooks import SETUPS
 from .state import NOBODY, State
@@ -102,6 +103,75 @@ def _empty_seas_next_to(g, a):
     return [x for x in g.board.coast[a] if s.fleets[x] == 0 and s.ctrl[x] == NOBODY]
 
 
+# --- a way on: every land area still to be claimed finds an empty sea for its fleet ---------------
+#
+# On a cramped board (a scenario's or a hand-made one) a claim or a fleet could leave a later
+# player with no free land area next to an empty sea, and the setup would stop with no legal
+# action. The placements left can all be made exactly when the free land areas (and the one whose
+# fleet is being placed) can each be paired with a distinct empty sea next to it: a matching. The
+# lists below leave out only a choice that would break that; on the real boards none does.
+
+def placements_left(g: Game, f: PlaceFrame) -> int:
+    """Land areas, each with its fleet, still to be placed in the placement rounds, including the
+    one whose fleet is being placed now."""
+    first = f["round"] == 1
+    per_player = 2 if first else 1
+    mine = per_player - len(f["claimed"]) + (f["step"] == "fleet")
+    later = len(f["queue"]) * per_player + (len(g.state.turn_order) if first else 0)
+    return mine + later
+
+
+def _pairings(g: Game, f: PlaceFrame, land: int | None = None, sea: int | None = None) -> int:
+    """How many of the placements left can be made: a maximum matching of the free land areas
+    (and first the one whose fleet is being placed, unless `sea` is its fleet's) with the empty
+    seas next to them, `land` and `sea` left out as if taken."""
+    s, b = g.state, g.board
+    free = [a for a in b.lands if s.ctrl[a] == NOBODY and a != land]
+    if f["step"] == "fleet" and sea is None:
+        free.insert(0, f["claimed"][-1])
+    return max_matching(free, {a: [x for x in _empty_seas_next_to(g, a) if x != sea] for a in free})
+
+
+def _greedy_pairings(g: Game) -> int:
+    """A quick lower bound of `_pairings` (each free land area takes the first empty sea left next
+    to it), enough on boards with seas to spare."""
+    s, b = g.state, g.board
+    used = set()
+    for a in b.lands:
+        if s.ctrl[a] == NOBODY:
+            for x in b.coast[a]:
+                if x not in used and s.fleets[x] == 0 and s.ctrl[x] == NOBODY:
+                    used.add(x)
+                    break
+    return len(used)
+
+
+def placement_shortfall(g: Game) -> str:
+    """Why the placement under way cannot be completed on this board ("" if it can)."""
+    f = g.state.stack[-1] if g.state.stack else None
+    if f is None or f["kind"] != "place" or f["step"] == "troop":
+        return ""
+    need = placements_left(g, f)
+    have = _pairings(g, f)
+    if have >= need:
+        return ""
+    return (f"{need} land areas are still to be claimed, each with a fleet on an empty sea next "
+            f"to it, but the board's free land areas and empty seas make only {have} such pairs: "
+            f"the placement would stop with no legal action")
+
+
+def _keep_a_way_on(g: Game, f: PlaceFrame, lands: list | None = None, seas: list | None = None) -> list:
+    """The claims (`lands`) or the fleets (`seas`) after which the placements left can still all
+    be made."""
+    need = placements_left(g, f)
+    if _greedy_pairings(g) > need or _pairings(g, f) > need:  # a land and a sea cost at most 2 pairs
+        return lands if lands is not None else seas  # type: ignore[return-value]
+    if lands is not None:
+        return [a for a in lands
+                if any(_pairings(g, f, land=a, sea=x) >= need - 1 for x in _empty_seas_next_to(g, a))]
+    return [x for x in seas or () if _pairings(g, f, sea=x) >= need - 1]
+
+
 class PlaceFrame(Frame):
     """The placement rounds of the setup: an area, a fleet (twice), then troops."""
     round: int              # 1 (in turn order) or 2 (in reverse order)
@@ -120,17 +190,20 @@ class Placement(Handler):
         step = f["step"]
         if step == "land":
             free = [a for a in b.lands if s.ctrl[a] == NOBODY and _empty_seas_next_to(g, a)]
+            free = _keep_a_way_on(g, f, lands=free)
             if f["round"] == 1 and f["claimed"]:
                 # Two different islands in the first round; if the board leaves no
                 # such area, any free area will do rather than a dead end.
                 taken = {b.island[x] for x in f["claimed"]}
                 other = [a for a in free if b.island[a] not in taken]
                 free = other or free
-            free = [a for a in free if g.allowed_start(p, a, f)]
+            # Team play: not on a teammate's island in the first round, unless the board leaves
+            # no other way on.
+            free = [a for a in free if g.allowed_start(p, a, f)] or free
             return [Action("claim", where=b.ids[a]) for a in free]
         if step == "fleet":
-            return [Action("place_fleet", where=b.ids[x])
-                    for x in _empty_seas_next_to(g, f["claimed"][-1])]
+            seas = _keep_a_way_on(g, f, seas=_empty_seas_next_to(g, f["claimed"][-1]))
+            return [Action("place_fleet", where=b.ids[x]) for x in seas]
         # step == "troop": 3 basic troops over the player's land areas
         return [Action("place_troop", where=b.ids[a]) for a in b.lands if s.ctrl[a] == p]
 
