@@ -18,9 +18,11 @@ test that failed. `served` is the same server without the skip and the print, fo
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import time
+import urllib.request
 from pathlib import Path
 
 from cyclades.server.testing import ServerProcess
@@ -111,3 +113,17 @@ def wait_over(client, gid, timeout=60):
             return g
         time.sleep(0.1)
     raise AssertionError(f"game {gid} did not end in {timeout} s")
+
+
+def api_get(srv, path):
+    """GET a JSON answer of the server (`srv.url` + path)."""
+    with urllib.request.urlopen(srv.url + path, timeout=15) as r:
+        return json.loads(r.read())
+
+
+def api_post(srv, path, body):
+    """POST a JSON body to the server; its JSON answer."""
+    req = urllib.request.Request(srv.url + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=15) as r:
+        return json.loads(r.read())

@@ -10,11 +10,8 @@ which is missing, otherwise). Playwright's own browser downloads are never used.
 """
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
-from serverproc import browser_server, launch
+from serverproc import api_get, api_post, browser_server, launch
 
 TIMEOUT_MS = 15_000
 
@@ -55,13 +52,8 @@ def host(browser, server):
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def api(server, path):
-    with urllib.request.urlopen(server.url + path, timeout=10) as r:
-        return json.loads(r.read())
-
-
 def listed(server, gid):
-    return next(g for g in api(server, "/api/games")["games"] if g["game_id"] == gid)
+    return next(g for g in api_get(server, "/api/games")["games"] if g["game_id"] == gid)
 
 
 def created_game_id(page) -> str:
@@ -179,18 +171,12 @@ def test_a_classic_five_player_game(host, server):
     assert page.evaluate("() => window.cyclades.view.ruleset") == "classic"
 
 
-def post(server, path, body):
-    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
-
-
 def test_the_list_leaves_out_lessons_and_filters_by_mode(host, server):
     page = host
-    lesson = post(server, "/api/tutorial", {"lesson": "offerings"})["game_id"]
-    classic = post(server, "/api/games", {"players": 3, "ruleset": "classic", "seats": ["invite", "random", "random"]})
-    legendary = post(server, "/api/games", {"players": 3, "seats": ["invite", "random", "random"]})
+    lesson = api_post(server, "/api/tutorial", {"lesson": "offerings"})["game_id"]
+    classic = api_post(server, "/api/games", {"players": 3, "ruleset": "classic",
+                                              "seats": ["invite", "random", "random"]})
+    legendary = api_post(server, "/api/games", {"players": 3, "seats": ["invite", "random", "random"]})
     page.click("#refresh")
     page.wait_for_selector(f"tr[data-game='{legendary['game_id']}']")
     rows = page.locator("table.games tbody tr").evaluate_all("rows => rows.map(r => r.dataset.game)")
@@ -209,7 +195,7 @@ def test_the_list_leaves_out_lessons_and_filters_by_mode(host, server):
 
 
 def test_a_wrong_or_stale_link_explains_itself(browser, server):
-    game = post(server, "/api/games", {"players": 3, "seats": ["invite", "random", "random"]})
+    game = api_post(server, "/api/games", {"players": 3, "seats": ["invite", "random", "random"]})
     gid = game["game_id"]
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:

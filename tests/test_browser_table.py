@@ -12,16 +12,16 @@ Needs Debian's chromium and Playwright for Python (skipped, saying which is miss
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 import secrets
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 import yaml
+from serverproc import api_get as get
+from serverproc import api_post as post
 from serverproc import browser_server, launch
 from test_browser import click_area, play_one_decision, play_until
 
@@ -132,18 +132,6 @@ class Page:
     def close(self):
         self.page.close()
         assert not self.errors, self.errors
-
-
-def post(srv, path, body):
-    req = urllib.request.Request(srv.url + path, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=15) as r:
-        return json.loads(r.read())
-
-
-def get(srv, path):
-    with urllib.request.urlopen(srv.url + path, timeout=15) as r:
-        return json.loads(r.read())
 
 
 def decide(srv, gid, token, expect):
