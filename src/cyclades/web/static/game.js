@@ -147,7 +147,7 @@ async function start() {
 async function wrongLink(status, message) {
   setConn("not connected", "down");
   let exists = status === 403;
-  if (status !== 403 && status !== 404 && st.gid) {
+  if (status !== 403 && status !== 404 && status && st.gid) {
     try {
       await api("GET", `/api/games/${encodeURIComponent(st.gid)}/board`);
       exists = true;
@@ -158,10 +158,10 @@ async function wrongLink(status, message) {
     ? ["This invitation link does not open a seat",
       "The game exists, but this link's key is not one of its seats: it may have been copied in part, " +
       "or the host gave the seat to someone else or to a bot. Ask the host for a new link, or watch the game."]
-    : status === 404 || !exists
+    : status === 404 || (!exists && status >= 400)
       ? ["There is no such game", `No game has the code “${st.gid}” on this server: the link may be mistyped, ` +
         "or the game was removed after a long time without moves."]
-      : ["This game cannot be shown", `The server answered: ${message}`];
+      : ["This game cannot be shown", message || "The server did not answer."];
   document.title = "Cyclades — link not valid";
   const box = h("section", { class: "panel wrong-link", id: "wrong-link", role: "alert" },
     h("h2", {}, title),
