@@ -7,10 +7,8 @@ Needs Debian's chromium and Playwright for Python (skipped, saying which is miss
 """
 from __future__ import annotations
 
-import pytest
-
-httpx = pytest.importorskip("httpx")
-from serverproc import browser_server, launch  # noqa: E402
+import httpx
+from serverproc import browser_server, launch
 
 WATCH = """
 window.__csp = [];

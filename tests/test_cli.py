@@ -570,25 +570,28 @@ def test_play_input_ending_early_saves_the_game_so_far(user_data_folder):
     assert str(user_data_folder / "games") in r.output
 
 
-class _Hint:
-    def __init__(self, action, reason):
-        self.action, self.reason = action, reason
-
-
-def test_play_hint_key(monkeypatch):
-    """`h` asks cyclades.agents.advice.hint(game, player) and names the choice by its number;
-    without that module it says hints are not available."""
-    import types
-    fake = types.ModuleType("cyclades.agents.advice")
-    fake.hint = lambda game, player: _Hint(game.legal_actions()[1], "it is a fine island")
-    monkeypatch.setitem(sys.modules, "cyclades.agents.advice", fake)
+def test_play_hint_key_names_the_experts_choice_by_its_number_and_why():
+    """`h` asks the advice (agents/advice.py: the expert level's search) and names its choice
+    by the number the list gives it, with the reason in the rulebook's words."""
     r = run("play", "--seed", 2, input="h\nq\n")
     assert r.exit_code == 0, r.output
-    assert re.search(r"Hint: 2\. Place a Control token on [A-Z][a-z]+ \(it is a fine island\)", r.output)
-    monkeypatch.setitem(sys.modules, "cyclades.agents.advice", None)  # import fails
+    hinted = re.search(r"^Hint: (\d+)\. (Place a Control token on [A-Z][a-z]+) \((.+)\)$", r.output, re.M)
+    assert hinted, r.output
+    number, choice, reason = int(hinted.group(1)), hinted.group(2), hinted.group(3)
+    listed = r.output.split("Place a Control token on:\n", 1)[1].split("Your choice", 1)[0]
+    assert re.search(rf"(^|\s){number}\. {choice.removeprefix('Place a Control token on ')}\b", listed), listed
+    assert reason[:1].isupper() and reason.endswith(".") and not re.search(r"\bR\d+\b", reason), reason
+
+
+def test_play_hint_key_lets_a_failure_of_the_advice_through(monkeypatch):
+    """An error in the advice is a bug: the prompt does not turn it into a message."""
+    from cyclades.agents import advice
+
+    def broken(game, player):
+        raise RuntimeError("the search broke")
+    monkeypatch.setattr(advice, "hint", broken)
     r = run("play", "--seed", 2, input="h\nq\n")
-    assert r.exit_code == 0, r.output
-    assert "Hints are not available in this version." in r.output
+    assert isinstance(r.exception, RuntimeError) and "the search broke" in str(r.exception)
 
 
 def test_play_choices_in_columns_under_their_head():

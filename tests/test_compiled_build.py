@@ -48,8 +48,7 @@ def test_the_hot_modules_are_compiled_when_expected():
 def test_engine_and_agent_tests_pass_on_the_compiled_build(tmp_path):
     if os.environ.get("CYCLADES_EXPECT_COMPILED"):
         pytest.skip("this is the compiled build's own test run")
-    if importlib.util.find_spec("Cython") is None:
-        pytest.skip("Cython is not installed (the test extra brings it)")
+    assert importlib.util.find_spec("Cython"), "Cython is not installed (the test extra brings it)"
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         pytest.skip(f"no C compiler ({compiler})")

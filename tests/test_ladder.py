@@ -8,8 +8,6 @@ from click.testing import CliRunner
 from cyclades.agents.ladder import Ladder, ladder_schedule, markdown_table, placing, rate
 from cyclades.cli import main
 
-pytest.importorskip("openskill", reason="the ladder needs openskill: pip install 'cyclades[ladder]'")
-
 
 def test_every_combination_meets_in_every_rotation():
     specs = ladder_schedule(["random", "greedy", "careless", "mcts"], players=3, rounds=2, seed=10)

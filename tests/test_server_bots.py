@@ -10,18 +10,16 @@ import signal
 import time
 from pathlib import Path
 
+import httpx
 import pytest
+from fastapi.testclient import TestClient
 
-pytest.importorskip("fastapi")
-httpx = pytest.importorskip("httpx")
-from fastapi.testclient import TestClient  # noqa: E402
-
-import cyclades  # noqa: E402
-from cyclades.agents import make_agent  # noqa: E402
-from cyclades.agents.match import decide  # noqa: E402
-from cyclades.server import bots  # noqa: E402
-from cyclades.server.app import create_app  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+import cyclades
+from cyclades.agents import make_agent
+from cyclades.agents.match import decide
+from cyclades.server import bots
+from cyclades.server.app import create_app
+from cyclades.server.testing import ServerProcess
 
 
 def wait_for(what, seconds=60.0, message="timed out"):

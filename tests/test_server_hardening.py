@@ -15,15 +15,13 @@ import time
 from html.parser import HTMLParser
 from pathlib import Path
 
+import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-from websockets.exceptions import ConnectionClosed  # noqa: E402
-from websockets.sync.client import connect  # noqa: E402
-
-from cyclades.server.security import MAX_JSON_DEPTH, inline_style_hashes  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+from cyclades.server.security import MAX_JSON_DEPTH, inline_style_hashes
+from cyclades.server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "src" / "cyclades" / "web" / "static"

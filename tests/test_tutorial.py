@@ -127,7 +127,8 @@ def test_ends_turn():
 
 @pytest.fixture(scope="module")
 def http(tmp_path_factory):
-    httpx = pytest.importorskip("httpx")
+    import httpx
+
     from cyclades.server.testing import ServerProcess
     url = f"sqlite:///{tmp_path_factory.mktemp('tutorial') / 'games.db'}"
     with ServerProcess(url, bot_delay=0.0) as srv:

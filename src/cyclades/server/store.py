@@ -60,6 +60,14 @@ servers = sa.Table(
     sa.Column("beat", sa.Float, nullable=False),
 )
 
+# When each seat's player was last seen at the table, by any process (server/presence.py).
+presence = sa.Table(
+    "presence", metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seen", sa.Float, nullable=False),
+)
+
 
 # Built once: a decision is stored on every move, and building statements costs more
 # than running them.
@@ -69,6 +77,7 @@ _UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid"),
                                        games.c.undos == sa.bindparam("known_undos")).values(
     status=sa.bindparam("status"), version=sa.bindparam("version"), cycle=sa.bindparam("cycle"),
     to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"), driver=sa.bindparam("driver"))
+_UPDATE_SUMMARY_IF_SEATS = _UPDATE_SUMMARY.where(games.c.seats == sa.bindparam("seats_were"))
 # Other server processes on the same PostgreSQL database hear of every change (server/sync.py).
 NOTIFY_CHANNEL = "cyclades_games"
 _NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
@@ -77,6 +86,15 @@ _NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
 class DuplicateDecision(Exception):
     """A decision with this index is already stored for this game (or decisions were taken
     back since the caller last read it)."""
+
+
+class Changed(Exception):
+    """The stored row is no longer the one the caller started from (its seats, or its
+    settings): nothing was stored; read it again."""
+
+
+SQLITE_BUSY_SECONDS = float(os.environ.get("CYCLADES_SQLITE_BUSY_SECONDS", "10"))
+PG_CONNECT_SECONDS = 5
 
 
 def default_db_url() -> str:
@@ -93,9 +111,17 @@ class Store:
 
     def __init__(self, url: str | None = None):
         self.url = url or default_db_url()
-        kwargs = {}
+        kwargs: dict = {}
         if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            # A locked database (another process writing) waits this long, then fails: the
+            # server answers 503 and its bots try again (never an endless wait in its one
+            # database thread).
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS}
+        elif self.url.startswith("postgresql") and "connect_timeout" not in self.url:
+            # A database that does not answer fails in seconds, not minutes. (After a database
+            # restart the pool's connections are dead: the first that fails says so, and
+            # SQLAlchemy replaces them all.)
+            kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_SECONDS}
         self.engine = sa.create_engine(self.url, future=True, **kwargs)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -114,31 +140,43 @@ class Store:
     # --- writing ------------------------------------------------------------------
 
     def create_game(self, game_id: str, options: dict, seats: list, status: str, version: int,
-                    to_move, settings: dict | None = None) -> None:
+                    to_move, settings: dict | None = None, claim: tuple | None = None) -> None:
+        """Store a new game. `claim` (game_id, old settings, new settings): in the same
+        transaction, another game's settings change from old to new (a rematch names itself
+        there), or nothing is stored and Changed is raised (the settings had changed)."""
         now = time.time()
         with self.engine.begin() as c:
+            if claim is not None:
+                other, old, new = claim
+                n = c.execute(games.update().where(games.c.game_id == other,
+                                                   games.c.settings == json.dumps(old))
+                              .values(settings=json.dumps(new), updated=now)).rowcount
+                if not n:
+                    raise Changed(f"the settings of game {other} changed")
+                self._notify(c, other)
             c.execute(games.insert().values(
                 game_id=game_id, created=now, options=json.dumps(options), seats=json.dumps(seats),
                 settings=json.dumps(settings or {}), status=status, version=version, cycle=0,
                 to_move=to_move, updated=now, driver=self.owner))
 
-    def add_decision(self, game_id: str, idx: int, action: dict, summary: dict) -> None:
+    def add_decision(self, game_id: str, idx: int, action: dict, summary: dict,
+                     seats: list | None = None) -> float:
         """Store decision number `idx` (0-based) and the game's new summary, in one
         committed transaction. Raises DuplicateDecision if `idx` is already stored, or if
         decisions were taken back since the game was read (`summary["undos"]`, when given,
-        differs from the stored count)."""
+        differs from the stored count). `seats`: the seats the decision was checked against;
+        if the stored ones differ (the host gave a seat away, through another process too),
+        nothing is stored and Changed is raised."""
         now = time.time()
+        values = {"gid": game_id, "status": summary["status"], "version": summary["version"],
+                  "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
+                  "driver": self.owner}
         try:
             with self.engine.begin() as c:
-                # The summary first: on PostgreSQL its row lock orders this after a `take_back`
-                # of the same game, whose count it then sees.
-                n = c.execute(_UPDATE_SUMMARY, {"gid": game_id, "status": summary["status"],
-                                                "version": summary["version"], "cycle": summary["cycle"],
-                                                "to_move": summary["to_move"], "updated": now,
-                                                "driver": self.owner, "known_undos": summary.get("undos", 0)}
-                              ).rowcount
-                if not n:
-                    raise DuplicateDecision(f"decisions of game {game_id} were taken back meanwhile")
+                # The summary first: its row lock orders the decision after a seat change or
+                # a `take_back` under way, and its condition sees the seats and count as stored.
+                self._update_summary(c, game_id, {**values, "known_undos": summary.get("undos", 0)},
+                                     seats)
                 c.execute(_INSERT_DECISION, {"game_id": game_id, "idx": idx,
                                              "action": json.dumps(action), "at": now})
                 self._notify(c, game_id, summary["version"])
@@ -146,20 +184,37 @@ class Store:
             raise DuplicateDecision(f"decision {idx} of game {game_id} is already stored") from e
         return now
 
-    def take_back(self, game_id: str, idx: int, summary: dict) -> int:
+    def _update_summary(self, c, game_id: str, values: dict, seats: list | None,
+                        undos: int | None = None) -> None:
+        """The game's summary, stored only if its count of undos is still `known_undos` (else
+        DuplicateDecision) and, when `seats` are given, its seats still those (else Changed).
+        `undos`: a new count (a decision taken back)."""
+        if undos is not None:
+            values = {**values, "new_undos": undos}
+        stmt = _UPDATE_SUMMARY if seats is None else _UPDATE_SUMMARY_IF_SEATS
+        if undos is not None:
+            stmt = stmt.values(undos=sa.bindparam("new_undos"))
+        if seats is not None:
+            values = {**values, "seats_were": json.dumps(seats)}
+        if c.execute(stmt, values).rowcount:
+            return
+        row = c.execute(sa.select(games.c.undos).where(games.c.game_id == game_id)).first()
+        if row is not None and row.undos != values["known_undos"]:
+            raise DuplicateDecision(f"decisions of game {game_id} were taken back meanwhile")
+        raise Changed(f"the seats of game {game_id} changed")
+
+    def take_back(self, game_id: str, idx: int, summary: dict, seats: list | None = None) -> int:
         """Forget decisions `idx` and after (taken back: the record keeps only what stood) and
         store the summary of the game without them, if no decision was taken back meanwhile
-        (`summary["undos"]`: the count the caller knows). The new count; DuplicateDecision if
-        another process changed the count first."""
+        (`summary["undos"]`: the count the caller knows) and, when `seats` are given, the
+        stored seats are still those. The new count; DuplicateDecision if another process
+        changed the count first, Changed if the seats changed."""
         now = time.time()
         with self.engine.begin() as c:
-            n = c.execute(games.update().where(games.c.game_id == game_id,
-                                               games.c.undos == summary["undos"])
-                          .values(status=summary["status"], version=summary["version"],
-                                  cycle=summary["cycle"], to_move=summary["to_move"], updated=now,
-                                  driver=self.owner, undos=summary["undos"] + 1)).rowcount
-            if not n:
-                raise DuplicateDecision(f"decisions of game {game_id} were taken back meanwhile")
+            self._update_summary(c, game_id, {
+                "gid": game_id, "status": summary["status"], "version": summary["version"],
+                "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
+                "driver": self.owner, "known_undos": summary["undos"]}, seats, undos=summary["undos"] + 1)
             c.execute(decisions.delete().where(decisions.c.game_id == game_id, decisions.c.idx >= idx))
             self._notify(c, game_id)  # -1: every process catches up (its version may be higher)
         return summary["undos"] + 1

@@ -307,9 +307,10 @@ async def tutorial_state(game_id: str, request: Request, token: str | None = Non
 async def would_end_turn(game_id: str, body: EndsTurnBody, request: Request):
     """Whether a legal action of the seat to move hands the decision to someone else."""
     s = await _manager(request).get(game_id)
-    seat = s.seat_of(body.token)
+    seat = await s.seat_for(body.token)
     g = s.game
-    if seat is None or g.is_over or g.to_move != seat or body.version != g.state.version:
+    if seat is None or g.is_over or g.to_move not in s.factions_of[seat] \
+            or body.version != g.state.version:
         return {"ends_turn": False}
     a = Action.from_json(body.action.model_dump())
     if a not in g.legal_actions():

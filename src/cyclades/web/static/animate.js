@@ -4,10 +4,11 @@
 // buildings, Metropolises, creatures and heroes appear where they are placed, GP float up by
 // the player who gains or pays them; above the board, a caption tells the move in words.
 // A speed setting (kept in localStorage) and Skip; nothing is animated in a hidden tab.
-// The board is asked where things are (board.js: centre, outline, layer), never redrawn here.
-import { BUILDINGS, cardName, colour, godName, h, ink, seatName } from "./common.js";
+// The board is asked where things are (board.js: anchor, outline, overlay, tokenSize), never
+// redrawn here; the pieces that travel or appear are the board's own figures (board-art.js).
+import * as art from "./board-art.js";
+import { BUILDINGS, cardName, colour, godName, h, ink, seatName, svg } from "./common.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const SPEED_KEY = "cyclades.animationSpeed";
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, off: 0 };
 export const SPEED_NAMES = { slow: "Slow", normal: "Normal", fast: "Fast", off: "Off" };
@@ -17,13 +18,6 @@ const OWN = new Set(["battle", "round", "casualty", "retreat", "escaped", "battl
 const PAYS = { paid: "amount", recruited: "cost", land_move: "cost", sea_move: "cost", creature_bought: "cost",
   hero_recruited: "cost", creature_swapped: "cost", paid_for_power: "amount", reroll: "cost" };
 const BEHIND = 8; // more moves than this waiting: play faster to catch up
-
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, v);
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
 
 const ease = (t) => (t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2);
 
@@ -171,7 +165,7 @@ export class Animator {
   }
 
   layer() {
-    return this.host.board().layer("animation");
+    return this.host.board().overlay; // made anew when the board turns: asked for each time
   }
 
   clear() {
@@ -204,8 +198,8 @@ export class Animator {
     const lines = (move.lines || []).slice(-3); // the end of a long move: where it is now
     // Above the board, or below it when the move happens in the board's upper half.
     const board = this.host.board();
-    const first = (move.events || []).map((e) => e.destination || e.area || e.origin).find((id) => id && board.centre(id));
-    const upper = first && board.centre(first)[1] < (board.geo.height || 0) / 2;
+    const first = (move.events || []).map((e) => e.destination || e.area || e.origin).find((id) => id && board.anchor(id));
+    const upper = first && board.anchor(first)[1] < (board.geo.height || 0) / 2;
     stage.classList.toggle("at-bottom", !!upper);
     stage.replaceChildren(h("div", { class: "anim-caption", role: "status" },
       h("span", { class: "chip", style: { background: colour(move.player), color: ink(move.player) } }, seatName(this.host.seats(), move.player)),
@@ -219,39 +213,39 @@ export class Animator {
     switch (e.type) {
       case "moved":
       case "displaced":
-        return this.travel(e.origin, e.destination, p, e.fleets && !e.troops && !e.mercs ? "fleet" : "troop",
-          (e.troops || 0) + (e.mercs || 0) + (e.fleets || 0) + (e.heroes || []).length);
+        return this.travel(e.origin, e.destination, this.units(e.fleets && !e.troops && !e.mercs ? "fleet" : "troop", p,
+          (e.troops || 0) + (e.mercs || 0) + (e.fleets || 0) + (e.heroes || []).length), p);
       case "land_move":
       case "sea_move":
         if (ctx.travelled.has(`${e.origin}>${e.destination}`)) return null;
-        return this.travel(e.path && e.path.length ? [e.origin, ...e.path] : e.origin, e.destination, p,
-          e.type === "sea_move" ? "fleet" : "troop", e.fleets || "");
+        return this.travel(e.path && e.path.length ? [e.origin, ...e.path] : e.origin, e.destination,
+          this.units(e.type === "sea_move" ? "fleet" : "troop", p, e.fleets || ""), p);
       case "pegasus":
       case "perseus":
       case "retreat":
       case "escaped":
-        return this.travel(e.origin, e.destination, p, "troop", "");
+        return this.travel(e.origin, e.destination, this.units("troop", p, ""), p);
       case "prosperity_moved":
-        return this.travel(e.origin, e.destination, p, "prosperity", "");
+        return this.travel(e.origin, e.destination, art.prosperity(0, 0, this.size(), 1), p);
       case "troop":
       case "merc":
       case "fleet":
-        return this.pop(e.area, p, e.type === "fleet" ? "fleet" : "troop", `+${e.count}`);
+        return this.pop(e.area, this.units(e.type === "fleet" ? "fleet" : e.type, p, `+${e.count}`));
       case "built":
-        return this.pop(e.area, p, "building", (BUILDINGS[e.building] || {}).letter || "?", (BUILDINGS[e.building] || {}).colour);
+        return this.pop(e.area, art.building(0, 0, this.size(), e.building, p));
       case "metropolis":
         await this.ring(e.area, "#7b3fa0", 3);
-        return this.pop(e.area, p, "building", "M", "#7b3fa0", "Metropolis!");
+        return this.pop(e.area, art.metropolis(0, 0, 1.6 * this.size(), p), "Metropolis!");
       case "demolished":
         return this.float(e.area, `− ${(BUILDINGS[e.building] || { name: e.building }).name}`, "#fff");
       case "prosperity":
-        return this.pop(e.area, p, "prosperity", "+1");
+        return this.pop(e.area, art.prosperity(0, 0, this.size(), 1));
       case "control":
         return this.ring(e.area, colour(p), 1);
       case "hero_placed":
-        return this.pop(e.area, p, "hero", cardName(e.hero)[0], null, cardName(e.hero));
+        return this.pop(e.area, art.hero(0, 0, this.size(), p, e.hero), cardName(e.hero));
       case "creature_placed":
-        return this.pop(e.area, p, "creature", cardName(e.card).slice(0, 2), null, cardName(e.card));
+        return this.pop(e.area, art.creature(0, 0, this.size(), e.card, e.card, p), cardName(e.card));
       case "creature_moved":
         return this.float(e.area, cardName(e.card), "#f0e4ff");
       case "creature_slain":
@@ -287,42 +281,34 @@ export class Animator {
   // --- on the board ----------------------------------------------------------------------
 
   point(id) {
-    const c = this.host.board().centre(id);
-    return c ? [c[0], c[1]] : null;
+    return this.host.board().anchor(id);
   }
 
+  // The scale of what is drawn here (words, dice) against the board: 1 where a piece is 24
+  // units wide.
   scale() {
-    return this.host.board().k || 1;
+    return this.size() / 24;
   }
 
-  token(kind, p, text) {
-    const k = this.scale();
-    const fill = colour(p);
-    let shape;
-    if (kind === "fleet") {
-      shape = svg("path", { d: "M-12,0 L12,0 L8,7 L-8,7 Z M0,0 L0,-11 M-6,-9 L6,-9 L5,-2 L-5,-2 Z", fill, stroke: "#fff", "stroke-width": 1.4 });
-    } else if (kind === "hero") {
-      shape = svg("polygon", { points: "0,-11 3,-4 11,-3 5,2 7,10 0,6 -7,10 -5,2 -11,-3 -3,-4", fill, stroke: "#fff", "stroke-width": 1.4 });
-    } else if (kind === "building") {
-      shape = svg("rect", { x: -8, y: -8, width: 16, height: 16, rx: 2, fill, stroke: "#fff", "stroke-width": 1.6 });
-    } else if (kind === "creature") {
-      shape = svg("polygon", { points: "10,0 5,8.7 -5,8.7 -10,0 -5,-8.7 5,-8.7", fill: "#3b2350", stroke: fill, "stroke-width": 2 });
-    } else if (kind === "prosperity") {
-      shape = svg("circle", { r: 8, fill: "#4d7a2a", stroke: "#f2c230", "stroke-width": 1.6 });
-    } else {
-      shape = svg("circle", { r: 10, fill, stroke: "#fff", "stroke-width": 1.8 });
-    }
-    const ink_ = kind === "creature" || kind === "prosperity" ? "#fff" : ink(p);
-    return svg("g", { class: `anim-piece anim-${kind}`, "data-player": p },
-      svg("g", { transform: `scale(${k})` }, shape,
-        text !== "" && text !== undefined ? svg("text", { class: "anim-count", y: kind === "fleet" ? 5 : 3.6, fill: ink_ }, text) : null));
+  size() {
+    return this.host.board().tokenSize || 24;
+  }
+
+  // Troops (or mercenaries) or Fleets with their count (a number, "+2", or "" for none).
+  units(kind, p, n) {
+    return kind === "fleet" ? art.fleet(0, 0, this.size(), p, n) : art.troop(0, 0, this.size(), p, n, kind === "merc");
+  }
+
+  // A figure of board-art.js (drawn at 0, 0) to be moved about.
+  piece(figure) {
+    return svg("g", { class: "anim-piece", "aria-hidden": "true" }, figure);
   }
 
   // Units travel from an area (or along a list of areas) to another.
-  async travel(from, to, p, kind, count) {
+  async travel(from, to, figure, p) {
     const route = (Array.isArray(from) ? from : [from]).concat([to]).map((id) => this.point(id)).filter(Boolean);
     if (route.length < 2) return;
-    const piece = this.token(kind, p, count === 0 ? "" : count);
+    const piece = this.piece(figure);
     const trail = svg("polyline", { class: "anim-trail", points: route.map((q) => q.join(",")).join(" "), stroke: colour(p) });
     this.layer().append(trail, piece);
     const legs = [];
@@ -344,11 +330,10 @@ export class Animator {
   }
 
   // Something placed: it grows in its area, with a word under it if given.
-  async pop(area, p, kind, text, fill = null, word = null) {
+  async pop(area, figure, word = null) {
     const at = this.point(area);
     if (!at) return;
-    const piece = this.token(kind, p, text);
-    if (fill) piece.querySelector("rect, circle, path, polygon").setAttribute("fill", fill);
+    const piece = this.piece(figure);
     const k = this.scale();
     const label = word ? svg("text", { class: "anim-word", x: at[0], y: at[1] + 22 * k }, word) : null;
     this.layer().append(piece, label);
@@ -467,10 +452,8 @@ export function speedControl(anim) {
 
 // Each player's last move stays marked until they play again: the areas it touched, outlined
 // in the player's colour (dashes; one pattern per player, so that marks stay apart where they
-// meet), under the pieces.
-export function drawLastMoves(board, lastMoves, seats) {
-  if (!board) return;
-  const layer = board.layer("last-moves", true);
+// meet), drawn under the pieces (board.render's `under`).
+export function lastMoveMarks(board, lastMoves, seats) {
   const marks = [];
   for (const m of lastMoves || []) {
     if (!m) continue;
@@ -483,5 +466,5 @@ export function drawLastMoves(board, lastMoves, seats) {
       }, svg("title", {}, `${seatName(seats, m.player)}'s last move`)));
     }
   }
-  layer.replaceChildren(...marks);
+  return marks;
 }

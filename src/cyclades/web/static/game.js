@@ -1,11 +1,11 @@
 // The game page: /game/{id}?token=... (a seat) or /game/{id} (a spectator).
 // State comes from GET /api/games/{id} and then the WebSocket; decisions go out
 // with POST /api/games/{id}/actions, always one of the seat's legal actions as listed.
-import { Animator, drawLastMoves, speedControl } from "./animate.js";
-import { BoardView, turnGeometry } from "./board.js";
+import { Animator, lastMoveMarks, speedControl } from "./animate.js";
+import { BoardView } from "./board.js";
 import { endScreen, scrollBackLink } from "./endgame.js";
 import {
-  BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, godName, h, ink, seatName, unitWords,
+  BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, seatName, unitWords,
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
 import { invitesPanel } from "./invites.js";
@@ -173,18 +173,10 @@ async function wrongLink(status, message) {
   document.querySelector("main.layout").replaceChildren(box);
 }
 
-// A wide board on a tall screen (a phone upright) is drawn turned a quarter: twice as large.
-const TALL = window.matchMedia("(max-width: 820px) and (orientation: portrait)");
-
+// The board turns and scales to fill its panel by itself (board.js).
 function drawBoard() {
-  const geo = st.geo;
-  const turn = TALL.matches && geo.width > geo.height * 1.1;
-  if (st.board && st.board.turned === turn) return;
-  st.board = new BoardView($("board"), turn ? turnGeometry(geo) : geo, onAreaClick);
-  st.board.turned = turn;
-  if (st.view) render();
+  if (!st.board) st.board = new BoardView($("board"), st.geo, onAreaClick);
 }
-TALL.addEventListener("change", () => st.geo && drawBoard());
 
 // The game's mode and the texts of its cards (neither is needed to play: failures are quiet).
 async function loadSetup(state) {
@@ -364,22 +356,40 @@ function openPopup(ev, title, actions, labelOf = label, explain = null) {
   const pop = $("popup");
   hideTip();
   pop.replaceChildren(
-    h("div", { class: "popup-title" }, title),
+    h("div", { class: "popup-title", id: "popup-title" }, title),
     explain ? h("div", { class: "popup-text" }, explain) : null,
-    ...actions.map((a) => h("button", { class: `popup-item${isHinted(a) ? " hinted" : ""}`, role: "menuitem", onclick: () => send(a) }, labelOf(a))),
+    h("div", { class: "popup-items" }, actions.map((a) => h("button", { class: `popup-item${isHinted(a) ? " hinted" : ""}`, onclick: () => send(a) }, labelOf(a)))),
     h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
   );
+  showPopup(pop, ev);
+}
+
+// The popup near the pointer (from the keyboard: beside what was chosen), inside the window,
+// its first choice focused; Escape or "Never mind" gives the focus back.
+let popupOpener = null;
+function showPopup(pop, ev) {
+  popupOpener = document.activeElement;
   pop.hidden = false;
+  pop.setAttribute("aria-labelledby", "popup-title");
   const r = pop.getBoundingClientRect();
-  const x = Math.min(ev.clientX + 8, window.innerWidth - r.width - 8);
-  const y = Math.min(ev.clientY + 8, window.innerHeight - r.height - 8);
-  pop.style.left = `${Math.max(8, x)}px`;
-  pop.style.top = `${Math.max(8, y)}px`;
-  ev.stopPropagation();
+  let [x, y] = [ev.clientX, ev.clientY];
+  const from = ev.currentTarget || ev.target;
+  if (!x && !y && from && from.getBoundingClientRect) {
+    const b = from.getBoundingClientRect();
+    [x, y] = [b.left, b.bottom];
+  }
+  pop.style.left = `${Math.max(8, Math.min(x + 8, window.innerWidth - r.width - 8))}px`;
+  pop.style.top = `${Math.max(8, Math.min(y + 8, window.innerHeight - r.height - 8))}px`;
+  const first = pop.querySelector(".hinted") || pop.querySelector(".popup-item, .amount, button");
+  if (first) first.focus({ preventScroll: true });
+  if (ev.stopPropagation) ev.stopPropagation();
 }
 
 function closePopup() {
-  $("popup").hidden = true;
+  const pop = $("popup");
+  if (pop.hidden) return;
+  pop.hidden = true;
+  if (popupOpener && popupOpener.isConnected && pop.contains(document.activeElement || null)) popupOpener.focus({ preventScroll: true });
 }
 
 document.addEventListener("click", (ev) => {
@@ -387,6 +397,11 @@ document.addEventListener("click", (ev) => {
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape") closePopup();
+  // A god or a card that can be chosen is a button for the keyboard too.
+  if ((ev.key === "Enter" || ev.key === " ") && ev.target.matches && ev.target.matches("li.clickable")) {
+    ev.preventDefault();
+    ev.target.click();
+  }
 });
 
 // --- clicks on the board and the auction board ------------------------------
@@ -413,18 +428,14 @@ function onGodClick(god, ev) {
   const pop = $("popup");
   hideTip();
   pop.replaceChildren(
-    h("div", { class: "popup-title" }, `Offer to ${godName(god)}: how many GP?`),
+    h("div", { class: "popup-title", id: "popup-title" }, `Offer to ${godName(god)}: how many GP?`),
     h("div", { class: "popup-text" }, tipBody(`god:${god}`)),
     h("div", { class: "amounts" }, acts.map((a) => h("button", {
       class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-amount": a.n, onclick: () => send(a),
     }, a.n))),
     h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
   );
-  pop.hidden = false;
-  const r = pop.getBoundingClientRect();
-  pop.style.left = `${Math.max(8, Math.min(ev.clientX + 8, window.innerWidth - r.width - 8))}px`;
-  pop.style.top = `${Math.max(8, Math.min(ev.clientY + 8, window.innerHeight - r.height - 8))}px`;
-  ev.stopPropagation();
+  showPopup(pop, ev);
 }
 
 function onCardClick(card, ev) {
@@ -441,7 +452,6 @@ function render() {
   renderHeader(v);
   renderStatus(v);
   renderBoard(v);
-  drawLastMoves(st.board, st.lastMoves, st.seats);
   renderAuction(v);
   renderTracks(v);
   renderPlayers(v);
@@ -572,6 +582,7 @@ function legalAreas() {
 function renderBoard(v) {
   const dec = v.decision || {};
   st.board.render(v, {
+    under: (board) => lastMoveMarks(board, st.lastMoves, st.seats),
     legal: legalAreas(),
     origin: (dec.kind === "smove" || dec.kind === "lmove") && dec.origin ? dec.origin : null,
     battle: dec.kind === "battle" ? dec.area : null,
@@ -594,7 +605,7 @@ function renderAuction(v) {
       class: `god ${g.face_up ? "" : "face-down"} ${clickable ? "clickable" : ""}`,
       "data-god": g.god,
       "data-tip": `god:${g.god}`,
-      onclick: clickable ? (ev) => onGodClick(g.god, ev) : null,
+      onclick: clickable ? (ev) => onGodClick(g.god, ev) : null, tabindex: clickable ? 0 : null,
     },
     h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
     h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : "face down this cycle")),
@@ -607,7 +618,7 @@ function renderAuction(v) {
     class: `god apollo ${apolloLegal ? "clickable" : ""}`,
     "data-god": "apollo",
     "data-tip": "god:apollo",
-    onclick: apolloLegal ? (ev) => onGodClick("apollo", ev) : null,
+    onclick: apolloLegal ? (ev) => onGodClick("apollo", ev) : null, tabindex: apolloLegal ? 0 : null,
   },
   h("span", { class: "medallion", style: { background: apollo.colour } }, "A"),
   h("span", { class: "god-name" }, "Apollo", h("small", {}, gameMode(v).classic ? "1 GP (4 with one isle) · Prosperity" : apollo.gift)),
@@ -648,7 +659,7 @@ function renderTracks(v) {
     class: `card creature-card ${c.card ? "" : "empty"} ${clickable.has(c.card) ? "clickable" : ""}`,
     "data-card": c.card || "",
     "data-tip": c.card ? `creature:${c.card}` : `text:An empty slot: it is filled at the start of the next cycle (${c.cost} GP).`,
-    onclick: clickable.has(c.card) ? (ev) => onCardClick(c.card, ev) : null,
+    onclick: clickable.has(c.card) ? (ev) => onCardClick(c.card, ev) : null, tabindex: clickable.has(c.card) ? 0 : null,
   },
   h("span", { class: "cost" }, c.cost),
   h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
@@ -663,7 +674,7 @@ function renderTracks(v) {
       class: `card hero-card ${clickable.has(hero) ? "clickable" : ""}`,
       "data-card": hero,
       "data-tip": `hero:${hero}`,
-      onclick: clickable.has(hero) ? (ev) => onCardClick(hero, ev) : null,
+      onclick: clickable.has(hero) ? (ev) => onCardClick(hero, ev) : null, tabindex: clickable.has(hero) ? 0 : null,
     }, h("span", { class: "star" }, "★"), h("span", { class: "card-name" }, cardName(hero)), h("span", { class: "cost hero-cost" }, "4")));
     const bonuses = (st.content && st.content.bonuses) || [];
     parts.push(
@@ -702,7 +713,7 @@ function renderPlayers(v) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, h("span", { class: "swatch" }), h("span", { class: "pname", title: pname(p) }, pname(p)),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname", title: pname(p) }, pname(p)),
       isMe(p) ? h("span", { class: "tag" }, "you") : null,
       bot ? h("span", { class: "tag bot", "data-tip": `text:Played by the server (${seat.kind} bot).` }, "bot") : null,
       pl.eliminated ? h("span", { class: "tag" }, "out") : null),

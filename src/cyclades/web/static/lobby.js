@@ -1,7 +1,7 @@
 // The lobby: create a game in any mode, hand out its seats (you, a friend's invitation
 // link, open to anyone, a bot), list the games on the server, join an open seat, and, for
 // the games this browser created, give an absent player's seat to a bot.
-import { api, chip, colour, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
+import { api, chip, colour, factionMark, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
 import { keepInvites } from "./invites.js";
 
 const $ = (id) => document.getElementById(id);
@@ -132,8 +132,8 @@ function seatRows() {
     const factions = factionsOf(i, n);
     return h("div", { class: "seat", "data-row": i },
       h("span", { class: "swatches" }, factions.map((f) => h("span", {
-        class: "swatch", style: { background: colour(f) }, title: PLAYER_COLOUR_NAMES[f],
-      }))),
+        class: "swatch faction", title: PLAYER_COLOUR_NAMES[f], role: "img", "aria-label": PLAYER_COLOUR_NAMES[f],
+      }, factionMark(f, 16)))),
       h("span", { class: "seat-no" }, `Seat ${i + 1}`),
       teams ? h("span", { class: "seat-team" }, `team ${teamOf(i, n) + 1}`) : null,
       select,

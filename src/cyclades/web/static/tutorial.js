@@ -192,7 +192,7 @@ function renderPanel(shake) {
       class: "small secondary tut-fold", type: "button", "aria-expanded": el.classList.contains("folded") ? "false" : "true",
       title: "Fold or unfold the lesson", onclick: () => { el.classList.toggle("folded"); renderPanel(false); },
     }, el.classList.contains("folded") ? "▴" : "▾"))];
-  parts.push(h("div", { class: "tut-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": n, "aria-valuenow": k },
+  parts.push(h("div", { class: "tut-bar", role: "progressbar", "aria-label": "Steps of this lesson done", "aria-valuemin": 0, "aria-valuemax": n, "aria-valuenow": k },
     h("i", { style: { width: `${Math.round((100 * k) / n)}%` } })));
   if (tut.off_script) {
     parts.push(h("p", { class: "tut-say" }, "This game has left the lesson's path. Start the lesson again to follow it."),
