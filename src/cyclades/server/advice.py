@@ -1,4 +1,4 @@
-"""Help at the table (issue 14): hints for the seat to move, and win chances over a game.
+"""Help at the table: hints for the seat to move, and win chances over a game.
 
     POST /api/games/{id}/hint      {"token": ...}   the expert level's choice for the seat's
                                                     current decision, with a reason (agents/advice.py)
@@ -12,9 +12,9 @@ A hint is searched from the seat's own observation only (R24), in a thread of it
 time budget (`HINT_SECONDS`), one at a time per seat (429 otherwise). A hint for each decision is
 always given: a position further on than any the seat had a hint for is never refused, and the
 hint of a position is kept, so asking again costs nothing. Only positions met again after an
-undo, which a client could ask for without end, are limited to `HINT_RATE` a minute per seat. Chances are computed
-once per finished game (evaluation.win_chances at the end of each cycle, about a millisecond a
-cycle) and kept.
+undo, which a client could ask for without end, are limited to `HINT_RATE` a minute per seat.
+Chances are computed once per finished game (evaluation.win_chances at the end of each cycle,
+about a millisecond a cycle) and kept.
 """
 from __future__ import annotations
 
