@@ -168,8 +168,8 @@ def test_a_battle_is_played_round_by_round_on_the_defenders_page(site, browser):
                  {"kind": "destination", "where": "kythnos"}):
         decide(srv, g["gid"], ann, step)
     # The battle's first round on Bob's page: the dice beside Kythnos, a caption in words.
-    page.wait_for_selector(".layer-animation .anim-round", timeout=T)
-    assert "Round 1" in page.text_content(".layer-animation .anim-round")
+    page.wait_for_selector(".board-overlay .anim-round", timeout=T)
+    assert "Round 1" in page.text_content(".board-overlay .anim-round")
     assert page.locator("#anim-stage .anim-caption").count() == 1
     shoot(page, f"battle-dice-{size[0]}x{size[1]}")
     page.wait_for_function("() => !window.cyclades.anim.busy", timeout=T)
@@ -186,7 +186,7 @@ def test_a_battle_is_played_round_by_round_on_the_defenders_page(site, browser):
     st = bob_page.state()
     assert st["stats"]["events"].get("battle_won") == 1
     # Ann's last move stays marked on the board: Thera and Kythnos, in her colour.
-    marked = page.locator(".layer-last-moves path.last-move[data-player='0']").evaluate_all(
+    marked = page.locator(".board-underlay path.last-move[data-player='0']").evaluate_all(
         "els => els.map(e => e.dataset.area)")
     assert {"thera", "kythnos"} <= set(marked)
     # Ann's own page: the dice were rolled, so Undo says why it cannot go back.
@@ -243,7 +243,7 @@ def test_others_moves_speed_skip_last_moves_and_since(site, browser):
     bots = [m for m in st["last"] if m and m["player"] != 0]
     assert len(bots) == 2  # (an offering's last move names no area: the auction board shows it)
     for m in bots:
-        marked = page.locator(f".layer-last-moves path.last-move[data-player='{m['player']}']")
+        marked = page.locator(f".board-underlay path.last-move[data-player='{m['player']}']")
         assert sorted(marked.evaluate_all("els => els.map(e => e.dataset.area)")) == sorted(m["areas"])
     # Off: the next states are drawn at once.
     page.select_option("#anim-speed", "off")

@@ -17,7 +17,6 @@ from cyclades.server.store import Store  # noqa: E402
 from cyclades.server.testing import ServerProcess  # noqa: E402
 
 
-
 @pytest.fixture(scope="module")
 def servers(db_url, tmp_path_factory):
     """Two server processes on one database (server/sync.py): an undo made through one is

@@ -284,10 +284,15 @@ export class Animator {
     return this.host.board().anchor(id);
   }
 
-  // The scale of what is drawn here (words, dice) against the board: 1 where a piece is 24
-  // units wide.
+  // The scale of what is drawn here against the board: 1 where a piece is 24 units wide.
   scale() {
     return this.size() / 24;
+  }
+
+  // The same for words and dice, never below 1 screen pixel a unit (a board drawn small, on a
+  // phone, still shows 13 px words and dice one can read).
+  textScale() {
+    return Math.max(this.scale(), 1 / (this.host.board().scale || 1));
   }
 
   size() {
@@ -299,9 +304,12 @@ export class Animator {
     return kind === "fleet" ? art.fleet(0, 0, this.size(), p, n) : art.troop(0, 0, this.size(), p, n, kind === "merc");
   }
 
-  // A figure of board-art.js (drawn at 0, 0) to be moved about.
+  // A figure of board-art.js (drawn at 0, 0) to be moved about, named by its kind ("piece
+  // troop": troop, "building fortress": building, "prosperity").
   piece(figure) {
-    return svg("g", { class: "anim-piece", "aria-hidden": "true" }, figure);
+    const c = figure.classList;
+    const kind = c.contains("piece") ? c[1] : c[0];
+    return svg("g", { class: `anim-piece anim-${kind}`, "aria-hidden": "true" }, figure);
   }
 
   // Units travel from an area (or along a list of areas) to another.
@@ -334,8 +342,8 @@ export class Animator {
     const at = this.point(area);
     if (!at) return;
     const piece = this.piece(figure);
-    const k = this.scale();
-    const label = word ? svg("text", { class: "anim-word", x: at[0], y: at[1] + 22 * k }, word) : null;
+    const k = this.textScale();
+    const label = word ? svg("text", { class: "anim-word", x: at[0], y: at[1] + 22 * k, "font-size": 11 * k, "stroke-width": 3 * k }, word) : null;
     this.layer().append(piece, label);
     await this.tween(420, (t) => {
       const s = 0.3 + 0.9 * Math.sin(Math.min(1, t) * Math.PI * 0.62) / Math.sin(Math.PI * 0.62);
@@ -357,8 +365,8 @@ export class Animator {
   async float(area, text, fill, stay = false) {
     const at = this.point(area);
     if (!at) return;
-    const k = this.scale();
-    const el = svg("text", { class: "anim-float", x: at[0], y: at[1], fill }, text);
+    const k = this.textScale();
+    const el = svg("text", { class: "anim-float", x: at[0], y: at[1], fill, "font-size": 13 * k, "stroke-width": 3 * k }, text);
     this.layer().append(el);
     await this.tween(stay ? 800 : 600, (t) => {
       el.setAttribute("y", (at[1] - 6 * k - 16 * k * t).toFixed(1));
@@ -372,14 +380,18 @@ export class Animator {
     const at = this.point(e.area);
     if (!at) return;
     const [att, dfd] = sides || [null, null];
-    const k = this.scale();
+    const k = this.textScale();
     const [da, dd] = e.dice || [0, 0];
     const [sa, sd] = e.strength || [da, dd];
     const die = (x, p, value, total, lost) => svg("g", { class: `anim-die${lost ? " lost" : ""}`, transform: `translate(${x},0)` },
       svg("rect", { x: -12, y: -12, width: 24, height: 24, rx: 5, fill: p === null ? "#fff" : colour(p), stroke: "#fff", "stroke-width": 2 }),
       svg("text", { class: "anim-die-face", y: 6, fill: p === null ? "#000" : ink(p) }, value),
       svg("text", { class: "anim-die-total", y: 26 }, `= ${total}`));
-    const g = svg("g", { class: "anim-round", "data-round": e.round, transform: `translate(${at[0]},${at[1] - 46 * k}) scale(${k})` },
+    // Above the area, or below it at the board's top edge; never across a side edge.
+    const box = this.host.board().svg.viewBox.baseVal;
+    const x = box && box.width ? Math.min(Math.max(at[0], box.x + 40 * k), box.x + box.width - 40 * k) : at[0];
+    const y = box && box.height && at[1] - 78 * k < box.y ? at[1] + 46 * k : at[1] - 46 * k;
+    const g = svg("g", { class: "anim-round", "data-round": e.round, transform: `translate(${x},${y}) scale(${k})` },
       svg("rect", { class: "anim-plate", x: -38, y: -30, width: 76, height: 62, rx: 8 }),
       svg("text", { class: "anim-round-no", y: -17 }, `Round ${e.round}`),
       die(-17, att, da, sa, sa < sd), die(17, dfd, dd, sd, sd < sa));
