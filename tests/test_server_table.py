@@ -109,9 +109,42 @@ def test_a_decision_is_taken_back_and_forgotten_by_the_record(servers, http, db_
             # ... and a decision made there is stored after the undo, as the first decision.
             act(cb, gid, toks[seat], state(cb, gid, toks[seat]), pick=-1)
         assert len(stored.load(gid)["actions"]) == 1
-        assert state(http, gid, toks[seat])["version"] == before["version"] + 1
+        # A hears of it (at once on PostgreSQL; on SQLite once it knows B is alive: a beat).
+        deadline = time.monotonic() + 20
+        while state(http, gid, toks[seat])["version"] != before["version"] + 1:
+            assert time.monotonic() < deadline, "A never caught up with B's decision"
+            time.sleep(0.2)
     finally:
         stored.close()
+
+
+def test_a_revoked_token_never_takes_a_decision_back(servers, http, db_url):
+    """The host plays a decision through A, then gives their own seat to a new invitation link
+    through B (the host may, while at the table): the old token's undo through A, which may not
+    have heard yet, is refused, as a decision would be, and the record keeps the decision."""
+    with httpx.Client(base_url=servers[1].url, timeout=15) as b:
+        for _ in range(3):
+            c = http.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"]}).json()
+            gid, host = c["game_id"], c["host_token"]
+            toks = {x["seat"]: x["token"] for x in c["seats"]}
+            seat, st = mover(http, gid, toks)
+            while seat != 0:  # the friends place until the host is to move
+                act(http, gid, toks[seat], st)
+                seat, st = mover(http, gid, toks)
+            act(http, gid, toks[0], st)
+            mine = state(http, gid, toks[0])
+            assert mine["undo"]["steps"] == 1, mine["undo"]  # placing: still the host's turn
+            stored = Store(db_url)
+            try:
+                n = len(stored.load(gid)["actions"])
+                r = b.post(f"/api/games/{gid}/seats/0", json={"host_token": host, "kind": "invite"})
+                assert r.status_code == 200, r.text
+                r = undo(http, gid, toks[0], mine["version"])
+                assert r.status_code == 403, r.text
+                assert len(stored.load(gid)["actions"]) == n and stored.load(gid)["undos"] == 0
+            finally:
+                stored.close()
+            assert state(http, gid)["version"] == mine["version"]
 
 
 def test_undo_stops_at_another_players_decision_and_says_so(http):

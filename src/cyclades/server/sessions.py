@@ -346,27 +346,38 @@ class Session:
         idx = self.decisions
         new = g.copy()
         played = play(new, a)
-        summary = {"version": new.state.version, "cycle": new.state.cycle, "to_move": new.to_move,
-                   "status": "over" if new.is_over else self.status, "undos": self.undos}
         try:
-            self.synced = await self.m.db(self.m.store.add_decision, self.game_id, idx,
-                                          a.to_json(), summary, self.seats)
+            self.synced = await self.save("the decision", self.m.store.add_decision, self.game_id, idx,
+                                           a.to_json(), self.summary(new), self.seats)
         except DuplicateDecision:
             # Another server process stored decision `idx` first (or took decisions back):
             # catch up with the database and answer from the fresh game (server/sync.py).
             return await behind(self, g)
-        except Changed:
-            # The seats changed in the database (another process): read them, check again.
-            await catch_up(self, locked=True)
-            raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
-        except Exception as e:
-            log.info("storing a decision of game %s failed: %s", self.game_id, _short(e))
-            raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
-                               f"nothing changed, try again") from e
         self.game = new
         lines = self.played(new, played)
         self.broadcast()
         return lines
+
+    def summary(self, game) -> dict:
+        """The games row's summary of `game`, with the count of undos it was played after."""
+        return {"version": game.state.version, "cycle": game.state.cycle, "to_move": game.to_move,
+                "status": "over" if game.is_over else self.status, "undos": self.undos}
+
+    async def save(self, what: str, call, *args):
+        """A call of the store that changes the game (the caller holds the lock). The seats
+        changed in the database (another process): read them, SeatsChanged (check again). Any
+        failure but DuplicateDecision (the caller's to answer): 503, nothing changed."""
+        try:
+            return await self.m.db(call, *args)
+        except DuplicateDecision:
+            raise
+        except Changed:
+            await catch_up(self, locked=True)
+            raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
+        except Exception as e:
+            log.info("storing %s of game %s failed: %s", what, self.game_id, _short(e))
+            raise Refused(503, f"{what} could not be stored ({type(e).__name__}); "
+                               f"nothing changed, try again") from e
 
     def played(self, game, played: Played) -> list:
         """A decision applied to `game`: its log lines and its row at the table."""
@@ -410,21 +421,12 @@ class Session:
             raise Refused(409, undo.reason_text(lim, self.names))
         loop = asyncio.get_running_loop()
         back = await loop.run_in_executor(self.m.cpu, undo.take_back, g, 1, steps)
-        summary = {"version": back.state.version, "cycle": back.state.cycle,
-                   "to_move": back.to_move, "status": self.status, "undos": self.undos}
         try:
-            self.undos = await self.m.db(self.m.store.take_back, self.game_id,
-                                         self.decisions - 1, summary, self.seats)
+            self.undos = await self.save("the undo", self.m.store.take_back, self.game_id,
+                                          self.decisions - 1, self.summary(back), self.seats)
         except DuplicateDecision:
             await catch_up(self, locked=True)
             raise Refused(409, "the game changed meanwhile: look again") from None
-        except Changed:
-            await catch_up(self, locked=True)
-            raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
-        except Exception as e:
-            log.info("taking back a decision of game %s failed: %s", self.game_id, _short(e))
-            raise Refused(503, f"the undo could not be stored ({type(e).__name__}); "
-                               f"nothing changed, try again") from e
         self.game = back
         self.decisions -= 1
         self.table.pop()
