@@ -190,6 +190,7 @@ def test_the_list_leaves_out_lessons_and_filters_by_mode(host, server):
                .evaluate_all("els => els.map(e => e.textContent.split(' · ')[1])"))
     page.select_option("#mode-filter", "")
     page.select_option("#status-filter", "waiting")
+    page.wait_for_function("() => !document.querySelector('table.games tbody tr:not(.waiting)')", timeout=15_000)
     page.wait_for_selector(f"tr[data-game='{legendary['game_id']}']")
     assert page.locator("table.games tbody tr:not(.waiting)").count() == 0
 

@@ -11,7 +11,7 @@ import { BUILDINGS, cardName, colour, godName, h, ink, seatName, svg } from "./c
 
 const SPEED_KEY = "cyclades.animationSpeed";
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, off: 0 };
-export const SPEED_NAMES = { slow: "Slow", normal: "Normal", fast: "Fast", off: "Off" };
+export const SPEED_NAMES = { slow: "Moves: slow", normal: "Moves: normal", fast: "Moves: fast", off: "Moves: off" };
 // What the page animates of its own player's decisions: what chance decided, not their clicks.
 const OWN = new Set(["battle", "round", "casualty", "retreat", "escaped", "battle_won", "battle_held", "side_destroyed",
   "hector", "reroll", "metropolis", "metropolis_lost", "eliminated", "game_over", "cycle", "income", "gp", "graeae"]);
@@ -204,7 +204,7 @@ export class Animator {
     stage.replaceChildren(h("div", { class: "anim-caption", role: "status" },
       h("span", { class: "chip", style: { background: colour(move.player), color: ink(move.player) } }, seatName(this.host.seats(), move.player)),
       h("span", { class: "anim-lines" }, lines.length ? lines.map((l) => h("span", { class: "anim-line" }, l)) : "…"),
-      h("button", { type: "button", class: "small secondary anim-skip", onclick: () => this.skip(), title: "Draw the board as it is now (Escape)" }, "Skip »")));
+      h("button", { type: "button", id: "anim-skip", class: "small secondary anim-skip", onclick: () => this.skip(), title: "Draw the board as it is now (Escape)" }, "Skip »")));
   }
 
   async playEvent(e, ctx) {
@@ -445,21 +445,18 @@ function unitName(unit, n = 1) {
   return cardName(unit) || godName(unit);
 }
 
-// The setting in the top bar: how fast others' moves are played, and Skip while they are.
+// The setting in the board's corner: how fast others' moves are played (Skip is in the
+// caption while they are, and Escape).
 export function speedControl(anim) {
   const select = h("select", { id: "anim-speed", "aria-label": "How others' moves are shown", title: "How others' moves are shown on the board" },
     Object.entries(SPEED_NAMES).map(([v, text]) => h("option", { value: v }, text)));
   select.value = anim.speed;
   select.addEventListener("change", () => (anim.speed = select.value));
-  const skip = h("button", { type: "button", id: "anim-skip", class: "anim-skip-top", hidden: true, onclick: () => anim.skip(), title: "Draw the board as it is now" }, "Skip »");
-  anim.onChange(() => {
-    skip.hidden = !anim.busy;
-    select.value = anim.speed;
-  });
+  anim.onChange(() => (select.value = anim.speed));
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && anim.busy) anim.skip();
   });
-  return h("label", { class: "anim-setting" }, h("span", {}, "Moves "), select, skip);
+  return h("div", { class: "anim-setting" }, select);
 }
 
 // Each player's last move stays marked until they play again: the areas it touched, outlined

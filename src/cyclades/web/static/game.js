@@ -1103,8 +1103,7 @@ function areaInfo(id) {
 
 function installScreen() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/play.css" }));
-  document.querySelector(".board-wrap").append(h("div", { id: "anim-stage", class: "anim-stage" }));
-  $("conn").before(speedControl(anim));
+  document.querySelector(".board-wrap").append(h("div", { id: "anim-stage", class: "anim-stage" }), speedControl(anim));
   installTips();
   setAreaTip(areaInfo);
   unlockAudio();

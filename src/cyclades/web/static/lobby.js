@@ -270,8 +270,11 @@ function seatTitle(s) {
   return "kept for an invited player (by link)";
 }
 
+let listAsked = 0; // the latest list asked for: an older answer arriving late is dropped
+
 async function loadGames() {
   const box = $("games");
+  const asked = ++listAsked;
   let data;
   const query = new URLSearchParams();
   if ($("mode-filter").value) query.set("mode", $("mode-filter").value);
@@ -280,9 +283,11 @@ async function loadGames() {
   try {
     data = await api("GET", `/api/games${qs ? `?${qs}` : ""}`);
   } catch (e) {
+    if (asked !== listAsked) return;
     box.replaceChildren(h("p", { class: "error" }, `The list of games cannot be loaded: ${e.message}`));
     return;
   }
+  if (asked !== listAsked) return;
   const games = (data.games || []).slice().sort((a, b) => (b.created || 0) - (a.created || 0));
   if (!games.length) {
     box.replaceChildren(h("p", { class: "muted" }, qs ? "No such game now." : "No games yet: create one."));
