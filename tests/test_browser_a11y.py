@@ -102,7 +102,7 @@ def open_page(browser, url, size=(1280, 720)):
 @pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
 def test_lobby_rules_and_wrong_addresses(server, browser, size):
     for path, ready in (("/", "#create"), ("/rules", ".rule-card"), ("/rules?ruleset=classic", ".rule-card"),
-                        ("/game/no-such-game", "#status.error"), ("/replay/no-such-game", "body"),
+                        ("/game/no-such-game", "#wrong-link"), ("/replay/no-such-game", "body"),
                         ("/replay", "body")):
         ctx, page, errors = open_page(browser, server.url + path, size)
         try:

@@ -679,3 +679,16 @@ def test_simulate_with_mcts_says_how_long_up_front(monkeypatch):
                      r"\d+ (s|min)\.", r.output)
     r = run("simulate", "--games", 1, "--max-cycles", 1)
     assert "a game takes about" not in r.output  # random games are quick: nothing to say
+
+
+def test_play_undo_takes_back_a_decision_within_the_turn(user_data_folder):
+    """u takes back the last decision while the undo rule allows it (engine/undo.py), else says
+    why; the game saved keeps only what stood."""
+    r = run("play", "--seed", 2, "--seat", 1, input="1\nu\nu\n2\nq\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("Taken back: Place a Control token on Mykonos.") == 1
+    assert "You have decided nothing yet this turn: Player 3 played before you." in r.output
+    saved = re.search(r"The game so far is saved in (\S+):", r.output)
+    game = cyclades.Game.from_record(json.loads(Path(saved.group(1)).read_text()))
+    ctrl, index = game.state.ctrl, game.board.index
+    assert ctrl[index["fournoi"]] == 0 and ctrl[index["mykonos"]] != 0

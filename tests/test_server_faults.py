@@ -8,7 +8,7 @@ one database where it concerns several, and a PostgreSQL server of the test's ow
   answer 503 with Retry-After and come back by themselves.
 - Seats stay whose they are: a token the host revoked through one process never acts through
   the other (HTTP or an open WebSocket); a join racing the host's change never leaves a seat
-  open with no token and joined; a chosen seed is refused in games with other people; /back
+  open with no token and joined; a chosen seed is refused in games with other people; /undo
   and /ends-turn know a 2-player seat's second faction; one rematch per game across processes.
 """
 from __future__ import annotations
@@ -387,9 +387,10 @@ def test_a_chosen_seed_only_without_other_people(one):
     assert r.status_code == 201  # no seed: a secret random one
 
 
-def test_back_and_ends_turn_know_a_two_player_seats_second_faction(one):
+def test_undo_and_ends_turn_know_a_two_player_seats_second_faction(one):
     """With 2 players, seat 0 plays factions 0 and 2, seat 1 factions 1 and 3 (R22): when
-    faction 2 or 3 is to move, /ends-turn answers for its seat, and /back takes it back."""
+    faction 2 or 3 is to move, /ends-turn answers for its seat, and /undo takes its last
+    decision back."""
     rng = random.Random(5)
     checked_ends, checked_back = False, False
     for _ in range(3):  # games, until both were seen
@@ -411,9 +412,9 @@ def test_back_and_ends_turn_know_a_two_player_seats_second_faction(one):
                     "token": toks[seat], "version": mine["version"], "action": bid})
                 assert r.status_code == 200 and r.json()["ends_turn"] is True, r.text  # a bid hands over
                 checked_ends = True
-            if faction in (2, 3) and not checked_back and "cancel" in kinds:
-                r = one.post(f"/api/games/{gid}/back", json={"token": toks[seat], "version": mine["version"]})
-                assert r.status_code == 200, r.text
+            if faction in (2, 3) and not checked_back and mine.get("undo", {}).get("steps", 0) >= 1:
+                r = one.post(f"/api/games/{gid}/undo", json={"token": toks[seat], "version": mine["version"]})
+                assert r.status_code == 200 and r.json()["undos"] == 1, r.text
                 checked_back = True
                 continue
             choice = [a for a in legal if a["kind"] != "cancel"] or legal

@@ -3,6 +3,7 @@
     POST /api/games                     create (options.py: the body and what it makes)
     GET  /api/games/{id}                the game as a seat (?token=) or a spectator sees it
     POST /api/games/{id}/actions        the decision of the seat the game waits on
+    POST /api/games/{id}/undo           the seat to move takes back its last decision
     GET  /api/games/{id}/board|log|record
 
 Everything that changes a game goes through `sessions.Session.act`; every answer carries only
@@ -14,7 +15,7 @@ import secrets
 
 from fastapi import APIRouter, Query, Request
 
-from .bodies import DecisionBody
+from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
 from .holders import creator_holds
 from .options import CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
@@ -84,6 +85,18 @@ async def post_action(game_id: str, body: DecisionBody, request: Request):
     await s.join(seat, body.token)
     # The token is checked again under the game's lock, against the seats as stored.
     return await s.act(body.token, body.version, body.action.model_dump())
+
+
+@router.post("/api/games/{game_id}/undo", responses=refusals(403, 404, 409, 422, 503))
+async def post_undo(game_id: str, body: UndoBody, request: Request):
+    """Undo, as at a real table: the seat to move takes back its last decision, if nothing
+    was revealed or left to chance since and no one else played (engine/undo.py; the state's
+    `undo` says how far back the seat may go, and why not further). 409 with the reason
+    beyond that."""
+    s = await manager_of(request).get(game_id, fresh=False)
+    await s.seat_for(body.token)  # a token new to this process: the seats are read again
+    # The token is checked again under the game's lock, against the seats as stored.
+    return await s.take_back(body.token, body.version)
 
 
 @router.get("/api/games/{game_id}/record", responses=refusals(404, 409))

@@ -174,16 +174,20 @@ class Replay:
             g.apply(a)
         return g
 
-    def step(self, n: int) -> dict:
-        """The position after n decisions, as the viewer shows it."""
+    def step(self, n: int, viewer: int | None = None) -> dict:
+        """The position after n decisions, as the viewer shows it. A running game's replay
+        shows what a spectator sees, or with `viewer` (a faction of the seat asking) what that
+        player saw then: their own purse too (R24)."""
+        key = (n, viewer if self.public else None)
         with self.lock:
-            hit = self.views.get(n)
+            hit = self.views.get(key)
             if hit is not None:
-                self.views.move_to_end(n)
+                self.views.move_to_end(key)
                 return hit
         g = self.position(n)
         if self.public:
-            view = g.view(None)
+            view = g.view(viewer)
+            view.pop("legal_actions", None)
         else:
             # Everything: the decision with its hidden details, and every purse.
             view = g.view(g.to_move)
@@ -197,7 +201,7 @@ class Replay:
                "action": None if self.public or n == 0 else self.actions[n - 1].to_json(),
                "next_action": None if self.public or n >= self.steps else self.actions[n].to_json()}
         with self.lock:
-            self.views[n] = out
+            self.views[key] = out
             while len(self.views) > VIEW_CACHE:
                 self.views.popitem(last=False)
         return out
@@ -478,14 +482,20 @@ async def get_replay(rid: str, request: Request, since: int = Query(0, ge=0),
     return Response(await _in_thread(r.summary_json, since, limit), media_type="application/json")
 
 
-@router.get("/api/replays/{rid}/steps/{n}", responses=_refusals(404, 422))
-async def get_step(rid: str, n: int, request: Request):
+@router.get("/api/replays/{rid}/steps/{n}", responses=_refusals(403, 404, 422))
+async def get_step(rid: str, n: int, request: Request, token: str | None = None):
     """The position after n decisions (0: the start): the view, where the log stands, and
-    (finished games, uploads) the decision that led there and the next one."""
+    (finished games, uploads) the decision that led there and the next one. `?token=`: a
+    seat of the running game sees its own purse (its decision's details) as it was then."""
     r = await any_replay(request, rid)
     if not 0 <= n <= r.steps:
         raise Refused(422, f"no step {n}: this replay has steps 0 to {r.steps}")
-    return await _in_thread(r.step, n)
+    viewer = None
+    if token and r.game_id is not None and r.public:
+        s = await request.app.state.manager.get(r.game_id)
+        seat = s.seat_of(token)  # a wrong token is refused (403)
+        viewer = s.factions_of[seat][0] if seat is not None else None
+    return await _in_thread(r.step, n, viewer)
 
 
 @router.get("/api/games/{game_id}/timeline", responses=_refusals(404))

@@ -28,6 +28,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
 from .bots import PLAIN_AFTER, BotFailure, BotPool, bot_step, retry_delay
@@ -36,6 +37,8 @@ from .presence import Presence
 from .seats import faction_names, public_seats, same_token, seat_access, seat_factions
 from .store import Changed, DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
+from .table import Played, Table, play
+from .table import replay as replay_decisions
 
 log = logging.getLogger("cyclades.server")
 
@@ -70,6 +73,8 @@ class Session:
         self.lock = asyncio.Lock()
         self.log: list = []           # every log line of the game, in order
         self.decisions = 0            # decisions applied (and stored) so far
+        self.table = Table()          # each decision: who, its undo step, areas, events (table.py)
+        self.undos = 0                # decisions taken back so far (store.py: games.undos)
         self.conns: set = set()
         self.bot_task = None
         self.agents = {}
@@ -239,11 +244,20 @@ class Session:
         if view is None or view["version"] != g.state.version:
             view = self._views[faction] = g.view(faction)
         legal = view.get("legal_actions", []) if faction is not None and faction == g.to_move else []
-        return {"game_id": self.game_id, "seat": seat,
-                "factions": list(self.factions_of[seat]) if seat is not None else [],
-                "version": view["version"], "view": view,
-                "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
-                "names": list(self.names), "status": self.status}
+        out = {"game_id": self.game_id, "seat": seat,
+               "factions": list(self.factions_of[seat]) if seat is not None else [],
+               "version": view["version"], "view": view,
+               "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
+               "names": list(self.names), "status": self.status,
+               "log_total": len(self.log), "undos": self.undos,
+               "last_moves": self.table.last_moves(g.state.n)}
+        if seat is not None:
+            out["since"] = self.table.since(self.factions_of[seat])
+            if legal and self.seats[seat]["kind"] == "human":
+                lim = self.table.undo_limit(g.to_move)
+                out["undo"] = {"steps": lim.steps, "reason": lim.reason,
+                               "text": undo.reason_text(lim, self.names)}
+        return out
 
     def state_text(self, seat, log_lines) -> str:
         """The WebSocket's state message as JSON text, made once for every connection that
@@ -257,9 +271,8 @@ class Session:
 
     # --- changing the game -----------------------------------------------------------------
 
-    def check(self, seat, version, action) -> Action:
-        """Refuse, changing nothing, anything but the current seat's legal action
-        at the current version."""
+    def check_turn(self, seat, version) -> None:
+        """Refuse anything but the current seat, a person, at the current version."""
         g = self.game
         if g.is_over:
             raise Refused(409, "the game is over")
@@ -274,6 +287,12 @@ class Session:
         if g.to_move not in self.factions_of[seat]:
             raise Refused(403, f"it is not your turn: the game waits on {self.names[g.to_move]} "
                                f"(seat {self.seat_playing(g.to_move)}), you are seat {seat}")
+
+    def check(self, seat, version, action) -> Action:
+        """Refuse, changing nothing, anything but the current seat's legal action
+        at the current version."""
+        self.check_turn(seat, version)
+        g = self.game
         try:
             a = action if isinstance(action, Action) else Action.from_json(action)
         except ValueError as e:
@@ -286,24 +305,32 @@ class Session:
             raise AssertionError("an action outside the legal list was applied")
         return a
 
+    async def _up_to(self, version) -> None:
+        """Catch up first if a request names a version newer than ours (another process is
+        ahead, server/sync.py); the caller holds the lock."""
+        if isinstance(version, int) and not isinstance(version, bool) and version > self.game.state.version:
+            await catch_up(self, locked=True)
+
+    async def as_seat(self, token, step):
+        """`await step(seat)` for the seat of `token` (the caller holds the lock): read again
+        whenever storing found the seats changed by another process (SeatsChanged, caught up),
+        so a token the host revoked, here or elsewhere, never acts."""
+        for _ in range(3):
+            try:
+                return await step(self.seat_of(token))
+            except SeatsChanged:
+                continue  # caught up with the stored seats: check the token again
+        raise Refused(503, "the seats were changing too fast; try again")
+
     async def act(self, token, version, action) -> dict:
         """A seat's decision (the seat of `token`): checked, applied, stored, then
         acknowledged. The token is read under the game's lock, against the seats the decision
-        is stored with (`commit`): a token the host revoked, here or through another server
-        process, never acts."""
+        is stored with (`commit`)."""
+        async def decide(seat):
+            return await self.commit(self.check(seat, version, action))
         async with self.lock:
-            if isinstance(version, int) and not isinstance(version, bool) \
-                    and version > self.game.state.version:
-                await catch_up(self, locked=True)  # another process is ahead (server/sync.py)
-            for _ in range(3):
-                a = self.check(self.seat_of(token), version, action)
-                try:
-                    lines = await self.commit(a)
-                    break
-                except SeatsChanged:
-                    continue  # caught up with the stored seats: check the token again
-            else:
-                raise Refused(503, "the seats were changing too fast; try again")
+            await self._up_to(version)
+            lines = await self.as_seat(token, decide)
         self.kick_bots()
         return {"version": self.game.state.version, "events": lines}
 
@@ -313,32 +340,94 @@ class Session:
         g = self.game
         idx = self.decisions
         new = g.copy()
-        events = new.apply(a)
-        summary = {"version": new.state.version, "cycle": new.state.cycle, "to_move": new.to_move,
-                   "status": "over" if new.is_over else self.status}
+        played = play(new, a)
         try:
-            self.synced = await self.m.db(self.m.store.add_decision, self.game_id, idx,
-                                          a.to_json(), summary, self.seats)
+            self.synced = await self.save("the decision", self.m.store.add_decision, self.game_id, idx,
+                                           a.to_json(), self.summary(new), self.seats)
         except DuplicateDecision:
-            # Another server process stored decision `idx` first: catch up with the database
-            # and answer from the fresh game (server/sync.py).
+            # Another server process stored decision `idx` first (or took decisions back):
+            # catch up with the database and answer from the fresh game (server/sync.py).
             return await behind(self, g)
-        except Changed:
-            # The seats changed in the database (another process): read them, check again.
-            await catch_up(self, locked=True)
-            raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
-        except Exception as e:
-            log.info("storing a decision of game %s failed: %s", self.game_id, _short(e))
-            raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
-                               f"nothing changed, try again") from e
         self.game = new
-        self.decisions += 1
-        lines = self.narrate(new, events)
-        self.log.extend(lines)
+        lines = self.played(new, played)
         self.broadcast()
         for listener in self.m.listeners:
             listener(self)
         return lines
+
+    def summary(self, game) -> dict:
+        """The games row's summary of `game`, with the count of undos it was played after."""
+        return {"version": game.state.version, "cycle": game.state.cycle, "to_move": game.to_move,
+                "status": "over" if game.is_over else self.status, "undos": self.undos}
+
+    async def save(self, what: str, call, *args):
+        """A call of the store that changes the game (the caller holds the lock). The seats
+        changed in the database (another process): read them, SeatsChanged (check again). Any
+        failure but DuplicateDecision (the caller's to answer): 503, nothing changed."""
+        try:
+            return await self.m.db(call, *args)
+        except DuplicateDecision:
+            raise
+        except Changed:
+            await catch_up(self, locked=True)
+            raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
+        except Exception as e:
+            log.info("storing %s of game %s failed: %s", what, self.game_id, _short(e))
+            raise Refused(503, f"{what} could not be stored ({type(e).__name__}); "
+                               f"nothing changed, try again") from e
+
+    def played(self, game, played: Played) -> list:
+        """A decision applied to `game`: its log lines and its row at the table."""
+        lines = self.narrate(game, played.events)
+        self.keep(played, lines, game.state.version)
+        return lines
+
+    def keep(self, played: Played, lines: list, version: int) -> None:
+        self.log.extend(lines)
+        self.decisions += 1
+        self.table.add(played, len(self.log), version)
+
+    def restart(self, game, done: list, undos: int) -> None:
+        """Start the session's game afresh: `game` after the decisions `done` (table.replay)."""
+        self.game = game
+        self.decisions = 0
+        self.log.clear()
+        self.table = Table()
+        self._views.clear()
+        for played, lines, version in done:
+            self.keep(played, lines, version)
+        self.undos = undos
+
+    async def take_back(self, token, version) -> dict:
+        """Undo: the seat to move (the seat of `token`, read under the lock as for a decision)
+        takes back its last decision, if the undo rule allows it (engine/undo.py). The game is
+        replayed from the decisions before it; the stored record forgets it, if the stored
+        seats are still the session's; every page gets the position back."""
+        async with self.lock:
+            await self._up_to(version)
+            await self.as_seat(token, lambda seat: self._take_back(seat, version))
+        self.broadcast()
+        return {"version": self.game.state.version, "undos": self.undos}
+
+    async def _take_back(self, seat, version) -> None:
+        self.check_turn(seat, version)
+        g = self.game
+        steps = [e.step for e in self.table.entries]
+        lim = undo.limit(steps, g.to_move)
+        if lim.steps < 1:
+            raise Refused(409, undo.reason_text(lim, self.names))
+        loop = asyncio.get_running_loop()
+        back = await loop.run_in_executor(self.m.cpu, undo.take_back, g, 1, steps)
+        try:
+            self.undos = await self.save("the undo", self.m.store.take_back, self.game_id,
+                                          self.decisions - 1, self.summary(back), self.seats)
+        except DuplicateDecision:
+            await catch_up(self, locked=True)
+            raise Refused(409, "the game changed meanwhile: look again") from None
+        self.game = back
+        self.decisions -= 1
+        self.table.pop()
+        del self.log[self.table.log_start(len(self.table)):]
 
     # --- bots --------------------------------------------------------------------------
 
@@ -408,9 +497,10 @@ class Session:
 
 class Connection:
     """One websocket: a writer task sends the latest state (with the log lines it
-    has not sent yet) whenever the game changed, so a slow client never holds a game
-    back and never misses a line. Its queue is bounded (`QUEUE`): a client that does not
-    read what it is sent (its queue full) is dropped, never buffered without end."""
+    has not sent yet, and the events of the decisions since the last state it sent, for the
+    page to animate) whenever the game changed, so a slow client never holds a game back and
+    never misses a line. Its queue is bounded (`QUEUE`): a client that does not read what it
+    is sent (its queue full) is dropped, never buffered without end."""
 
     QUEUE = 32   # messages waiting to be sent to one client; a state counts once however often
 
@@ -420,6 +510,8 @@ class Connection:
         self.seat = seat
         self.token = token            # the seat's token (acts are checked with it, ws.py)
         self.sent = max(0, len(session.log) - LOG_TAIL)
+        self.seen = None              # decisions the page had seen at the last state sent
+        self.undos = session.undos
         self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.pending = False
         self.dropped = False
@@ -462,15 +554,33 @@ class Connection:
         except Exception:  # the client went away: the reader sees it and cleans up
             pass
 
+    def message(self) -> str:
+        """The state message for this page: the state every page of its seat gets
+        (Session.state_text), with this page's own additions: the moves since the last state
+        it was sent, and whether the log starts again (decisions were taken back)."""
+        s = self.session
+        reset = self.undos != s.undos
+        if reset:  # decisions were taken back: the log starts again from its tail
+            self.sent = max(0, len(s.log) - LOG_TAIL)
+            self.undos = s.undos
+        lines = s.log[self.sent:]
+        self.sent = len(s.log)
+        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.log)
+        self.seen = s.decisions
+        text = s.state_text(self.seat, lines)
+        extra = {"log_reset": True} if reset else {}
+        if moves:
+            extra["moves"] = moves
+        if extra:  # spliced into the shared text's object: `{...}` + `,"moves":...}`
+            text = text[:-1] + "," + json.dumps(extra, separators=(",", ":"), ensure_ascii=False)[1:]
+        return text
+
     async def _write(self):
         while True:
             item = await self.queue.get()
             if item is None:
                 self.pending = False
-                s = self.session
-                lines = s.log[self.sent:]
-                self.sent = len(s.log)
-                await self.ws.send_text(s.state_text(self.seat, lines))
+                await self.ws.send_text(self.message())
             else:
                 await self.ws.send_json(item)
 
@@ -599,9 +709,5 @@ def replay(manager, game_id, record, data) -> Session:
     (the same as `Game.from_record`), and the log by narrating each decision's events."""
     game = Game.from_record(record, upto=0)
     session = Session(manager, game_id, game, data["seats"], data["created"], data.get("settings"))
-    for a in record["actions"]:
-        events = game.apply(Action.from_json(a))
-        session.log.extend(session.narrate(game, events))
-        session.decisions += 1
-    session.game = game
+    session.restart(game, replay_decisions(game, record["actions"], session.narrate), data.get("undos", 0))
     return session

@@ -36,6 +36,9 @@ games = sa.Table(
     # The server process that made the last change (server/sync.py): it plays the game's bots.
     # A process that finds the driver gone (stopped, killed) adopts the game.
     sa.Column("driver", sa.String(128), nullable=True),
+    # How many times a decision was taken back (server/sessions.py, Session.take_back): a
+    # process whose count differs rebuilds the game from the stored decisions (server/sync.py).
+    sa.Column("undos", sa.Integer, nullable=False, default=0, server_default="0"),
 )
 
 decisions = sa.Table(
@@ -69,7 +72,9 @@ presence = sa.Table(
 # Built once: a decision is stored on every move, and building statements costs more
 # than running them.
 _INSERT_DECISION = decisions.insert()
-_UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid")).values(
+# Stored only if no decision was taken back meanwhile (by another process): `undos` unchanged.
+_UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid"),
+                                       games.c.undos == sa.bindparam("known_undos")).values(
     status=sa.bindparam("status"), version=sa.bindparam("version"), cycle=sa.bindparam("cycle"),
     to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"), driver=sa.bindparam("driver"))
 _UPDATE_SUMMARY_IF_SEATS = _UPDATE_SUMMARY.where(games.c.seats == sa.bindparam("seats_were"))
@@ -79,7 +84,8 @@ _NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
 
 
 class DuplicateDecision(Exception):
-    """A decision with this index is already stored for this game."""
+    """A decision with this index is already stored for this game (or decisions were taken
+    back since the caller last read it)."""
 
 
 class Changed(Exception):
@@ -156,27 +162,62 @@ class Store:
     def add_decision(self, game_id: str, idx: int, action: dict, summary: dict,
                      seats: list | None = None) -> float:
         """Store decision number `idx` (0-based) and the game's new summary, in one
-        committed transaction. Raises DuplicateDecision if `idx` is already stored. `seats`:
-        the seats the decision was checked against; if the stored ones differ (the host gave
-        a seat away, through another process too), nothing is stored and Changed is raised."""
+        committed transaction. Raises DuplicateDecision if `idx` is already stored, or if
+        decisions were taken back since the game was read (`summary["undos"]`, when given,
+        differs from the stored count). `seats`: the seats the decision was checked against;
+        if the stored ones differ (the host gave a seat away, through another process too),
+        nothing is stored and Changed is raised."""
         now = time.time()
         values = {"gid": game_id, "status": summary["status"], "version": summary["version"],
                   "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
                   "driver": self.owner}
         try:
             with self.engine.begin() as c:
-                # The summary first: its row lock orders the decision after any seat change
-                # under way, and its condition sees the seats as stored.
-                if seats is None:
-                    c.execute(_UPDATE_SUMMARY, values)
-                elif not c.execute(_UPDATE_SUMMARY_IF_SEATS, {**values, "seats_were": json.dumps(seats)}).rowcount:
-                    raise Changed(f"the seats of game {game_id} changed")
+                # The summary first: its row lock orders the decision after a seat change or
+                # a `take_back` under way, and its condition sees the seats and count as stored.
+                self._update_summary(c, game_id, {**values, "known_undos": summary.get("undos", 0)},
+                                     seats)
                 c.execute(_INSERT_DECISION, {"game_id": game_id, "idx": idx,
                                              "action": json.dumps(action), "at": now})
                 self._notify(c, game_id, summary["version"])
         except IntegrityError as e:
             raise DuplicateDecision(f"decision {idx} of game {game_id} is already stored") from e
         return now
+
+    def _update_summary(self, c, game_id: str, values: dict, seats: list | None,
+                        undos: int | None = None) -> None:
+        """The game's summary, stored only if its count of undos is still `known_undos` (else
+        DuplicateDecision) and, when `seats` are given, its seats still those (else Changed).
+        `undos`: a new count (a decision taken back)."""
+        if undos is not None:
+            values = {**values, "new_undos": undos}
+        stmt = _UPDATE_SUMMARY if seats is None else _UPDATE_SUMMARY_IF_SEATS
+        if undos is not None:
+            stmt = stmt.values(undos=sa.bindparam("new_undos"))
+        if seats is not None:
+            values = {**values, "seats_were": json.dumps(seats)}
+        if c.execute(stmt, values).rowcount:
+            return
+        row = c.execute(sa.select(games.c.undos).where(games.c.game_id == game_id)).first()
+        if row is not None and row.undos != values["known_undos"]:
+            raise DuplicateDecision(f"decisions of game {game_id} were taken back meanwhile")
+        raise Changed(f"the seats of game {game_id} changed")
+
+    def take_back(self, game_id: str, idx: int, summary: dict, seats: list | None = None) -> int:
+        """Forget decisions `idx` and after (taken back: the record keeps only what stood) and
+        store the summary of the game without them, if no decision was taken back meanwhile
+        (`summary["undos"]`: the count the caller knows) and, when `seats` are given, the
+        stored seats are still those. The new count; DuplicateDecision if another process
+        changed the count first, Changed if the seats changed."""
+        now = time.time()
+        with self.engine.begin() as c:
+            self._update_summary(c, game_id, {
+                "gid": game_id, "status": summary["status"], "version": summary["version"],
+                "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
+                "driver": self.owner, "known_undos": summary["undos"]}, seats, undos=summary["undos"] + 1)
+            c.execute(decisions.delete().where(decisions.c.game_id == game_id, decisions.c.idx >= idx))
+            self._notify(c, game_id)  # -1: every process catches up (its version may be higher)
+        return summary["undos"] + 1
 
     def update_game(self, game_id: str, **values) -> None:
         if "seats" in values:
@@ -202,10 +243,11 @@ class Store:
 
     def load_since(self, game_id: str, start: int) -> dict | None:
         """What changed since decision `start`: {"seats", "settings", "status", "version",
-        "updated", "actions": [decisions start, start + 1, ...]}, or None (no such game)."""
+        "updated", "undos", "actions": [decisions start, start + 1, ...]}, or None (no such
+        game)."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(games.c.seats, games.c.settings, games.c.status,
-                                      games.c.version, games.c.updated)
+                                      games.c.version, games.c.updated, games.c.undos)
                             .where(games.c.game_id == game_id)).first()
             if row is None:
                 return None
@@ -219,7 +261,7 @@ class Store:
             actions.append(json.loads(text))
         return {"seats": json.loads(row.seats), "settings": json.loads(row.settings or "{}"),
                 "status": row.status, "version": row.version, "updated": row.updated,
-                "actions": actions}
+                "undos": row.undos or 0, "actions": actions}
 
     # --- reading ------------------------------------------------------------------
 
@@ -231,8 +273,8 @@ class Store:
             return [r[0] for r in c.execute(q)]
 
     def load(self, game_id: str) -> dict | None:
-        """{"game_id", "created", "options", "seats", "settings", "status", "actions": [...]}
-        or None."""
+        """{"game_id", "created", "options", "seats", "settings", "status", "undos",
+        "actions": [...]} or None."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(games).where(games.c.game_id == game_id)).mappings().first()
             if row is None:
@@ -248,12 +290,15 @@ class Store:
         return {"game_id": row["game_id"], "created": row["created"],
                 "options": json.loads(row["options"]), "seats": json.loads(row["seats"]),
                 "settings": json.loads(row["settings"] or "{}"),
-                "status": row["status"], "actions": actions}
+                "status": row["status"], "undos": row["undos"] or 0, "actions": actions}
 
-    def summaries(self, limit=100, status=None) -> list:
+    def summaries(self, limit=100, status=None, lessons=True) -> list:
+        """The most recent games first; `lessons=False` leaves out the tutorial's lessons."""
         q = sa.select(games).order_by(games.c.created.desc()).limit(limit)
         if status:
             q = q.where(games.c.status == status)
+        if not lessons:  # settings are JSON written by json.dumps: a lesson's holds "tutorial": id
+            q = q.where(sa.not_(games.c.settings.like('%"tutorial":%')))
         with self.engine.connect() as c:
             rows = c.execute(q).mappings().all()
         out = []
@@ -266,7 +311,8 @@ class Store:
 
 
 def create_schema(engine, tries: int = 5) -> None:
-    """The tables, and the columns later versions added to existing ones (games.driver).
+    """The tables, and the columns later versions added to existing ones (games.driver,
+    games.undos).
     Several server processes may start at once on one new database: whoever loses the race
     to create a table finds it made."""
     for attempt in range(tries):
@@ -276,6 +322,9 @@ def create_schema(engine, tries: int = 5) -> None:
             if "driver" not in cols:
                 with engine.begin() as c:
                     c.execute(sa.text("ALTER TABLE games ADD COLUMN driver VARCHAR(128)"))
+            if "undos" not in cols:
+                with engine.begin() as c:
+                    c.execute(sa.text("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0"))
             return
         except sa.exc.DBAPIError:
             if attempt == tries - 1:

@@ -22,6 +22,10 @@ its start. It finds out:
   read, skipped when the process is alone;
 - when a token is not one of its seats (the seat may have been taken in another process).
 
+Undo (Session.take_back) deletes the decisions taken back and counts it in games.undos; a
+decision is stored only if that count is still the one its process knows (store.add_decision),
+and a process that finds another count replays the game from the stored decisions.
+
 Seats change by compare-and-set (`change_seats`): a change is stored only if the stored seats
 are still the ones it started from; otherwise the process reloads them and tries again, so an
 open seat is handed out once across processes.
@@ -58,10 +62,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import sqlalchemy as sa
 
-from ..engine.actions import Action
+from ..engine.game import Game
 from .errors import Refused, database_down
 from .seats import faction_names, seat_factions
 from .store import NOTIFY_CHANNEL, games, servers
+from .table import replay
 
 log = logging.getLogger("cyclades.server")
 
@@ -187,12 +192,14 @@ async def catch_up(s, locked: bool = False) -> bool:
     if data is None:
         _gone(s)
         raise Refused(404, f"no game {s.game_id!r}")
+    undos = s.undos
     if not locked:
-        if not data["actions"] and data["seats"] == s.seats and data["settings"] == s.settings:
+        if not data["actions"] and data["seats"] == s.seats and data["settings"] == s.settings \
+                and data["undos"] == undos:
             s.synced = data["updated"]
             return False
         async with s.lock:  # something changed: apply it under the lock
-            if s.decisions == start and s.seats == seats:
+            if s.decisions == start and s.seats == seats and s.undos == undos:
                 return await _catch_up(s, data)  # nothing changed here meanwhile
             return await catch_up(s, locked=True)  # read again
     return await _catch_up(s, data)
@@ -204,15 +211,18 @@ async def _catch_up(s, data) -> bool:
         s.settings.clear()
         s.settings.update(data["settings"])
     acts = data["actions"]
-    if acts:
+    if data["undos"] != s.undos:
+        await _restart(s)  # decisions were taken back in another process
+        changed = True
+    elif acts:
         if len(acts) > CATCH_UP_INLINE:
             loop = asyncio.get_running_loop()
-            game, lines = await loop.run_in_executor(None, _apply, s, acts)
+            game, done = await loop.run_in_executor(None, _apply, s, acts)
         else:
-            game, lines = _apply(s, acts)
+            game, done = _apply(s, acts)
         s.game = game
-        s.decisions += len(acts)
-        s.log.extend(lines)
+        for played, lines, version in done:
+            s.keep(played, lines, version)
         changed = True
     s.synced = data["updated"]
     if changed:
@@ -222,11 +232,23 @@ async def _catch_up(s, data) -> bool:
 
 def _apply(s, acts):
     game = s.game.copy()
-    lines = []
-    for a in acts:
-        events = game.apply(Action.from_json(a))
-        lines += s.narrate(game, events)
-    return game, lines
+    return game, replay(game, acts, s.narrate)
+
+
+async def _restart(s):
+    """Replay the game from its stored record (decisions were taken back elsewhere)."""
+    data = await s.m.db(s.m.store.load, s.game_id)
+    if data is None:
+        _gone(s)
+        raise Refused(404, f"no game {s.game_id!r}")
+    record = {"format": 1, "options": data["options"], "actions": data["actions"]}
+
+    def build():
+        game = Game.from_record(record, upto=0)
+        return game, replay(game, record["actions"], s.narrate)
+    game, done = await asyncio.get_running_loop().run_in_executor(None, build)
+    apply_seats(s, data["seats"])
+    s.restart(game, done, data["undos"])
 
 
 def _gone(s):

@@ -6,6 +6,7 @@
 //
 // For a layer drawn on top (animations), in screen pixels (client coordinates):
 //   board.areaPoint(id)          where area id's pieces stand
+//   board.anchor(id)             the same, in board units (for the overlay)
 //   board.pieceElements(id)      the pieces drawn in area id: [{kind, id, el}] (kind: troop,
 //                                merc, hero, fleet, creature, control, prosperity, building)
 //   board.pieceBox(id, kind, x)  the screen box of one of them (x: a hero's or creature's id)
@@ -13,6 +14,8 @@
 //   board.overlay                an SVG group above everything, in board units (made anew
 //                                when the board turns to fit a new panel: ask for it each time)
 //   board.outline(id)            an area's outline (an SVG path), for a mark drawn around it
+//   render(view, {under})        under(board): elements drawn beneath the pieces, again each
+//                                time the board is drawn (marks of the last moves)
 //   board.tokenSize              a token's size in board units
 import * as art from "./board-art.js";
 import { bestAngle, borders, grow, isleGrowth, orient, placeLabels, rowOf, smoothPath, zones } from "./board-layout.js";
@@ -196,8 +199,9 @@ export class BoardView {
     this.pieces = s("g", { class: "pieces" });
     this.labels = s("g", { class: "labels", "aria-hidden": "true" });
     this.marks = s("g", { class: "marks" });
+    this.underlay = s("g", { class: "board-underlay" });
     this.overlay = s("g", { class: "board-overlay" });
-    svg.append(seas, seaLines, islands, lands, landLines, links, this.tints, this.icons, this.pieces, this.labels, this.marks, this.overlay);
+    svg.append(seas, seaLines, islands, lands, landLines, links, this.tints, this.underlay, this.icons, this.pieces, this.labels, this.marks, this.overlay);
     this.landD = new Map(geo.areas.filter((a) => a.kind === "land").map((a) => [a.id, smoothPath(a.outline && a.outline.length ? a.outline : a.polygons[0])]));
     this.dirty = true;
   }
@@ -277,9 +281,14 @@ export class BoardView {
     return [r.x, r.y];
   }
 
-  areaPoint(id) {
+  anchor(id) {
     const a = this.areas.get(id);
-    return a ? this.toScreen(a.anchor) : null;
+    return a ? a.anchor : null;
+  }
+
+  areaPoint(id) {
+    const p = this.anchor(id);
+    return p ? this.toScreen(p) : null;
   }
 
   pieceElements(id) {
@@ -295,7 +304,7 @@ export class BoardView {
 
   // --- the pieces of a view ---------------------------------------------------------------
 
-  // view: the game view; opts: {legal: Set of area ids, origin, battle, attack}.
+  // view: the game view; opts: {legal: Set of area ids, origin, battle, attack, under}.
   render(view, opts = {}) {
     this.view = view;
     this.opts = opts;
@@ -304,6 +313,7 @@ export class BoardView {
     [...this.tints.children].forEach((c) => c !== this.landTints && c.remove());
     this.pieces.replaceChildren();
     this.marks.replaceChildren();
+    this.underlay.replaceChildren(...(opts.under ? opts.under(this) : []));
     const heroOwner = {};
     const creatureOwner = {};
     for (const pl of view.players || []) {

@@ -254,9 +254,12 @@ const DESCRIPTIONS = {
 };
 
 // areaName(id) -> printed name; used to replace area ids in the server's text.
-export function actionLabel(a, areaName = (x) => x) {
+// playerName(p) -> a player's name, for the choices that name a player (the Griffin's, the
+// Satyr's target).
+export function actionLabel(a, areaName = (x) => x, playerName = (p) => `Player ${p + 1}`) {
   const where = a.where ? areaName(a.where) : "";
   if (a.kind === "take") return takeLabel(a);
+  if (a.kind === "target_player") return `Target ${playerName(a.n || 0)}`;
   // classic Zeus' swap: `where` names the creature track slot by its price ("slot-3")
   if (a.kind === "swap_creature") return `Replace ${cardName(a.what)} (the ${a.where.replace("slot-", "")} GP slot) with the top Creature card for ${a.n} GP`;
   if (a.kind === "lose" && UNIT_WORDS[a.what]) return `Lose a ${UNIT_WORDS[a.what][0]}`;

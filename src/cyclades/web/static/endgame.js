@@ -364,13 +364,14 @@ function watchRematch(ctx, notice) {
 
 // Adds to the game page's top bar a link to the replay viewer, at the current position,
 // following the game as it goes on.
-export function scrollBackLink(gid) {
+export function scrollBackLink(gid, token = "") {
   if (!gid || document.getElementById("scroll-back")) return;
   ensureStyles();
   const bar = document.querySelector(".topbar");
   if (!bar) return;
   const a = h("a", {
-    id: "scroll-back", class: "scroll-back", href: `/replay/${enc(gid)}?step=last`, target: "_blank", rel: "noopener",
+    id: "scroll-back", class: "scroll-back", href: `/replay/${enc(gid)}?step=last${token ? `&token=${enc(token)}` : ""}`,
+    target: "_blank", rel: "noopener",
     title: "Look back through the game so far, decision by decision (a new tab)",
   }, "⟲ Scroll back");
   const conn = document.getElementById("conn");

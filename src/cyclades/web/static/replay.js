@@ -328,7 +328,10 @@ async function refresh() {
 async function fetchStep(n) {
   if (st.views.has(n)) return st.views.get(n);
   if (st.pending.has(n)) return st.pending.get(n);
-  const p = api("GET", `/api/replays/${enc(st.rid)}/steps/${n}`).then((d) => {
+  // A seat's token (Scroll back from the game page): its own purse is shown, as in the game.
+  const token = new URLSearchParams(location.search).get("token");
+  const q = token ? `?token=${enc(token)}` : "";
+  const p = api("GET", `/api/replays/${enc(st.rid)}/steps/${n}${q}`).then((d) => {
     st.views.set(n, d);
     st.pending.delete(n);
     if (st.views.size > 400) st.views.delete(st.views.keys().next().value);
@@ -542,7 +545,7 @@ function drawStatus(n, d) {
   } else {
     const p = st.actor[n];
     bits.push(h("span", { class: "rp-decided" }, p !== null && p !== undefined ? chip(p, fseats()) : null, " ",
-      d.action ? actionLabel(d.action, areaName) + "." : firstLine(n)));
+      d.action ? actionLabel(d.action, areaName, name) + "." : firstLine(n)));
   }
   if (v.over) {
     el.classList.add("over");
@@ -551,7 +554,7 @@ function drawStatus(n, d) {
     bits.push(h("span", { class: "rp-next" }, w.length ? `The game is over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "The game is over."));
   } else if (v.to_move !== null && v.to_move !== undefined) {
     bits.push(h("span", { class: "rp-next" }, "Next: ", chip(v.to_move, fseats()),
-      d.next_action ? ` — ${actionLabel(d.next_action, areaName)}` : " to decide"));
+      d.next_action ? ` — ${actionLabel(d.next_action, areaName, name)}` : " to decide"));
   }
   el.replaceChildren(...bits);
 }
