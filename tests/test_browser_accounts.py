@@ -217,8 +217,7 @@ def test_a_guest_who_played_by_link_keeps_the_seat_by_creating_an_account(server
     guest.select_option("select[data-seat='0']", "you")
     guest.select_option("select[data-seat='1']", "random")
     guest.select_option("select[data-seat='2']", "random")
-    guest.click("#create")
-    guest.click("#open-seat")
+    guest.click("#create")                      # the creator's seat opens at once
     guest.wait_for_url("**/game/**token=**")
     seat_url = guest.url
     guest.wait_for_selector("#keep-signup")
