@@ -28,6 +28,11 @@ class Refused(Exception):
         self.retry_after = retry_after  # seconds (a Retry-After header: 429, 503)
 
 
+class SeatsChanged(Refused):
+    """A decision was checked against seats that another process had changed: nothing was
+    stored, the session has caught up; check it again."""
+
+
 class Error(BaseModel):
     detail: str = Field(description="a clear message; nothing was changed")
 

@@ -32,7 +32,7 @@ from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
 from .bots import PLAIN_AFTER, BotFailure, BotPool, bot_step, retry_delay
-from .errors import Refused
+from .errors import Refused, SeatsChanged
 from .presence import Presence
 from .seats import faction_names, public_seats, same_token, seat_access, seat_factions
 from .store import Changed, DuplicateDecision, Store
@@ -43,11 +43,6 @@ from .table import replay as replay_decisions
 log = logging.getLogger("cyclades.server")
 
 LOG_TAIL = 200  # log lines sent with a full state
-
-
-class SeatsChanged(Refused):
-    """A decision was checked against seats that another process had changed: nothing was
-    stored, the session has caught up; check it again."""
 
 
 def _short(e: BaseException) -> str:
