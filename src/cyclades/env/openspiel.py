@@ -295,4 +295,36 @@ class CycladesObserver:
         return text
 
 
+class AgentBot(pyspiel.Bot):
+    """A `cyclades.agents` agent as an OpenSpiel bot, for `evaluate_bots` and any OpenSpiel
+    loop: `AgentBot("mcts:iterations=200", seed=1)` or `AgentBot(agent)`. At its player's
+    decision it hands the agent the engine game (which gives the agent only that player's
+    observation, R24) and answers with the action's id; it keeps nothing between steps, so
+    `restart_at` and `inform_action` have nothing to do."""
+
+    def __init__(self, agent, seed=None):
+        pyspiel.Bot.__init__(self)
+        if isinstance(agent, str):
+            from ..agents import make_agent
+            agent = make_agent(agent, seed=seed)
+        self.agent = agent
+
+    def step(self, state):
+        g = state.engine
+        player = state.current_player()
+        return ACTION_SPACE.encode(self.agent.act(g, player), g.board)
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def provides_force_action(self):
+        return False
+
+    def __repr__(self):
+        return f"AgentBot({self.agent!r})"
+
+
 pyspiel.register_game(_GAME_TYPE, CycladesGame)
