@@ -616,7 +616,7 @@ def test_openspiel_random_sim_test():
 
 
 def _to_first_die(pyspiel, players=3, seed=0):
-    game = pyspiel.load_game("cyclades", {"players": players, "seed": seed})
+    game = pyspiel.load_game("cyclades", {"players": players, "seed": seed, "seeds": 1})
     state = game.new_initial_state()
     rng = random.Random(seed)
     while not state.is_chance_node():

@@ -292,3 +292,49 @@ def test_greedy_and_mcts_play_through_openspiel_evaluate_bots():
     returns = evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
     assert sum(returns) == pytest.approx(1.0) and all(r in (0.0, 0.5, 1 / 3, 1.0) for r in returns)
     assert isinstance(bots[0], pyspiel.Bot)
+
+
+# --- OpenSpiel: the deal, decisions with a single legal action ---------------------------------------
+
+def test_openspiel_default_deals_afresh_from_chance():
+    """Every new_initial_state() opens on chance nodes drawing the deal (four bytes of its
+    seed); `seeds` 1 keeps one fixed deal."""
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (extra 'openspiel')")
+    import cyclades.env.openspiel  # noqa: F401  (registers "cyclades")
+    game = pyspiel.load_game("cyclades", {"players": 3})
+    deals = set()
+    for outcomes in ((0, 0, 0, 9), (0, 0, 1, 0), (100, 3, 7, 1)):
+        state = game.new_initial_state()
+        for b in outcomes:
+            assert state.is_chance_node() and len(state.chance_outcomes()) == 256
+            state.apply_action(b)
+        assert not state.is_chance_node()
+        seed = int.from_bytes(bytes(outcomes), "big")
+        same = pyspiel.load_game("cyclades", {"players": 3, "seed": seed, "seeds": 1}).new_initial_state()
+        assert state.engine.to_json() == same.engine.to_json()
+        deals.add(state.engine.to_json())
+    assert len(deals) == 3
+    fixed = pyspiel.load_game("cyclades", {"players": 3, "seeds": 1})
+    assert not fixed.new_initial_state().is_chance_node()
+    assert fixed.new_initial_state().engine.to_json() == fixed.new_initial_state().engine.to_json()
+
+
+def test_openspiel_skip_forced_keeps_them_in_the_history_and_record():
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (extra 'openspiel')")
+    import cyclades.env.openspiel  # noqa: F401  (registers "cyclades")
+    game = pyspiel.load_game("cyclades", {"players": 3, "max_cycles": 6, "skip_forced": True})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+            continue
+        assert len(state.legal_actions()) > 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        decisions += 1
+    record = state.engine.record()
+    skipped = _decisions_of(record, None).count(True)
+    assert skipped > 0 and len(record["actions"]) == decisions + skipped
+    assert sum(not e.startswith("d:") for e in state.public) == len(record["actions"])
+    assert cyclades.Game.from_record(record).result() == state.engine.result()
