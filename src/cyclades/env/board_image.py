@@ -14,7 +14,7 @@ it, its GP. The SVG is rendered to pixels by resvg (the Rust SVG renderer, `resv
 DejaVu fonts matplotlib ships, so the picture is the same on every machine, offline. Needs
 `pip install cyclades[render]` (resvg-py, matplotlib).
 
-tests/test_board_image.py checks that the figures, colours and styles written here are the
+tests/test_env_seams.py checks that the figures, colours and styles written here are the
 browser's (read from the JavaScript and CSS files), so that the two drawings stay one.
 """
 from __future__ import annotations
