@@ -237,7 +237,7 @@ def client(tmp_path):
 
 
 def test_hint_route_for_the_seat_to_move_only(client, monkeypatch):
-    r = client.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"], "seed": 4})
+    r = client.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"]})
     assert r.status_code == 201, r.text
     created = r.json()
     gid = created["game_id"]

@@ -30,7 +30,7 @@ def client(tmp_path):
 
 def test_an_idle_game_leaves_memory_and_comes_back_as_it_was(client):
     m = client.manager
-    r = client.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"], "seed": 4})
+    r = client.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"]})
     gid, tok = r.json()["game_id"], r.json()["seats"][0]["token"]
     before = client.get(f"/api/games/{gid}", params={"token": tok}).json()
     assert gid in m.sessions

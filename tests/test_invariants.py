@@ -284,3 +284,30 @@ def test_check_reports_every_broken_invariant_at_once():
         s.creature_deck.append("minotaur")
     errors = broken(two_faults)
     assert any("player 1 has -2 GP" in e for e in errors) and any("both held and in a pile" in e for e in errors)
+
+
+def test_every_battle_frame_of_one_attacker_is_counted():
+    """Two battles of one attacker pending at once (a battle fought while another waits beneath
+    it): the troops standing in each frame are all the attacker's; a count that kept only the
+    last frame would report a missing troop."""
+    g = sound()
+    s = g.state
+    s.troops[idx(g, "argos")] -= 2
+    s.stack[:0] = [_battle_frame(idx(g, "melos"), troops=1), _battle_frame(idx(g, "naxos"), troops=1)]
+    g._legal = None
+    assert check(g) == []
+
+
+def test_a_creature_being_placed_may_be_held_before_its_miniature_stands():
+    """While a bought creature's frame runs (the Kraken being placed), its buyer holds the card
+    and the miniature is not on the board yet: no fault. Once the frame is gone, it is one."""
+    g = sound()
+    s = g.state
+    _hold(s, "kraken", 0, None)
+    del s.creature_at["kraken"]
+    s.stack.insert(0, {"kind": "creature", "player": 0, "card": "kraken", "stage": "start"})
+    g._legal = None
+    assert check(g) == []
+    s.stack.pop(0)
+    g._legal = None
+    assert "kraken held but its miniature is not on the board" in check(g)

@@ -22,7 +22,8 @@ from cyclades.server.testing import ServerProcess
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("replays") / "c.db"
-    with ServerProcess(f"sqlite:///{db}") as srv:
+    # Uploads at the rate of a test (their limit per address: tests/test_server_abuse.py).
+    with ServerProcess(f"sqlite:///{db}", args=["--upload-rate", "none"]) as srv:
         yield srv
 
 
@@ -112,7 +113,7 @@ def test_the_record_replays_to_the_same_result_and_the_replay_matches_the_game(c
 
 def test_a_running_game_shows_only_the_public_view(client):
     r = client.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"],
-                                        "bot_delay": 0, "seed": 8})
+                                        "bot_delay": 0})
     assert r.status_code == 201, r.text
     gid = r.json()["game_id"]
     token = r.json()["seats"][0]["token"]
@@ -169,8 +170,12 @@ def test_upload_a_record_and_refuse_malformed_ones(client, finished):
     rid = up.json()["replay_id"]
     assert rid.startswith("up-") and up.json()["steps"] == len(record["actions"])
     assert up.json()["url"] == f"/replay/{rid}"
-    again = client.post("/api/replays", content=text)
+    again = client.post("/api/replays", content=text, headers={"Content-Type": "application/json"})
     assert again.json()["replay_id"] == rid
+    # JSON only: a form or text/plain (what another site's page can send unasked) is refused.
+    for kind in (None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        r = client.post("/api/replays", content=text, headers={"Content-Type": kind} if kind else {})
+        assert r.status_code == 415 and "JSON" in r.json()["detail"], (kind, r.text)
     s = client.get(f"/api/replays/{rid}").json()
     assert s["over"] and s["game_id"] is None and s["steps"] == len(record["actions"])
     assert s["names"] == ["Player 1", "Player 2", "Player 3"]
@@ -183,7 +188,8 @@ def test_upload_a_record_and_refuse_malformed_ones(client, finished):
     assert client.get("/api/replays/up-0000").status_code == 404
 
     def refused(body, status=422, *words):
-        r = client.post("/api/replays", content=body if isinstance(body, str) else json.dumps(body))
+        r = client.post("/api/replays", content=body if isinstance(body, str) else json.dumps(body),
+                        headers={"Content-Type": "application/json"})
         assert r.status_code == status, r.text
         detail = r.json()["detail"]
         assert isinstance(detail, str)
@@ -232,7 +238,7 @@ def test_rematch_with_the_same_seats(client, finished):
 def test_rematch_gives_each_player_their_own_new_seat(client):
     r = client.post("/api/games", json={"players": 3, "seats": ["human", "human", "random"],
                                         "names": ["Ann", "Bob", None], "max_cycles": 1,
-                                        "bot_delay": 0, "seed": 12})
+                                        "bot_delay": 0})
     assert r.status_code == 201, r.text
     gid = r.json()["game_id"]
     tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}

@@ -16,14 +16,16 @@ import cyclades
 from cyclades.server.testing import ServerProcess
 
 TTL = ["--peer-ttl", "2"]  # a silent process is dead after 2 s (default 10)
+LEFT = 1.0                # a seat's player is gone 1 s after their last request (default 60)
+ENV = {"CYCLADES_SEAT_LEFT_SECONDS": str(LEFT)}
 
 
 @pytest.fixture(scope="module")
 def pair(db_url, tmp_path_factory):
     d = tmp_path_factory.mktemp("multi")
-    a = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "a.log"), args=TTL).start()
+    a = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "a.log"), args=TTL, env=ENV).start()
     try:
-        b = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "b.log"), args=TTL).start()
+        b = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "b.log"), args=TTL, env=ENV).start()
     except BaseException:
         a.stop()
         raise
@@ -86,7 +88,7 @@ def test_a_game_played_alternately_through_two_processes(pair):
     ca, cb = clients(a, b)
     with ca, cb:
         c = ca.post("/api/games", json={"players": 3, "seats": ["you", "invite", "open"],
-                                        "names": ["Ann", "Bob", None], "seed": 41}).json()
+                                        "names": ["Ann", "Bob", None]}).json()
         gid = c["game_id"]
         toks = {s["seat"]: s["token"] for s in c["seats"] if s["token"]}
         # The open seat is taken through B: A knows its new token at once.
@@ -145,10 +147,14 @@ def test_a_seat_given_to_a_bot_through_one_process_stops_its_token_in_the_other(
     a, b = pair
     ca, cb = clients(a, b)
     with ca, cb:
-        c = ca.post("/api/games", json={"players": 3, "seats": ["you", "invite", "random"], "seed": 8}).json()
+        c = ca.post("/api/games", json={"players": 3, "seats": ["you", "invite", "random"]}).json()
         gid, host = c["game_id"], c["host_token"]
         t1 = c["seats"][1]["token"]
         assert state(ca, gid, t1)["seat"] == 1
+        # The friend was seen through A: B knows they are at the table, and refuses the host.
+        r = cb.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "random"})
+        assert r.status_code == 409 and "at the table" in r.json()["detail"], r.text
+        time.sleep(LEFT + 0.5)  # they left
         r = cb.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "random"})
         assert r.status_code == 200, r.text
         assert ca.get(f"/api/games/{gid}", params={"token": t1}).status_code == 403
@@ -258,7 +264,7 @@ def test_serve_with_two_workers_on_one_port(db_url, tmp_path):
                         args=["--workers", "2"] + TTL).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=10) as c:
-            h = c.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"], "seed": 3}).json()
+            h = c.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"]}).json()
         gid = h["game_id"]
         toks = {s["seat"]: s["token"] for s in h["seats"]}
         ears = [Listener(f"{srv.ws_url}/ws/games/{gid}") for _ in range(4)]  # on either worker
@@ -303,17 +309,18 @@ def test_a_process_behind_catches_up_and_answers_from_the_fresh_game(tmp_path):
             g = s1.game
             v, seat = g.state.version, g.to_move
             a = g.legal_actions()[0]
-            assert (await s2.act(seat, v, a.to_json()))["version"] == v + 1  # through "B"
+            tok = {f: s1.seats[s1.seat_playing(f)]["token"] for f in range(3)}
+            assert (await s2.act(tok[seat], v, a.to_json()))["version"] == v + 1  # through "B"
             # "A" still thinks the game is at v: the same decision collides, A catches up.
             with pytest.raises(Refused) as e:
-                await s1.act(seat, v, a.to_json())
+                await s1.act(tok[seat], v, a.to_json())
             assert e.value.status == 409 and f"at version {v + 1}" in e.value.message
             assert s1.game.state.version == v + 1 and s1.log == s2.log
             # "B" moves on; a request to "A" naming the newer version is applied there.
             b = s2.game.legal_actions()[0]
-            await s2.act(s2.game.to_move, v + 1, b.to_json())
+            await s2.act(tok[s2.game.to_move], v + 1, b.to_json())
             c = s2.game.legal_actions()[0]
-            out = await s1.act(s2.game.to_move, v + 2, c.to_json())
+            out = await s1.act(tok[s2.game.to_move], v + 2, c.to_json())
             assert out["version"] == v + 3 and s1.decisions == 3
             from cyclades.server.sync import catch_up
             assert s2.game.state.version == v + 2 and await catch_up(s2)  # B reads what A stored

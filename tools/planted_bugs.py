@@ -146,6 +146,8 @@ BUGS = [
 
 def plant(bug: Bug, into: Path) -> None:
     shutil.copytree(ROOT / "src", into / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
+    # The benchmarks sit beside src/ as in a checkout (`cyclades bench` finds them there).
+    shutil.copytree(ROOT / "benchmarks", into / "benchmarks")
     module = into / "src" / "cyclades" / bug.path
     text = module.read_text()
     if text.count(bug.old) != 1:

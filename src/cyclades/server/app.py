@@ -29,7 +29,7 @@ from fastapi.staticfiles import StaticFiles
 
 from . import advice, games, lobby, pages, replays, tutorial, ws
 from .bodies import ActionBody  # noqa: F401 - its home by name (and OpenAPI name): bodies.py
-from .errors import Refused
+from .errors import DATABASE_DOWN, DATABASE_ERRORS, RETRY_AFTER, Refused, database_down
 from .security import install as install_security
 from .sessions import Manager
 from .store import Store
@@ -61,6 +61,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None,
     install_security(app, limits)  # limits, headers, offline docs, housekeeping
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(Refused, _refused)
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, _database)
     for module in ROUTERS:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
@@ -74,7 +76,19 @@ async def _malformed(request, exc: RequestValidationError):
 
 
 async def _refused(request, exc: Refused):
-    return error(exc.status, exc.message)
+    answer = error(exc.status, exc.message)
+    if exc.retry_after is not None:
+        answer.headers["retry-after"] = str(exc.retry_after)
+    return answer
+
+
+async def _database(request, exc: Exception):
+    """A database that does not answer: 503 with Retry-After (the client asks again, the
+    server recovers with the database). Any other database error is a bug: 500."""
+    if database_down(exc):
+        return JSONResponse({"detail": DATABASE_DOWN}, status_code=503,
+                            headers={"retry-after": str(RETRY_AFTER)})
+    raise exc
 
 
 def error(status: int, message: str) -> JSONResponse:

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query, Request
 
 from .bodies import DecisionBody
 from .errors import Refused, refusals
-from .options import CreateBody, seat_kinds, seat_names, seat_specs, setup_options
+from .options import CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
 from .sessions import LOG_TAIL, manager_of
 
 router = APIRouter()
@@ -28,6 +28,7 @@ async def create_game(body: CreateBody, request: Request):
     spectator link."""
     options = setup_options(body)
     seats = seat_kinds(body)
+    check_seed(body, seats)
     names = seat_names(body, seats)
     settings = {"host_token": secrets.token_urlsafe(24)}
     if body.bot_delay is not None:
@@ -48,7 +49,7 @@ async def get_game(game_id: str, request: Request, token: str | None = None):
     """The game as a seat (with its token) or a spectator (without) sees it."""
     s = await manager_of(request).get(game_id)
     seat = await s.seat_for(token)
-    await s.join(seat)
+    await s.join(seat, token)
     out = s.state(seat, s.log[-LOG_TAIL:])
     out["log_total"] = len(s.log)
     return out
@@ -78,8 +79,9 @@ async def post_action(game_id: str, body: DecisionBody, request: Request):
     seat = await s.seat_for(body.token)
     if seat is None:
         raise Refused(403, "a token is required to act")
-    await s.join(seat)
-    return await s.act(seat, body.version, body.action.model_dump())
+    await s.join(seat, body.token)
+    # The token is checked again under the game's lock, against the seats as stored.
+    return await s.act(body.token, body.version, body.action.model_dump())
 
 
 @router.get("/api/games/{game_id}/record", responses=refusals(404, 409))

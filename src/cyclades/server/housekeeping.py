@@ -23,7 +23,7 @@ import time
 import sqlalchemy as sa
 
 from .logs import redact_logs
-from .store import decisions, games
+from .store import decisions, games, presence
 
 log = logging.getLogger("cyclades.server")
 
@@ -59,6 +59,7 @@ def remove_games(store, ids: list, before: float) -> list:
                                              games.c.updated < before)).all()]
         if gone:
             c.execute(decisions.delete().where(decisions.c.game_id.in_(gone)))
+            c.execute(presence.delete().where(presence.c.game_id.in_(gone)))
             c.execute(games.delete().where(games.c.game_id.in_(gone)))
     return gone
 

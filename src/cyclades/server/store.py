@@ -57,6 +57,14 @@ servers = sa.Table(
     sa.Column("beat", sa.Float, nullable=False),
 )
 
+# When each seat's player was last seen at the table, by any process (server/presence.py).
+presence = sa.Table(
+    "presence", metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seen", sa.Float, nullable=False),
+)
+
 
 # Built once: a decision is stored on every move, and building statements costs more
 # than running them.
@@ -64,6 +72,7 @@ _INSERT_DECISION = decisions.insert()
 _UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid")).values(
     status=sa.bindparam("status"), version=sa.bindparam("version"), cycle=sa.bindparam("cycle"),
     to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"), driver=sa.bindparam("driver"))
+_UPDATE_SUMMARY_IF_SEATS = _UPDATE_SUMMARY.where(games.c.seats == sa.bindparam("seats_were"))
 # Other server processes on the same PostgreSQL database hear of every change (server/sync.py).
 NOTIFY_CHANNEL = "cyclades_games"
 _NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
@@ -71,6 +80,15 @@ _NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
 
 class DuplicateDecision(Exception):
     """A decision with this index is already stored for this game."""
+
+
+class Changed(Exception):
+    """The stored row is no longer the one the caller started from (its seats, or its
+    settings): nothing was stored; read it again."""
+
+
+SQLITE_BUSY_SECONDS = float(os.environ.get("CYCLADES_SQLITE_BUSY_SECONDS", "10"))
+PG_CONNECT_SECONDS = 5
 
 
 def default_db_url() -> str:
@@ -87,9 +105,17 @@ class Store:
 
     def __init__(self, url: str | None = None):
         self.url = url or default_db_url()
-        kwargs = {}
+        kwargs: dict = {}
         if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            # A locked database (another process writing) waits this long, then fails: the
+            # server answers 503 and its bots try again (never an endless wait in its one
+            # database thread).
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS}
+        elif self.url.startswith("postgresql") and "connect_timeout" not in self.url:
+            # A database that does not answer fails in seconds, not minutes. (After a database
+            # restart the pool's connections are dead: the first that fails says so, and
+            # SQLAlchemy replaces them all.)
+            kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_SECONDS}
         self.engine = sa.create_engine(self.url, future=True, **kwargs)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -108,26 +134,45 @@ class Store:
     # --- writing ------------------------------------------------------------------
 
     def create_game(self, game_id: str, options: dict, seats: list, status: str, version: int,
-                    to_move, settings: dict | None = None) -> None:
+                    to_move, settings: dict | None = None, claim: tuple | None = None) -> None:
+        """Store a new game. `claim` (game_id, old settings, new settings): in the same
+        transaction, another game's settings change from old to new (a rematch names itself
+        there), or nothing is stored and Changed is raised (the settings had changed)."""
         now = time.time()
         with self.engine.begin() as c:
+            if claim is not None:
+                other, old, new = claim
+                n = c.execute(games.update().where(games.c.game_id == other,
+                                                   games.c.settings == json.dumps(old))
+                              .values(settings=json.dumps(new), updated=now)).rowcount
+                if not n:
+                    raise Changed(f"the settings of game {other} changed")
+                self._notify(c, other)
             c.execute(games.insert().values(
                 game_id=game_id, created=now, options=json.dumps(options), seats=json.dumps(seats),
                 settings=json.dumps(settings or {}), status=status, version=version, cycle=0,
                 to_move=to_move, updated=now, driver=self.owner))
 
-    def add_decision(self, game_id: str, idx: int, action: dict, summary: dict) -> None:
+    def add_decision(self, game_id: str, idx: int, action: dict, summary: dict,
+                     seats: list | None = None) -> float:
         """Store decision number `idx` (0-based) and the game's new summary, in one
-        committed transaction. Raises DuplicateDecision if `idx` is already stored."""
+        committed transaction. Raises DuplicateDecision if `idx` is already stored. `seats`:
+        the seats the decision was checked against; if the stored ones differ (the host gave
+        a seat away, through another process too), nothing is stored and Changed is raised."""
         now = time.time()
+        values = {"gid": game_id, "status": summary["status"], "version": summary["version"],
+                  "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
+                  "driver": self.owner}
         try:
             with self.engine.begin() as c:
+                # The summary first: its row lock orders the decision after any seat change
+                # under way, and its condition sees the seats as stored.
+                if seats is None:
+                    c.execute(_UPDATE_SUMMARY, values)
+                elif not c.execute(_UPDATE_SUMMARY_IF_SEATS, {**values, "seats_were": json.dumps(seats)}).rowcount:
+                    raise Changed(f"the seats of game {game_id} changed")
                 c.execute(_INSERT_DECISION, {"game_id": game_id, "idx": idx,
                                              "action": json.dumps(action), "at": now})
-                c.execute(_UPDATE_SUMMARY, {"gid": game_id, "status": summary["status"],
-                                            "version": summary["version"], "cycle": summary["cycle"],
-                                            "to_move": summary["to_move"], "updated": now,
-                                            "driver": self.owner})
                 self._notify(c, game_id, summary["version"])
         except IntegrityError as e:
             raise DuplicateDecision(f"decision {idx} of game {game_id} is already stored") from e

@@ -335,16 +335,17 @@ async def tutorial_state(game_id: str, request: Request, token: str | None = Non
 async def step_back(game_id: str, body: TokenVersion, request: Request):
     """One step back in the sequence of choices the game waits on (see the module's text)."""
     s = await _manager(request).get(game_id)
-    seat = s.seat_of(body.token)
-    if seat is None:
-        raise Refused(403, "a token is required to act")
+    await s.seat_for(body.token)  # a token new to this process: the seats are read again
     async with s.lock:
+        seat = s.seat_of(body.token)  # under the lock, as a decision's (sessions.Session.act)
+        if seat is None:
+            raise Refused(403, "a token is required to act")
         g = s.game
         if g.is_over:
             raise Refused(409, "the game is over")
         if body.version != g.state.version:
             raise Refused(409, f"stale version {body.version}: the game is at version {g.state.version}")
-        if g.to_move != seat:
+        if g.to_move not in s.factions_of[seat]:  # a 2-player seat plays two factions (R22)
             raise Refused(403, "it is not your turn")
         loop = asyncio.get_running_loop()
         plan = await loop.run_in_executor(s.m.cpu, back_plan, g.copy())
@@ -360,9 +361,10 @@ async def step_back(game_id: str, body: TokenVersion, request: Request):
 async def would_end_turn(game_id: str, body: EndsTurnBody, request: Request):
     """Whether a legal action of the seat to move hands the decision to someone else."""
     s = await _manager(request).get(game_id)
-    seat = s.seat_of(body.token)
+    seat = await s.seat_for(body.token)
     g = s.game
-    if seat is None or g.is_over or g.to_move != seat or body.version != g.state.version:
+    if seat is None or g.is_over or g.to_move not in s.factions_of[seat] \
+            or body.version != g.state.version:
         return {"ends_turn": False}
     a = Action.from_json(body.action.model_dump())
     if a not in g.legal_actions():

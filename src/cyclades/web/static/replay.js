@@ -170,7 +170,7 @@ async function load(rid) {
   st.gid = rid.startsWith("up-") ? null : rid;
   let data;
   try {
-    data = await api("GET", `/api/replays/${enc(rid)}`);
+    data = await summaryFrom(rid, 0);
   } catch (e) {
     if (st.gid) {
       $("open").hidden = true;
@@ -201,6 +201,23 @@ async function load(rid) {
   st.following = n === st.steps && !st.over;
   await goTo(n);
   if (!st.over && st.gid) follow();
+}
+
+// The summary from step `since` on. The server sends it a page at a time (steps `since` to
+// `until`): the pages are asked for one after the other and joined.
+async function summaryFrom(rid, since) {
+  const d = await api("GET", `/api/replays/${enc(rid)}?since=${since}`);
+  while (d.until < d.steps) {
+    const next = await api("GET", `/api/replays/${enc(rid)}?since=${d.until}`);
+    const k = next.since - d.since; // step `next.since` is at this index of d's lists
+    for (const key of ["cycle", "phase", "to_move", "actor", "log_end"]) {
+      d[key] = d[key].slice(0, k).concat(next[key]);
+    }
+    if (d.actions && next.actions) d.actions = d.actions.concat(next.actions);
+    d.log = d.log.concat(next.log);
+    for (const key of ["until", "steps", "over", "cycles", "timeline", "result", "seats"]) d[key] = next[key];
+  }
+  return d;
 }
 
 function takeSummary(d) {
@@ -264,10 +281,10 @@ async function refresh() {
     do {
       st.dirty = false;
       const atEnd = st.step === st.steps;
-      const d = await api("GET", `/api/replays/${enc(st.rid)}?since=${st.steps}`);
+      const d = await summaryFrom(st.rid, st.steps);
       if (d.public !== st.public || d.steps < st.steps || d.log_start !== st.log.length) {
         // Over now (everything may be shown), or taken back: load everything again.
-        const full = await api("GET", `/api/replays/${enc(st.rid)}`);
+        const full = await summaryFrom(st.rid, 0);
         st.views.clear();
         takeSummary(full);
         drawLog();
