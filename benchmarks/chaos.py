@@ -12,6 +12,11 @@ stored twice.
 - `--games` games at a time: half all-bot (random and greedy bots), half with people (one or
   two seats played by client threads, each through a random live process, each decision a
   random legal action; the other seats bots). A finished game is replaced by a new one.
+- The abuse a person's client does meanwhile: a seat opened to the lobby is joined by two
+  clients at the same moment through two processes (one must win, the other get 409); one
+  decision in seven is sent twice at once through two processes (one must be applied); now and
+  then the host gives their seat a new link through one process and the old link's decision is
+  sent through another (it must be refused).
 - The chaos, after `--calm` seconds: the events of `--events` in turn, `--gap` seconds of play
   after each, round after round for `--seconds` (or `--rounds` rounds): "kill" kills a random
   process (kill -9) and starts it again 1 to 3 s later (as systemd would); "outage" stops the
@@ -23,8 +28,9 @@ stored twice.
 
 Figures: decisions acknowledged and stored, lost, stored twice (two acknowledgements at one
 version), games finished, moving and frozen, kills, outages, answers by status (503 while the
-database is down; a 500 is a bug), the seconds reads took to come back after each outage, and
-the longest a game with a bot to move waited outside the outages.
+database is down; a 500 is a bug), the seconds reads took to come back after each outage; the
+double submissions and the join races by how many of the two were accepted (both answered),
+and the revoked link's decisions refused and accepted.
 """
 from __future__ import annotations
 
@@ -37,13 +43,14 @@ import signal
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import httpx
 import sqlalchemy as sa
 
 import cyclades
-from cyclades.server.testing import PrivatePostgres, ServerProcess
+from cyclades.server.testing import PrivatePostgres, ServerProcess, at_once
 
 NO_LIMITS = ["--game-rate", "none", "--max-open-games", "0", "--join-rate", "none"]
 
@@ -65,9 +72,13 @@ class Cluster:
             self.restart(i)
 
     def live(self, rng) -> ServerProcess:
+        return self.live_pair(rng)[0]
+
+    def live_pair(self, rng) -> list[ServerProcess]:
+        """Two different live processes at random (the same one twice if only one is up)."""
         with self.lock:
-            up = [s for i, s in enumerate(self.servers) if i not in self.down]
-        return rng.choice(up or self.servers)
+            up = [s for i, s in enumerate(self.servers) if i not in self.down] or self.servers
+        return rng.sample(up, 2) if len(up) > 1 else up * 2
 
     def kill(self, i):
         with self.lock:
@@ -103,6 +114,9 @@ class Stats:
         self.finished = set()
         self.created = []
         self.errors = []
+        self.doubles = collections.Counter()       # decisions sent twice at once: by how many were accepted
+        self.join_races = collections.Counter()    # two joins of one open seat at once: by how many won
+        self.revoked = collections.Counter()       # the old token's decision after the host re-invited its seat
 
     def status(self, code):
         with self.lock:
@@ -120,9 +134,10 @@ class Stats:
                 self.finished.add(gid)
 
 
-def request(stats, cluster, rng, method, path, **kw):
-    """One request to a random live process: the answer, or None if it failed to connect."""
-    srv = cluster.live(rng)
+def request(stats, cluster, rng, method, path, srv=None, **kw):
+    """One request to `srv` (default: a random live process): the answer, or None if it failed
+    to connect."""
+    srv = srv or cluster.live(rng)
     try:
         with httpx.Client(base_url=srv.url, timeout=15) as c:
             r = c.request(method, path, **kw)
@@ -134,9 +149,11 @@ def request(stats, cluster, rng, method, path, **kw):
 
 
 def create_game(stats, cluster, rng, people: bool):
+    """A new game: its id, host token and the tokens of its people's seats ({seat: token}). A
+    seat opened to the lobby goes to one of two joins sent at once through two processes."""
     bots = ["random", "greedy", "casual"]
     if people:
-        seats = ["you"] + (["invite"] if rng.random() < 0.5 else []) + [rng.choice(bots)]
+        seats = ["you"] + [x for x in [rng.choice(["invite", "open", None])] if x] + [rng.choice(bots)]
         seats += [rng.choice(bots) for _ in range(3 - len(seats))]
     else:
         seats = [rng.choice(bots) for _ in range(3)]
@@ -147,13 +164,41 @@ def create_game(stats, cluster, rng, people: bool):
             c = r.json()
             with stats.lock:
                 stats.created.append(c["game_id"])
-            return c["game_id"], [s["token"] for s in c["seats"] if s["token"]]
+            tokens = {s["seat"]: s["token"] for s in c["seats"] if s["token"]}
+            for s in c["seats"]:
+                if s["open"]:
+                    tokens[s["seat"]] = join_race(stats, cluster, rng, c["game_id"], s["seat"], c["host_token"])
+            return c["game_id"], c["host_token"], {k: t for k, t in tokens.items() if t}
         time.sleep(0.5)
     raise RuntimeError("no game could be created for 100 s")
 
 
-def person(stats, cluster, gid, token, seed, stop):
-    """A person at a seat: reads the game, plays a random legal action when it is theirs."""
+def join_race(stats, cluster, rng, gid, seat, host):
+    """Two people join the open seat at the same moment through two processes: the winner's
+    token (None if the seat was taken by an answer lost with its process: then a bot gets it)."""
+    for _ in range(200):
+        a, b = cluster.live_pair(rng)
+        answers = at_once(*[partial(request, stats, cluster, rng, "POST", f"/api/games/{gid}/join",
+                                    srv=srv, json={"seat": seat}) for srv in (a, b)])
+        won = [r.json()["token"] for r in answers if r is not None and r.status_code == 200]
+        if all(r is not None and r.status_code in (200, 409) for r in answers):
+            with stats.lock:
+                stats.join_races[len(won)] += 1  # both answered: one winner, the other 409
+        if won:
+            return won[0]
+        if any(r is not None and r.status_code == 409 for r in answers):  # taken, no one told
+            request(stats, cluster, rng, "POST", f"/api/games/{gid}/seats/{seat}",
+                    json={"host_token": host, "kind": "random"})
+            return None
+        time.sleep(0.3)
+    raise RuntimeError("an open seat could not be joined for 60 s")
+
+
+def person(stats, cluster, gid, token, host, seed, stop):
+    """A person at a seat: reads the game, plays a random legal action when it is theirs. Now
+    and then the decision is sent twice at once through two processes (a double click, a
+    retry); the host (seat 0) now and then gives their own seat a new link through one process
+    and their old link tries the decision through another, then plays on with the new one."""
     rng = random.Random(seed)
     while not stop.is_set():
         r = request(stats, cluster, rng, "GET", f"/api/games/{gid}", params={"token": token})
@@ -168,12 +213,32 @@ def person(stats, cluster, gid, token, seed, stop):
             time.sleep(0.1)
             continue
         action = rng.choice(st["legal_actions"])
-        r = request(stats, cluster, rng, "POST", f"/api/games/{gid}/actions",
-                    json={"token": token, "version": st["version"], "action": action})
-        if r is not None and r.status_code == 200:
-            with stats.lock:
-                stats.acks[gid].append((st["version"], action))
-        elif r is None or r.status_code == 503:
+        body = {"token": token, "version": st["version"], "action": action}
+        if host and rng.random() < 0.1:
+            r = request(stats, cluster, rng, "POST", f"/api/games/{gid}/seats/0",
+                        json={"host_token": host, "kind": "invite"})
+            if r is not None and r.status_code == 200:
+                token = r.json()["token"]
+                r = request(stats, cluster, rng, "POST", f"/api/games/{gid}/actions", json=body)
+                if r is not None and r.status_code not in (503, 409):
+                    with stats.lock:
+                        stats.revoked["accepted" if r.status_code == 200 else "refused"] += 1
+                answers = [r]
+            else:
+                answers = []
+        elif rng.random() < 0.15:
+            answers = at_once(*[partial(request, stats, cluster, rng, "POST", f"/api/games/{gid}/actions",
+                                        srv=srv, json=body) for srv in cluster.live_pair(rng)])
+            if all(r is not None and r.status_code != 503 for r in answers):
+                with stats.lock:
+                    stats.doubles[sum(r.status_code == 200 for r in answers)] += 1
+        else:
+            answers = [request(stats, cluster, rng, "POST", f"/api/games/{gid}/actions", json=body)]
+        for r in answers:
+            if r is not None and r.status_code == 200:
+                with stats.lock:
+                    stats.acks[gid].append((st["version"], action))
+        if any(r is None or r.status_code == 503 for r in answers):
             time.sleep(0.3)  # the database (or the process) is down: read again and decide again
 
 
@@ -181,9 +246,10 @@ def table(stats, cluster, seed, stop, people):
     """One table at a time, replaced by a new game when it is over, until stopped."""
     rng = random.Random(seed)
     while not stop.is_set():
-        gid, tokens = create_game(stats, cluster, rng, people)
-        threads = [threading.Thread(target=person, args=(stats, cluster, gid, t, rng.random(), stop),
-                                    daemon=True) for t in tokens]
+        gid, host, tokens = create_game(stats, cluster, rng, people)
+        threads = [threading.Thread(target=person, args=(stats, cluster, gid, t, host if seat == 0 else None,
+                                                         rng.random(), stop), daemon=True)
+                   for seat, t in tokens.items()]
         for t in threads:
             t.start()
         while not stop.is_set():
@@ -343,13 +409,17 @@ def main(argv=None):
         "answers": dict(sorted(stats.statuses.items())),
         "errors_500": sum(n for k, n in stats.statuses.items() if k.startswith("5") and k != "503"),
         "tracebacks": logs.count("Traceback"),
+        "double_submissions": dict(sorted(stats.doubles.items())),
+        "join_races": dict(sorted(stats.join_races.items())),
+        "revoked_token_decisions": dict(sorted(stats.revoked.items())),
         **result, "frozen": len(result["frozen"]), "frozen_games": result["frozen"],
     }
     print(json.dumps(figures, indent=1))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1))
     ok = (not figures["lost"] and not figures["stored_twice"] and not figures["frozen"]
-          and not result["replay_errors"] and not figures["errors_500"])
+          and not result["replay_errors"] and not figures["errors_500"] and not figures["tracebacks"]
+          and not stats.revoked["accepted"] and not stats.join_races[2] and not stats.doubles[2])
     return 0 if ok else 1
 
 

@@ -2,8 +2,9 @@
 test's own (never the shared one: the test stops it), games with people and bots, two kill -9s
 and a 10-second database outage; then every game is finished or moving, no acknowledged
 decision lost or stored twice, every game's decisions replay, no answer in the 500s but the
-503s of the outage, no traceback in the servers' logs. The longer run and its figures:
-benchmarks/README.md ("Chaos")."""
+503s of the outage, no traceback in the servers' logs; meanwhile no decision sent twice at once
+applied twice, no open seat given to two joins, no revoked link's decision accepted. The longer
+run and its figures: benchmarks/README.md ("Chaos")."""
 import json
 import subprocess
 import sys
@@ -39,6 +40,9 @@ def test_kills_and_a_database_outage_lose_nothing_and_freeze_no_game(tmp_path):
     assert f["finished"] + f["moving"] == f["games"] >= 6
     assert not f["replay_errors"], f["replay_errors"]
     assert f["errors_500"] == 0 and f["tracebacks"] == 0, f
+    # Each double submission applied once, each join race won once, no revoked link obeyed.
+    assert "2" not in f["double_submissions"] and "2" not in f["join_races"], f
+    assert f["revoked_token_decisions"].get("accepted", 0) == 0, f
     assert f["answers"].get("503", 0) > 0  # the outage was felt ...
     assert f["acknowledged"] > 10 and f["stored"] > 100  # ... and the games were played through it
     assert run.returncode == 0, output[-3000:]

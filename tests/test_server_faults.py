@@ -19,7 +19,6 @@ import os
 import random
 import signal
 import sqlite3
-import threading
 import time
 from functools import partial
 from pathlib import Path
@@ -31,7 +30,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 from websockets.sync.client import connect  # noqa: E402
 
-from cyclades.server.testing import PrivatePostgres, ServerProcess, postgres_bin  # noqa: E402
+from cyclades.server.testing import PrivatePostgres, ServerProcess, at_once, postgres_bin  # noqa: E402
 
 TTL = ["--peer-ttl", "2", "--game-rate", "none", "--max-open-games", "0"]  # tests make many games
 LEFT = 1.0  # a seat's player counts as gone after 1 s unseen (default 60)
@@ -90,10 +89,12 @@ needs_postgres = pytest.mark.skipif(postgres_bin() is None, reason="PostgreSQL's
 @needs_postgres
 def test_a_database_outage_answers_503_and_every_game_goes_on_by_itself(tmp_path):
     """PostgreSQL stopped for 6 s under two processes: reads answer 503 with Retry-After (never
-    a 500), the all-bot game and the person's game go on once it is back, by themselves."""
+    a 500), the all-bot game and the person's game go on once it is back, by themselves; the
+    housekeeping (every second here) meets the outage too, and logs it without a traceback."""
     with PrivatePostgres() as pg:
         servers = [ServerProcess(pg.url, bot_delay=0.05, log_path=str(tmp_path / f"{n}.log"),
-                                 args=TTL, env=ENV, timeout=60).start() for n in "ab"]
+                                 args=[*TTL, "--sweep-seconds", "1"], env=ENV, timeout=60).start()
+                   for n in "ab"]
         try:
             a, b = (httpx.Client(base_url=s.url, timeout=20) for s in servers)
             bots = a.post("/api/games", json={"players": 3, "seats": ["random"] * 3}).json()["game_id"]
@@ -131,6 +132,7 @@ def test_a_database_outage_answers_503_and_every_game_goes_on_by_itself(tmp_path
     for n in "ab":
         text = clean_log(tmp_path / f"{n}.log")
         assert "the database does not answer" in text
+        assert "housekeeping could not reach the database" in text
 
 
 def test_a_locked_sqlite_file_holds_the_bots_back_until_it_is_free(tmp_path):
@@ -267,22 +269,6 @@ def friends_game(c, n=3):
     """A game of people only: the host and n - 1 invited friends; its id, tokens, host token."""
     h = c.post("/api/games", json={"players": n, "seats": ["you"] + ["invite"] * (n - 1)}).json()
     return h["game_id"], {s["seat"]: s["token"] for s in h["seats"]}, h["host_token"]
-
-
-def at_once(*calls) -> list:
-    """Run the calls at the same moment (threads behind a barrier); their results in order."""
-    go = threading.Barrier(len(calls))
-    out = [None] * len(calls)
-
-    def run(i):
-        go.wait()
-        out[i] = calls[i]()
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
 
 
 def to_move_seat(st):

@@ -368,7 +368,8 @@ def test_postgresql_tells_the_other_processes_of_a_decision_by_listen_notify():
             await until(lambda: m2.sync.listening, "the second process to LISTEN")
             for step in range(3):
                 g = s1.game
-                await s1.act(g.to_move, g.state.version, g.legal_actions()[0].to_json())
+                token = s1.seats[s1.seat_of_faction[g.to_move]]["token"]
+                await s1.act(token, g.state.version, g.legal_actions()[0].to_json())
                 await until(lambda: s2.game.state.version == s1.game.state.version,
                             f"decision {step + 1} to reach the other process")
             assert s2.log == s1.log and s2.game.to_json() == s1.game.to_json()

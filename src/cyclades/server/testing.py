@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -26,6 +27,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def at_once(*calls) -> list:
+    """Run the calls at the same moment (threads behind a barrier); their results in order."""
+    go = threading.Barrier(len(calls))
+    out = [None] * len(calls)
+
+    def run(i):
+        go.wait()
+        out[i] = calls[i]()
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
 
 
 class ServerProcess:
