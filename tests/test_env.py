@@ -616,7 +616,7 @@ def test_openspiel_random_sim_test():
 
 
 def _to_first_die(pyspiel, players=3, seed=0):
-    game = pyspiel.load_game("cyclades", {"players": players, "seed": seed})
+    game = pyspiel.load_game("cyclades", {"players": players, "seed": seed, "seeds": 1})
     state = game.new_initial_state()
     rng = random.Random(seed)
     while not state.is_chance_node():
@@ -706,8 +706,9 @@ def test_example_masked_random_pettingzoo(capsys):
     spec = importlib.util.spec_from_file_location("masked_random_pettingzoo", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    assert mod.main(["--games", "1", "--players", "3"]) > 0
-    assert "steps/s" in capsys.readouterr().out
+    assert mod.main(["--games", "2", "--players", "3"]) > 0
+    out = capsys.readouterr().out
+    assert "steps/s" in out and "the games interleaved" in out
 
 
 def test_example_train_maskable_ppo(tmp_path, capsys):

@@ -72,7 +72,7 @@ def hint(game, player=None, seed=0, seconds=None, names=None) -> Hint:
     (then the choice may depend on the machine's speed); `names`: a name per player."""
     p = game.to_move if player is None else player
     if game.is_over or game.to_move != p:
-        raise ValueError(f"player {p} has no decision to take now")
+        raise ValueError(f"player_{p} has no decision to take now")
     obs = game.observe(p)
     return hint_from_observation(obs, seed=seed, seconds=seconds, names=names)
 

@@ -47,7 +47,10 @@ class Action(NamedTuple):
         return template.format(what=_title(self.what), where=self.where, n=self.n, player=self.n + 1)
 
     def __repr__(self) -> str:
-        return f"Action({self.to_json()})"
+        """As it is written in Python, to be pasted back: Action('bid', what='zeus', n=3)."""
+        args = [repr(self.kind)] + [f"{k}={v!r}" for k, v in (("what", self.what), ("where", self.where),
+                                                            ("n", self.n)) if v]
+        return f"Action({', '.join(args)})"
 
 
 # `new_action((kind, what, where, n))`: an Action from a tuple of its four fields, built in C.

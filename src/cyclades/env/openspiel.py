@@ -13,8 +13,10 @@ needs a die, the state becomes a chance node with outcomes 0..3 of probabilities
 1/6, 1/3, 1/3, 1/6 (the faces 0, 1, 1, 2, 2, 3 of R3), one node per die, and the decision
 is carried out once its dice are known. Everything else random (the board, the order of
 the creature, hero and bonus piles) comes from the game's own hidden generator (R4),
-which is drawn at an opening chance node when the parameter `seeds` is above 1 (seed =
-`seed` + outcome), or is `seed` itself. The generator and the piles stay hidden: no
+drawn at the opening chance nodes: by default (`seeds` 0) a fresh deal, its seed `seed` +
+four uniform bytes (DEAL_BYTES chance nodes of 256 outcomes: 2**32 deals); with `seeds` = N
+above 1 one node choosing `seed` + k, k uniform in 0..N-1; with `seeds` 1 no chance, the
+game's seed is `seed` itself (one fixed deal). The generator and the piles stay hidden: no
 observation or information state shows them, and `resample_from_infostate` (used by
 ISMCTS) redraws them with `game.observe(p).determinize(rng)`.
 
@@ -23,6 +25,10 @@ Observations. `observation_tensor(p)` is `encoding.ObservationEncoder` on `game.
 one); `information_state_string(p)` adds the public history (every decision and die since
 the start) to the view, so it has perfect recall of everything public. The public
 observer (private info NONE) reads `game.view(None)`.
+
+`skip_forced=True`: a decision with a single legal action is no OpenSpiel node; it is carried
+out for its player (dice still asked of chance), and stays in the public history and the
+engine's record (`state.engine.record()`).
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ from ..engine.game import Game
 from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game
 
 DIE_PROBS = ((0, 1 / 6), (1, 2 / 6), (2, 2 / 6), (3, 1 / 6))  # R3: faces 0, 1, 1, 2, 2, 3
+DEAL_BYTES = 4   # a fresh deal's seed: this many chance nodes of 256 outcomes each
 
 _DEFAULT_PARAMS = {
     "players": 3,
@@ -46,8 +53,9 @@ _DEFAULT_PARAMS = {
     "board": "random",
     "max_cycles": 100,
     "seed": 0,
-    "seeds": 1,
+    "seeds": 0,     # 0: a fresh deal by chance; 1: the deal of `seed`; N: one of seed .. seed+N-1
     "max_game_length": 20000,
+    "skip_forced": False,   # decisions with a single legal action taken for their player
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -97,7 +105,7 @@ class CycladesGame(pyspiel.Game):
         self.factions = self._engine_options["factions"]
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_SPACE.n,
-            max_chance_outcomes=max(len(DIE_PROBS), int(p["seeds"])),
+            max_chance_outcomes=max(len(DIE_PROBS), 256, int(p["seeds"])),
             num_players=self.factions,
             min_utility=0.0,
             max_utility=1.0,
@@ -130,10 +138,11 @@ class _Data:
     state with `copy.deepcopy`; this copies the engine game with its cheap `Game.copy()`
     (a deep copy would walk the whole decision history)."""
 
-    __slots__ = ("engine", "pending", "dice", "public", "length")
+    __slots__ = ("engine", "deal", "pending", "dice", "public", "length")
 
     def __init__(self, engine):
-        self.engine = engine    # the engine Game, None before the opening chance node
+        self.engine = engine    # the engine Game, None before the opening chance nodes
+        self.deal = []          # the bytes of a fresh deal's seed drawn so far
         self.pending = None     # the Action waiting for dice
         self.dice = []          # the dice chance has given it so far
         self.public = []        # public history: "p:index" decisions and "d:die" dice
@@ -141,7 +150,8 @@ class _Data:
 
     def __deepcopy__(self, memo):
         d = _Data(self.engine.copy() if self.engine is not None else None)
-        d.pending, d.dice, d.public, d.length = self.pending, list(self.dice), list(self.public), self.length
+        d.deal, d.pending, d.dice = list(self.deal), self.pending, list(self.dice)
+        d.public, d.length = list(self.public), self.length
         return d
 
 
@@ -152,9 +162,11 @@ class CycladesState(pyspiel.State):
         super().__init__(game)
         self._options = game.options
         self._max_length = int(game.options["max_game_length"])
-        if engine is None and int(game.options["seeds"]) <= 1:
-            engine = game.new_engine_game(int(game.options["seed"]))
-        self._d = _Data(engine)
+        self._skip_forced = bool(game.options["skip_forced"])
+        fixed = engine is None and int(game.options["seeds"]) == 1
+        self._d = _Data(game.new_engine_game(int(game.options["seed"])) if fixed else engine)
+        if fixed:
+            self._take_forced()
 
     @property
     def engine(self):
@@ -190,15 +202,23 @@ class CycladesState(pyspiel.State):
 
     def chance_outcomes(self):
         if self.engine is None:
-            k = int(self._options["seeds"])
+            k = int(self._options["seeds"]) or 256
             return [(i, 1.0 / k) for i in range(k)]
         return list(DIE_PROBS)
 
     def _apply_action(self, action):
         d = self._d
         d.length += 1
-        if d.engine is None:  # the opening chance node draws the hidden generator
-            d.engine = self.get_game().new_engine_game(int(self._options["seed"]) + action)
+        if d.engine is None:  # the opening chance nodes draw the hidden generator
+            seed = int(self._options["seed"])
+            if int(self._options["seeds"]) > 1:
+                d.engine = self.get_game().new_engine_game(seed + action)
+                self._take_forced()
+                return
+            d.deal.append(action)
+            if len(d.deal) == DEAL_BYTES:
+                d.engine = self.get_game().new_engine_game(seed + int.from_bytes(bytes(d.deal), "big"))
+                self._take_forced()
             return
         if d.pending is not None:
             d.dice.append(action)
@@ -221,11 +241,25 @@ class CycladesState(pyspiel.State):
             return
         trial.state.dice = []
         d.engine, d.pending, d.dice = trial, None, []
+        self._take_forced()
+
+    def _take_forced(self):
+        """With `skip_forced`, the next decision, if it has a single legal action, carried out
+        for its player (in the public history and the engine's record like any other)."""
+        g = self._d.engine
+        if not self._skip_forced or g.is_over:
+            return
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            self._d.public.append(f"{g.to_move}:{ACTION_SPACE.encode(legal[0], g.board)}")
+            self._carry_out(legal[0])
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             if self.engine is None:
-                return f"seed {int(self._options['seed']) + action}"
+                if int(self._options["seeds"]) > 1:
+                    return f"seed {int(self._options['seed']) + action}"
+                return f"deal byte {len(self._d.deal) + 1} of {DEAL_BYTES}: {action}"
             return f"die {action}"
         return str(ACTION_SPACE.decode(action, self.engine.board))
 
@@ -293,6 +327,38 @@ class CycladesObserver:
         if self.perfect_recall:
             text = " ".join(state.public) + "\n" + text
         return text
+
+
+class AgentBot(pyspiel.Bot):
+    """A `cyclades.agents` agent as an OpenSpiel bot, for `evaluate_bots` and any OpenSpiel
+    loop: `AgentBot("mcts:iterations=200", seed=1)` or `AgentBot(agent)`. At its player's
+    decision it hands the agent the engine game (which gives the agent only that player's
+    observation, R24) and answers with the action's id; it keeps nothing between steps, so
+    `restart_at` and `inform_action` have nothing to do."""
+
+    def __init__(self, agent, seed=None):
+        pyspiel.Bot.__init__(self)
+        if isinstance(agent, str):
+            from ..agents import make_agent
+            agent = make_agent(agent, seed=seed)
+        self.agent = agent
+
+    def step(self, state):
+        g = state.engine
+        player = state.current_player()
+        return ACTION_SPACE.encode(self.agent.act(g, player), g.board)
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def provides_force_action(self):
+        return False
+
+    def __repr__(self):
+        return f"AgentBot({self.agent!r})"
 
 
 pyspiel.register_game(_GAME_TYPE, CycladesGame)

@@ -55,6 +55,8 @@ import sys
 import time
 from pathlib import Path
 
+from .errors import SeatsChanged
+
 log = logging.getLogger("cyclades.server")
 
 DEFAULT_SECONDS = 10.0     # budget of one bot decision
@@ -391,7 +393,6 @@ async def bot_step(s, seat, plain: bool = False):
     `plain`: the agent failed again and again here; a plain bot decides instead."""
     from ..agents.match import decide
     from ..engine.actions import Action
-    from .errors import SeatsChanged
     g = s.game
     if g.is_over or g.to_move != seat or not s.is_bot(seat):
         return

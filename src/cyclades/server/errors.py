@@ -30,7 +30,7 @@ class Refused(Exception):
 
 class SeatsChanged(Refused):
     """A decision was checked against seats that another process had changed: nothing was
-    stored, the session has caught up; check it again (sessions.py, bots.py)."""
+    stored, the session has caught up; check it again."""
 
 
 class Error(BaseModel):
