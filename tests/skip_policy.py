@@ -8,7 +8,8 @@
   the test extra) are imported, never `importorskip`ped: a broken install fails.
 - **The slow sample.** Tests marked `slow` (thousands of random games) run on demand with
   `pytest -m slow`; a fixed share of them, spread over each slow test's cases, is also marked
-  `slow_sample`, which `tools/test` (and so CI) runs besides the default selection.
+  `slow_sample`, which `tools/test` (and so CI) runs besides the default selection; a test
+  marked `slow(sample=False)`, one long run of minutes, is never in the sample.
 """
 from __future__ import annotations
 
@@ -117,10 +118,12 @@ def pytest_terminal_summary(terminalreporter, config):
 def pytest_collection_modifyitems(config, items):
     """Mark the slow sample before `-m` selects: the cases of each slow test whose id hashes
     to 0 modulo SLOW_SAMPLE_EVERY (a fixed choice, spread over seeds and modes), or the
-    first of them if none does."""
+    first of them if none does. A test marked `slow(sample=False)` (one long run: the compiled
+    build, the chaos run) is left out of the sample: it runs on demand only."""
     by_test: dict[str, list] = {}
     for item in items:
-        if item.get_closest_marker("slow"):
+        slow = item.get_closest_marker("slow")
+        if slow and slow.kwargs.get("sample", True):
             by_test.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
     for cases in by_test.values():
         chosen = [i for i in cases if zlib.crc32(i.nodeid.encode()) % SLOW_SAMPLE_EVERY == 0] or cases[:1]

@@ -20,7 +20,12 @@ from serverproc import CHROMIUM, START_SECONDS, chromium_missing, launch
 
 from cyclades.server.testing import ServerProcess
 
-pytestmark = pytest.mark.skipif(chromium_missing() is not None, reason=chromium_missing() or "")
+pytestmark = [
+    pytest.mark.skipif(chromium_missing() is not None, reason=chromium_missing() or ""),
+    # The pages on the embedded database only: what the browser does is the same on both, and
+    # the accounts' and tables' storage runs on both in test_accounts.py and test_play_now.py.
+    pytest.mark.parametrize("db_url", ["sqlite"], indirect=True, scope="module"),
+]
 TIMEOUT_MS = 20_000
 ARGS = ["--play-now-max-cycles", "1", "--table-sweep-seconds", "0.2"]
 

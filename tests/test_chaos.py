@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.skipif(postgres_bin() is None, reason="PostgreSQL's programs (initdb, pg_ctl) are not "
                     "installed: apt-get install postgresql")
+@pytest.mark.slow(sample=False)  # on demand (tests/README.md); test_server_faults.py runs in CI
 def test_kills_and_a_database_outage_lose_nothing_and_freeze_no_game(tmp_path):
     out = tmp_path / "chaos.json"
     run = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "chaos.py"), "--processes", "2",

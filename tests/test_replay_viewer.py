@@ -142,7 +142,8 @@ def test_a_running_game_shows_only_the_public_view(client):
     assert s["steps"] > 0
     # The bots may move between two requests: read the live view between two equal step counts.
     for _ in range(100):
-        n = client.get(f"/api/replays/{gid}").json()["steps"]
+        at_n = client.get(f"/api/replays/{gid}").json()
+        n = at_n["steps"]
         live = client.get(f"/api/games/{gid}").json()   # what a spectator sees now
         if client.get(f"/api/replays/{gid}").json()["steps"] == n:
             break
@@ -157,7 +158,7 @@ def test_a_running_game_shows_only_the_public_view(client):
     assert '"seed"' not in text
     # Catching up: the steps after n, and the log lines after them.
     more = client.get(f"/api/replays/{gid}", params={"since": n}).json()
-    assert more["since"] == n and more["log_start"] == s["log_end"][-1] and "board" not in more
+    assert more["since"] == n and more["log_start"] == at_n["log_end"][-1] and "board" not in more
     assert client.post(f"/api/games/{gid}/rematch").status_code == 409
 
 

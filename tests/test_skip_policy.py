@@ -89,6 +89,10 @@ def test_many(seed):
 def test_one():
     pass
 
+@pytest.mark.slow(sample=False)
+def test_long_single_run():
+    pass
+
 def test_quick():
     pass
 """)
@@ -97,7 +101,7 @@ def test_quick():
     outcomes = result.parseoutcomes()
     sampled = outcomes["passed"] - 2  # test_quick, and test_one (a slow test of one case)
     assert 1 <= sampled <= 100 // skip_policy.SLOW_SAMPLE_EVERY * 3, outcomes
-    assert outcomes["deselected"] == 100 - sampled
+    assert outcomes["deselected"] == 100 - sampled + 1  # and the long single run, on demand only
 
 
 def test_the_written_list_is_short_and_each_entry_has_a_reason(pytestconfig):

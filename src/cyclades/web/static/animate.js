@@ -30,7 +30,7 @@ export class Animator {
     this.running = false;
     this.skipping = false;
     this.timers = new Set();
-    this.stats = { moves: 0, events: {} }; // what was played (the tests read it)
+    this.stats = { moves: 0, events: {}, skips: 0 }; // what was played, skips done (the tests read it)
     let speed = null;
     try {
       speed = localStorage.getItem(SPEED_KEY);
@@ -107,6 +107,7 @@ export class Animator {
       }
     } finally {
       this.running = false;
+      if (this.skipping) this.stats.skips += 1;
       this.skipping = false;
       this.clear();
       this.changed();
