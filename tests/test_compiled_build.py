@@ -1,4 +1,4 @@
-"""The optional compiled build (issue 16): tools/build_compiled.py with Cython over the engine
+"""The optional compiled build: tools/build_compiled.py with Cython over the engine
 and the search (agents/evaluation.py, greedy.py, mcts.py) builds, and the engine's and the
 agents' tests pass on it, run in a process that imports the compiled modules (a test among
 them checks that it does: `CYCLADES_EXPECT_COMPILED`).
