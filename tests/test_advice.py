@@ -1,4 +1,4 @@
-"""Help for a person at the table (issue 14): hints and win chances (agents/advice.py), their
+"""Help for a person at the table: hints and win chances (agents/advice.py), their
 server routes (server/advice.py) and `cyclades replay --chances`.
 
 - A hint is one of the legal actions, with a readable one-line reason; it reads only the
@@ -181,7 +181,7 @@ def test_chances_sum_to_one_and_the_end_favours_the_winner(finished):
 
 
 def test_chances_are_the_searchs_estimate_from_the_view_of_the_player_to_move(finished):
-    """Issue 14: the chart shows the search's own estimate: MCTS from the observation of the
+    """The chart shows the search's own estimate: MCTS from the observation of the
     player to move (R24), deterministic for a seed, a distribution over the players."""
     from cyclades.agents import evaluation as ev
     from cyclades.agents.advice import search_chances

@@ -1,4 +1,4 @@
-"""The agents (issue 7): legal play over whole games, seeds, no hidden information (R24), the
+"""The agents: legal play over whole games, seeds, no hidden information (R24), the
 greedy player's strategy on hand-made positions, the search's budget."""
 import gc
 import random
@@ -337,7 +337,7 @@ def test_mcts_takes_a_forced_decision_without_search():
 
 
 def test_mcts_respects_its_time_budget():
-    """Issue 7: with a budget of 1 second a decision never takes longer than 1.5 s (the clock
+    """With a budget of 1 second a decision never takes longer than 1.5 s (the clock
     is checked inside the search), and a 0.2 s budget stops near 0.2 s."""
     g = _midgame(seed=3, decisions=40)
     while len(g.legal_actions()) < 3:
@@ -432,7 +432,7 @@ def test_sampled_team_purse_pays_both_members_offerings():
         assert d.purse(rivals[0]) >= need
 
 
-# --- every mode: teams (R22, R29) and the classic rules (issue 18) ------------------------------------
+# --- every mode: teams (R22, R29) and the classic rules ------------------------------------
 
 from cyclades.agents.greedy import Ctx, apollo_value  # noqa: E402
 from cyclades.agents.match import Mode, play_match  # noqa: E402

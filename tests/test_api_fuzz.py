@@ -1,4 +1,4 @@
-"""Schemathesis against a real server's /openapi.json (issue 13): generated requests for every
+"""Schemathesis against a real server's /openapi.json: generated requests for every
 operation, valid and not, and every answer checked against the schema: no 5xx, no undocumented
 status code, no body or header the schema does not allow.
 

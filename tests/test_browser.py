@@ -1,4 +1,4 @@
-"""The web client in a real headless Chromium, against a real server (issue 6).
+"""The web client in a real headless Chromium, against a real server.
 
 A person's session: open the lobby, create a game with one human seat and two
 random bots by clicking, open the seat, and play by clicking like a person
@@ -195,7 +195,7 @@ def server(tmp_path):
 
 
 def test_browser_plays_the_first_cycle_against_bots(server, tmp_path):
-    """Issue 6, web client: lobby -> seat -> the whole first cycle played by clicks,
+    """The web client: lobby -> seat -> the whole first cycle played by clicks,
     through a server restart (the page reconnects), with a spectator watching."""
     from playwright.sync_api import sync_playwright
 
@@ -306,7 +306,7 @@ if __name__ == "__main__":
     main()
 
 
-# Issue 12: every mode, created from the lobby and played by clicks until cycle 2 (or the end).
+# Every mode, created from the lobby and played by clicks until cycle 2 (or the end).
 MODES = {
     "legendary-2": {"players": 2},
     "legendary-3-no-maelstrom": {"players": 3, "maelstrom": False},

@@ -1,4 +1,4 @@
-"""The end screen and the replay viewer in a real headless Chromium (issue 12).
+"""The end screen and the replay viewer in a real headless Chromium.
 
 A finished all-bot game (random bots, no delay, 3 cycles) shows its end screen: the
 winner, the chart with one line per player, the record to download (it replays to the

@@ -1,4 +1,4 @@
-"""The game screen in a real headless Chromium (issue 12): tooltips on hover and on tap, the
+"""The game screen in a real headless Chromium: tooltips on hover and on tap, the
 rules page, the modes (classic, teams), and the layout at 1280x720, 1920x1080 and on a phone
 (390x844) with 5 and 6 players.
 

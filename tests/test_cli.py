@@ -461,7 +461,7 @@ def test_replay_of_a_scenario_record_names_the_battle(tmp_path):
     assert "the game goes on" in r.output
 
 
-# --- every mode (issue 18) -----------------------------------------------------------------------
+# --- every mode -----------------------------------------------------------------------
 
 def test_simulate_teams_flag_is_mode_4t(tmp_path):
     """`--players 4 --teams` is the mode 4t (R22), alongside 2 and 6 which always are."""
@@ -500,7 +500,7 @@ def test_play_a_classic_two_player_game_with_team_goal_in_team_play():
     assert "4 players in 2 teams, 4 Metropolises to win" in r.output and "The game is over" in r.output
 
 
-# --- play as a newcomer meets it (issue 17) ---------------------------------------------------
+# --- play as a newcomer meets it ---------------------------------------------------
 
 def _human_decisions(out):
     """The decisions the human made: asked (each echoed answer), or taken as the only choice."""

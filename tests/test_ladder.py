@@ -1,4 +1,4 @@
-"""Issue 14: `cyclades ladder`, a round-robin of levels and agents rated with openskill."""
+"""`cyclades ladder`, a round-robin of levels and agents rated with openskill."""
 import json
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""The search's speed-ups change nothing it computes (issue 16): the shared Positions read the
+"""The search's speed-ups change nothing it computes: the shared Positions read the
 same figures as fresh ones, a shared Position does not follow the game it was read from, the
 written-out shuffle draws as random.shuffle does, and the greedy/mcts choices stay those of the
 straightforward code (benchmarks/mcts_speed.py compares whole searches with the old code)."""

@@ -1,4 +1,4 @@
-"""Replays, the end of a game and rematches over HTTP (issue 12; docs/api.md, "Replays").
+"""Replays, the end of a game and rematches over HTTP (docs/api.md, "Replays").
 
 A real server (`ServerProcess`) plays short all-bot games (random bots, no delay, a cycle
 limit) to their end; the replay endpoints must show the same positions and log as the

@@ -1,4 +1,4 @@
-"""Scenarios refuse what cannot exist (issue 18; docs/scenarios.md, "Refused positions").
+"""Scenarios refuse what cannot exist (docs/scenarios.md, "Refused positions").
 
 `Game.from_scenario` answers an impossible position with a `ScenarioError` whose message starts
 with the key at fault and gives the reason -- never by accepting it, never with another

@@ -90,7 +90,7 @@ def test_list_shows_the_game_waiting_until_its_humans_join(http):
 
 
 def test_a_free_seat_is_handed_out_once_from_the_lobby(http):
-    # Issue 13: only an open seat is handed out, with a token made when it is taken; a seat
+    # Only an open seat is handed out, with a token made when it is taken; a seat
     # with an invitation link ("human" is the older name of "invite") never is.
     c = create(http, players=3, seats=["human", "open", "random"])
     gid, t0 = c["game_id"], c["seats"][0]["token"]
@@ -107,7 +107,7 @@ def test_a_free_seat_is_handed_out_once_from_the_lobby(http):
 
 
 def test_create_refuses_bad_setups(http):
-    assert http.post("/api/games", json={"players": 7}).status_code == 422  # 2 to 6 (issue 12)
+    assert http.post("/api/games", json={"players": 7}).status_code == 422  # 2 to 6
     assert http.post("/api/games", json={"players": 3, "seats": ["human"]}).status_code == 422
     r = http.post("/api/games", json={"players": 3, "seats": ["human", "genius", "random"]})
     assert r.status_code == 422 and "genius" in r.json()["detail"]

@@ -1,4 +1,4 @@
-"""Issue 13 against real servers (uvicorn in a subprocess, temporary SQLite; httpx, raw sockets
+"""The server's hardening against real servers (uvicorn in a subprocess, temporary SQLite; httpx, raw sockets
 and the `websockets` client, no mocks): bad input never reaches a 500 nor eats memory, tokens
 never appear in the access log, WebSocket Origin, security headers, offline /docs, limits on
 creating games, expiry of abandoned games, and `cyclades serve` on a busy port.

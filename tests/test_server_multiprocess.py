@@ -1,4 +1,4 @@
-"""Several server processes on one database (issue 13; server/sync.py, docs/deploy.md): two
+"""Several server processes on one database (server/sync.py, docs/deploy.md): two
 real servers (uvicorn in subprocesses) on one PostgreSQL database, and on one SQLite file (WAL
 mode; conftest.db_url). A game is played through both in turn, each WebSocket client hears
 every move whichever process made it, a process killed with kill -9 loses nothing and the

@@ -1,5 +1,5 @@
-"""Every mode from the lobby's API, and seats that belong to who they were given to
-(issues 12 and 13), against a real server (uvicorn in a subprocess, on SQLite and PostgreSQL: conftest.db_url).
+"""Every mode from the lobby's API, and seats that belong to who they were given to,
+against a real server (uvicorn in a subprocess, on SQLite and PostgreSQL: conftest.db_url).
 
 Seats are people: with 2 players each seat plays the two factions of its team (R22), so
 seat 0 plays factions 0 and 2, seat 1 factions 1 and 3. A seat is "you" (the creator's),

@@ -1,4 +1,4 @@
-"""Issue 16: the MaskablePPO example's options (shaped reward, compact action space) and its
+"""The MaskablePPO example's options (shaped reward, compact action space) and its
 evaluation, on tiny budgets (tests/test_env.py runs it with its defaults)."""
 import importlib.util
 import json

@@ -1,4 +1,4 @@
-"""The guided first game (issue 12): every lesson's position loads, its steps are legal in
+"""The guided first game: every lesson's position loads, its steps are legal in
 sequence (the other seats playing as the lesson says) and reach the lesson's goal; the
 server serves a lesson as a game and follows the person's progress, back too when the
 person takes a decision back (Undo)."""

@@ -1,4 +1,4 @@
-"""Help for a person at the table (issue 14): a hint for the current decision, and each
+"""Help for a person at the table: a hint for the current decision, and each
 player's chance to win over a finished game.
 
     from cyclades.agents.advice import hint, chances

@@ -13,7 +13,7 @@ and the routes, one router per concern:
     pages.py      the lobby and game pages, the rules page and the content texts
     replays.py    replays, the end of a game, rematches
     tutorial.py   the guided first game; back; ends-turn
-    advice.py     hints and win chances (issue 14)
+    advice.py     hints and win chances
     people.py     accounts, logins, my games, play now, ratings, profiles, chat
 
 Everything that changes a game goes through `sessions.Session.act`; every answer carries only

@@ -1,4 +1,4 @@
-"""Bots never starve people (issue 13): bot decisions in worker processes, scheduled fairly.
+"""Bots never starve people: bot decisions in worker processes, scheduled fairly.
 
 Every bot decision of the server's games (`Session._bots` calls `bot_step`) is computed in one
 of a few long-lived **worker processes** (`python -m cyclades.server.bots`), never on the
@@ -39,7 +39,7 @@ people, and searches run on other cores than the server's.
   task again if none runs while a bot is to move.
 - `workers` (`cyclades serve --bot-workers N`, `CYCLADES_BOT_WORKERS`; default: the cores but
   one, at least 1; divided among the server processes of `--workers`). 0 runs the bots in the
-  server process's threads (as before issue 13; no isolation). The workers run at a lower CPU
+  server process's threads (no isolation). The workers run at a lower CPU
   priority (nice +5) than the server, so people's requests go first on a busy machine.
 - Agents that are no registered bot kind (the tutorial's scripted `LessonBot`, trivial) or
   that cannot be pickled decide in the server process, on the Manager's `cpu` threads, as before.

@@ -1,4 +1,4 @@
-// Learn the game from the screen (issue 12), for the game page (game.js calls two hooks):
+// Learn the game from the screen, for the game page (game.js calls two hooks):
 // - the guided first game: when the game is a lesson (POST /api/tutorial), a panel says what
 //   to do and why, the element to click pulses, and any other click only gets a gentle hint;
 // - "Ask before ending my turn": a setting kept in localStorage; when on, a choice that hands
