@@ -318,12 +318,13 @@ MODES = {
 }
 
 
-# Three modes in every run (two factions a seat, teams, the classic game); the others with
-# `-m slow` (one of them in the slow sample).
+# Three modes in every run (two factions a seat, teams, the classic game); the others on demand
+# with `-m slow` (tests/README.md).
 EVERY_RUN = ("legendary-2", "legendary-4-teams", "classic-5")
+ON_DEMAND = pytest.mark.slow(sample=False)
 
 
-@pytest.mark.parametrize("mode", [m if m in EVERY_RUN else pytest.param(m, marks=pytest.mark.slow) for m in MODES])
+@pytest.mark.parametrize("mode", [m if m in EVERY_RUN else pytest.param(m, marks=ON_DEMAND) for m in MODES])
 def test_every_mode_from_the_lobby_plays_by_clicks_to_cycle_2(server, mode):
     from playwright.sync_api import sync_playwright
 

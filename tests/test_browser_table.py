@@ -389,8 +389,10 @@ def follow_hint(page):
 
 # --- a whole game, by clicks, with the animations on ---------------------------------------------------
 
-@pytest.mark.parametrize("mode", ["legendary-3", pytest.param("classic-3", marks=pytest.mark.slow),
-                                  pytest.param("legendary-2", marks=pytest.mark.slow)])  # one in the slow sample
+# Legendary with 3 players in every run; the classic game and two factions a seat on demand
+# (`-m slow`, tests/README.md).
+@pytest.mark.parametrize("mode", ["legendary-3", pytest.param("classic-3", marks=pytest.mark.slow(sample=False)),
+                                  pytest.param("legendary-2", marks=pytest.mark.slow(sample=False))])
 def test_a_whole_game_against_bots_by_clicks_with_animations(site, browser, mode):
     """A short game (a cycle limit) from its first decision to the end screen, played by clicks
     with the animations on (fast), in the Legendary, classic and two-factions-a-seat modes."""
