@@ -117,9 +117,10 @@ class People:
 
     # --- the end of a game ----------------------------------------------------------------------
 
-    def decided(self, s):
-        """A decision of game `s` was stored (sessions.Manager's listeners): if it ended the
-        game, record its end for the accounts at its table."""
+    def decided(self, d):
+        """A decision was stored (sessions.Manager's listeners hear a sessions.Decided): if it
+        ended the game, record its end for the accounts at its table."""
+        s = d.session
         if s.game.is_over and s.game_id not in self.settling:
             self.settling.add(s.game_id)
             asyncio.get_running_loop().create_task(self._settle(s))
