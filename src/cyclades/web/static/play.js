@@ -80,7 +80,7 @@ function showTable(t) {
   }[t.status] || t.status;
   box.replaceChildren(
     h("h2", {}, t.mode.label),
-    h("p", { class: "muted" }, `${t.speed === "live" ? "Live" : "Turn-based"} · ${t.rated ? (t.bots_rated ? "rated, bots included" : "rated (unrated if bots play)") : "unrated"} · bots: ${t.bot}`),
+    h("p", { class: "muted" }, `${t.speed === "live" ? "Live" : t.speed === "turn-based-72h" ? "Turn-based, three days a decision" : "Turn-based, a day a decision"} · ${t.rated ? (t.bots_rated ? "rated, bots included" : "rated (unrated if bots play)") : "unrated"} · bots: ${t.bot}`),
     h("ol", { class: "table-seats", id: "table-seats" }, seated),
     h("p", { class: "table-state", id: "table-state" }, state),
     t.status === "waiting" && t.mine ? h("div", { class: "link-row" }, h("span", { class: "who" }, "Invite by link"),
