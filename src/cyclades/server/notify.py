@@ -1,0 +1,520 @@
+"""Telling players: your turn in a turn-based game, a game you were in has ended; by e-mail
+and by Web Push, as each player chooses.
+
+    GET  /api/account/notifications        the account's choices, and whether the server can send
+    POST /api/account/notifications        {"email", "by_email", "digest", "by_push"}
+    GET  /api/push/key                     the server's VAPID public key (applicationServerKey)
+    POST /api/push/subscriptions           a browser's PushSubscription (its JSON)
+    DELETE /api/push/subscriptions         {"endpoint"}: that browser no longer
+    GET|POST /notifications/unsubscribe?a=&k=   no more e-mails (the link in every mail)
+    GET  /sw.js                            the service worker that shows the pushed messages
+
+How it goes: the Manager tells `Notifier.decided` of every stored decision (sessions.Decided);
+the process that stored it puts one row per message and channel in the outbox
+(`notifications`), for the accounts holding the seats (holders.py). Each server process sends
+what is due every `notify_sweep_seconds`: rows are claimed by an atomic UPDATE on their lease
+(PostgreSQL: FOR UPDATE SKIP LOCKED), so each is sent once however many processes run, and a
+row whose process stopped is sent by another once its lease lapses. A player who chose the
+daily digest gets their e-mails' rows due at the next `digest_hour` (UTC), sent as one mail.
+
+E-mail goes through the SMTP server of `cyclades serve --smtp-host ...` (none: no e-mail);
+every mail has an unsubscribe link (and a List-Unsubscribe header), signed with a key of the
+server's. Web Push: the server's VAPID key pair is made at its first start and kept in the
+database (`server_keys`), so every process signs with the same; pywebpush encrypts and sends.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from email.message import EmailMessage
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+from .auth import account_of
+from .clocks import now, speed_of
+from .errors import Refused, refusals
+from .people_schema import accounts, metadata, seat_holders
+
+log = logging.getLogger("cyclades.server")
+
+LEASE = 120.0            # seconds a process has to send what it claimed
+BATCH = 200              # rows claimed at once
+MAX_TRIES = 5            # a message that failed so often is given up (logged)
+
+# The outbox: one row per message and channel (email | push).
+notifications = sa.Table(
+    "notifications", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, nullable=False),
+    sa.Column("channel", sa.String(8), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),        # turn | over
+    sa.Column("game_id", sa.String(64), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("due", sa.Float, nullable=False),
+    sa.Column("sent", sa.Float, nullable=True),
+    sa.Column("lease", sa.Float, nullable=True),
+    sa.Column("tries", sa.Integer, nullable=False, server_default=sa.text("0")),
+    sa.Index("notifications_due", "sent", "due"),
+)
+
+push_subscriptions = sa.Table(
+    "push_subscriptions", metadata,
+    sa.Column("endpoint", sa.String(1000), primary_key=True),
+    sa.Column("account_id", sa.Integer, nullable=False, index=True),
+    sa.Column("p256dh", sa.String(200), nullable=False),
+    sa.Column("auth", sa.String(100), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+# Keys the server makes once and every process shares: the VAPID key pair, the key that signs
+# unsubscribe links.
+server_keys = sa.Table(
+    "server_keys", metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+DEFAULTS = {"email": None, "by_email": False, "digest": False, "by_push": False}
+
+
+# --- the database side --------------------------------------------------------------------------
+
+def server_key(engine, name: str, make) -> str:
+    """The stored key `name`, made by `make()` and stored the first time (the first process
+    to store it wins; the others read it)."""
+    with engine.connect() as c:
+        row = c.execute(sa.select(server_keys.c.value).where(server_keys.c.name == name)).first()
+    if row is not None:
+        return row.value
+    try:
+        with engine.begin() as c:
+            c.execute(server_keys.insert().values(name=name, value=make()))
+    except sa.exc.IntegrityError:
+        pass
+    with engine.connect() as c:
+        return c.execute(sa.select(server_keys.c.value).where(server_keys.c.name == name)).scalar_one()
+
+
+def make_vapid_pem() -> str:
+    from py_vapid import Vapid02
+    v = Vapid02()
+    v.generate_keys()
+    return v.private_pem().decode()
+
+
+def choices_of(engine, account_id: int) -> dict:
+    with engine.connect() as c:
+        text = c.execute(sa.select(accounts.c.settings).where(accounts.c.id == account_id)).scalar()
+    settings = json.loads(text or "{}")
+    return {**DEFAULTS, **(settings.get("notifications") or {})}
+
+
+def set_choices(engine, account_id: int, choices: dict) -> None:
+    with engine.begin() as c:
+        text = c.execute(sa.select(accounts.c.settings).where(accounts.c.id == account_id)).scalar()
+        settings = json.loads(text or "{}")
+        settings["notifications"] = choices
+        c.execute(accounts.update().where(accounts.c.id == account_id)
+                  .values(settings=json.dumps(settings)))
+
+
+def next_digest(at: float, hour: int) -> float:
+    """The next `hour`:00 UTC after `at`."""
+    day = 86400.0
+    start = at - at % day + hour * 3600
+    return start if start > at else start + day
+
+
+def enqueue(engine, game_id: str, kind: str, seats: list, at: float, digest_hour: int) -> int:
+    """Put in the outbox the messages of `kind` for the accounts holding `seats` of the game,
+    on the channels each chose; how many rows."""
+    with engine.begin() as c:
+        holders = c.execute(sa.select(seat_holders.c.seat, seat_holders.c.account_id, accounts.c.settings)
+                            .join(accounts, accounts.c.id == seat_holders.c.account_id)
+                            .where(seat_holders.c.game_id == game_id, seat_holders.c.state == "playing",
+                                   seat_holders.c.seat.in_(seats))).all()
+        rows = []
+        for h in holders:
+            ch = {**DEFAULTS, **(json.loads(h.settings or "{}").get("notifications") or {})}
+            row = {"account_id": h.account_id, "seat": h.seat, "kind": kind, "game_id": game_id,
+                   "created": at}
+            if ch["by_email"] and ch["email"]:
+                rows.append({**row, "channel": "email",
+                             "due": next_digest(at, digest_hour) if ch["digest"] else at})
+            if ch["by_push"]:
+                rows.append({**row, "channel": "push", "due": at})
+        if rows:
+            c.execute(notifications.insert(), rows)
+    return len(rows)
+
+
+def claim(engine, at: float, pg: bool) -> list:
+    """Due rows, claimed by this call alone for LEASE seconds."""
+    due = (sa.select(notifications.c.id)
+           .where(notifications.c.sent.is_(None), notifications.c.due <= at,
+                  sa.or_(notifications.c.lease.is_(None), notifications.c.lease < at))
+           .order_by(notifications.c.id).limit(BATCH))
+    if pg:
+        due = due.with_for_update(skip_locked=True)
+    stmt = (notifications.update()
+            .where(notifications.c.id.in_(due.scalar_subquery()), notifications.c.sent.is_(None),
+                   sa.or_(notifications.c.lease.is_(None), notifications.c.lease < at))
+            .values(lease=at + LEASE, tries=notifications.c.tries + 1)
+            .returning(notifications.c.id, notifications.c.account_id, notifications.c.channel,
+                       notifications.c.kind, notifications.c.game_id, notifications.c.seat,
+                       notifications.c.tries))
+    with engine.begin() as c:
+        return [r._asdict() for r in c.execute(stmt)]
+
+
+def mark_sent(engine, ids: list, at: float) -> None:
+    if ids:
+        with engine.begin() as c:
+            c.execute(notifications.update().where(notifications.c.id.in_(ids)).values(sent=at))
+
+
+def subscriptions_of(engine, account_id: int) -> list:
+    with engine.connect() as c:
+        return [r._asdict() for r in c.execute(
+            sa.select(push_subscriptions.c.endpoint, push_subscriptions.c.p256dh, push_subscriptions.c.auth)
+            .where(push_subscriptions.c.account_id == account_id))]
+
+
+def subscribe(engine, account_id: int, endpoint: str, p256dh: str, auth: str) -> None:
+    with engine.begin() as c:
+        c.execute(push_subscriptions.delete().where(push_subscriptions.c.endpoint == endpoint))
+        c.execute(push_subscriptions.insert().values(endpoint=endpoint, account_id=account_id,
+                                                     p256dh=p256dh, auth=auth, created=time.time()))
+
+
+def unsubscribe_push(engine, endpoint: str, account_id: int | None = None) -> int:
+    q = push_subscriptions.delete().where(push_subscriptions.c.endpoint == endpoint)
+    if account_id is not None:
+        q = q.where(push_subscriptions.c.account_id == account_id)
+    with engine.begin() as c:
+        return c.execute(q).rowcount
+
+
+# --- the messages ------------------------------------------------------------------------------------
+
+def subject_of(rows: list) -> str:
+    if len(rows) > 1:
+        return "Cyclades: your games today"
+    return "Cyclades: it is your turn" if rows[0]["kind"] == "turn" else "Cyclades: a game you played has ended"
+
+
+def sentence_of(row: dict) -> str:
+    if row["kind"] == "turn":
+        return "It is your turn in a game of Cyclades."
+    return "A game of Cyclades you played in has ended: see how it finished."
+
+
+class Notifier:
+    """The listener of decisions and the sender of the outbox (see the module's text)."""
+
+    def __init__(self, people):
+        self.people = people
+        self.settings = people.settings
+        self.engine = people.engine
+        self.pg = people.m.store.pg
+        self.task: asyncio.Task | None = None
+        self.vapid_pem: str | None = None
+        self.vapid_public: str | None = None
+        self.unsubscribe_key: bytes = b""
+        self.sent = {"email": 0, "push": 0}
+        self.failed = 0
+
+    async def start(self):
+        self.vapid_pem = await self.people.call(server_key, self.engine, "vapid", make_vapid_pem)
+        secret = await self.people.call(server_key, self.engine, "unsubscribe", lambda: secrets.token_hex(32))
+        self.unsubscribe_key = secret.encode()
+        self.vapid_public = _public_key(self.vapid_pem)
+        self.people.m.listeners.append(self.decided)
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self):
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except BaseException:
+                pass
+
+    # --- what to tell ---------------------------------------------------------------------------------
+
+    def decided(self, d) -> None:
+        """A decision was stored here: a game that ended tells every seat; a turn-based game
+        that now waits on another person tells them."""
+        s = d.session
+        if s.game.is_over:
+            kind, seats = "over", list(range(len(s.seats)))
+        elif d.waiting is not None and d.waiting != d.decider and _turn_based(s.settings):
+            kind, seats = "turn", [d.waiting]
+        else:
+            return
+        asyncio.get_running_loop().create_task(self._enqueue(s.game_id, kind, seats))
+
+    async def _enqueue(self, game_id, kind, seats):
+        try:
+            await self.people.db(enqueue, game_id, kind, seats, now(), self.settings.digest_hour)
+        except Exception as e:
+            self.people.failed(f"putting the messages of game {game_id} in the outbox", e)
+
+    # --- sending -------------------------------------------------------------------------------------
+
+    async def _run(self):
+        while not self.people.m.closing:
+            await asyncio.sleep(self.settings.notify_sweep_seconds)
+            try:
+                await self.send_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                self.people.failed("sending notifications", e)
+
+    async def send_due(self) -> int:
+        """Send what is due (claimed here alone); how many rows were claimed."""
+        rows = await self.people.db(claim, now(), self.pg)
+        by_account: dict = {}
+        for r in rows:
+            by_account.setdefault((r["account_id"], r["channel"]), []).append(r)
+        for (account_id, channel), group in by_account.items():
+            try:
+                done = await self._send(account_id, channel, group)
+            except Exception as e:
+                self.failed += 1
+                given_up = [r["id"] for r in group if r["tries"] >= MAX_TRIES]
+                log.warning("sending %d %s message(s) to account %d failed (%s: %s)%s", len(group), channel,
+                            account_id, type(e).__name__, e,
+                            "; given up" if given_up else "; tried again later")
+                await self.people.db(mark_sent, given_up, now())
+                continue
+            await self.people.db(mark_sent, [r["id"] for r in group], now())
+            self.sent[channel] += done
+        return len(rows)
+
+    async def _send(self, account_id: int, channel: str, rows: list) -> int:
+        choices = await self.people.db(choices_of, account_id)
+        links = [await self._link(r) for r in rows]
+        if channel == "email":
+            if not (choices["by_email"] and choices["email"] and self.settings.smtp_host):
+                return 0
+            message = self.mail(account_id, choices["email"], rows, links)
+            await self.people.call(self._smtp, message)
+            return 1
+        if not choices["by_push"]:
+            return 0
+        subs = await self.people.db(subscriptions_of, account_id)
+        n = 0
+        for r, link in zip(rows, links):
+            data = json.dumps({"title": subject_of([r]), "body": sentence_of(r), "url": link})
+            for sub in subs:
+                n += await self.people.call(self._push, sub, data)
+        return n
+
+    async def _link(self, row: dict) -> str:
+        """The address that opens the game at the seat (its secret link), on this server."""
+        path = f"/game/{row['game_id']}"
+        try:
+            s = await self.people.m.get(row["game_id"])
+            token = s.seats[row["seat"]].get("token") if row["seat"] < len(s.seats) else None
+            if token and row["kind"] == "turn":
+                path += f"?token={token}"
+        except Refused:
+            pass
+        return self.settings.public_url.rstrip("/") + path
+
+    def unsubscribe_link(self, account_id: int) -> str:
+        return (self.settings.public_url.rstrip("/")
+                + f"/notifications/unsubscribe?a={account_id}&k={self.unsubscribe_sign(account_id)}")
+
+    def unsubscribe_sign(self, account_id: int) -> str:
+        mac = hmac.new(self.unsubscribe_key, f"unsubscribe:{account_id}".encode(), hashlib.sha256)
+        return base64.urlsafe_b64encode(mac.digest()[:18]).decode()
+
+    def mail(self, account_id: int, to: str, rows: list, links: list) -> EmailMessage:
+        m = EmailMessage()
+        m["Subject"] = subject_of(rows)
+        m["From"] = self.settings.smtp_from
+        m["To"] = to
+        off = self.unsubscribe_link(account_id)
+        m["List-Unsubscribe"] = f"<{off}>"
+        m["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        body = [f"{sentence_of(r)}\n{link}\n" for r, link in zip(rows, links)]
+        body.append(f"You get these e-mails because you asked for them in your account's settings.\n"
+                    f"To get no more of them, open this link: {off}\n")
+        m.set_content("\n".join(body))
+        return m
+
+    def _smtp(self, message: EmailMessage) -> None:
+        import smtplib
+        st = self.settings
+        if st.smtp_security == "ssl":
+            server: smtplib.SMTP = smtplib.SMTP_SSL(st.smtp_host, st.smtp_port, timeout=30)
+        else:
+            server = smtplib.SMTP(st.smtp_host, st.smtp_port, timeout=30)
+        with server:
+            if st.smtp_security == "starttls":
+                server.starttls()
+            if st.smtp_user:
+                server.login(st.smtp_user, st.smtp_password or "")
+            server.send_message(message)
+
+    def _push(self, sub: dict, data: str) -> int:
+        from py_vapid import Vapid02
+        from pywebpush import WebPushException, webpush
+        info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]}}
+        try:
+            webpush(info, data, vapid_private_key=Vapid02.from_pem(self.vapid_pem.encode()),
+                    vapid_claims={"sub": f"mailto:{self.settings.smtp_from}"}, ttl=24 * 3600, timeout=30)
+        except WebPushException as e:
+            status = getattr(e.response, "status_code", None)
+            if status in (404, 410):  # the browser dropped the subscription: forget it
+                unsubscribe_push(self.engine, sub["endpoint"])
+                return 0
+            raise
+        return 1
+
+
+def _turn_based(settings: dict) -> bool:
+    speed = speed_of(settings)
+    return bool(speed and speed.turn_based)
+
+
+def _public_key(pem: str) -> str:
+    from cryptography.hazmat.primitives import serialization
+    from py_vapid import Vapid02, b64urlencode
+    v = Vapid02.from_pem(pem.encode())
+    raw = v.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return b64urlencode(raw)
+
+
+# --- the routes ---------------------------------------------------------------------------------------
+
+router = APIRouter()
+
+
+def notifier_of(request) -> Notifier:
+    return request.app.state.people.notifier
+
+
+class Choices(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: StrictStr | None = Field(None, max_length=254, description="where the e-mails go")
+    by_email: StrictBool = Field(False, description="e-mails: your turn, a game ended")
+    digest: StrictBool = Field(False, description="one e-mail a day with all of them, instead")
+    by_push: StrictBool = Field(False, description="Web Push messages to the browsers subscribed")
+
+
+class Subscription(BaseModel):
+    model_config = ConfigDict(extra="ignore")   # a PushSubscription's JSON (expirationTime too)
+    endpoint: StrictStr = Field(max_length=1000)
+    keys: dict[str, StrictStr]
+
+
+class Endpoint(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    endpoint: StrictStr = Field(max_length=1000)
+
+
+@router.get("/api/account/notifications", responses=refusals(401))
+async def get_choices(request: Request):
+    """What the player chose, and what this server can send."""
+    me = account_of(request)
+    n = notifier_of(request)
+    choices = await n.people.db(choices_of, me["id"])
+    subs = await n.people.db(subscriptions_of, me["id"])
+    return {**choices, "email_available": bool(n.settings.smtp_host), "push_subscriptions": len(subs),
+            "digest_hour": n.settings.digest_hour}
+
+
+@router.post("/api/account/notifications", responses=refusals(401, 422))
+async def post_choices(body: Choices, request: Request):
+    me = account_of(request)
+    email = (body.email or "").strip() or None
+    if email is not None and ("@" not in email or any(ch.isspace() for ch in email)
+                              or email.startswith("@") or email.endswith("@")):
+        raise Refused(422, "this is not an e-mail address: it should look like name@example.org")
+    if body.by_email and email is None:
+        raise Refused(422, "give an e-mail address to get e-mails")
+    choices = {"email": email, "by_email": body.by_email, "digest": body.digest, "by_push": body.by_push}
+    n = notifier_of(request)
+    await n.people.db(set_choices, me["id"], choices)
+    return choices
+
+
+@router.get("/api/push/key")
+async def push_key(request: Request):
+    """The server's VAPID public key: a page's pushManager.subscribe applicationServerKey."""
+    return {"key": notifier_of(request).vapid_public}
+
+
+@router.post("/api/push/subscriptions", status_code=201, responses=refusals(401, 422))
+async def add_subscription(body: Subscription, request: Request):
+    me = account_of(request)
+    if not body.endpoint.startswith(("https://", "http://")):
+        raise Refused(422, "a push endpoint is an https:// address")
+    p256dh, auth = body.keys.get("p256dh"), body.keys.get("auth")
+    if not p256dh or not auth or len(p256dh) > 200 or len(auth) > 100:
+        raise Refused(422, "a push subscription has keys p256dh and auth")
+    n = notifier_of(request)
+    await n.people.db(subscribe, me["id"], body.endpoint, p256dh, auth)
+    return {"subscribed": True}
+
+
+@router.delete("/api/push/subscriptions", responses=refusals(401))
+async def drop_subscription(body: Endpoint, request: Request):
+    me = account_of(request)
+    n = notifier_of(request)
+    return {"removed": await n.people.db(unsubscribe_push, body.endpoint, me["id"])}
+
+
+UNSUBSCRIBED = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+                "content=\"width=device-width, initial-scale=1\"><title>Cyclades</title>"
+                "<link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main class=\"panel\">"
+                "<p>{}</p><p><a href=\"/account\">Your notification settings</a></p></main></body></html>")
+
+
+@router.api_route("/notifications/unsubscribe", methods=["GET", "POST"], include_in_schema=False)
+async def unsubscribe(request: Request, a: int = 0, k: str = ""):
+    """The link of every e-mail: no more e-mails for that account (no login needed: the link
+    is signed)."""
+    n = notifier_of(request)
+    if not hmac.compare_digest(n.unsubscribe_sign(a), k):
+        return HTMLResponse(UNSUBSCRIBED.format("This link is not right: open it from the e-mail as it came."),
+                            status_code=400)
+    choices = await n.people.db(choices_of, a)
+    choices.update(by_email=False, digest=False)
+    await n.people.db(set_choices, a, choices)
+    return HTMLResponse(UNSUBSCRIBED.format("You will get no more e-mails from this Cyclades server."))
+
+
+SERVICE_WORKER = """// Shows the server's Web Push messages; a click opens the game.
+self.addEventListener("push", (event) => {
+  let m = {};
+  try { m = event.data ? event.data.json() : {}; } catch (e) { m = { body: event.data && event.data.text() }; }
+  event.waitUntil(self.registration.showNotification(m.title || "Cyclades", {
+    body: m.body || "", data: { url: m.url || "/" }, tag: m.url || "cyclades",
+  }));
+});
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(clients.openWindow(event.notification.data.url));
+});
+"""
+
+
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker():
+    return Response(SERVICE_WORKER, media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
