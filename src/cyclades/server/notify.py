@@ -232,6 +232,7 @@ class Notifier:
         self.vapid_public: str | None = None
         self.unsubscribe_key: bytes = b""
         self.sent = {"email": 0, "push": 0}
+        self.pending: set = set()
         self.failed = 0
 
     async def start(self):
@@ -262,11 +263,14 @@ class Notifier:
             kind, seats = "turn", [d.waiting]
         else:
             return
-        asyncio.get_running_loop().create_task(self._enqueue(s.game_id, kind, seats))
+        task = asyncio.get_running_loop().create_task(self._enqueue(s.game_id, kind, seats))
+        self.pending.add(task)  # a task nothing refers to may be collected before it ran
+        task.add_done_callback(self.pending.discard)
 
     async def _enqueue(self, game_id, kind, seats):
         try:
-            await self.people.db(enqueue, game_id, kind, seats, now(), self.settings.digest_hour)
+            n = await self.people.db(enqueue, game_id, kind, seats, now(), self.settings.digest_hour)
+            log.warning("game %s: %d message(s) of kind %s to send", game_id, n, kind)
         except Exception as e:
             self.people.failed(f"putting the messages of game {game_id} in the outbox", e)
 
@@ -402,6 +406,7 @@ def _public_key(pem: str) -> str:
 # --- the routes ---------------------------------------------------------------------------------------
 
 router = APIRouter()
+WHAT = {401: "not logged in", 422: "not an e-mail address, or not a push subscription"}
 
 
 def notifier_of(request) -> Notifier:
@@ -427,7 +432,7 @@ class Endpoint(BaseModel):
     endpoint: StrictStr = Field(max_length=1000)
 
 
-@router.get("/api/account/notifications", responses=refusals(401))
+@router.get("/api/account/notifications", responses=refusals(401, what=WHAT))
 async def get_choices(request: Request):
     """What the player chose, and what this server can send."""
     me = account_of(request)
@@ -438,7 +443,7 @@ async def get_choices(request: Request):
             "digest_hour": n.settings.digest_hour}
 
 
-@router.post("/api/account/notifications", responses=refusals(401, 422))
+@router.post("/api/account/notifications", responses=refusals(401, 422, what=WHAT))
 async def post_choices(body: Choices, request: Request):
     me = account_of(request)
     email = (body.email or "").strip() or None
@@ -459,7 +464,7 @@ async def push_key(request: Request):
     return {"key": notifier_of(request).vapid_public}
 
 
-@router.post("/api/push/subscriptions", status_code=201, responses=refusals(401, 422))
+@router.post("/api/push/subscriptions", status_code=201, responses=refusals(401, 422, what=WHAT))
 async def add_subscription(body: Subscription, request: Request):
     me = account_of(request)
     if not body.endpoint.startswith(("https://", "http://")):
@@ -472,7 +477,7 @@ async def add_subscription(body: Subscription, request: Request):
     return {"subscribed": True}
 
 
-@router.delete("/api/push/subscriptions", responses=refusals(401))
+@router.delete("/api/push/subscriptions", responses=refusals(401, what=WHAT))
 async def drop_subscription(body: Endpoint, request: Request):
     me = account_of(request)
     n = notifier_of(request)

@@ -1,0 +1,261 @@
+"""Turn-based play over days, against real server processes on SQLite and on PostgreSQL
+(conftest.db_url): two accounts at a play-now table, the server's time moved on by days
+through $CYCLADES_CLOCK_FILE (server/clocks.py), e-mails received by an SMTP server the test
+runs (aiosmtpd), Web Push messages by a push endpoint the test runs (decrypted with the
+subscription's own keys, as a browser would), timeouts decided by the table's bot, the seat
+handed to it after three, and the game played to its end. Two server processes sweep the
+same clocks (each timeout fires once) and both are restarted in the middle (no clock lost).
+Contract: docs/api.md "Clocks and notifications"."""
+from __future__ import annotations
+
+import base64
+import email
+import email.policy
+import json
+import os
+import random
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("aiosmtpd")
+pytest.importorskip("pywebpush")
+from people import Crowd, game_of, token_of, wait_for  # noqa: E402
+from serverproc import START_SECONDS  # noqa: E402
+
+from cyclades.server.testing import ServerProcess, free_port  # noqa: E402
+
+DAY = 86400.0
+TURN = 24 * 3600 + 3 * DAY   # a day a decision and 3 days in the bank (clocks.SPEEDS)
+
+
+# --- what the test runs beside the servers ----------------------------------------------------------
+
+class SmtpSink:
+    """An SMTP server (aiosmtpd) that keeps every message it receives."""
+
+    def __init__(self):
+        from aiosmtpd.controller import Controller
+        self.messages: list = []
+        sink = self
+
+        class Handler:
+            async def handle_DATA(self, server, session, envelope):
+                sink.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+                return "250 OK"
+        self.port = free_port()
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
+
+    def to(self, address: str) -> list:
+        return [m for m in self.messages if m["To"] == address]
+
+    def __enter__(self):
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.controller.stop()
+
+
+class PushEndpoint:
+    """A push service's endpoint: keeps each message (its headers and encrypted body); the
+    subscription's keys (`keys`) decrypt them as the browser would."""
+
+    def __init__(self):
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+        self.private = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        raw = self.private.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+        b64 = lambda b: base64.urlsafe_b64encode(b).decode().rstrip("=")  # noqa: E731
+        self.keys = {"p256dh": b64(raw), "auth": b64(self.auth)}
+        self.received: list = []
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                endpoint.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
+                self.send_response(201)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/push/bob"
+
+    def messages(self) -> list:
+        import http_ece
+        return [json.loads(http_ece.decrypt(body, private_key=self.private, auth_secret=self.auth,
+                                            version="aes128gcm")) for _, body in self.received]
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+
+
+class ServerTime:
+    """The servers' time: the seconds added to the system's, in the file they read."""
+
+    def __init__(self, path):
+        self.path = path
+        self.offset = 0.0
+        self.move(0)
+
+    def move(self, seconds: float):
+        self.offset += seconds
+        self.path.write_text(str(self.offset))
+
+
+# --- the game -----------------------------------------------------------------------------------
+
+def state(person, gid, token):
+    return person.get(f"/api/games/{gid}", params={"token": token}).json()
+
+
+def decide_randomly(person, gid, token, rng) -> bool:
+    st = state(person, gid, token)
+    if not st["legal_actions"]:
+        return False
+    a = rng.choice(st["legal_actions"])
+    a = {k: a[k] for k in ("kind", "what", "where", "n") if k in a}
+    r = person.post(f"/api/games/{gid}/actions", json={"token": token, "version": st["version"], "action": a})
+    assert r.status_code in (200, 409), r.text
+    return r.status_code == 200
+
+
+@pytest.fixture
+def world(db_url, tmp_path):
+    with SmtpSink() as smtp, PushEndpoint() as push:
+        clock = ServerTime(tmp_path / "clock")
+        port = free_port()
+        args = ["--signup-rate", "1000/minute", "--login-rate", "1000/minute", "--play-now-max-cycles", "1",
+                "--table-sweep-seconds", "0.2", "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp.port),
+                "--smtp-security", "none", "--smtp-from", "tables@cyclades.test",
+                "--public-url", f"http://127.0.0.1:{port}", "--notify-sweep-seconds", "0.2",
+                "--log-level", "info"]
+        env = {"CYCLADES_CLOCK_FILE": str(clock.path), "CYCLADES_CLOCK_SWEEP_SECONDS": "0.2",
+               "CYCLADES_POLL_SECONDS": "0.2"}
+        servers = [ServerProcess(db_url, port=p, bot_delay=0.0, args=args, env=env, timeout=START_SECONDS,
+                                 log_path=str(tmp_path / f"server{i}.log"))
+                   for i, p in enumerate((port, free_port()))]
+        for s in servers:
+            s.start()
+        crowd = Crowd(servers[0].url)
+        try:
+            yield {"smtp": smtp, "push": push, "clock": clock, "servers": servers, "crowd": crowd}
+        finally:
+            crowd.close()
+            for s in servers:
+                s.stop()
+            for s in servers:
+                print(f"--- {s.log_path} ---\n{s.log_tail()}")
+
+
+def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
+    smtp, push, clock, servers = world["smtp"], world["push"], world["clock"], world["servers"]
+    ann, bob = world["crowd"]("Ann"), world["crowd"]("Bob")
+    # Ann by e-mail; Bob by e-mail and by push, on the endpoint the test runs.
+    r = ann.post("/api/account/notifications", json={"email": "ann@cyclades.test", "by_email": True})
+    assert r.status_code == 200, r.text
+    assert bob.post("/api/account/notifications", json={"email": "bob@cyclades.test", "by_email": True,
+                                                         "by_push": True}).status_code == 200
+    assert bob.post("/api/push/subscriptions", json={"endpoint": push.url, "keys": push.keys}).status_code == 201
+    assert ann.post("/api/account/notifications", json={"by_email": True}).status_code == 422  # no address
+
+    body = {"players": 2, "ruleset": "legendary", "maelstrom": False, "speed": "turn-based", "rated": False,
+            "bot": "casual"}
+    t = ann.post("/api/play", json=body).json()
+    bob.post("/api/play", json=body)
+    urls = {p.name: wait_for(lambda p=p: p.get(f"/api/play/tables/{t['table_id']}").json()["game_url"],
+                             what="the game") for p in (ann, bob)}
+    gid = game_of(urls["Ann"])
+    tokens = {name: token_of(u) for name, u in urls.items()}
+    people = {"Ann": ann, "Bob": bob}
+    seat_of = {name: state(people[name], gid, tok)["seat"] for name, tok in tokens.items()}
+    st = state(ann, gid, tokens["Ann"])
+    assert st["clock"]["speed"] == "turn-based" and st["clock"]["per"] == DAY
+    assert st["clock"]["deadline"] - st["clock"]["now"] == pytest.approx(TURN, abs=5)
+    rng = random.Random(3)
+
+    def mover():
+        st = state(ann, gid, tokens["Ann"])
+        if st["status"] == "over":
+            return None
+        return next(n for n, s in seat_of.items() if s == st["clock"]["seat"]) if st["clock"]["seat"] is not None else "bot"
+
+    # Decisions until the turn passes from Ann to Bob: Bob is told, by e-mail and by push.
+    while mover() != "Ann":
+        decide_randomly(people[mover()], gid, tokens[mover()], rng)
+    while mover() == "Ann":
+        decide_randomly(ann, gid, tokens["Ann"], rng)
+    mail = wait_for(lambda: smtp.to("bob@cyclades.test"), what="Bob's e-mail")[0]
+    assert mail["Subject"] == "Cyclades: it is your turn"
+    text = mail.get_content()
+    assert f"{servers[0].url}/game/{gid}?token={tokens['Bob']}" in text
+    assert "/notifications/unsubscribe?" in mail["List-Unsubscribe"]
+    pushed = wait_for(push.messages, what="Bob's push message")[0]
+    assert pushed["title"] == "Cyclades: it is your turn" and pushed["url"].endswith(f"/game/{gid}?token={tokens['Bob']}")
+    headers = push.received[0][0]
+    assert headers["authorization"].startswith("vapid t=") and headers["content-encoding"] == "aes128gcm"
+    # The link opens the right game, at Bob's seat.
+    link = next(line for line in text.splitlines() if "/game/" in line)
+    assert httpx.get(link).status_code == 200
+    assert httpx.get(link.replace("/game/", "/api/games/")).json()["seat"] == seat_of["Bob"]
+
+    # Bob does not play: a bot decides for him once his day and bank are gone, three times; then
+    # his seat is the bot's. Meanwhile both processes sweep, and both restart in the middle.
+    fired = 0
+    while fired < 3:
+        who = mover()
+        if who == "Ann":
+            decide_randomly(ann, gid, tokens["Ann"], rng)
+            continue
+        assert who == "Bob", who
+        before = state(ann, gid, tokens["Ann"])
+        clock.move(before["clock"]["deadline"] - before["clock"]["now"] + 60)
+        if fired == 1:
+            for s in servers:   # a restart with the clock due: it is kept in the database
+                s.stop()
+            for s in servers:
+                s.start()
+        fired += 1
+        after = wait_for(lambda: (lambda x: x if x["clock"]["timeouts"][seat_of["Bob"]] >= fired else None)(
+            state(ann, gid, tokens["Ann"])), timeout=30, what=f"timeout {fired}")
+        assert after["clock"]["timeouts"][seat_of["Bob"]] == fired  # once, not once per process
+        assert after["version"] > before["version"]
+    final_seat = state(ann, gid, tokens["Ann"])["seats"][seat_of["Bob"]]
+    assert final_seat["kind"] == "casual", final_seat
+    log = ann.get(f"/api/games/{gid}/log").json()["log"]
+    assert sum("ran out of time: a bot made this decision" in line for line in log) <= 3
+    assert bob.post(f"/api/games/{gid}/actions", json={"token": tokens["Bob"], "version": 0,
+                                                        "action": {"kind": "pass"}}).status_code == 403
+
+    # Ann plays on against the bot to the end; both are told the game ended.
+    deadline = time.monotonic() + 120
+    while mover() is not None:
+        assert time.monotonic() < deadline, "the game did not end"
+        if mover() == "Ann":
+            decide_randomly(ann, gid, tokens["Ann"], rng)
+        else:
+            time.sleep(0.05)
+    wait_for(lambda: any(m["Subject"] == "Cyclades: a game you played has ended"
+                         for m in smtp.to("ann@cyclades.test")), what="Ann's e-mail of the end")
+    wait_for(lambda: any(m["title"] == "Cyclades: a game you played has ended" for m in push.messages()),
+             what="Bob's push of the end")
+    # Every message once, whichever process sent it.
+    subjects = [(m["To"], m["Subject"]) for m in smtp.messages]
+    assert subjects.count(("ann@cyclades.test", "Cyclades: a game you played has ended")) == 1
+
+    # The unsubscribe link of a mail stops the e-mails.
+    mail = smtp.to("ann@cyclades.test")[-1]
+    off = mail["List-Unsubscribe"].strip("<>")
+    assert httpx.get(off).status_code == 200
+    assert ann.get("/api/account/notifications").json()["by_email"] is False
+    assert httpx.get(off.replace("k=", "k=x")).status_code == 400
