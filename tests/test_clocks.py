@@ -8,21 +8,15 @@ same clocks (each timeout fires once) and both are restarted in the middle (no c
 Contract: docs/api.md "Clocks and notifications"."""
 from __future__ import annotations
 
-import base64
-import email
-import email.policy
-import json
-import os
 import random
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("aiosmtpd")
 pytest.importorskip("pywebpush")
+from notifications import PushEndpoint, ServerTime, SmtpSink  # noqa: E402
 from people import Crowd, game_of, token_of, wait_for  # noqa: E402
 from serverproc import START_SECONDS  # noqa: E402
 
@@ -30,87 +24,6 @@ from cyclades.server.testing import ServerProcess, free_port  # noqa: E402
 
 DAY = 86400.0
 TURN = 24 * 3600 + 3 * DAY   # a day a decision and 3 days in the bank (clocks.SPEEDS)
-
-
-# --- what the test runs beside the servers ----------------------------------------------------------
-
-class SmtpSink:
-    """An SMTP server (aiosmtpd) that keeps every message it receives."""
-
-    def __init__(self):
-        from aiosmtpd.controller import Controller
-        self.messages: list = []
-        sink = self
-
-        class Handler:
-            async def handle_DATA(self, server, session, envelope):
-                sink.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
-                return "250 OK"
-        self.port = free_port()
-        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
-
-    def to(self, address: str) -> list:
-        return [m for m in self.messages if m["To"] == address]
-
-    def __enter__(self):
-        self.controller.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.controller.stop()
-
-
-class PushEndpoint:
-    """A push service's endpoint: keeps each message (its headers and encrypted body); the
-    subscription's keys (`keys`) decrypt them as the browser would."""
-
-    def __init__(self):
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-        self.private = ec.generate_private_key(ec.SECP256R1())
-        self.auth = os.urandom(16)
-        raw = self.private.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-        b64 = lambda b: base64.urlsafe_b64encode(b).decode().rstrip("=")  # noqa: E731
-        self.keys = {"p256dh": b64(raw), "auth": b64(self.auth)}
-        self.received: list = []
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                endpoint.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
-                self.send_response(201)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/push/bob"
-
-    def messages(self) -> list:
-        import http_ece
-        return [json.loads(http_ece.decrypt(body, private_key=self.private, auth_secret=self.auth,
-                                            version="aes128gcm")) for _, body in self.received]
-
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-
-
-class ServerTime:
-    """The servers' time: the seconds added to the system's, in the file they read."""
-
-    def __init__(self, path):
-        self.path = path
-        self.offset = 0.0
-        self.move(0)
-
-    def move(self, seconds: float):
-        self.offset += seconds
-        self.path.write_text(str(self.offset))
 
 
 # --- the game -----------------------------------------------------------------------------------
@@ -188,7 +101,9 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
         st = state(ann, gid, tokens["Ann"])
         if st["status"] == "over":
             return None
-        return next(n for n, s in seat_of.items() if s == st["clock"]["seat"]) if st["clock"]["seat"] is not None else "bot"
+        if st["clock"]["seat"] is None:
+            return "bot"
+        return next(n for n, s in seat_of.items() if s == st["clock"]["seat"])
 
     # Decisions until the turn passes from Ann to Bob: Bob is told, by e-mail and by push.
     while mover() != "Ann":
@@ -201,7 +116,8 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
     assert f"{servers[0].url}/game/{gid}?token={tokens['Bob']}" in text
     assert "/notifications/unsubscribe?" in mail["List-Unsubscribe"]
     pushed = wait_for(push.messages, what="Bob's push message")[0]
-    assert pushed["title"] == "Cyclades: it is your turn" and pushed["url"].endswith(f"/game/{gid}?token={tokens['Bob']}")
+    assert pushed["title"] == "Cyclades: it is your turn"
+    assert pushed["url"].endswith(f"/game/{gid}?token={tokens['Bob']}")
     headers = push.received[0][0]
     assert headers["authorization"].startswith("vapid t=") and headers["content-encoding"] == "aes128gcm"
     # The link opens the right game, at Bob's seat.
@@ -226,7 +142,7 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
             for s in servers:
                 s.start()
         fired += 1
-        after = wait_for(lambda: (lambda x: x if x["clock"]["timeouts"][seat_of["Bob"]] >= fired else None)(
+        after = wait_for(lambda n=fired: (lambda x: x if x["clock"]["timeouts"][seat_of["Bob"]] >= n else None)(
             state(ann, gid, tokens["Ann"])), timeout=30, what=f"timeout {fired}")
         assert after["clock"]["timeouts"][seat_of["Bob"]] == fired  # once, not once per process
         assert after["version"] > before["version"]
