@@ -263,14 +263,24 @@ class Notifier:
             kind, seats = "turn", [d.waiting]
         else:
             return
-        task = asyncio.get_running_loop().create_task(self._enqueue(s.game_id, kind, seats))
+        self._later(self._enqueue(s.game_id, kind, seats))
+
+    def started(self, s) -> None:
+        """A game was made and its seats' accounts are known: in a turn-based game, the person
+        who moves first is told."""
+        waiting = s.waiting_seat(s.game)
+        if waiting is not None and _turn_based(s.settings):
+            self._later(self._enqueue(s.game_id, "turn", [waiting]))
+
+    def _later(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self.pending.add(task)  # a task nothing refers to may be collected before it ran
         task.add_done_callback(self.pending.discard)
 
     async def _enqueue(self, game_id, kind, seats):
         try:
             n = await self.people.db(enqueue, game_id, kind, seats, now(), self.settings.digest_hour)
-            log.warning("game %s: %d message(s) of kind %s to send", game_id, n, kind)
+            log.info("game %s: %d message(s) of kind %s to send", game_id, n, kind)
         except Exception as e:
             self.people.failed(f"putting the messages of game {game_id} in the outbox", e)
 

@@ -234,6 +234,7 @@ async def start(people, table_id: str, with_bots: bool = False) -> bool:
         session = await people.m.create(json.loads(row.options), specs, settings)
         await people.db(hold_many, session.game_id,
                         {i: s["account"] for i, s in enumerate(order) if s is not None})
+        people.notifier.started(session)  # the first to move in a turn-based game is told
     except Exception as e:
         people.failed(f"making the game of play-now table {table_id}", e)
         await people.db(_swap, row, status="waiting")
