@@ -1,5 +1,5 @@
-"""Telling players: your turn in a turn-based game, a game you were in has ended; by e-mail
-and by Web Push, as each player chooses.
+"""Telling players: your turn in a turn-based game, your time ran out there (a bot decided),
+a game you were in has ended; by e-mail and by Web Push, as each player chooses.
 
     GET  /api/account/notifications        the account's choices, and whether the server can send
     POST /api/account/notifications        {"email", "by_email", "digest", "by_push"}
@@ -49,6 +49,7 @@ log = logging.getLogger("cyclades.server")
 LEASE = 120.0            # seconds a process has to send what it claimed
 BATCH = 200              # rows claimed at once
 MAX_TRIES = 5            # a message that failed so often is given up (logged)
+RETRY_MAX = 300.0        # seconds: a failed message is tried again after 2, 4, 8 ... at most this
 
 # The outbox: one row per message and channel (email | push).
 notifications = sa.Table(
@@ -56,7 +57,7 @@ notifications = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("account_id", sa.Integer, nullable=False),
     sa.Column("channel", sa.String(8), nullable=False),
-    sa.Column("kind", sa.String(8), nullable=False),        # turn | over
+    sa.Column("kind", sa.String(8), nullable=False),        # turn | timeout | over
     sa.Column("game_id", sa.String(64), nullable=False),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
@@ -183,6 +184,13 @@ def mark_sent(engine, ids: list, at: float) -> None:
             c.execute(notifications.update().where(notifications.c.id.in_(ids)).values(sent=at))
 
 
+def retry_later(engine, ids: list, at: float) -> None:
+    """Rows whose sending failed: claimable again from `at` (sooner than their lease)."""
+    if ids:
+        with engine.begin() as c:
+            c.execute(notifications.update().where(notifications.c.id.in_(ids)).values(lease=at))
+
+
 def subscriptions_of(engine, account_id: int) -> list:
     with engine.connect() as c:
         return [r._asdict() for r in c.execute(
@@ -207,16 +215,20 @@ def unsubscribe_push(engine, endpoint: str, account_id: int | None = None) -> in
 
 # --- the messages ------------------------------------------------------------------------------------
 
+SUBJECTS = {"turn": "Cyclades: it is your turn",
+            "timeout": "Cyclades: your time ran out",
+            "over": "Cyclades: a game you played has ended"}
+SENTENCES = {"turn": "It is your turn in a game of Cyclades.",
+             "timeout": "Your time ran out in a game of Cyclades: a bot made that decision for you.",
+             "over": "A game of Cyclades you played in has ended: see how it finished."}
+
+
 def subject_of(rows: list) -> str:
-    if len(rows) > 1:
-        return "Cyclades: your games today"
-    return "Cyclades: it is your turn" if rows[0]["kind"] == "turn" else "Cyclades: a game you played has ended"
+    return "Cyclades: your games today" if len(rows) > 1 else SUBJECTS[rows[0]["kind"]]
 
 
 def sentence_of(row: dict) -> str:
-    if row["kind"] == "turn":
-        return "It is your turn in a game of Cyclades."
-    return "A game of Cyclades you played in has ended: see how it finished."
+    return SENTENCES[row["kind"]]
 
 
 class Notifier:
@@ -258,12 +270,14 @@ class Notifier:
         that now waits on another person tells them."""
         s = d.session
         if s.game.is_over:
-            kind, seats = "over", list(range(len(s.seats)))
-        elif d.waiting is not None and d.waiting != d.decider and _turn_based(s.settings):
-            kind, seats = "turn", [d.waiting]
-        else:
+            self._later(self._enqueue(s.game_id, "over", list(range(len(s.seats)))))
             return
-        self._later(self._enqueue(s.game_id, kind, seats))
+        if not _turn_based(s.settings):
+            return
+        if d.timed_out and d.decider is not None:
+            self._later(self._enqueue(s.game_id, "timeout", [d.decider]))
+        if d.waiting is not None and d.waiting != d.decider:
+            self._later(self._enqueue(s.game_id, "turn", [d.waiting]))
 
     def started(self, s) -> None:
         """A game was made and its seats' accounts are known: in a turn-based game, the person
@@ -312,6 +326,9 @@ class Notifier:
                             account_id, type(e).__name__, e,
                             "; given up" if given_up else "; tried again later")
                 await self.people.db(mark_sent, given_up, now())
+                tries = max(r["tries"] for r in group)
+                await self.people.db(retry_later, [r["id"] for r in group if r["tries"] < MAX_TRIES],
+                                     now() + min(RETRY_MAX, 2.0 ** tries))
                 continue
             await self.people.db(mark_sent, [r["id"] for r in group], now())
             self.sent[channel] += done
@@ -342,7 +359,7 @@ class Notifier:
         try:
             s = await self.people.m.get(row["game_id"])
             token = s.seats[row["seat"]].get("token") if row["seat"] < len(s.seats) else None
-            if token and row["kind"] == "turn":
+            if token and row["kind"] != "over":
                 path += f"?token={token}"
         except Refused:
             pass
