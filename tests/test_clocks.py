@@ -175,3 +175,35 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
     assert httpx.get(off).status_code == 200
     assert ann.get("/api/account/notifications").json()["by_email"] is False
     assert httpx.get(off.replace("k=", "k=x")).status_code == 400
+
+
+def test_a_guest_by_link_gives_an_address_and_is_told_of_their_turn(world):
+    smtp, srv = world["smtp"], world["servers"][0]
+    http = httpx.Client(base_url=srv.url, timeout=30)
+    g = http.post("/api/games", json={"players": 2, "seats": ["you", "invite"], "speed": "turn-based"}).json()
+    gid = g["game_id"]
+    tokens = [s["token"] for s in g["seats"]]
+    guest = tokens[1]
+    assert http.post(f"/api/games/{gid}/notify", json={"token": "nope", "email": "x@y.z"}).status_code == 403
+    assert http.post(f"/api/games/{gid}/notify", json={"token": guest, "email": "not an address"}).status_code == 422
+    r = http.post(f"/api/games/{gid}/notify", json={"token": guest, "email": "guest@cyclades.test"})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    assert http.get(f"/api/games/{gid}/notify", params={"token": guest}).json()["email"] == "guest@cyclades.test"
+    rng = random.Random(2)
+    deadline = time.monotonic() + 60
+    while not smtp.to("guest@cyclades.test"):
+        assert time.monotonic() < deadline, "the guest was not told"
+        for t in tokens:
+            st = http.get(f"/api/games/{gid}", params={"token": t}).json()
+            if st["legal_actions"] and t != guest:
+                a = rng.choice(st["legal_actions"])
+                a = {k: a[k] for k in ("kind", "what", "where", "n") if k in a}
+                http.post(f"/api/games/{gid}/actions", json={"token": t, "version": st["version"], "action": a})
+        time.sleep(0.05)
+    mail = smtp.to("guest@cyclades.test")[0]
+    assert mail["Subject"] == "Cyclades: it is your turn"
+    assert f"/game/{gid}?token={guest}" in mail.get_content()
+    off = mail["List-Unsubscribe"].strip("<>")
+    assert httpx.get(off).status_code == 200
+    assert http.get(f"/api/games/{gid}/notify", params={"token": guest}).json()["email"] is None
+    http.close()

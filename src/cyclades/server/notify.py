@@ -5,6 +5,7 @@ a game you were in has ended; by e-mail and by Web Push, as each player chooses.
     POST /api/account/notifications        {"email", "by_email", "digest", "by_push"}
     GET  /api/push/key                     the server's VAPID public key (applicationServerKey)
     POST /api/push/subscriptions           a browser's PushSubscription (its JSON)
+    GET|POST /api/games/{id}/notify        a guest's address for their seat (by its token)
     DELETE /api/push/subscriptions         {"endpoint"}: that browser no longer
     GET|POST /notifications/unsubscribe?a=&k=   no more e-mails (the link in every mail)
     GET  /sw.js                            the service worker that shows the pushed messages
@@ -55,7 +56,8 @@ RETRY_MAX = 300.0        # seconds: a failed message is tried again after 2, 4, 
 notifications = sa.Table(
     "notifications", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("account_id", sa.Integer, nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=True),     # None: a guest's seat (its address)
+    sa.Column("email", sa.String(254), nullable=True),      # a guest's address
     sa.Column("channel", sa.String(8), nullable=False),
     sa.Column("kind", sa.String(8), nullable=False),        # turn | timeout | over
     sa.Column("game_id", sa.String(64), nullable=False),
@@ -75,6 +77,15 @@ push_subscriptions = sa.Table(
     sa.Column("p256dh", sa.String(200), nullable=False),
     sa.Column("auth", sa.String(100), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+)
+
+# The addresses guests playing by link gave for their seat (`POST /api/games/{id}/notify`).
+guest_addresses = sa.Table(
+    "guest_addresses", metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("email", sa.String(254), nullable=False),
+    sa.Column("since", sa.Float, nullable=False),
 )
 
 # Keys the server makes once and every process shares: the VAPID key pair, the key that signs
@@ -154,6 +165,12 @@ def enqueue(engine, game_id: str, kind: str, seats: list, at: float, digest_hour
                              "due": next_digest(at, digest_hour) if ch["digest"] else at})
             if ch["by_push"]:
                 rows.append({**row, "channel": "push", "due": at})
+        held = {h.seat for h in holders}
+        for g in c.execute(sa.select(guest_addresses.c.seat, guest_addresses.c.email)
+                           .where(guest_addresses.c.game_id == game_id, guest_addresses.c.seat.in_(seats))):
+            if g.seat not in held:  # an account's own choices come first
+                rows.append({"account_id": None, "email": g.email, "seat": g.seat, "kind": kind,
+                             "game_id": game_id, "created": at, "channel": "email", "due": at})
         if rows:
             c.execute(notifications.insert(), rows)
     return len(rows)
@@ -171,7 +188,8 @@ def claim(engine, at: float, pg: bool) -> list:
             .where(notifications.c.id.in_(due.scalar_subquery()), notifications.c.sent.is_(None),
                    sa.or_(notifications.c.lease.is_(None), notifications.c.lease < at))
             .values(lease=at + LEASE, tries=notifications.c.tries + 1)
-            .returning(notifications.c.id, notifications.c.account_id, notifications.c.channel,
+            .returning(notifications.c.id, notifications.c.account_id, notifications.c.email,
+                       notifications.c.channel,
                        notifications.c.kind, notifications.c.game_id, notifications.c.seat,
                        notifications.c.tries))
     with engine.begin() as c:
@@ -182,6 +200,20 @@ def mark_sent(engine, ids: list, at: float) -> None:
     if ids:
         with engine.begin() as c:
             c.execute(notifications.update().where(notifications.c.id.in_(ids)).values(sent=at))
+
+
+def set_guest_address(engine, game_id: str, seat: int, email: str | None) -> None:
+    with engine.begin() as c:
+        c.execute(guest_addresses.delete().where(guest_addresses.c.game_id == game_id,
+                                                 guest_addresses.c.seat == seat))
+        if email:
+            c.execute(guest_addresses.insert().values(game_id=game_id, seat=seat, email=email, since=time.time()))
+
+
+def guest_address(engine, game_id: str, seat: int) -> str | None:
+    with engine.connect() as c:
+        return c.execute(sa.select(guest_addresses.c.email).where(guest_addresses.c.game_id == game_id,
+                                                                  guest_addresses.c.seat == seat)).scalar()
 
 
 def retry_later(engine, ids: list, at: float) -> None:
@@ -315,14 +347,18 @@ class Notifier:
         rows = await self.people.db(claim, now(), self.pg)
         by_account: dict = {}
         for r in rows:
-            by_account.setdefault((r["account_id"], r["channel"]), []).append(r)
+            who = r["account_id"] if r["account_id"] is not None else f"{r['game_id']}:{r['seat']}"
+            by_account.setdefault((who, r["channel"]), []).append(r)
         for (account_id, channel), group in by_account.items():
             try:
-                done = await self._send(account_id, channel, group)
+                if isinstance(account_id, str):
+                    done = await self._send_guest(group)
+                else:
+                    done = await self._send(account_id, channel, group)
             except Exception as e:
                 self.failed += 1
                 given_up = [r["id"] for r in group if r["tries"] >= MAX_TRIES]
-                log.warning("sending %d %s message(s) to account %d failed (%s: %s)%s", len(group), channel,
+                log.warning("sending %d %s message(s) to account %s failed (%s: %s)%s", len(group), channel,
                             account_id, type(e).__name__, e,
                             "; given up" if given_up else "; tried again later")
                 await self.people.db(mark_sent, given_up, now())
@@ -340,7 +376,7 @@ class Notifier:
         if channel == "email":
             if not (choices["by_email"] and choices["email"] and self.settings.smtp_host):
                 return 0
-            message = self.mail(account_id, choices["email"], rows, links)
+            message = self.mail(choices["email"], rows, links, self.unsubscribe_link(account_id))
             await self.people.call(self._smtp, message)
             return 1
         if not choices["by_push"]:
@@ -352,6 +388,16 @@ class Notifier:
             for sub in subs:
                 n += await self.people.call(self._push, sub, data)
         return n
+
+    async def _send_guest(self, rows: list) -> int:
+        """A guest's e-mail, to the address they gave for their seat (if they still want it)."""
+        r = rows[0]
+        if not self.settings.smtp_host or not r["email"]:
+            return 0
+        links = [await self._link(x) for x in rows]
+        off = self.unsubscribe_link(None, r["game_id"], r["seat"])
+        await self.people.call(self._smtp, self.mail(r["email"], rows, links, off))
+        return 1
 
     async def _link(self, row: dict) -> str:
         """The address that opens the game at the seat (its secret link), on this server."""
@@ -365,24 +411,26 @@ class Notifier:
             pass
         return self.settings.public_url.rstrip("/") + path
 
-    def unsubscribe_link(self, account_id: int) -> str:
-        return (self.settings.public_url.rstrip("/")
-                + f"/notifications/unsubscribe?a={account_id}&k={self.unsubscribe_sign(account_id)}")
+    def unsubscribe_link(self, account_id: int | None, game_id: str = "", seat: int = 0) -> str:
+        """An account's link, or (`account_id` None) a guest's for the seat of one game."""
+        base = self.settings.public_url.rstrip("/") + "/notifications/unsubscribe?"
+        if account_id is not None:
+            return base + f"a={account_id}&k={self.unsubscribe_sign(f'{account_id}')}"
+        return base + f"g={game_id}&s={seat}&k={self.unsubscribe_sign(f'guest:{game_id}:{seat}')}"
 
-    def unsubscribe_sign(self, account_id: int) -> str:
-        mac = hmac.new(self.unsubscribe_key, f"unsubscribe:{account_id}".encode(), hashlib.sha256)
+    def unsubscribe_sign(self, who: str) -> str:
+        mac = hmac.new(self.unsubscribe_key, f"unsubscribe:{who}".encode(), hashlib.sha256)
         return base64.urlsafe_b64encode(mac.digest()[:18]).decode()
 
-    def mail(self, account_id: int, to: str, rows: list, links: list) -> EmailMessage:
+    def mail(self, to: str, rows: list, links: list, off: str) -> EmailMessage:
         m = EmailMessage()
         m["Subject"] = subject_of(rows)
         m["From"] = self.settings.smtp_from
         m["To"] = to
-        off = self.unsubscribe_link(account_id)
         m["List-Unsubscribe"] = f"<{off}>"
         m["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         body = [f"{sentence_of(r)}\n{link}\n" for r, link in zip(rows, links)]
-        body.append(f"You get these e-mails because you asked for them in your account's settings.\n"
+        body.append("You get these e-mails because you asked for them.\n"
                     f"To get no more of them, open this link: {off}\n")
         m.set_content("\n".join(body))
         return m
@@ -433,7 +481,8 @@ def _public_key(pem: str) -> str:
 # --- the routes ---------------------------------------------------------------------------------------
 
 router = APIRouter()
-WHAT = {401: "not logged in", 422: "not an e-mail address, or not a push subscription"}
+WHAT = {401: "not logged in", 422: "not an e-mail address, or not a push subscription",
+        403: "a token that is not a seat of this game"}
 
 
 def notifier_of(request) -> Notifier:
@@ -473,10 +522,7 @@ async def get_choices(request: Request):
 @router.post("/api/account/notifications", responses=refusals(401, 422, what=WHAT))
 async def post_choices(body: Choices, request: Request):
     me = account_of(request)
-    email = (body.email or "").strip() or None
-    if email is not None and ("@" not in email or any(ch.isspace() for ch in email)
-                              or email.startswith("@") or email.endswith("@")):
-        raise Refused(422, "this is not an e-mail address: it should look like name@example.org")
+    email = check_address(body.email)
     if body.by_email and email is None:
         raise Refused(422, "give an e-mail address to get e-mails")
     choices = {"email": email, "by_email": body.by_email, "digest": body.digest, "by_push": body.by_push}
@@ -518,17 +564,64 @@ UNSUBSCRIBED = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">
 
 
 @router.api_route("/notifications/unsubscribe", methods=["GET", "POST"], include_in_schema=False)
-async def unsubscribe(request: Request, a: int = 0, k: str = ""):
-    """The link of every e-mail: no more e-mails for that account (no login needed: the link
-    is signed)."""
+async def unsubscribe(request: Request, a: int = 0, g: str = "", s: int = 0, k: str = ""):
+    """The link of every e-mail: no more e-mails for that account (`a`), or for a guest's seat
+    `s` of game `g` (no login needed: the link is signed)."""
     n = notifier_of(request)
-    if not hmac.compare_digest(n.unsubscribe_sign(a), k):
+    who = f"guest:{g}:{s}" if g else f"{a}"
+    if not hmac.compare_digest(n.unsubscribe_sign(who), k):
         return HTMLResponse(UNSUBSCRIBED.format("This link is not right: open it from the e-mail as it came."),
                             status_code=400)
+    if g:
+        await n.people.db(set_guest_address, g, s, None)
+        return HTMLResponse(UNSUBSCRIBED.format("You will get no more e-mails about this game."))
     choices = await n.people.db(choices_of, a)
     choices.update(by_email=False, digest=False)
     await n.people.db(set_choices, a, choices)
     return HTMLResponse(UNSUBSCRIBED.format("You will get no more e-mails from this Cyclades server."))
+
+
+class GuestAddress(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: StrictStr = Field(max_length=200, description="the seat's token (its secret link)")
+    email: StrictStr | None = Field(None, max_length=254, description="null: no more e-mails")
+
+
+@router.post("/api/games/{game_id}/notify", responses=refusals(403, 404, 422, what=WHAT))
+async def guest_notify(game_id: str, body: GuestAddress, request: Request):
+    """A player by link gives an address for their seat: they are told by e-mail when it is
+    their turn, when their time ran out, when the game ended (null: no more)."""
+    from .sessions import manager_of
+    s = await manager_of(request).get(game_id)
+    seat = await s.seat_for(body.token)
+    if seat is None:
+        raise Refused(403, "a seat's token is needed")
+    email = check_address(body.email)
+    n = notifier_of(request)
+    await n.people.db(set_guest_address, game_id, seat, email)
+    return {"game_id": game_id, "seat": seat, "email": email,
+            "email_available": bool(n.settings.smtp_host)}
+
+
+@router.get("/api/games/{game_id}/notify", responses=refusals(403, 404, what=WHAT))
+async def guest_notify_get(game_id: str, request: Request, token: str = ""):
+    from .sessions import manager_of
+    s = await manager_of(request).get(game_id)
+    seat = await s.seat_for(token)
+    if seat is None:
+        raise Refused(403, "a seat's token is needed")
+    n = notifier_of(request)
+    return {"game_id": game_id, "seat": seat, "email": await n.people.db(guest_address, game_id, seat),
+            "email_available": bool(n.settings.smtp_host)}
+
+
+def check_address(email: str | None) -> str | None:
+    """The address, trimmed, or None; Refused(422) for what is no address."""
+    email = (email or "").strip() or None
+    if email is not None and ("@" not in email or any(ch.isspace() for ch in email)
+                              or email.startswith("@") or email.endswith("@")):
+        raise Refused(422, "this is not an e-mail address: it should look like name@example.org")
+    return email
 
 
 SERVICE_WORKER = """// Shows the server's Web Push messages; a click opens the game.

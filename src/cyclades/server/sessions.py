@@ -663,6 +663,8 @@ class Connection:
         self.seen = s.decisions
         text = s.state_text(self.seat, lines)
         extra = {"log_reset": True} if reset else {}
+        if s.clocks is not None:  # the shared text's clock.now is as old as the text: now is now
+            extra["now"] = timing.now()
         if moves:
             extra["moves"] = moves
         if extra:  # spliced into the shared text's object: `{...}` + `,"moves":...}`

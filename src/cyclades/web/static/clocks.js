@@ -1,7 +1,7 @@
 // A timed game's clocks (server/clocks.py): each seat's time, the running one counting down.
 // The server sends its own time with the clocks (`now`): the page counts from the difference
 // between it and this computer's, so a wrong clock here does not matter.
-import { h } from "./common.js";
+import { api, h } from "./common.js";
 
 let shown = null;        // the last clocks received
 let offset = 0;          // server time - this computer's time, in seconds
@@ -30,7 +30,12 @@ function seatLabel(seats, i) {
 
 function draw(el, seats) {
   const c = shown;
-  el.replaceChildren(
+  let body = el.querySelector(".clock-body");
+  if (!body) {
+    body = h("div", { class: "clock-body" });
+    el.prepend(body);
+  }
+  body.replaceChildren(
     h("p", { class: "clock-speed muted" }, c.label || ""),
     h("ul", { class: "clock-list" }, c.banks.map((_, i) => {
       const left = timeLeft(c, i);
@@ -44,8 +49,46 @@ function draw(el, seats) {
     })));
 }
 
-// The clocks of a state message (null: an untimed game, the panel hides).
-export function showClocks(clock, seats) {
+// A player by link (no account needed) in a turn-based game may give an address for their
+// seat: they are told by e-mail when it is their turn (server/notify.py).
+async function guestForm(el) {
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token");
+  const gid = location.pathname.split("/")[2];
+  if (!token || !gid || el.querySelector(".clock-mail")) return;
+  const form = h("form", { class: "clock-mail" });
+  el.append(form);
+  let known;
+  try {
+    known = await api("GET", `/api/games/${encodeURIComponent(gid)}/notify?token=${encodeURIComponent(token)}`);
+  } catch (e) {
+    form.remove();
+    return;
+  }
+  if (!known.email_available) {
+    form.remove();
+    return;
+  }
+  const input = h("input", { type: "email", id: "clock-mail-address", autocomplete: "email", maxlength: "254", placeholder: "name@example.org", value: known.email || "" });
+  const said = h("span", { class: "muted", role: "status" });
+  form.replaceChildren(
+    h("label", { for: "clock-mail-address" }, "Tell me by e-mail when it is my turn here:"),
+    h("span", { class: "clock-mail-row" }, input, h("button", { type: "submit", class: "small" }, "Save")),
+    said);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/notify`, { token, email: input.value.trim() || null });
+      said.textContent = r.email ? "Saved: you will get an e-mail when it is your turn." : "Saved: no e-mails.";
+    } catch (e) {
+      said.textContent = e.message;
+    }
+  });
+}
+
+// The clocks of a state message (null: an untimed game, the panel hides); `now`: the server's
+// time when it sent the message (a WebSocket's state may have been made earlier: its clock.now).
+export function showClocks(clock, seats, now) {
   const el = document.getElementById("clocks");
   if (!el) return;
   if (!clock) {
@@ -55,8 +98,9 @@ export function showClocks(clock, seats) {
     return;
   }
   shown = clock;
-  offset = clock.now - Date.now() / 1000;
+  offset = (now ?? clock.now) - Date.now() / 1000;
   el.hidden = false;
   draw(el, seats);
+  if (clock.turn_based) guestForm(el);
   if (!timer) timer = setInterval(() => shown && draw(el, seats), clock.per >= 3600 ? 30000 : 250);
 }

@@ -234,7 +234,7 @@ function applyState(msg, appendLog = true) {
   st.view = msg.view;
   st.status = msg.status || st.status;
   if (msg.seats) st.seats = msg.seats;
-  showClocks(msg.clock, st.seats);
+  showClocks(msg.clock, st.seats, msg.now);
   st.legal = msg.legal_actions || (msg.view && msg.view.legal_actions) || [];
   chatState(st.status);
   st.undo = msg.undo || null;
