@@ -104,7 +104,7 @@ def after_decision(clocks: dict, decider: int | None, waiting: int | None, at: f
 
 def waiting_again(clocks: dict, waiting: int | None, at: float) -> dict:
     """The clocks of a game whose seat to move starts its time again from `at`, nothing
-    charged (the table still waits for its players), or stops (`waiting` None: a bot plays it)."""
+    charged (an open seat of the table is still free), or stops (`waiting` None: a bot plays it)."""
     c = copy.deepcopy(clocks)
     c["seat"], c["since"] = waiting, (at if waiting is not None else None)
     return c

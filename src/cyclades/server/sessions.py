@@ -391,7 +391,7 @@ class Session:
         """The clock of the seat to move ran out at `version` (this process claimed it,
         store.claim_due): the bot of the table's level decides for the seat; at its
         TIMEOUTS_TO_BOT-th timeout the seat passes to that bot. Whether a bot decided: not if
-        the game moved on meanwhile, or its table still waits for players (the clock starts
+        the game moved on meanwhile, or one of its open seats is still free (the clock starts
         again), or a bot plays the seat already (the clock stops)."""
         from ..agents import make_agent
         from ..agents.match import decide
@@ -402,7 +402,10 @@ class Session:
             if self.clocks is None or g.is_over or g.state.version != version:
                 return False
             seat = self.waiting_seat(g)
-            if seat is None or self.status == "waiting":
+            # An open seat nobody took yet: the table is not complete, no clock runs. (A
+            # player invited who has not come yet is told and their clock runs.)
+            incomplete = any(seat_access(x) == "open" and not x.get("joined") for x in self.seats)
+            if seat is None or incomplete:
                 clocks = timing.waiting_again(self.clocks, seat, timing.now())
                 if await self.m.db(self.m.store.set_clocks, self.game_id, version, clocks,
                                    timing.deadline(clocks)):

@@ -281,7 +281,7 @@ class Store:
             return [(r.game_id, r.version) for r in c.execute(stmt)]
 
     def set_clocks(self, game_id: str, version: int, clocks: dict, deadline: float | None) -> bool:
-        """Store clocks set again without a decision (the table waits for its players, a seat
+        """Store clocks set again without a decision (an open seat is still free, a seat
         went to a bot), if the game is still at `version`; whether it was."""
         with self.engine.begin() as c:
             n = c.execute(games.update().where(games.c.game_id == game_id, games.c.version == version)
