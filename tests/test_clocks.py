@@ -26,6 +26,24 @@ DAY = 86400.0
 TURN = 24 * 3600 + 3 * DAY   # a day a decision and 3 days in the bank (clocks.SPEEDS)
 
 
+# --- the clocks' arithmetic ----------------------------------------------------------------------
+
+def test_a_decision_uses_its_own_time_first_then_the_bank():
+    from cyclades.server import clocks
+    live = clocks.SPEEDS["live"]
+    c = clocks.start(live, 3, 0, at=1000.0)
+    assert clocks.deadline(c) == 1000 + 20 + 480
+    c = clocks.after_decision(c, 0, 1, at=1015.0)          # within its 20 s: the bank stays
+    assert c["banks"] == [480, 480, 480] and c["seat"] == 1 and c["since"] == 1015
+    c = clocks.after_decision(c, 1, 1, at=1015 + 80)       # 80 s: 60 from the bank, and again
+    assert c["banks"][1] == 420 and clocks.deadline(c) == 1095 + 20 + 420
+    c = clocks.after_decision(c, 1, 2, at=1095 + 500, timed_out=True)
+    assert c["banks"][1] == 0 and c["timeouts"] == [0, 1, 0]
+    c = clocks.waiting_again(c, 2, at=5000.0)              # started again: nothing charged
+    assert c["banks"][2] == 480 and clocks.deadline(c) == 5000 + 500
+    assert clocks.deadline(clocks.after_decision(c, 2, None, at=5001.0)) is None   # a bot's turn, or over
+
+
 # --- the game -----------------------------------------------------------------------------------
 
 def state(person, gid, token):
