@@ -22,7 +22,7 @@ import pytest
 import yaml
 from serverproc import api_get as get
 from serverproc import api_post as post
-from serverproc import browser_server, launch
+from serverproc import browser_server, chromium
 from test_browser import click_area, play_one_decision, play_until
 
 from cyclades.engine.game import Game
@@ -103,13 +103,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(site):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = launch(p, animations=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(animations=True) as b:
+        yield b
 
 
 class Page:
