@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from notifications import ServerTime, SmtpSink
 from people import PASSWORD, game_of, token_of, wait_for
-from serverproc import CHROMIUM, START_SECONDS, chromium_missing, launch
+from serverproc import START_SECONDS, chromium, chromium_missing
 
 from cyclades.server.testing import ServerProcess, free_port
 
@@ -43,18 +43,13 @@ def world(tmp_path_factory):
         srv = ServerProcess(f"sqlite:///{folder / 'games.db'}", port=port, bot_delay=0.0, args=args,
                             env={"CYCLADES_CLOCK_FILE": str(clock.path), "CYCLADES_CLOCK_SWEEP_SECONDS": "0.2"},
                             log_path=str(folder / "server.log"), timeout=START_SECONDS)
-        with srv:
-            from playwright.sync_api import sync_playwright
-            assert Path(CHROMIUM).exists()
-            with sync_playwright() as p:
-                browser = launch(p)
-                try:
-                    yield {"srv": srv, "smtp": smtp, "clock": clock, "browser": browser}
-                finally:
-                    browser.close()
-                    srv.stop()
-                    print("--- server log (tail) ---")
-                    print(srv.log_tail())
+        with srv, chromium() as browser:
+            try:
+                yield {"srv": srv, "smtp": smtp, "clock": clock, "browser": browser}
+            finally:
+                srv.stop()
+                print("--- server log (tail) ---")
+                print(srv.log_tail())
 
 
 @pytest.fixture
@@ -207,6 +202,7 @@ def test_a_live_clock_counts_down_and_agrees_with_the_servers(world, pages, shot
     assert first <= 20 + 8 * 60           # 20 s a decision and a bank of 8 minutes
     shots(page, "live-clocks")
     phone = pages(390, 844)
+    sign_up(phone, srv.url, "Cid")
     phone.goto(srv.url + "/")
     phone.wait_for_selector("#create-form")
     phone.select_option("#speed", "turn-based")
