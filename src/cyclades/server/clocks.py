@@ -12,8 +12,8 @@ JSON, and `deadline`, when the seat to move runs out), written in the same trans
 decision (`after_decision`, through `Session.commit`): a restart loses no clock, and every
 server process reads the same. Each process sweeps the due clocks every `SWEEP` seconds
 (`Timekeeper`); a due game is claimed by an atomic UPDATE on its lease (store.claim_due), so a
-timeout is decided once however many processes sweep, and a claim whose process stopped lapses
-after `LEASE` seconds for another to take.
+timeout is decided once however many processes sweep; a process that stops gives back what it
+claimed and did not decide, and the claims of one killed lapse after `LEASE` seconds.
 
 Tests move the server's time on: `$CYCLADES_CLOCK_FILE` names a file holding seconds added to
 the system's time (every process of a test reads the same file: days pass in a second).
@@ -134,17 +134,26 @@ class Timekeeper:
         self.every = every
         self.task: asyncio.Task | None = None
         self.fired = 0   # timeouts decided by this process (tests, benchmarks)
+        self.claimed: dict = {}   # game_id -> its lease: claimed here, not decided yet
 
     def start(self):
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self):
+        """Stop sweeping; the timeouts claimed and not decided are given back at once (else
+        their lease would have to lapse first)."""
         if self.task is not None:
             self.task.cancel()
             try:
                 await self.task
             except BaseException:
                 pass
+        if self.claimed:
+            try:
+                await self.m.db(self.m.store.release_claims, dict(self.claimed))
+            except Exception as e:
+                log.warning("the timeouts claimed here could not be given back (%s): they are "
+                            "claimed again in %.0f s", type(e).__name__, LEASE)
 
     async def _run(self):
         while not self.m.closing:
@@ -164,7 +173,8 @@ class Timekeeper:
     async def sweep(self) -> int:
         """Claim the due clocks and decide their timeouts; how many were claimed."""
         due = await self.m.db(self.m.store.claim_due, now(), LEASE)
-        for game_id, version in due:
+        self.claimed.update((game_id, lease) for game_id, _version, lease in due)
+        for game_id, version, _lease in due:
             try:
                 s = await self.m.get(game_id)
                 if await s.time_out(version):
@@ -174,4 +184,5 @@ class Timekeeper:
             except Exception as e:  # its lease lapses: a later sweep tries again
                 log.warning("the timeout of game %s failed (%s: %s); it is tried again later",
                             game_id, type(e).__name__, e)
+            self.claimed.pop(game_id, None)
         return len(due)

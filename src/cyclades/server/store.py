@@ -261,7 +261,7 @@ class Store:
     # --- clocks (server/clocks.py) ---------------------------------------------------------
 
     def claim_due(self, now: float, lease: float, limit: int = 100) -> list:
-        """The (game_id, version) of games whose clock ran out by `now`, each claimed for
+        """The (game_id, version, lease) of games whose clock ran out by `now`, each claimed for
         `lease` seconds by this call alone: an atomic UPDATE ... WHERE on the lease (PostgreSQL:
         the rows picked with FOR UPDATE SKIP LOCKED), so that with several server processes a
         timeout is handled once. A claim not followed by a decision (its process stopped)
@@ -276,9 +276,17 @@ class Store:
                 .where(games.c.game_id.in_(due.scalar_subquery()), games.c.deadline <= now,
                        sa.or_(games.c.clock_lease.is_(None), games.c.clock_lease < now))
                 .values(clock_lease=now + lease)
-                .returning(games.c.game_id, games.c.version))
+                .returning(games.c.game_id, games.c.version, games.c.clock_lease))
         with self.engine.begin() as c:
-            return [(r.game_id, r.version) for r in c.execute(stmt)]
+            return [(r.game_id, r.version, r.clock_lease) for r in c.execute(stmt)]
+
+    def release_claims(self, claims: dict) -> None:
+        """Give back timeouts claimed and not decided ({game_id: the lease claimed}: a process
+        that stops), for the next sweep, anywhere, to claim at once."""
+        with self.engine.begin() as c:
+            for game_id, lease in claims.items():
+                c.execute(games.update().where(games.c.game_id == game_id, games.c.clock_lease == lease)
+                          .values(clock_lease=None))
 
     def set_clocks(self, game_id: str, version: int, clocks: dict, deadline: float | None) -> bool:
         """Store clocks set again without a decision (an open seat is still free, a seat
