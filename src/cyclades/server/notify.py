@@ -583,7 +583,7 @@ async def unsubscribe(request: Request, a: int = 0, g: str = "", s: int = 0, k: 
 
 class GuestAddress(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    token: StrictStr = Field(max_length=200, description="the seat's token (its secret link)")
+    token: StrictStr = Field(description="the seat's token (its secret link)")
     email: StrictStr | None = Field(None, max_length=254, description="null: no more e-mails")
 
 
