@@ -195,6 +195,7 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
     assert httpx.get(off.replace("k=", "k=x")).status_code == 400
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # the outbox's storage runs on both above
 def test_a_guest_by_link_gives_an_address_and_is_told_of_their_turn(world):
     smtp, srv = world["smtp"], world["servers"][0]
     http = httpx.Client(base_url=srv.url, timeout=30)
