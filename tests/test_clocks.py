@@ -8,6 +8,7 @@ same clocks (each timeout fires once) and both are restarted in the middle (no c
 Contract: docs/api.md "Clocks and notifications"."""
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -42,6 +43,29 @@ def test_a_decision_uses_its_own_time_first_then_the_bank():
     c = clocks.waiting_again(c, 2, at=5000.0)              # started again: nothing charged
     assert c["banks"][2] == 480 and clocks.deadline(c) == 5000 + 500
     assert clocks.deadline(clocks.after_decision(c, 2, None, at=5001.0)) is None   # a bot's turn, or over
+
+
+def test_a_daily_digest_waits_for_its_hour_and_each_message_is_claimed_once(tmp_path):
+    import sqlalchemy as sa
+
+    from cyclades.server import notify
+    from cyclades.server.people_schema import accounts, create_tables, seat_holders
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'people.db'}")
+    create_tables(engine)
+    with engine.begin() as c:
+        for i, digest in ((1, True), (2, False)):
+            choices = {"email": f"p{i}@cyclades.test", "by_email": True, "digest": digest, "by_push": False}
+            c.execute(accounts.insert().values(id=i, name=f"p{i}", name_key=f"p{i}", password="x", created=0,
+                                               settings=json.dumps({"notifications": choices})))
+            c.execute(seat_holders.insert().values(game_id="g", seat=i - 1, account_id=i, state="playing", since=0))
+    at = 100 * DAY + 10 * 3600                  # 10:00 UTC
+    assert notify.enqueue(engine, "g", "turn", [0, 1], at, digest_hour=7) == 2
+    first = notify.claim(engine, at, pg=False)
+    assert [r["account_id"] for r in first] == [2]                      # at once
+    assert notify.claim(engine, at + 1, pg=False) == []                 # claimed: once
+    notify.mark_sent(engine, [r["id"] for r in first], at + 2)
+    assert notify.claim(engine, 101 * DAY + 7 * 3600 - 1, pg=False) == []
+    assert [r["account_id"] for r in notify.claim(engine, 101 * DAY + 7 * 3600, pg=False)] == [1]  # at 07:00
 
 
 # --- the game -----------------------------------------------------------------------------------
