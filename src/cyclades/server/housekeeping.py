@@ -8,7 +8,8 @@ Every `sweep_seconds` (security.ServerLimits):
   (an unfinished one). `Manager.get` loads it back from the database on demand, by replaying
   its decisions, as after a restart;
 - an unfinished game with no decision (nor seat change) for `expire_hours`, nobody connected
-  and no clock running (a turn-based game's clock decides for a player out of time) is removed: its decisions and its row, so it leaves the lobby and the next restart does not
+  and no clock running (a turn-based game's clock decides for a player out of time) is
+  removed: its decisions and its row, so it leaves the lobby and the next restart does not
   replay it. Its links answer 404 ("no game").
 
     attach(app, limits)      # security.install calls it: runs beside the app's lifespan

@@ -50,6 +50,7 @@ log = logging.getLogger("cyclades.server")
 LEASE = 120.0            # seconds a process has to send what it claimed
 BATCH = 200              # rows claimed at once
 MAX_TRIES = 5            # a message that failed so often is given up (logged)
+TURN_QUIET = 15 * 60.0   # seconds: a player told of their turn in a game is not told again so soon
 RETRY_MAX = 300.0        # seconds: a failed message is tried again after 2, 4, 8 ... at most this
 
 # The outbox: one row per message and channel (email | push).
@@ -149,8 +150,18 @@ def next_digest(at: float, hour: int) -> float:
 
 def enqueue(engine, game_id: str, kind: str, seats: list, at: float, digest_hour: int) -> int:
     """Put in the outbox the messages of `kind` for the accounts holding `seats` of the game,
-    on the channels each chose; how many rows."""
+    on the channels each chose (and for the guests who gave an address); how many rows. A
+    seat told of its turn in the last TURN_QUIET seconds is not told again (a player who
+    plays on against bots would get a message at each of their decisions)."""
     with engine.begin() as c:
+        if kind == "turn":
+            told = {r.seat for r in c.execute(
+                sa.select(notifications.c.seat).where(notifications.c.game_id == game_id,
+                                                      notifications.c.kind == "turn",
+                                                      notifications.c.created > at - TURN_QUIET))}
+            seats = [x for x in seats if x not in told]
+            if not seats:
+                return 0
         holders = c.execute(sa.select(seat_holders.c.seat, seat_holders.c.account_id, accounts.c.settings)
                             .join(accounts, accounts.c.id == seat_holders.c.account_id)
                             .where(seat_holders.c.game_id == game_id, seat_holders.c.state == "playing",
@@ -376,9 +387,12 @@ class Notifier:
         if channel == "email":
             if not (choices["by_email"] and choices["email"] and self.settings.smtp_host):
                 return 0
-            message = self.mail(choices["email"], rows, links, self.unsubscribe_link(account_id))
-            await self.people.call(self._smtp, message)
-            return 1
+            off = self.unsubscribe_link(account_id)
+            # the digest: one mail with all; else one each, its subject saying what it is
+            batches = [(rows, links)] if choices["digest"] else [([r], [x]) for r, x in zip(rows, links)]
+            for batch, batch_links in batches:
+                await self.people.call(self._smtp, self.mail(choices["email"], batch, batch_links, off))
+            return len(batches)
         if not choices["by_push"]:
             return 0
         subs = await self.people.db(subscriptions_of, account_id)
@@ -394,10 +408,10 @@ class Notifier:
         r = rows[0]
         if not self.settings.smtp_host or not r["email"]:
             return 0
-        links = [await self._link(x) for x in rows]
         off = self.unsubscribe_link(None, r["game_id"], r["seat"])
-        await self.people.call(self._smtp, self.mail(r["email"], rows, links, off))
-        return 1
+        for x in rows:
+            await self.people.call(self._smtp, self.mail(r["email"], [x], [await self._link(x)], off))
+        return len(rows)
 
     async def _link(self, row: dict) -> str:
         """The address that opens the game at the seat (its secret link), on this server."""

@@ -394,7 +394,7 @@ class Session:
         the game moved on meanwhile, or one of its open seats is still free (the clock starts
         again), or a bot plays the seat already (the clock stops)."""
         from ..agents import make_agent
-        from ..agents.match import decide
+        from .bots import decide_now
         from .options import DEFAULT_BOT
         async with self.lock:
             await catch_up(self, locked=True)
@@ -416,9 +416,8 @@ class Session:
             level = self.settings.get("bot") or DEFAULT_BOT
             key = f"{g.options.get('seed')}:timeout:{self.decisions}".encode()
             agent = make_agent(level, seed=int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
-            loop = asyncio.get_running_loop()
-            a, _seconds = await loop.run_in_executor(self.m.cpu, decide, agent, g.copy(), g.to_move)
-            await self.commit(a, timed_out=True)
+            # The bot runner's workers (server/bots.py), as for any bot: never this process's CPU.
+            await self.commit(await decide_now(self, agent, g.to_move), timed_out=True)
             if self.clocks["timeouts"][seat] >= timing.TIMEOUTS_TO_BOT:
                 await self._to_bot(seat, level)
         self.kick_bots()
