@@ -148,7 +148,7 @@ def main():
         print(f"{a.workers} server processes: {a.games} timeouts decided in {t_timeouts:.1f} s "
               f"({a.games / t_timeouts:.1f}/s); decisions stored {made}, timeouts counted {timeouts} "
               f"(each fired once: {made == timeouts == a.games})")
-        print(f"notifications: {expected} queued (a player's several in one e-mail), all sent by "
+        print(f"notifications: {expected} queued, all sent by "
               f"{elapsed:.1f} s after the clocks ran out: {received} received ({len(smtp.messages)} e-mails, "
               f"{len(push.received)} Web Push messages), {received / elapsed:.1f} a second")
         store.close()
