@@ -20,6 +20,11 @@ class Creature:
     text: str = ""  # what it does, in the project's own words (content/descriptions.py)
 
 
+# Scylla and Charybdis are one card with two miniatures; every other card's miniature bears the
+# card's name (the engine keys `creature_at` by miniature, `creature_owner` by card).
+MINIATURES = {"scylla-charybdis": ("scylla", "charybdis")}
+
+
 @dataclass(frozen=True)
 class Hero:
     name: str

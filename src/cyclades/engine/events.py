@@ -31,7 +31,7 @@ from ..content.gods import APOLLO, BUILDINGS, GOD_NAMES, METROPOLIS
 from .queries import CARD_OF
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
 @dataclass(frozen=True)
@@ -308,7 +308,7 @@ def _problem(value, typ, game):
     raise ValueError(f"unknown field type {typ!r}")
 
 
-def check(event: dict, game: Game) -> list:
+def check(event: dict, game: Context) -> list:
     """What is wrong with an event, against its declaration (an empty list: nothing)."""
     if not isinstance(event, dict):
         return [f"not a dict: {event!r}"]

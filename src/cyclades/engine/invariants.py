@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.cards import CREATURES
 from ..content.gods import BUILDINGS
+from .play import legal_actions
 from .queries import card_of, card_on_board, heroes_at, miniatures_of
 from .setup import placement_shortfall
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
 def _battle_units(s):
@@ -26,7 +27,7 @@ def _battle_units(s):
     return out
 
 
-def check(game: Game) -> list:
+def check(game: Context) -> list:
     s, b, r = game.state, game.board, game.rules
     errors = []
     in_battle = _battle_units(s)
@@ -79,7 +80,7 @@ def check(game: Game) -> list:
             errors.append(shortfall)
         if not s.stack:
             errors.append("no decision pending and the game is not over")
-        elif not game.legal_actions():
+        elif not legal_actions(game):
             errors.append(f"no legal action in frame {s.stack[-1]}")
         elif s.eliminated[s.stack[-1]["player"]]:
             errors.append("an eliminated player is to decide")
@@ -90,7 +91,7 @@ def _battle_area(s, a):
     return any(f["kind"] == "battle" and f["area"] == a for f in s.stack)
 
 
-def _creatures(game: Game) -> list:
+def _creatures(game: Context) -> list:
     """Creature miniatures: one per area, on their card's area type, each with its card held by
     a player still in the game; a held card has its miniatures on the board; and, once the
     displaced units have been moved, what the creatures forbid is not on the board."""
@@ -134,7 +135,7 @@ def _creatures(game: Game) -> list:
     return errors
 
 
-def _hero_cards(game: Game) -> list:
+def _hero_cards(game: Context) -> list:
     """Each hero card in one place at most (track, deck, discard pile, a player's hand; none once
     sacrificed, Penthesilea's card holding her Metropolis); the creature cards under Heracles'
     card in no other place."""

@@ -23,7 +23,7 @@ from ..content.cards import BONUS_TEXT, CREATURES
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .game import Game
+    from .context import Context
 
 UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
          "fleet": ("Fleet", "Fleets"), "hero": ("Hero", "Heroes"),
@@ -75,7 +75,7 @@ def building_name(kind: str) -> str:
     return BUILDING_NAMES.get(kind) or card_name(kind)
 
 
-def area_index(game: Game, a: Any) -> int | None:
+def area_index(game: Context, a: Any) -> int | None:
     """The index of an area given by its id (as events name it) or its index; None if unknown."""
     b = game.board
     if isinstance(a, str):
@@ -85,7 +85,7 @@ def area_index(game: Game, a: Any) -> int | None:
     return None
 
 
-def area_name(game: Game, a: Any) -> str:
+def area_name(game: Context, a: Any) -> str:
     """The area's printed name; a sea area reads with "the" ("the Sea of Io")."""
     b = game.board
     i = area_index(game, a)
@@ -98,7 +98,7 @@ def area_name(game: Game, a: Any) -> str:
     return name
 
 
-def at_area(game: Game, a: Any) -> str:
+def at_area(game: Context, a: Any) -> str:
     """'on Naxos' for a land area, 'in the Sea of Io' for a sea area."""
     i = area_index(game, a)
     if i is not None and game.board.is_land[i]:
@@ -305,7 +305,7 @@ def _sphinx_draw(e, g, P):
     return f"{P(e.get('player'))} draws {n} Creature card{'s' if n != 1 else ''} with the Sphinx"
 
 
-def _battle_kind(g: Game, a: Any) -> str:
+def _battle_kind(g: Context, a: Any) -> str:
     i = area_index(g, a)
     return "Land Battle" if i is not None and g.board.is_land[i] else "Sea Battle"
 
@@ -646,7 +646,7 @@ def _plain(k, v, g, P):
 
 # --- the public functions -----------------------------------------------------------------
 
-def describe(event: dict, game: Game, names: list | None = None, sides: tuple | None = None) -> str:
+def describe(event: dict, game: Context, names: list | None = None, sides: tuple | None = None) -> str:
     """One sentence, in the rulebook's words, for one event. `names` replaces
     "Player 1".."Player N"; `sides` (attacker, defender) names a battle round's sides
     when the battle is no longer on the stack (see Narrator)."""
@@ -695,7 +695,7 @@ class Narrator:
     what the sentence before them said: the GP of an income, a destroyed unit just
     lost in battle, the placement that a control change implies."""
 
-    def __init__(self, game: Game, names: list | None = None, full: bool = False) -> None:
+    def __init__(self, game: Context, names: list | None = None, full: bool = False) -> None:
         self.game = game
         self.names = names
         self.full = full

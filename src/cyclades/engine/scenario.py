@@ -15,23 +15,28 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from ..content.cards import BONUS_TEXT, CREATURES, HEROES
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..content.rulesets import RULESETS
 from . import cycle
 from .board import Board
+from .chance import CHANCE
+from .context import Context
 from .formats import FormatError, upgrade_scenario
-from .frames import HANDLERS, push
+from .frames import AREA_ROLES, AREAS, COUNT, HANDLERS, PLAYER, QUEUE, fields, push, required_fields, roles
+from .invariants import check
 from .maintenance import start_maintenance
 from .offerings import offerings_cost
+from .play import settle
 from .queries import miniatures_of
-from .setup import full_piles, new_state, placement_shortfall, share_purses, start_placement, team_layout
+from .rng import Rng
+from .setup import full_piles, new_state, placement_shortfall, start_placement
 from .state import _frame_from_json
+from .teams import purse_holder, share_purses, team_layout
 
-if TYPE_CHECKING:
-    from .game import Game
+G = TypeVar("G", bound=Context)
 
 _TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods", "faceup",
              "turn_order", "player", "areas", "creature_track", "hero_track", "creature_deck",
@@ -106,7 +111,7 @@ def _player(key, v, n, allow_nobody=False):
 
 # --- loading ----------------------------------------------------------------------------------
 
-def load_scenario(data_or_path: Any, game_class: type[Game]) -> Game:
+def load_scenario(data_or_path: Any, game_class: type[G]) -> G:
     """A `game_class` (the Game, which calls this from `Game.from_scenario`) in the position."""
     try:
         data = upgrade_scenario(_read(data_or_path))
@@ -141,8 +146,7 @@ def _read(data_or_path):
     return data
 
 
-def _load(data, Game):
-    from .rng import Rng
+def _load(data: dict[str, Any], game_class: type[G]) -> G:
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise ScenarioError(f"unknown scenario keys: {sorted(map(str, unknown))}")
@@ -182,7 +186,7 @@ def _load(data, Game):
                "max_cycles": max_cycles, "board": b.spec, "board_spec": b.spec, "scenario": data}
     if teams:
         options.update(teams=list(teams), team_goal=team_goal)
-    g = Game._blank(b, options)
+    g = game_class._blank(b, options)
     new_state(g, len(teams) if teams else players, rng.s, maelstrom)
     if teams:
         share_purses(g)
@@ -194,7 +198,7 @@ def _load(data, Game):
 class _Loader:
     """Reads the keys into the fresh state `g.state`, checking each, then starts the decision."""
 
-    def __init__(self, g: Game, data: dict, maelstrom: bool) -> None:
+    def __init__(self, g: Context, data: dict[str, Any], maelstrom: bool) -> None:
         self.g, self.d, self.maelstrom = g, data, maelstrom
         self.n = g.state.n
         r = g.rules
@@ -250,7 +254,7 @@ class _Loader:
         self._bookkeeping()
         try:
             self._start(kind, dd, frames)
-            g._settle()
+            settle(g)
         except ScenarioError:
             raise
         except Exception as e:  # noqa: BLE001 -- frames or positions the engine cannot run
@@ -276,7 +280,7 @@ class _Loader:
             pd = pd or {}
             if "gp" in pd:
                 gp = _int(f"{key}.gp", pd["gp"], 0)
-                purses.setdefault(g.purse_holder(p), []).append((p, gp))
+                purses.setdefault(purse_holder(g, p), []).append((p, gp))
             s.priestesses[p] = _int(f"{key}.priestesses", pd.get("priestesses", 0), 0, r.priestesses)
             s.philosophers[p] = _int(f"{key}.philosophers", pd.get("philosophers", 0), 0,
                                      r.philosophers_for_metropolis - 1)  # 4 make a Metropolis at once
@@ -292,7 +296,7 @@ class _Loader:
                 who = ", ".join(f"player[{p}].gp = {gp}" for p, gp in given)
                 _fail("player", f"teammates share one purse (R22): {who} differ")
             for p in range(n):
-                if g.purse_holder(p) == holder:
+                if purse_holder(g, p) == holder:
                     s.gp[p] = 0
             s.gp[holder] = amounts.pop()
         if sum(s.priestesses) > r.priestesses:
@@ -377,8 +381,8 @@ class _Loader:
             if s.eliminated[p] and (p in s.apollo or any(q == p for q, _ in s.bids.values())):
                 _fail("bids", f"player {p} is eliminated and makes no offering (R27)")
         # R11: an offering is always payable (a team's together from the shared purse).
-        for holder in {g.purse_holder(p) for p in range(n)}:
-            side = [p for p in range(n) if g.purse_holder(p) == holder]
+        for holder in {purse_holder(g, p) for p in range(n)}:
+            side = [p for p in range(n) if purse_holder(g, p) == holder]
             cost = sum(offerings_cost(g, p, [a for q, a in s.bids.values() if q == p]) for p in side)
             if cost > s.gp[holder]:
                 _fail("bids", f"player {holder}'s purse of {s.gp[holder]} GP cannot pay the "
@@ -661,7 +665,6 @@ class _Loader:
     # --- the decision -----------------------------------------------------------------------
 
     def _stack_frames(self, dd):
-        n = self.n
         _dict("decision.stack", dd, {"phase", "frames", "action_order", "next_action"})
         frames = []
         for i, f in enumerate(_list("decision.stack.frames", dd.get("frames", []))):
@@ -669,15 +672,40 @@ class _Loader:
             _dict(key, f)
             if f.get("kind") not in HANDLERS:
                 _fail(f"{key}.kind", f"unknown frame kind {f.get('kind')!r}; known: {sorted(HANDLERS)}")
-            _player(f"{key}.player", f.get("player"), n)
-            if f["kind"] == "battle":
-                for k in ("attacker", "defender"):
-                    _player(f"{key}.{k}", f.get(k), n)
-                _int(f"{key}.area", f.get("area"), 0, len(self.g.board.ids) - 1)
-                for k in ("attacker_troops", "attacker_mercenaries", "attacker_fleets"):
-                    _int(f"{key}.{k}", f.get(k), 0)
+            self._frame_fields(key, f)
             frames.append(_frame_from_json(f))
         return frames
+
+    def _frame_fields(self, key, f):
+        """A frame's fields, each read as its kind declares it (engine/frames.py: its role)."""
+        n, areas = self.n, len(self.g.board.ids)
+        kind = f["kind"]
+        unknown = set(f) - fields(kind)
+        if unknown:
+            _fail(key, f"a {kind} frame has no {sorted(map(str, unknown))}; its fields: {sorted(fields(kind))}")
+        missing = required_fields(kind) - set(f)
+        if missing:
+            _fail(key, f"a {kind} frame needs {sorted(missing)}")
+        if kind == "chance":
+            if f.get("player") != CHANCE:
+                _fail(f"{key}.player", f"a chance frame waits on chance ({CHANCE})")
+        else:
+            _player(f"{key}.player", f.get("player"), n)
+        for k, role in roles(kind).items():
+            if k not in f:
+                continue
+            if role is PLAYER:
+                _player(f"{key}.{k}", f[k], n)
+            elif role is QUEUE:
+                for j, p in enumerate(_list(f"{key}.{k}", f[k])):
+                    _player(f"{key}.{k}[{j}]", p, n)
+            elif role in AREA_ROLES:
+                _int(f"{key}.{k}", f[k], -1, areas - 1)
+            elif role is AREAS:
+                for j, a in enumerate(_list(f"{key}.{k}", f[k])):
+                    _int(f"{key}.{k}[{j}]", a, 0, areas - 1)
+            elif role is COUNT:
+                _int(f"{key}.{k}", f[k], 0)
 
     def _start(self, kind, d, frames):
         """Put the engine where the scenario says it waits."""
@@ -829,7 +857,6 @@ class _Loader:
         s.version = _int("bookkeeping.version", bk.get("version", 0), 0)
 
     def _invariants(self):
-        from .invariants import check
         errors = check(self.g)
         if errors:
             raise ScenarioError("the position breaks the rules (engine/invariants.py): "

@@ -14,10 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .log import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
+from .play import legal_actions, to_move
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .game import Game
+    from .context import Context
 
 # A unit kind as an action names it: (one, many).
 _UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
@@ -40,18 +41,18 @@ def _count(kind: str, n: int) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _on(game: Game, where: str) -> str:
+def _on(game: Context, where: str) -> str:
     """ "on Naxos", "in the Gulf of Panope"; a classic Creature track slot ("slot-3") as such."""
     if area_index(game, where) is None:
         return f"({where.replace('-', ' ')})" if where else ""
     return at_area(game, where)
 
 
-def _to(game: Game, where: str) -> str:
+def _to(game: Context, where: str) -> str:
     return area_name(game, where) if area_index(game, where) is not None else where.replace("-", " ")
 
 
-def action_text(action: Action, game: Game, names: list | None = None) -> str:
+def action_text(action: Action, game: Context, names: list | None = None) -> str:
     """One action in the rulebook's words, its areas by their printed names."""
     k, what, where, n = action.kind, action.what, action.where, action.n
     on, to = _on(game, where), _to(game, where)
@@ -134,7 +135,7 @@ _PLACE_STEPS = {"land": "choose a free land area for a Control token",
                 "troop": "place Troops on their land areas"}
 
 
-def waiting_text(game: Game, names: list | None = None, you: int | None = None) -> str:
+def waiting_text(game: Context, names: list | None = None, you: int | None = None) -> str:
     """What the game waits for, in the rulebook's words: "Player 2 is placing their starting
     units (first round): choose a free land area for a Control token". `you`: the faction
     addressed as "you" (the sentence then reads "You are placing your ...")."""
@@ -144,11 +145,11 @@ def waiting_text(game: Game, names: list | None = None, you: int | None = None) 
     if not s.stack:
         return "Nobody is to decide"
     f = s.stack[-1]
-    k, p = f.get("kind"), game.to_move
+    k, p = f.get("kind"), to_move(game)
     who = "You" if you is not None and p == you else player_name(p, names)
     are = "are" if who == "You" else "is"
     their = "your" if who == "You" else "their"
-    kinds = {a.kind for a in game.legal_actions()}
+    kinds = {a.kind for a in legal_actions(game)}
     if k == "place":
         step = f.get("step")
         text = (f"{who} {are} placing {their} starting units "
@@ -217,12 +218,12 @@ def waiting_text(game: Game, names: list | None = None, you: int | None = None) 
     return f"{who} {are} deciding ({str(k).replace('_', ' ')})"
 
 
-def illegal_text(game: Game, action: Action, names: list | None = None) -> str:
+def illegal_text(game: Context, action: Action, names: list | None = None) -> str:
     """Why `action` cannot be played now, for people (the reason of the engine's IllegalAction):
     "'Offer 3 GP to Zeus' is not legal now: Player 1 is placing their starting units ..."."""
     if game.state.over:
         return f"'{action_text(action, game, names)}' is not legal: the game is over"
-    legal = game.legal_actions()
+    legal = legal_actions(game)
     said = action_text(action, game, names) if hasattr(action, "kind") else repr(action)
     text = f"'{said}' is not legal now: {waiting_text(game, names)}"
     if legal:

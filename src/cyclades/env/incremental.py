@@ -29,8 +29,9 @@ while it asks for the next. Every other faction's mask is one shared read-only z
 
 R24: it reads exactly what `engine/view.py` shows a player and nothing else: the public state,
 a purse only when `game.sees_purse(viewer, p)` (the viewer's own, a teammate's, R22) or the game
-is over, the piles only by their length, never the generator, and a frame's hidden keys
-(`HANDLERS[kind].hidden(frame)`) only for the faction it waits on. The purses the viewer may
+is over, the piles only by their length, never the generator, and of the pending frame its kind,
+its decider and the areas its fields' roles name (engine/frames.py: `At`, `From`), which are
+never secret. The purses the viewer may
 not see are in the shared log but its index map drops them. tests/test_env.py checks that the
 vectors do not move when only hidden facts change, as it does for the reference.
 
@@ -48,15 +49,12 @@ import numpy as np
 
 from ..content.gods import METROPOLIS
 from ..content.rulesets import RULESETS
-from ..engine.frames import HANDLERS
+from ..engine.chance import CHANCE_FRAME
+from ..engine.frames import at_and_from
 from ..engine.queries import creatures_on_board, metropolis_counts
 from .encoding import (
     ACTION_SPACE,
     CREATURE_TRACK,
-    FRAME_AREA,
-    FRAME_KIND,
-    FRAME_ORIGIN,
-    FRAME_PLAYER,
     HERO_TRACK,
     LAYOUT,
     ActionSpace,
@@ -518,20 +516,19 @@ class GameEncoder:
                 mv[row + known_col] = 1
             seat.map = self._index_map(seat.n, me, (True,) * seat.n)
             seat.all_purses = True
-        if s.over or not s.stack:
+        if s.over or not s.stack or s.stack[-1]["kind"] == CHANCE_FRAME:  # no player's decision
             raw = None
         else:
             f = s.stack[-1]
-            raw = (f[FRAME_KIND], f[FRAME_PLAYER], f.get(FRAME_AREA), f.get(FRAME_ORIGIN))
+            at, frm = at_and_from(f["kind"])
+            raw = (f["kind"], f["player"], f.get(at) if at else None, f.get(frm) if frm else None)
         if raw != seat.dec_raw:
             if raw is None:
                 dec = None
             else:
                 kind, p, area, origin = raw
-                hidden = HANDLERS[kind].hidden(f) if me != p else ()
                 b = g.board
-                dec = (kind, p, None if FRAME_AREA in hidden else _where(area, b),
-                       None if FRAME_ORIGIN in hidden else _where(origin, b))
+                dec = (kind, p, _where(area, b), _where(origin, b))
             if dec != seat.dec:
                 self._decision(seat, dec)
             seat.dec_raw = raw
