@@ -35,6 +35,7 @@ from ..engine.actions import Action
 from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
+from ..web.geometry import geometry
 from .errors import Refused
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -212,7 +213,7 @@ class Replay:
             }
             if since == 0:
                 b = self.game.board
-                out["board"] = {**b.geometry(), "ids": list(b.ids)}
+                out["board"] = {**geometry(b), "ids": list(b.ids)}
             out["timeline"] = self.timeline()
             return out
 
