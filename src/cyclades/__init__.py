@@ -5,6 +5,8 @@
     while not game.is_over:
         game.apply(game.legal_actions()[0])
 """
+from typing import Any
+
 from .engine.actions import Action
 from .engine.board import Board
 from .engine.game import CHANCE, Game, IllegalAction
@@ -14,7 +16,7 @@ __all__ = ["CHANCE", "Action", "Board", "Game", "IllegalAction", "ScenarioError"
 __version__ = "0.1.0"
 
 
-def new_game(players: int = 3, ruleset: str = "legendary", seed: int = 0, board: str | dict = "random",
+def new_game(players: int = 3, ruleset: str = "legendary", seed: int = 0, board: str | dict[str, Any] = "random",
              maelstrom: bool = True, max_cycles: int | None = None, teams: bool = False, team_goal: int = 3,
              chance: str = "seeded") -> Game:
     """A new game, waiting on the first placement decision.

@@ -28,7 +28,7 @@ import hashlib
 import random
 import time
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..engine.actions import Action
@@ -570,7 +570,7 @@ def cycle_ends(cycles: list) -> list:
 def side_list(game) -> list:
     """[[members] per side]: teams in team play, else one player each."""
     sides = ev.sides(game)
-    out = {}
+    out: dict[Any, Any] = {}
     for q, t in enumerate(sides):
         out.setdefault(t, []).append(q)
     return [out[t] for t in sorted(out)]

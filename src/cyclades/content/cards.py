@@ -155,7 +155,7 @@ CLASSIC_CREATURES = (("pegasus", 2), ("harpy", 2), ("dryad", 2), ("sylph", 2), (
                      ("medusa", 1), ("polyphemus", 1), ("chiron", 1))
 
 
-def classic_creature_deck() -> tuple:
+def classic_creature_deck() -> tuple[str, ...]:
     return tuple(c for c, copies in CLASSIC_CREATURES for _ in range(copies))
 
 

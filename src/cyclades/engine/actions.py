@@ -29,7 +29,7 @@ class Action(NamedTuple):
     where: str = ""
     n: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d: dict[str, str | int] = {"kind": self.kind}
         if self.what:
             d["what"] = self.what

@@ -118,7 +118,7 @@ HOOKS = BATTLE
 
 
 def start_battle(g: Context, att: int, dfd: int, area: int, frm: int, troops: int = 0, mercs: int = 0,
-                 heroes: tuple = (), fleets: int = 0) -> None:
+                 heroes: tuple[str, ...] = (), fleets: int = 0) -> None:
     """The attacker's units stand in the frame until the battle ends; the defender's stay on the board."""
     sea = not g.board.is_land[area]
     # R19: an attack on the defender's last land area (allowed only when it gives the attacker
@@ -141,7 +141,7 @@ def other(side: str) -> str:
     return "d" if side == "a" else "a"
 
 
-def side_heroes(g: Context, f: BattleFrame, side: str) -> tuple:
+def side_heroes(g: Context, f: BattleFrame, side: str) -> tuple[str, ...]:
     """The heroes involved in the battle on a side (none in a sea battle)."""
     if f["sea"]:
         return ()
@@ -155,7 +155,7 @@ def side_of_hero(g: Context, f: BattleFrame, hero: str) -> str | None:
     return None
 
 
-def creature_units(g: Context, area: int, p: int) -> list:
+def creature_units(g: Context, area: int, p: int) -> list[str]:
     """Creatures that fight as units for p in a land area (the Minotaur defends its area)."""
     out = []
     for fn in HOOKS["creature_units"]:
@@ -163,7 +163,7 @@ def creature_units(g: Context, area: int, p: int) -> list:
     return out
 
 
-def _creatures(g: Context, f: BattleFrame, side: str) -> list:
+def _creatures(g: Context, f: BattleFrame, side: str) -> list[str]:
     if f["sea"] or side == "a":
         return []  # creatures do not move with troops: they only defend their area
     return creature_units(g, f["area"], f["defender"])
@@ -223,7 +223,7 @@ def strength(g: Context, f: BattleFrame, side: str, die: int) -> int:
     return total
 
 
-def loss_options(g: Context, f: BattleFrame, side: str) -> list:
+def loss_options(g: Context, f: BattleFrame, side: str) -> list[Action]:
     s, a = g.state, f["area"]
     if f["sea"]:
         return [Action("lose", what="fleet")]
@@ -317,12 +317,12 @@ def destroy_side(g: Context, f: BattleFrame, side: str) -> None:
 # under their control". The 2009 edition (R31): "a linked friendly isle", one the player
 # controls; an isle no one controls is not friendly.
 LAND_RETREATS: dict[str, Callable[[int, int], bool]] = {
-    "empty_or_own": lambda owner, p: owner == NOBODY or owner == p,
+    "empty_or_own": lambda owner, p: owner in (NOBODY, p),
     "own": lambda owner, p: owner == p,
 }
 
 
-def retreats(g: Context, f: BattleFrame, side: str) -> list:
+def retreats(g: Context, f: BattleFrame, side: str) -> list[int]:
     """Where a side may retreat. Fleets: an adjacent sea area that is free or their own (Sea
     Battle; the 2009 edition alike, R31). Troops: an accessible land area, reached as a land move
     would, that the ruleset's `land_retreat` allows (Land Battle; R31)."""
@@ -369,69 +369,17 @@ class Battle(Handler):
 
     @staticmethod
     def auto(g: Context, f: BattleFrame) -> bool:
-        stage = f["stage"]
-        if stage == "start":  # powers that act "before the battle" (they may ask a choice)
-            f["stage"] = "check"
-            for fn in HOOKS["before_battle"]:
-                fn(g, f)
-            return True
-        if stage == "check":
-            if side_units(g, f, "a") and side_units(g, f, "d"):
-                f["stage"] = "roll"
-            else:
-                _end(g, f, attacker_holds=side_units(g, f, "a") > 0)
-            return True
-        if stage == "roll":
-            f["round"] += 1
-            f["stage"] = "rolling"
-            roll(g, 2, "battle_dice")
-            return True
-        if stage == "rolled":
-            _resolve_round(g, f)
-            return True
-        if stage == "loss":
-            while f["pending"]:
-                side = f["pending"][0]
-                if side_units(g, f, side) == 0:
-                    f["pending"] = f["pending"][1:]
-                    continue
-                options = loss_options(g, f, side)
-                if len(options) > 1:  # a real choice: the owner decides (R18)
-                    f["player"] = player_of(f, side)
-                    return False
-                lose_unit(g, f, side, options[0])
-                f["pending"] = f["pending"][1:]
-            return _after_losses(g, f)
-        if stage in ("flee_a", "flee_d"):  # a forced retreat (Achilles)
-            side = stage[-1]
-            if not retreats(g, f, side):
-                destroy_side(g, f, side)
-                f["stage"] = "check"
-                return True
-            f["player"] = player_of(f, side)
-            return False
-        if stage == "retreat_d":
-            if not retreats(g, f, "d"):
-                f["stage"] = "retreat_a"
-                return True
-            f["player"] = f["defender"]
-            return False
-        if stage == "retreat_a":
-            if not retreats(g, f, "a"):
-                f["stage"] = "roll"
-                return True
-            f["player"] = f["attacker"]
-            return False
-        return False
+        step = _STEPS.get(f["stage"])
+        return step(g, f) if step else False
 
     @staticmethod
-    def legal(g: Context, f: BattleFrame) -> list:
+    def legal(g: Context, f: BattleFrame) -> list[Action]:
         stage = f["stage"]
         if stage == "loss":
             return loss_options(g, f, f["pending"][0])
         side = "a" if stage in ("retreat_a", "flee_a") else "d"
         out = [Action("retreat", where=g.board.ids[x]) for x in retreats(g, f, side)]
-        return out if stage.startswith("flee") else out + [HOLD]
+        return out if stage.startswith("flee") else [*out, HOLD]
 
     @staticmethod
     def apply(g: Context, f: BattleFrame, act: Action) -> None:
@@ -443,6 +391,81 @@ class Battle(Handler):
             f["stage"] = "retreat_a" if stage == "retreat_d" else "roll"
         else:
             _retreat(g, f, "a" if stage in ("retreat_a", "flee_a") else "d", g.board.index[act.where])
+
+
+# --- what happens without a decision, stage by stage (Battle.auto): True if anything changed ---
+
+def _begin(g: Context, f: BattleFrame) -> bool:
+    """The powers that act "before the battle" (they may ask a choice)."""
+    f["stage"] = "check"
+    for fn in HOOKS["before_battle"]:
+        fn(g, f)
+    return True
+
+
+def _check(g: Context, f: BattleFrame) -> bool:
+    if side_units(g, f, "a") and side_units(g, f, "d"):
+        f["stage"] = "roll"
+    else:
+        _end(g, f, attacker_holds=side_units(g, f, "a") > 0)
+    return True
+
+
+def _roll(g: Context, f: BattleFrame) -> bool:
+    f["round"] += 1
+    f["stage"] = "rolling"
+    roll(g, 2, "battle_dice")
+    return True
+
+
+def _losses(g: Context, f: BattleFrame) -> bool:
+    """Each losing side takes its loss; a real choice waits on the side's owner (R18)."""
+    while f["pending"]:
+        side = f["pending"][0]
+        if side_units(g, f, side) == 0:
+            f["pending"] = f["pending"][1:]
+            continue
+        options = loss_options(g, f, side)
+        if len(options) > 1:
+            f["player"] = player_of(f, side)
+            return False
+        lose_unit(g, f, side, options[0])
+        f["pending"] = f["pending"][1:]
+    return _after_losses(g, f)
+
+
+def _flee(g: Context, f: BattleFrame) -> bool:
+    """A forced retreat (Achilles): the side retreats, or its Troops and Heroes are destroyed."""
+    side = f["stage"][-1]
+    if not retreats(g, f, side):
+        destroy_side(g, f, side)
+        f["stage"] = "check"
+        return True
+    f["player"] = player_of(f, side)
+    return False
+
+
+def _may_retreat(side: str, next_stage: str) -> Callable[[Context, BattleFrame], bool]:
+    """The side may retreat (it decides), or the battle goes on to `next_stage`."""
+    def step(g: Context, f: BattleFrame) -> bool:
+        if not retreats(g, f, side):
+            f["stage"] = next_stage
+            return True
+        f["player"] = player_of(f, side)
+        return False
+    return step
+
+
+def _resolve(g: Context, f: BattleFrame) -> bool:
+    _resolve_round(g, f)
+    return True
+
+
+_STEPS: dict[str, Callable[[Context, BattleFrame], bool]] = {
+    "start": _begin, "check": _check, "roll": _roll, "rolled": _resolve, "loss": _losses,
+    "flee_a": _flee, "flee_d": _flee,
+    "retreat_d": _may_retreat("d", "retreat_a"), "retreat_a": _may_retreat("a", "roll"),
+}
 
 
 @after_chance("battle_dice")
@@ -463,7 +486,7 @@ def _resolve_round(g: Context, f: BattleFrame) -> None:
     if (da, dd) != raw:
         event["rolled"] = list(raw)
     g.emit("round", **event)
-    losers = ("a", "d") if sa == sd else ("a",) if sa < sd else ("d",)
+    losers: tuple[str, ...] = ("a", "d") if sa == sd else ("a",) if sa < sd else ("d",)
     for fn in HOOKS["round_result"]:
         losers = fn(g, f, sa, sd, losers)
     f["pending"] = f["losers"] = losers
@@ -480,7 +503,7 @@ def _after_losses(g: Context, f: BattleFrame) -> bool:
     return True
 
 
-def _retreat(g, f, side, dest):
+def _retreat(g: Context, f: BattleFrame, side: str, dest: int) -> None:
     s, area = g.state, f["area"]
     if side == "a":
         g.emit("retreat", player=f["attacker"], origin=g.board.ids[area], destination=g.board.ids[dest])
@@ -523,7 +546,7 @@ def escape(g: Context, f: BattleFrame, side: str, kind: str, dest: int) -> None:
     ops.take_control(g, dest, p)
 
 
-def _end(g, f, attacker_holds):
+def _end(g: Context, f: BattleFrame, attacker_holds: bool) -> None:
     """The battle is over: the side left in the area controls it."""
     s, area, att, dfd = g.state, f["area"], f["attacker"], f["defender"]
     pop(g, f)

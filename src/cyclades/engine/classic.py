@@ -217,7 +217,7 @@ def _stationed(g: Context, f: VoyageFrame, sea: int) -> int:
     return n - sum(delta for x, delta in f["changes"] if x == sea)
 
 
-def _next_seas(g: Context, f: VoyageFrame) -> list:
+def _next_seas(g: Context, f: VoyageFrame) -> list[int]:
     """Where the moving fleets may sail next: an adjacent sea they may enter; one with enemy
     fleets ends the move in a sea battle."""
     p = f["player"]
@@ -254,7 +254,7 @@ class Voyage(Handler):
     Frame: `VoyageFrame`."""
 
     @staticmethod
-    def legal(g: Context, f: VoyageFrame) -> list:
+    def legal(g: Context, f: VoyageFrame) -> list[Action]:
         s, ids = g.state, g.board.ids
         if f["stage"] == "origin":
             return [Action("origin", where=ids[a]) for a in sea_origins(g, f["player"])] + [CANCEL]
@@ -269,7 +269,7 @@ class Voyage(Handler):
             if not f["dropped"]:
                 out += [Action("drop", what="fleet", n=k) for k in range(1, f["fleets"])]
             out.append(DONE)
-        return out + [CANCEL]
+        return [*out, CANCEL]
 
     @staticmethod
     def apply(g: Context, f: VoyageFrame, a: Action) -> None:

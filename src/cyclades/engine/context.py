@@ -25,8 +25,18 @@ EXPLICIT = "explicit"  # the game waits on chance: the caller resolves it (engin
 
 
 class Context:
-    __slots__ = ("board", "rules", "state", "events", "options", "max_cycles", "teams", "goal", "chance",
-                 "_legal")
+    __slots__ = (
+        "_legal",
+        "board",
+        "chance",
+        "events",
+        "goal",
+        "max_cycles",
+        "options",
+        "rules",
+        "state",
+        "teams",
+    )
     board: Board             # the board
     rules: Ruleset           # the ruleset (content/rulesets.py)
     state: State             # the state: plain data (engine/state.py)

@@ -16,10 +16,13 @@ from ..content.cards import CREATURES
 from ..content.gods import APOLLO, METROPOLIS
 from .actions import Action, new_action
 from .chance import after_chance, draw
+from .context import SEEDED
 from .frames import Area, Areas, At, Frame, From, Handler, SecretCreature, SecretCreatures, handler, pop, push
 from .hooks import plug_class
 from .ops import ON_CREATURE_LEAVES, PEEKED_ON_TOP, discard_creature_card
 from .queries import building_active, card_of, creatures_on_board, shielded
+
+__all__ = ["EFFECTS", "CreatureFrame", "Effect", "effect", "finish", "play_creature", "shielded"]
 from .teams import pay, purse
 from .turns import TurnFrame, menu_item
 from .unit_choice import UnitChoice
@@ -44,7 +47,7 @@ class Effect:
     def play(self, g: Context, p: int, card: str) -> None:
         push(g, "creature", p, card=card, stage="start")
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return []
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -139,7 +142,7 @@ class CreatureHandler(Handler):
     """Frame: `CreatureFrame`."""
 
     @staticmethod
-    def legal(g: Context, f: CreatureFrame) -> list:
+    def legal(g: Context, f: CreatureFrame) -> list[Action]:
         return EFFECTS[f["card"]].legal(g, f)
 
     @staticmethod
@@ -161,12 +164,12 @@ def temples(g: Context, p: int) -> int:
         if ctrl[a] == p:
             for site in range(start[a], start[a] + count[a]):
                 k = sites[site]
-                if (k == "temple" or k == METROPOLIS) and building_active(g, site):
+                if (k in ("temple", METROPOLIS)) and building_active(g, site):
                     n += 1
     return max(0, n - s.turn_flags.get(f"temples_used:{p}", 0))
 
 
-def creature_cost(g: Context, p: int, slot: int, free_temples: int | None = None) -> tuple:
+def creature_cost(g: Context, p: int, slot: int, free_temples: int | None = None) -> tuple[int, int]:
     """(price, temples used) for the creature on a track slot. The classic game never lets
     Temples bring a price below 1 GP (`Ruleset.creature_min_cost`, R25). `free_temples`:
     `temples(g, p)` if the caller has it already."""
@@ -274,7 +277,8 @@ class Peek(Handler):
         pop(g, f)
         if a.kind == "return_peeked":
             s.creature_deck.append(f["card"])  # face down on top, known to its player
-            s.turn_flags[PEEKED_ON_TOP] = 1
+            if g.chance != SEEDED:  # the next card drawn is no longer chance's (engine/chance.py)
+                s.turn_flags[PEEKED_ON_TOP] = 1
             g.emit("peek_returned", player=p)
             return
         pay(g, p, 1)

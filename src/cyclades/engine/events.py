@@ -24,7 +24,7 @@ Field types:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..content.cards import BONUS_TEXT, CREATURES, HEROES
 from ..content.gods import APOLLO, BUILDINGS, GOD_NAMES, METROPOLIS
@@ -46,10 +46,10 @@ class Field:
 class Kind:
     name: str
     when: str
-    fields: tuple
+    fields: tuple[Field, ...]
 
 
-def _kind(name, when, *fields):
+def _kind(name: str, when: str, *fields: tuple[Any, ...]) -> Kind:
     return Kind(name, when, tuple(Field(*f) for f in fields))
 
 
@@ -272,11 +272,11 @@ NAMED = {
 }
 
 
-def _is_int(v):
+def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _problem(value, typ, game):
+def _problem(value: Any, typ: str, game: Context) -> str | None:
     """Why value is not of type typ, or None."""
     if typ.endswith("?"):
         return None if value is None else _problem(value, typ[:-1], game)
@@ -308,11 +308,11 @@ def _problem(value, typ, game):
     raise ValueError(f"unknown field type {typ!r}")
 
 
-def check(event: dict, game: Context) -> list:
+def check(event: dict[str, Any], game: Context) -> list[str]:
     """What is wrong with an event, against its declaration (an empty list: nothing)."""
     if not isinstance(event, dict):
         return [f"not a dict: {event!r}"]
-    kind = EVENTS.get(event.get("type"))
+    kind = EVENTS.get(str(event.get("type")))
     if kind is None:
         return [f"unknown event type {event.get('type')!r}"]
     out = []

@@ -32,7 +32,7 @@ from . import play, scoring, teams
 from .actions import Action
 from .board import Board
 from .context import EXPLICIT, SEEDED, Context
-from .formats import FORMAT, READABLE_FORMATS, upgrade_game_json, upgrade_record  # noqa: F401  (re-exported)
+from .formats import FORMAT, READABLE_FORMATS, upgrade_game_json, upgrade_record
 from .frames import HANDLERS
 from .observation import Observation
 from .offerings import committed
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
 # Every rule module and card fills its hooks as it loads: engine/plugins.py lists them.
 register_all()
+
+__all__ = ["CHANCE", "FORMAT", "READABLE_FORMATS", "Game", "IllegalAction", "team_layout"]
 
 CHANCE = _chance.CHANCE
 CHANCE_MODES = (SEEDED, EXPLICIT)

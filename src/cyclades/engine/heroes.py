@@ -51,7 +51,7 @@ ON_HEROES_ARRIVE: Hook[HeroesArrive] = Hook(
 ON_RECRUIT: Hook[OnHero] = Hook("on_recruit", "f(g, hero): a hero was recruited (Heracles)")
 
 
-def hero_sites(g: Context, p: int) -> list:
+def hero_sites(g: Context, p: int) -> list[int]:
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
 
 
@@ -85,7 +85,7 @@ class PlaceHeroFrame(Frame):
 @handler("place_hero", PlaceHeroFrame)
 class PlaceHero(Handler):
     @staticmethod
-    def legal(g: Context, f: PlaceHeroFrame) -> list:
+    def legal(g: Context, f: PlaceHeroFrame) -> list[Action]:
         return [Action("place_hero", what=f["hero"], where=g.board.ids[a]) for a in hero_sites(g, f["player"])]
 
     @staticmethod
@@ -110,7 +110,7 @@ def lose_hero(g: Context, h: str) -> None:
     ops.discard_hero(g, h)
 
 
-def heroes_arrive(g: Context, p: int, area: int, heroes: Sequence[Any], route: tuple = ()) -> None:
+def heroes_arrive(g: Context, p: int, area: int, heroes: Sequence[str], route: tuple[int, ...] = ()) -> None:
     if heroes:
         for fn in ON_HEROES_ARRIVE:
             fn(g, p, area, tuple(heroes), tuple(route))
@@ -133,7 +133,7 @@ class Power:
     def ready(self, g: Context, p: int, hero: str) -> bool:
         return True
 
-    def choices(self, g: Context, f: SacrificeFrame) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         return []
 
     def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
@@ -161,7 +161,7 @@ def own_turn_god(g: Context, p: int) -> str | None:
     """The god of p's turn if p is taking their god's actions now, else None."""
     for f in g.state.stack:
         if f["kind"] == "turn" and f["player"] == p:
-            return f["god"]
+            return str(f["god"])
     return None
 
 
@@ -210,7 +210,7 @@ class SacrificeFrame(Frame, UnitChoice, total=False):
     unit choice's fields (engine/unit_choice.py) and its destination."""
     hero: str          # the hero sacrificed
     power: str         # the power applied: the hero's own, or the one Pandora lends
-    chosen: tuple[str, ...]  # the power's choices so far
+    chosen: tuple[Any, ...]  # the power's choices so far (areas' ids, building types, a number)
     destination: Area  # Perseus: where the units go
 
 
@@ -218,8 +218,8 @@ class SacrificeFrame(Frame, UnitChoice, total=False):
 class Sacrifice(Handler):
 
     @staticmethod
-    def legal(g: Context, f: SacrificeFrame) -> list:
-        return POWERS[f["power"]].choices(g, f) + [CANCEL]
+    def legal(g: Context, f: SacrificeFrame) -> list[Action]:
+        return [*POWERS[f["power"]].choices(g, f), CANCEL]
 
     @staticmethod
     def auto(g: Context, f: SacrificeFrame) -> bool:

@@ -6,15 +6,13 @@ Charybdis are one card: one Priestess keeps both, and each miniature may move.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..content.cards import CREATURES
 from .actions import Action
-from .creatures import EFFECTS
+from .creatures import EFFECTS, creature_destinations
 from .frames import Frame, Handler, handler, pop, push
 from .ops import release
-from .queries import card_of, card_on_board, creatures_on_board, miniatures_of, shielded
+from .queries import card_on_board, miniatures_of
 
 if TYPE_CHECKING:
     from .context import Context
@@ -28,23 +26,6 @@ def start_maintenance(g: Context) -> None:
             push(g, "maintain", p, cards_left=mine, stage="pay", miniatures=())
 
 
-def creature_destinations(g: Context, c: str, frm: int | None = None, p: int | None = None) -> list:
-    """Areas where the miniature (or card) c may stand: its card's area type, no other creature
-    there; adjacent to `frm` for a move; for a player p, not the area of another player's
-    Chiron ("Other players cannot move Creatures into the Area with Chiron")."""
-    b = g.board
-    kind = CREATURES[card_of(c)].miniature
-    occupied = set(creatures_on_board(g).values())
-    areas: Sequence[int] = b.lands if kind == "land" else b.seas if kind == "sea" else range(len(b.ids))
-    if frm is not None:
-        adj = set(b.adj[frm])
-        areas = [a for a in areas if a in adj]
-    out = [a for a in areas if a not in occupied]
-    if p is not None:
-        out = [a for a in out if not shielded(g, p, a)]
-    return out
-
-
 class MaintainFrame(Frame):
     """Phase 4: a player keeps or releases each creature card with a miniature on the board."""
     cards_left: tuple[str, ...]  # the player's cards still to pay for, the current one first
@@ -56,7 +37,7 @@ class MaintainFrame(Frame):
 class Maintenance(Handler):
 
     @staticmethod
-    def legal(g: Context, f: MaintainFrame) -> list:
+    def legal(g: Context, f: MaintainFrame) -> list[Action]:
         s, c = g.state, f["cards_left"][0]
         if f["stage"] == "pay":
             out = [Action("release", what=c)]

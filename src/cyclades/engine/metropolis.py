@@ -41,7 +41,7 @@ ELSEWHERE_APPLY: Table[ElsewhereApply] = Table("elsewhere_apply", "action kind -
                                                "action): the Metropolis placed elsewhere")
 
 
-def side_buildings(g: Context, p: int, kinds: tuple = BUILDINGS) -> list:
+def side_buildings(g: Context, p: int, kinds: tuple[str, ...] = BUILDINGS) -> list[tuple[int, str]]:
     """(site, kind) of the basic buildings that count toward p's economic Metropolis: p's,
     and in team play the whole team's (R22: the team's combined four types)."""
     out = []
@@ -102,7 +102,7 @@ class BuildMetropolis(Handler):
         return False
 
     @staticmethod
-    def legal(g: Context, f: MetropolisFrame) -> list:
+    def legal(g: Context, f: MetropolisFrame) -> list[Action]:
         b = g.board
         if f["stage"] == "remove":
             return [Action("remove", what=f["to_remove"][0], where=b.ids[a])
@@ -135,7 +135,7 @@ class BuildMetropolis(Handler):
         build_metropolis(g, f["player"], site, f["how"])
 
 
-def metropolis_places(g: Context, p: int) -> list:
+def metropolis_places(g: Context, p: int) -> list[int]:
     """Land areas of p where a new Metropolis may go: one with an empty site, or on the classic
     board (R8) an isle whose metropolis space is free. With none, a basic building of p's must
     make way ("If no space is free for a new metropolis, destroy your own buildings")."""
@@ -224,7 +224,7 @@ class BonusFleet(Handler):
     """Fleets go to sea areas the player already controls (Gain two Fleets)."""
 
     @staticmethod
-    def legal(g: Context, f: BonusFleetFrame) -> list:
+    def legal(g: Context, f: BonusFleetFrame) -> list[Action]:
         if not g.state.fleets_left[f["player"]]:
             return []
         return [Action("place_fleet", where=g.board.ids[a]) for a in controlled_seas(g, f["player"])]
@@ -253,7 +253,7 @@ class ReserveCreature(Handler):
     """A control token on a creature of the track: only its owner may buy it."""
 
     @staticmethod
-    def legal(g: Context, f: ReserveFrame) -> list:
+    def legal(g: Context, f: ReserveFrame) -> list[Action]:
         s = g.state
         return [Action("reserve", what=c) for c in s.creature_track if c and c not in s.reserved]
 

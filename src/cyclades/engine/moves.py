@@ -7,7 +7,7 @@ until the destination is chosen.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from ..content.gods import APOLLO, GODS
 from . import ops
@@ -69,7 +69,7 @@ HOOKS = MOVES
 
 # --- where units may go ---------------------------------------------------------
 
-def land_destinations(g: Context, p: int, frm: int, hero: str = "") -> list:
+def land_destinations(g: Context, p: int, frm: int, hero: str = "") -> list[int]:
     """Where a Land Move from frm may go; `hero` names the hero of a Heroic Move (Jason)."""
     if not can_leave_land(g, p, frm):
         return []
@@ -77,7 +77,7 @@ def land_destinations(g: Context, p: int, frm: int, hero: str = "") -> list:
     out = []
     for a in accessible_lands(g, p, frm) | heroic_reach(g, p, frm, hero):
         q = s.ctrl[a]
-        if q != p and q != NOBODY:
+        if q not in (p, NOBODY):
             if not may_attack(g, p, q, a):
                 continue
             if not last_area_attack_allowed(g, p, q, a):
@@ -86,7 +86,7 @@ def land_destinations(g: Context, p: int, frm: int, hero: str = "") -> list:
     return sorted(out)
 
 
-def heroic_reach(g: Context, p: int, frm: int, hero: str) -> set:
+def heroic_reach(g: Context, p: int, frm: int, hero: str) -> set[int]:
     if not hero or not HOOKS["heroic_reach"]:
         return set()
     out = set()
@@ -96,7 +96,7 @@ def heroic_reach(g: Context, p: int, frm: int, hero: str) -> set:
     return {a for a in out if all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"])}
 
 
-def fleet_route(g: Context, p: int, frm: int, dest: int, carries: Callable[..., Any]) -> tuple:
+def fleet_route(g: Context, p: int, frm: int, dest: int, carries: Callable[[int], bool]) -> tuple[int, ...]:
     """The sea areas of a shortest chain of fleets from frm to dest, `carries(sea)` saying which
     seas carry the move: what a Land Move across the sea passes through. () when the two land
     areas are adjacent (or no chain joins them)."""
@@ -136,14 +136,14 @@ def last_area_attack_allowed(g: Context, p: int, q: int, a: int) -> bool:
     return side_metropolises(g, p) + in_area >= g.goal
 
 
-def sea_destinations(g: Context, p: int, frm: int) -> list:
+def sea_destinations(g: Context, p: int, frm: int) -> list[int]:
     s = g.state
     out = []
     for x in sea_neighbours(g, p, frm):
         q = s.ctrl[x]
         if not can_enter_sea(g, p, x):
             continue
-        if q != p and q != NOBODY and s.fleets[x] and not may_attack(g, p, q, x):
+        if q not in (p, NOBODY) and s.fleets[x] and not may_attack(g, p, q, x):
             continue
         out.append(x)
     return out
@@ -151,8 +151,8 @@ def sea_destinations(g: Context, p: int, frm: int) -> list:
 
 # --- arriving -----------------------------------------------------------------
 
-def arrive_land(g: Context, p: int, dest: int, troops: int, mercs: int, heroes: tuple, frm: int,
-                route: tuple = ()) -> None:
+def arrive_land(g: Context, p: int, dest: int, troops: int, mercs: int, heroes: tuple[str, ...], frm: int,
+                route: tuple[int, ...] = ()) -> None:
     """Units of p enter a land area: join, take an undefended area, or fight (rulebook, Land Move).
     `route` lists the sea areas the move passed through."""
     s = g.state
@@ -186,7 +186,7 @@ def arrive_sea(g: Context, p: int, dest: int, fleets: int, frm: int) -> None:
     ops.take_control(g, dest, p)
 
 
-def leave_land(g: Context, frm: int, troops: int, mercs: int, heroes: tuple) -> None:
+def leave_land(g: Context, frm: int, troops: int, mercs: int, heroes: tuple[str, ...]) -> None:
     """Units leave; an emptied area keeps its controller's token (R16)."""
     s = g.state
     s.troops[frm] -= troops
@@ -197,7 +197,7 @@ def leave_land(g: Context, frm: int, troops: int, mercs: int, heroes: tuple) -> 
 
 # --- Land Move (Ares) and Heroic Move ------------------------------------------------
 
-def movable_origins(g: Context, p: int) -> list:
+def movable_origins(g: Context, p: int) -> list[int]:
     return list(_movable_origins(g, p))
 
 
@@ -259,7 +259,7 @@ menu_item("land_move", ("land_move",))((_land_move_legal, _land_move_apply))
 menu_item("heroic_move", ("heroic_move",))((_heroic_legal, _heroic_apply))
 
 
-def _companions(g: Context, f: LandMoveFrame) -> list:
+def _companions(g: Context, f: LandMoveFrame) -> list[str]:
     """Heroes who may come along: any of the origin's with Ares; on a Heroic Move only the
     moving hero, already chosen."""
     return [] if f["hero"] else heroes_at(g, f["origin"])
@@ -276,12 +276,12 @@ class LandMoveFrame(Frame, UnitChoice):
 class LandMove(Handler):
 
     @staticmethod
-    def legal(g: Context, f: LandMoveFrame) -> list:
+    def legal(g: Context, f: LandMoveFrame) -> list[Action]:
         b, p, stage, frm = g.board, f["player"], f["stage"], f["origin"]
         if stage == "origin":
             return [Action("origin", where=b.ids[a]) for a in movable_origins(g, p)] + [CANCEL]
         if stage != "dest":
-            return unit_choices(g, f, _companions(g, f)) + [CANCEL]
+            return [*unit_choices(g, f, _companions(g, f)), CANCEL]
         return [Action("destination", where=b.ids[a])
                 for a in land_destinations(g, p, frm, f["hero"])] + [CANCEL]
 
@@ -312,7 +312,7 @@ def _finish_land_move(g: Context, f: LandMoveFrame, dest: int) -> None:
                 _route(g, p, frm, dest, f["heroes"]))
 
 
-def _route(g: Context, p: int, frm: int, dest: int, heroes: tuple) -> tuple:
+def _route(g: Context, p: int, frm: int, dest: int, heroes: tuple[str, ...]) -> tuple[int, ...]:
     """The seas a move with heroes passed through (Heracles): a shortest chain of the player's
     fleets (R17), or of any fleets for a move only the Heroic Move's reach allows (Jason)."""
     if not heroes:
@@ -324,7 +324,7 @@ def _route(g: Context, p: int, frm: int, dest: int, heroes: tuple) -> tuple:
 
 # --- Sea Move (Poseidon) --------------------------------------------------------------
 
-def sea_origins(g: Context, p: int) -> list:
+def sea_origins(g: Context, p: int) -> list[int]:
     return list(_sea_origins(g, p))
 
 
@@ -358,7 +358,7 @@ class SeaMoveFrame(Frame):
 @handler("smove", SeaMoveFrame)
 class SeaMove(Handler):
     @staticmethod
-    def legal(g: Context, f: SeaMoveFrame) -> list:
+    def legal(g: Context, f: SeaMoveFrame) -> list[Action]:
         s, b, p = g.state, g.board, f["player"]
         if f["stage"] == "origin":
             return [Action("origin", where=b.ids[a]) for a in sea_origins(g, p)] + [CANCEL]

@@ -115,7 +115,7 @@ class Observation(Generic[G]):
         _cover_offerings(g, self._public["gp"])
         return g
 
-    def _public_template(self) -> tuple:
+    def _public_template(self) -> tuple[State, dict[str, list[str]]]:
         """(the State of the public facts, hidden ones blank; pile -> the sorted cards no
         public place shows)."""
         d = {k: (list(v) if isinstance(v, list) else v) for k, v in self._public.items()}
@@ -128,7 +128,7 @@ class Observation(Generic[G]):
         return State.from_dict(d), unseen
 
 
-def _shuffle(x: list, rng: random.Random) -> None:
+def _shuffle(x: list[Any], rng: random.Random) -> None:
     """`rng.shuffle(x)` for a plain random.Random, written out: the same draws of getrandbits
     and so the same order (Random.shuffle with _randbelow_with_getrandbits, inlined: a search
     shuffles the piles of every sample)."""
@@ -167,7 +167,7 @@ def guess_purse(rng: random.Random, q: int, view: dict[str, Any]) -> int:
     return max(0, int(rng.gauss(income + 2, 2)))
 
 
-def _unseen_cards(d: dict, rules: Ruleset, maelstrom: bool) -> dict:
+def _unseen_cards(d: dict[str, Any], rules: Ruleset, maelstrom: bool) -> dict[str, list[str]]:
     """Cards of each pile that no public place shows: they are in the pile, in some order.
     Counted as multisets, since the classic deck holds two copies of some cards (R25)."""
     seen: dict[Any, Any] = {pile: Counter() for pile in _PILES}

@@ -8,7 +8,7 @@ completes the four types) is announced through the hooks declared here.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .frames import push
 from .hooks import Hook
@@ -68,7 +68,7 @@ def roll_die(g: Context) -> int:
     return DIE_FACES[rand(g, 6)]
 
 
-def shuffle(g: Context, items: list[str] | list[int]) -> None:
+def shuffle(g: Context, items: list[Any]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = rand(g, i + 1)
         items[i], items[j] = items[j], items[i]

@@ -7,7 +7,7 @@ access, Hydra on income, Hippolyta on strength...) plug in here through the
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+from typing import TYPE_CHECKING, Literal, Protocol, TypedDict, overload
 
 from ..content.cards import MINIATURES
 from ..content.gods import BUILDINGS, METROPOLIS
@@ -85,7 +85,7 @@ def card_of(miniature: str) -> str:
     return CARD_OF.get(miniature, miniature)
 
 
-def miniatures_of(card: str) -> tuple:
+def miniatures_of(card: str) -> tuple[str, ...]:
     return MINIATURES.get(card, (card,))
 
 
@@ -94,7 +94,7 @@ def creature_owner(g: Context, miniature: str) -> int | None:
     return g.state.creature_owner.get(card_of(miniature))
 
 
-def creatures_on_board(g: Context) -> dict:
+def creatures_on_board(g: Context) -> dict[str, int]:
     """miniature -> area, for the miniatures whose card a player holds."""
     held = g.state.creature_owner
     return {m: a for m, a in g.state.creature_at.items() if card_of(m) in held}
@@ -114,17 +114,22 @@ def units_in(g: Context, a: int) -> int:
     return s.fleets[a]
 
 
-def heroes_at(g: Context, a: int, count: bool = False) -> Any:
+@overload
+def heroes_at(g: Context, a: int, count: Literal[False] = False) -> list[str]: ...
+@overload
+def heroes_at(g: Context, a: int, count: Literal[True]) -> int: ...
+def heroes_at(g: Context, a: int, count: bool = False) -> list[str] | int:
+    """The heroes on a land area (`count`: how many)."""
     hs = [h for h, at in g.state.hero_at.items() if at == a]
     return len(hs) if count else hs
 
 
-def controlled_lands(g: Context, p: int) -> list:
+def controlled_lands(g: Context, p: int) -> list[int]:
     ctrl = g.state.ctrl
     return [a for a in g.board.lands if ctrl[a] == p]
 
 
-def controlled_seas(g: Context, p: int) -> list:
+def controlled_seas(g: Context, p: int) -> list[int]:
     ctrl = g.state.ctrl
     return [a for a in g.board.seas if ctrl[a] == p]
 
@@ -150,7 +155,8 @@ def building_active(g: Context, site: int) -> bool:
     return True
 
 
-def buildings_of(g: Context, p: int, kinds: tuple = BUILDINGS, for_metropolis: bool = False) -> list:
+def buildings_of(g: Context, p: int, kinds: tuple[str, ...] = BUILDINGS,
+                 for_metropolis: bool = False) -> list[tuple[int, str]]:
     """(site, kind) of p's buildings of the given kinds, in the land areas p controls."""
     b, s = g.board, g.state
     out = []
@@ -165,13 +171,13 @@ def buildings_of(g: Context, p: int, kinds: tuple = BUILDINGS, for_metropolis: b
     return out
 
 
-def empty_sites(g: Context, a: int) -> list:
+def empty_sites(g: Context, a: int) -> list[int]:
     b, sites = g.board, g.state.sites
     start = b.site_start[a]
     return [i for i in range(start, start + b.sites[a]) if not sites[i]]
 
 
-def lands_with_free_site(g: Context, p: int) -> list:
+def lands_with_free_site(g: Context, p: int) -> list[int]:
     b, sites = g.board, g.state.sites
     start, count = b.site_start, b.sites
     return [a for a in controlled_lands(g, p) if not all(sites[start[a]:start[a] + count[a]])]
@@ -182,7 +188,7 @@ def metropolises_of(g: Context, p: int) -> int:
     return metropolis_counts(g)[p] if 0 <= p < g.state.n else 0
 
 
-def metropolis_counts(g: Context) -> list:
+def metropolis_counts(g: Context) -> list[int]:
     """Every player's metropolises (R21), in one pass over the sites: those on the lands each
     controls, and the one on Penthesilea's card (asked after every cycle)."""
     b, s = g.board, g.state
@@ -206,7 +212,7 @@ def count_in_area(g: Context, a: int, kind: str) -> int:
     n = 0
     for site in range(start, start + b.sites[a]):
         k = s.sites[site]
-        if (k == kind or k == METROPOLIS) and building_active(g, site):
+        if (k in (kind, METROPOLIS)) and building_active(g, site):
             n += 1
     return n
 
@@ -218,7 +224,7 @@ def unit_strength(g: Context, p: int, a: int, kind: str, name: str = "") -> int:
     return base
 
 
-def fleet_chain_lands(g: Context, p: int, start: int) -> set:
+def fleet_chain_lands(g: Context, p: int, start: int) -> set[int]:
     """Land areas linked to `start` by a chain of seas holding p's fleets (R17); in team
     play a teammate's fleets carry too, since teams move through each other's areas (R22)."""
     b, s = g.board, g.state
@@ -233,17 +239,17 @@ def fleet_chain_lands(g: Context, p: int, start: int) -> set:
             if nxt not in seen and ctrl[nxt] in mine and s.fleets[nxt]:
                 seen.add(nxt)
                 todo.append(nxt)
-    lands: set[Any] = set()
+    lands: set[int] = set()
     for sea in seen:
         lands.update(b.coast[sea])
     return lands
 
 
-def sea_neighbours(g: Context, p: int, sea: int) -> tuple:
+def sea_neighbours(g: Context, p: int, sea: int) -> tuple[int, ...]:
     """Seas adjacent to `sea` for p's fleets (Scylla and Charybdis add a link)."""
     adj = g.board.sea_adj[sea]
     if MODIFIERS["sea_links"]:
-        extra = set()
+        extra: set[int] = set()
         for f in MODIFIERS["sea_links"]:
             extra.update(f(g, p, sea))
         if extra:
@@ -251,7 +257,7 @@ def sea_neighbours(g: Context, p: int, sea: int) -> tuple:
     return adj
 
 
-def accessible_lands(g: Context, p: int, a: int) -> set:
+def accessible_lands(g: Context, p: int, a: int) -> set[int]:
     """Land areas a Land Move from `a` may reach (R17): adjacent on the island, or by fleet chain."""
     out = set(g.board.land_adj[a])
     out.update(fleet_chain_lands(g, p, a))
@@ -275,7 +281,7 @@ def can_enter_sea(g: Context, p: int, a: int) -> bool:
     return True
 
 
-def active_players(g: Context) -> list:
+def active_players(g: Context) -> list[int]:
     s = g.state
     return [p for p in range(s.n) if not s.eliminated[p]]
 

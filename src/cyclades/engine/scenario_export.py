@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .context import Context
 
 
-def state_dict(g: Context) -> dict:
+def state_dict(g: Context) -> dict[str, Any]:
     s, b, o = g.state, g.board, g.options
     d = {"format": FORMAT, "players": o["players"], "ruleset": o["ruleset"],
          "maelstrom": o["maelstrom"], "seed": o["seed"], "board": b.spec}
@@ -77,7 +77,7 @@ def state_dict(g: Context) -> dict:
     return d
 
 
-def _player(g: Context, p: int) -> dict:
+def _player(g: Context, p: int) -> dict[str, Any]:
     s = g.state
     out = {"priestesses": s.priestesses[p], "philosophers": s.philosophers[p],
            "heroes": [h for h, o in s.hero_owner.items() if o == p and h not in s.hero_at],
@@ -87,7 +87,7 @@ def _player(g: Context, p: int) -> dict:
     return out
 
 
-def _area(g: Context, a: int) -> dict:
+def _area(g: Context, a: int) -> dict[str, Any]:
     s, b = g.state, g.board
     out: dict[str, Any] = {}
     if s.ctrl[a] >= 0:
@@ -114,7 +114,7 @@ def _area(g: Context, a: int) -> dict:
     return out
 
 
-def _creature(g: Context, card: str, p: int) -> dict:
+def _creature(g: Context, card: str, p: int) -> dict[str, Any]:
     s, ids = g.state, g.board.ids
     out: dict[str, Any] = {"owner": p}
     minis = miniatures_of(card)

@@ -88,7 +88,7 @@ def new_state(g: Context, players: int, seed: int, maelstrom: bool) -> State:
     return s
 
 
-def full_piles(r: Ruleset, maelstrom: bool) -> dict:
+def full_piles(r: Ruleset, maelstrom: bool) -> dict[str, list[str]]:
     """Every card of each pile the game is played with, before shuffling (R2, R20, R25)."""
     return {"creature_deck": list(r.creature_deck) or cards.creature_deck(maelstrom),
             "hero_deck": cards.hero_deck(maelstrom) if r.heroes else [],
@@ -169,7 +169,8 @@ def placement_shortfall(g: Context) -> str:
             f"the placement would stop with no legal action")
 
 
-def _keep_a_way_on(g: Context, f: PlaceFrame, lands: list | None = None, seas: list | None = None) -> list:
+def _keep_a_way_on(g: Context, f: PlaceFrame, lands: list[int] | None = None,
+                   seas: list[int] | None = None) -> list[int]:
     """The claims (`lands`) or the fleets (`seas`) after which the placements left can still all
     be made."""
     need = placements_left(g, f)
@@ -194,7 +195,7 @@ class PlaceFrame(Frame):
 class Placement(Handler):
 
     @staticmethod
-    def legal(g: Context, f: PlaceFrame) -> list:
+    def legal(g: Context, f: PlaceFrame) -> list[Action]:
         b, s, p = g.board, g.state, f["player"]
         step = f["step"]
         if step == "land":

@@ -85,19 +85,19 @@ MENU_ORDER = ("recruit_hero", "sacrifice", "buy_creature", "peek", "land_move", 
               "buy_building", "swap_creature", "fleet_move")
 
 
-def menu_for(r: Ruleset) -> tuple:
+def menu_for(r: Ruleset) -> tuple[MenuItem, ...]:
     items = _MENU_FOR.get(r.name)
     if items is None:
         rank = {name: i for i, name in enumerate(MENU_ORDER)}
         names = sorted(MENU, key=lambda name: rank.get(name, len(rank)))
         items = _MENU_FOR[r.name] = tuple(MENU[name] for name in names
-                                          if _MENU_WHEN.get(name, lambda _: True)(r))
+                                          if name not in _MENU_WHEN or _MENU_WHEN[name](r))
     return items
 
 
 # --- placing recruited units --------------------------------------------------
 
-def fleet_sites(g: Context, p: int) -> list:
+def fleet_sites(g: Context, p: int) -> list[int]:
     """Seas next to p's land areas that are empty or hold p's fleets (Poseidon)."""
     s, b = g.state, g.board
     out = set()
@@ -108,7 +108,7 @@ def fleet_sites(g: Context, p: int) -> list:
     return sorted(out)
 
 
-def unit_sites(g: Context, p: int, unit: str) -> list:
+def unit_sites(g: Context, p: int, unit: str) -> list[int]:
     if unit == "fleet":
         return fleet_sites(g, p) if g.state.fleets_left[p] else []
     if unit == "troop" and not g.state.troops_left[p]:
@@ -166,7 +166,7 @@ class PlaceUnit(Handler):
         return False
 
     @staticmethod
-    def legal(g: Context, f: PlaceUnitFrame) -> list:
+    def legal(g: Context, f: PlaceUnitFrame) -> list[Action]:
         kind = {"fleet": "place_fleet", "troop": "place_troop", "merc": "place_merc"}[f["unit"]]
         ids = g.board.ids
         return [new_action((kind, "", ids[a], 0)) for a in unit_sites(g, f["player"], f["unit"])]
@@ -182,7 +182,7 @@ class PlaceUnit(Handler):
 
 # --- building -----------------------------------------------------------------
 
-def owned_types(g: Context, p: int) -> set:
+def owned_types(g: Context, p: int) -> set[str]:
     return {k for _, k in buildings_of(g, p)}
 
 
@@ -214,7 +214,7 @@ class Build(Handler):
         return False
 
     @staticmethod
-    def legal(g: Context, f: BuildFrame) -> list:
+    def legal(g: Context, f: BuildFrame) -> list[Action]:
         p, what, b = f["player"], f["building"], g.board
         if not what:
             owned = () if f.get("any_type") else owned_types(g, p)  # Hera: a type you lack
@@ -318,7 +318,7 @@ class Turn(Handler):
         return False
 
     @staticmethod
-    def legal(g: Context, f: TurnFrame) -> list:
+    def legal(g: Context, f: TurnFrame) -> list[Action]:
         s, p, god = g.state, f["player"], f["god"]
         out = []
         if god != APOLLO:
@@ -382,7 +382,7 @@ class Prosper(Handler):
     """Place Prosperity tokens; `left` lists the area types still to receive one, last first."""
 
     @staticmethod
-    def legal(g: Context, f: ProsperFrame) -> list:
+    def legal(g: Context, f: ProsperFrame) -> list[Action]:
         b = g.board
         kind = f["left"][-1]
         if kind == "own":  # a metropolis bonus: a land or sea area the player controls

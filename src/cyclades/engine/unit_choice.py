@@ -29,7 +29,7 @@ class UnitChoice(TypedDict, total=False):
 DONE = Action("done")
 
 
-def unit_choices(g: Context, f: UnitChoice, heroes: list[str]) -> list:
+def unit_choices(g: Context, f: UnitChoice, heroes: list[str]) -> list[Action]:
     """The actions of the current unit stage; `heroes` may come along from the origin."""
     s, frm, stage = g.state, f["origin"], f["stage"]
     taken = f["troops"] + f["mercenaries"] + len(f["heroes"])

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .context import Context
 
 
-def view(g: Context, player: int | None = None) -> dict:
+def view(g: Context, player: int | None = None) -> dict[str, Any]:
     s = g.state
     ids = g.board.ids
     on_board = creatures_on_board(g)  # miniature -> area (Scylla and Charybdis: two of one card)
@@ -60,7 +60,7 @@ def view(g: Context, player: int | None = None) -> dict:
     return v
 
 
-def _areas(g: Context, on_board: dict) -> list:
+def _areas(g: Context, on_board: dict[str, int]) -> list[dict[str, Any]]:
     """Each area as the board shows it: owner, units, heroes, buildings, markers, creatures."""
     s, b = g.state, g.board
     heroes_by_area: dict[int, list[str]] = {}
@@ -87,7 +87,7 @@ def _areas(g: Context, on_board: dict) -> list:
     return areas
 
 
-def _players(g: Context, viewer: int | None) -> list:
+def _players(g: Context, viewer: int | None) -> list[dict[str, Any]]:
     """Each faction's public figures; its purse only for those who may see it (R24)."""
     s = g.state
     metros = metropolis_counts(g)
@@ -106,7 +106,7 @@ def _players(g: Context, viewer: int | None) -> list:
     } for p in range(s.n)]
 
 
-def _gods(g: Context) -> list:
+def _gods(g: Context) -> list[dict[str, Any]]:
     """The gods in the offering order, face up or not, with the offering on each."""
     s = g.state
     out = []

@@ -289,7 +289,7 @@ class ObservationLayout:
 
     def __init__(self, max_areas=MAX_AREAS, max_factions=MAX_FACTIONS):
         self.max_areas, self.max_factions = max_areas, max_factions
-        self.segments = []
+        self.segments: list[Segment] = []
         self._start = 0
         self._flags = []  # (start, stop) ranges bounded by 1
         F, A = max_factions, max_areas
@@ -454,7 +454,7 @@ class ObservationEncoder:
         self._adj = L.segment("adjacency")
         self._dec = L.segment("decision").start
         self._frame = {k: j for j, k in enumerate(FRAME_KINDS)}
-        self._static = {}  # id(board) -> (board, static area block, adjacency block)
+        self._static: dict[int, tuple] = {}  # id(board) -> (board, static area block, adjacency block)
 
     def encode(self, game, player, view=None) -> np.ndarray:
         """float32 vector of `player`'s observation of `game`: from `game.view(player)`,
@@ -463,7 +463,7 @@ class ObservationEncoder:
             view = game.view(player)
         return self.encode_view(view, game.board, game.options, player)
 
-    def encode_view(self, v, board, options, me) -> np.ndarray:
+    def encode_view(self, v, board, options, me) -> np.ndarray:  # noqa: C901  (one pass over the view's parts, in layout order)
         L, F = self.layout, self._F
         if len(board.ids) > L.max_areas:
             raise EncodingError(f"the board has {len(board.ids)} areas, the layout {L.max_areas}")
@@ -601,9 +601,9 @@ class ObservationEncoder:
             x[self._dec + one(self._frame, dec[FRAME_KIND], "frame kind")] = 1
             x[self._dec + len(self._frame) + rel(dec[FRAME_PLAYER])] = 1
             for key, label in zip(at_and_from(dec[FRAME_KIND]), ("decision_area", "decision_from")):
-                a = dec.get(key) if key else None
-                if isinstance(a, str) and a in board.index:
-                    x[A0 + board.index[a] * aw + af[label]] = 1
+                where = dec.get(key) if key else None
+                if isinstance(where, str) and where in board.index:
+                    x[A0 + board.index[where] * aw + af[label]] = 1
         return x
 
     def _board_blocks(self, board):
@@ -670,7 +670,7 @@ def final_rewards(result: dict) -> list:
     if not result["over"] or not winners:
         return [0.0] * n
     teams = result.get("teams")
-    side = (lambda q: teams[q]) if teams else (lambda q: q)  # noqa: E731
+    side = (lambda q: teams[q]) if teams else (lambda q: q)
     sides = {side(q) for q in winners}
     return [1.0 / len(sides) if side(q) in sides else 0.0 for q in range(n)]
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -50,7 +51,7 @@ DIE_PROBS = DIE_ODDS  # R3: faces 0, 1, 1, 2, 2, 3: outcome ids 0..3 are the fac
 # Chance outcome ids: the die's faces, then the cards (engine/actions.py: the chance kinds).
 CHANCE_SPACE = ActionSpace(kinds=[k.name for k in CHANCE_KINDS])
 
-_DEFAULT_PARAMS = {
+_DEFAULT_PARAMS: dict[str, Any] = {
     "players": 3,
     "ruleset": "legendary",
     "maelstrom": True,

@@ -30,6 +30,8 @@ faction that chose it.
 """
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -166,7 +168,7 @@ class raw_env(AECEnv):
     ends with the rulebook's tie-breaks, R21, so every episode terminates).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "cyclades_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "cyclades_v0",
                 "is_parallelizable": False}
 
     def __init__(self, players=3, ruleset="legendary", maelstrom=True, teams=False, team_goal=3,
@@ -187,7 +189,7 @@ class raw_env(AECEnv):
         self.encoder = ObservationEncoder()      # the reference encoder (from the view)
         self.game_encoder = GameEncoder()        # the fast path observe() uses: same numbers
         self._seeds = np.random.default_rng()
-        self.game = None
+        self.game: Any = None  # the engine game, made by reset()
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

@@ -53,7 +53,7 @@ def _area(g: Context, action: Action) -> int:
     return g.board.index[action.where]
 
 
-def _rivals(g: Context, p: int) -> list:
+def _rivals(g: Context, p: int) -> list[int]:
     return [q for q in active_players(g) if q != p]
 
 
@@ -65,14 +65,14 @@ def _site_of(g: Context, a: int, kind: str) -> int:
     return next(i for i in _sites(g, a) if g.state.sites[i] == kind)
 
 
-def _own_buildings(g: Context, p: int) -> list:
+def _own_buildings(g: Context, p: int) -> list[tuple[str, int]]:
     """(kind, area) of p's basic buildings that p may choose (not under another's Chiron)."""
     b = g.board
     return sorted({(k, b.site_area[site]) for site, k in buildings_of(g, p)
                    if not shielded(g, p, b.site_area[site])})
 
 
-def _merc_places(g: Context, p: int) -> list:
+def _merc_places(g: Context, p: int) -> list[int]:
     """Land areas p controls where new mercenaries may stand (not under another's Chiron)."""
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a) and not shielded(g, p, a)]
 
@@ -113,7 +113,7 @@ class Charon(Effect):
     discarded without effect."""
 
     @staticmethod
-    def _mine(g, p):
+    def _mine(g: Context, p: int) -> list[str]:
         s = g.state
         return sorted(h for h, o in s.hero_owner.items()
                       if o == p and not (h in s.hero_at and shielded(g, p, s.hero_at[h])))
@@ -121,7 +121,7 @@ class Charon(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return any(g.state.hero_track) and bool(self._mine(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] == "start":
             return [Action("swap_hero", what=h) for h in self._mine(g, f["player"])]
         return [Action("choose_hero", what=h) for h in g.state.hero_track if h]
@@ -151,7 +151,7 @@ class Chimera(_PlaysAnother):
     the Creature Discard Pile together (cycle.discard_creature_card)."""
 
     @staticmethod
-    def _cards(g, p):
+    def _cards(g: Context, p: int) -> list[str]:
         # Only a card whose effect can be used: playing another would only discard it again.
         return [c for c in dict.fromkeys(g.state.creature_discard)
                 if c in EFFECTS and EFFECTS[c].applicable(g, p)]
@@ -159,7 +159,7 @@ class Chimera(_PlaysAnother):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._cards(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("choose_card", what=c) for c in self._cards(g, f["player"])]
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -172,16 +172,16 @@ class Cyclops(Effect):
     """Exchange one of your basic Buildings for another basic Building from the reserve."""
 
     @staticmethod
-    def _others(g, old):
+    def _others(g: Context, old: str) -> list[str]:
         return [k for k in BUILDINGS if k != old and ops.buildings_left(g, k) > 0]
 
-    def _choices(self, g, p):
+    def _choices(self, g: Context, p: int) -> list[tuple[str, int]]:
         return [(k, a) for k, a in _own_buildings(g, p) if self._others(g, k)]
 
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._choices(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] == "start":
             return [Action("replace", what=k, where=g.board.ids[a])
                     for k, a in self._choices(g, f["player"])]
@@ -204,13 +204,13 @@ class Dryad(Effect):
     """Steal a Priestess card from another player."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[int]:
         return [q for q in _rivals(g, p) if g.state.priestesses[q]]
 
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("target_player", n=q) for q in self._targets(g, f["player"])]
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -228,7 +228,7 @@ class Echidna(Effect):
     Creature card as valid."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         s = g.state
         return sorted((c, s.creature_at[miniatures_of(c)[0]]) for c, q in s.creature_owner.items()
                       if q != p and _creature_targetable(g, p, c))
@@ -236,7 +236,7 @@ class Echidna(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids = g.board.ids
         if f["stage"] == "start":
             return [Action("steal", what=c, where=ids[at]) for c, at in self._targets(g, f["player"])]
@@ -296,13 +296,13 @@ class Erinyes(Effect):
     Cornucopias of an area's tokens, so moving one is -1 there, +1 elsewhere.)"""
 
     @staticmethod
-    def _origins(g, p):
+    def _origins(g: Context, p: int) -> list[int]:
         return [a for a in range(len(g.board.ids)) if g.state.prosperity[a] and not shielded(g, p, a)]
 
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._origins(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
@@ -326,7 +326,7 @@ class Giant(Effect):
     control. (Medusa: no Troop may leave her Area, so hers are out of reach.)"""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in g.board.lands if s.mercs[a] and s.ctrl[a] not in (p, NOBODY)
                 and not shielded(g, p, a) and can_leave_land(g, s.ctrl[a], a)]
@@ -334,7 +334,7 @@ class Giant(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p)) and bool(_merc_places(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("steal", what="mercs", where=ids[a]) for a in self._targets(g, p)]
@@ -383,7 +383,7 @@ class Griffin(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(_rivals(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("target_player", n=q) for q in _rivals(g, f["player"])]
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -401,7 +401,7 @@ class Harpy(Effect):
     The Harpy cannot destroy a Hero."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         s = g.state
         out = []
         for a in g.board.lands:
@@ -416,7 +416,7 @@ class Harpy(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("destroy", what=k, where=g.board.ids[a]) for k, a in self._targets(g, f["player"])]
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -438,11 +438,11 @@ class Hippalectryon(Effect):
     accumulate GP."""
 
     @staticmethod
-    def _merc_areas(g, p):
+    def _merc_areas(g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p) if s.mercs[a] and not shielded(g, p, a)]
 
-    def _rewards(self, g, p):
+    def _rewards(self, g: Context, p: int) -> list[str]:
         s, r = g.state, g.rules
         if sum(s.mercs[a] for a in self._merc_areas(g, p)) < 2:
             return []
@@ -462,11 +462,11 @@ class Hippalectryon(Effect):
             return True
         return False
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             out = [Action("exchange", what=k) for k in self._rewards(g, p)]
-            return out + [DONE] if f.get("exchanges_made") else out
+            return [*out, DONE] if f.get("exchanges_made") else out
         if stage == "mercs":
             return [Action("return_merc", where=ids[a]) for a in self._merc_areas(g, p)]
         return [Action("prosperity", where=ids[a]) for a in range(len(ids))
@@ -507,13 +507,13 @@ class Hippocampus(Effect):
     accumulate GP."""
 
     @staticmethod
-    def _seas(g, p):
+    def _seas(g: Context, p: int) -> list[int]:
         return [a for a in controlled_seas(g, p) if g.state.fleets[a]]
 
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._seas(g, p)) and g.state.mercs_left > 0 and bool(_merc_places(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         s, ids = g.state, g.board.ids
         if f["stage"] == "start":
             return [Action("origin", where=ids[a]) for a in self._seas(g, f["player"])]
@@ -550,7 +550,7 @@ class Manticore(Effect):
     completely blocked by Chiron."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         s = g.state
         cards = sorted((c, s.creature_at[miniatures_of(c)[0]]) for c in s.creature_owner
                        if _creature_targetable(g, p, c))
@@ -559,7 +559,7 @@ class Manticore(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("destroy", what=n, where=g.board.ids[at]) for n, at in self._targets(g, f["player"])]
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -579,7 +579,7 @@ class Pegasus(Effect):
     occupied by Medusa. (A defended destination means a Land Battle; R19 still applies.)"""
 
     @staticmethod
-    def _destinations(g, p, frm):
+    def _destinations(g: Context, p: int, frm: int) -> list[int]:
         s = g.state
         out = []
         for a in g.board.lands:
@@ -592,7 +592,7 @@ class Pegasus(Effect):
             out.append(a)
         return out
 
-    def _origins(self, g, p):
+    def _origins(self, g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p)
                 if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True))
@@ -602,7 +602,7 @@ class Pegasus(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._origins(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
@@ -629,13 +629,13 @@ class Satyr(Effect):
     Metropolis."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[int]:
         return [q for q in _rivals(g, p) if g.state.philosophers[q]]
 
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("target_player", n=q) for q in self._targets(g, f["player"])]
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -672,7 +672,7 @@ class Sphinx(_PlaysAnother):
                 discard_creature_card(g, c)
             finish(g, f)
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("choose_card", what=c) for c in dict.fromkeys(f["cards"]) if c in EFFECTS]
 
     def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -691,19 +691,19 @@ class Sylph(Effect):
     Both Sea Areas must contain Fleets."""
 
     @staticmethod
-    def _swappable(g, p, x, y):
+    def _swappable(g: Context, p: int, x: int, y: int) -> bool:
         s = g.state
-        return (x != y and s.fleets[x] and s.fleets[y] and not shielded(g, p, y)
+        return (x != y and s.fleets[x] > 0 and s.fleets[y] > 0 and not shielded(g, p, y)
                 and can_enter_sea(g, s.ctrl[x], y) and can_enter_sea(g, s.ctrl[y], x))
 
-    def _firsts(self, g, p):
+    def _firsts(self, g: Context, p: int) -> list[int]:
         seas = [a for a in g.board.seas if g.state.fleets[a] and not shielded(g, p, a)]
         return [x for x in seas if any(self._swappable(g, p, x, y) for y in seas)]
 
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._firsts(g, p))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("target_area", where=ids[a]) for a in self._firsts(g, p)]
@@ -728,14 +728,14 @@ class Triton(Effect):
     one of your basic Buildings in order to build the stolen building."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         b = g.board
         return sorted({(k, b.site_area[site])
                        for q in _rivals(g, p) for site, k in buildings_of(g, q)
                        if not shielded(g, p, b.site_area[site])})
 
     @staticmethod
-    def _places(g, p, kind):
+    def _places(g: Context, p: int, kind: str) -> list[Action]:
         ids = g.board.ids
         free = [a for a in lands_with_free_site(g, p) if not shielded(g, p, a)]
         if free:
@@ -745,7 +745,7 @@ class Triton(Effect):
     def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p)) and bool(self._places(g, p, ""))
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] == "start":
             return [Action("steal", what=k, where=g.board.ids[a]) for k, a in self._targets(g, f["player"])]
         return self._places(g, f["player"], f["building"])

@@ -95,7 +95,7 @@ def _metropolis_possible(g: Context, p: int) -> bool:
     return bool(lands_with_free_site(g, p) or buildings_of(g, p))
 
 
-def _heroes_of(g: Context, p: int) -> list:
+def _heroes_of(g: Context, p: int) -> list[str]:
     return sorted(h for h, o in g.state.hero_owner.items() if o == p)
 
 
@@ -132,23 +132,23 @@ class Achilles(Power):
 
     @staticmethod
     @plugs(BATTLE["must_retreat"])
-    def must_retreat(g: Context, f: BattleFrame) -> list:
+    def must_retreat(g: Context, f: BattleFrame) -> list[str]:
         side = side_of_hero(g, f, "achilles")
         if side and other(side) in f["losers"]:
             return [other(side)]
         return []
 
     @staticmethod
-    def _areas(g, p):
+    def _areas(g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p)
-                if sum(1 for i in g.board.sites_of(a) if s.sites[i] in ("",) + BUILDINGS) >= 2]
+                if sum(1 for i in g.board.sites_of(a) if s.sites[i] in ("", *BUILDINGS)) >= 2]
 
     def ready(self, g: Context, p: int, hero: str) -> bool:
         return bool(self._areas(g, p)) and sum(ops.buildings_left(g, k) for k in BUILDINGS) >= 2
 
     @staticmethod
-    def _plan(g, picks):
+    def _plan(g: Context, picks: tuple[str, ...]) -> tuple[list[str], list[bool]]:
         """The chosen area's sites once the complete (type, site given up) pairs of `picks` are
         built ("" for an empty site), and which of them are new."""
         area = g.board.index[picks[0]]
@@ -222,7 +222,7 @@ class Antigone(BuildsMetropolis):
         return 3 if die == 0 and "antigone" in side_heroes(g, f, side) else die
 
     @staticmethod
-    def _left(g, f):
+    def _left(g: Context, f: SacrificeFrame) -> dict[int, int]:
         """Prosperity left per controlled area, after the choices so far."""
         s, p = g.state, f["player"]
         left = {a: s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)
@@ -338,7 +338,7 @@ class Hector(Power):
     times. (A 4th Philosopher builds a Metropolis at once.)"""
 
     @staticmethod
-    @plugs(BATTLE["before_battle"], after=('pandora',))
+    @plugs(BATTLE["before_battle"], after=("pandora",))
     def before_battle(g: Context, f: BattleFrame) -> None:
         if f["sea"] or "hector" not in side_heroes(g, f, "d"):
             return
@@ -355,7 +355,7 @@ class Hector(Power):
         destroy_units(g, f, "a", kind)
 
     @staticmethod
-    def _most(g, p):
+    def _most(g: Context, p: int) -> int:
         s = g.state
         return min(s.priestesses[p] // 2, g.rules.philosophers - sum(s.philosophers))
 
@@ -413,7 +413,7 @@ class Helen(Power):
         return 2 if "helen" in side_heroes(g, f, side) else die
 
     @staticmethod
-    def types(g: Context, p: int, n: int = 2) -> list:
+    def types(g: Context, p: int, n: int = 2) -> list[str]:
         kinds = [k for _, k in buildings_of(g, p, for_metropolis=True)]
         return [k for k in BUILDINGS if kinds.count(k) >= n]
 
@@ -451,7 +451,7 @@ class Heracles(BuildsMetropolis):
     The cards under him are kept in `creature_cards["heracles"]`."""
 
     @staticmethod
-    def cards(g: Context) -> tuple:
+    def cards(g: Context) -> tuple[str, ...]:
         """The creature cards under Heracles' card, while a player holds it."""
         if "heracles" not in g.state.hero_owner:
             return ()
@@ -459,7 +459,7 @@ class Heracles(BuildsMetropolis):
 
     @staticmethod
     @plugs(ON_HEROES_ARRIVE)
-    def arrives(g: Context, p: int, area: int, heroes: tuple, route: tuple) -> None:
+    def arrives(g: Context, p: int, area: int, heroes: tuple[str, ...], route: tuple[int, ...]) -> None:
         if "heracles" not in heroes:
             return
         s = g.state
@@ -473,7 +473,7 @@ class Heracles(BuildsMetropolis):
         owner = s.creature_owner.pop(card, None)
         for m in miniatures_of(card):
             s.creature_at.pop(m, None)
-        s.creature_cards["heracles"] = s.creature_cards.get("heracles", ()) + (card,)
+        s.creature_cards["heracles"] = (*s.creature_cards.get("heracles", ()), card)
         g.emit("creature_slain", hero="heracles", card=card, area=g.board.ids[area], owner=owner)
         EFFECTS[card].leaves(g, card)
 
@@ -509,7 +509,8 @@ class Hippolyta(BuildsMetropolis):
 
     @staticmethod
     @plugs(BATTLE["building_kinds"])
-    def building_kinds(g: Context, f: BattleFrame, p: int, land: int, kind: str, kinds: frozenset) -> frozenset:
+    def building_kinds(g: Context, f: BattleFrame, p: int, land: int, kind: str,
+                       kinds: frozenset[str]) -> frozenset[str]:
         s = g.state
         if kind in ("port", "fortress") and s.hero_at.get("hippolyta") == land \
                 and _owner(g, "hippolyta") == p and (f["sea"] or land == f["area"]):
@@ -528,7 +529,7 @@ class Jason(BuildsMetropolis):
 
     @staticmethod
     @plugs(MOVES["heroic_reach"])
-    def reach(g: Context, p: int, frm: int, hero: str) -> set:
+    def reach(g: Context, p: int, frm: int, hero: str) -> set[int]:
         """Land areas linked to frm by a chain of seas holding anyone's fleets."""
         if hero != "jason":
             return set()
@@ -572,8 +573,9 @@ class Odysseus(Power):
     Destroy the 3 Buildings and build a Metropolis on one of your available construction sites."""
 
     @staticmethod
-    @plugs(BATTLE["building_kinds"], after=('hippolyta',))
-    def building_kinds(g: Context, f: BattleFrame, p: int, land: int, kind: str, kinds: frozenset) -> frozenset:
+    @plugs(BATTLE["building_kinds"], after=("hippolyta",))
+    def building_kinds(g: Context, f: BattleFrame, p: int, land: int, kind: str,
+                       kinds: frozenset[str]) -> frozenset[str]:
         if kind == "fortress" and not f["sea"] and "odysseus" in f["attacker_heroes"]:
             return frozenset()  # the Fortress in a Metropolis, or a Port with Hippolyta, too
         return kinds
@@ -621,7 +623,7 @@ class Pandora(Power):
             g.emit("mercs_turned", player=player_of(f, side), area=g.board.ids[a], count=n)
 
     @staticmethod
-    def _lent(g, p, hero):
+    def _lent(g: Context, p: int, hero: str) -> list[str]:
         return [h for h in g.state.hero_track
                 if h and h in POWERS and POWERS[h].lendable and POWERS[h].ready(g, p, hero)]
 
@@ -668,7 +670,7 @@ class Penthesilea(Power):
 
     @staticmethod
     @plugs(BATTLE["round_result"])
-    def round_result(g: Context, f: BattleFrame, sa: int, sd: int, losers: tuple) -> tuple:
+    def round_result(g: Context, f: BattleFrame, sa: int, sd: int, losers: tuple[str, ...]) -> tuple[str, ...]:
         side = side_of_hero(g, f, "penthesilea")
         if side and sa == sd:
             return (other(side),)
@@ -731,7 +733,7 @@ class Perseus(Power):
 
     @staticmethod
     @plugs(BATTLE["loss_options"])
-    def loss_options(g: Context, f: BattleFrame, side: str, options: list) -> list:
+    def loss_options(g: Context, f: BattleFrame, side: str, options: list[Action]) -> list[Action]:
         if "perseus" not in side_heroes(g, f, side):
             return options
         kinds = [a.what for a in options if a.kind == "lose" and a.what in ("troop", "merc")]
@@ -741,11 +743,11 @@ class Perseus(Power):
     # --- the sacrificial move ---
 
     @staticmethod
-    def _heroes(g, a, hero):
+    def _heroes(g: Context, a: int, hero: str) -> list[str]:
         return sorted(h for h in heroes_at(g, a) if h != hero)  # the sacrificed one leaves
 
     @staticmethod
-    def destinations(g: Context, p: int, frm: int) -> list:
+    def destinations(g: Context, p: int, frm: int) -> list[int]:
         s = g.state
         out = []
         for a in g.board.lands:
@@ -757,7 +759,7 @@ class Perseus(Power):
             out.append(a)
         return out
 
-    def origins(self, g: Context, p: int, hero: str) -> list:
+    def origins(self, g: Context, p: int, hero: str) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p)
                 if (s.troops[a] or s.mercs[a] or self._heroes(g, a, hero))
@@ -806,13 +808,13 @@ class Minotaur(Miniature):
     It defends the land area where it stands while its owner controls it (it does not move with
     troops); a side with the Minotaur may not retreat, so its other units stay and fight too."""
 
-    def places(self, g: Context, p: int, mini: str) -> list:
+    def places(self, g: Context, p: int, mini: str) -> list[int]:
         mine = set(controlled_lands(g, p))
         return [a for a in super().places(g, p, mini) if a in mine]
 
     @staticmethod
     @plugs(BATTLE["creature_units"])
-    def fights_for(g: Context, area: int, p: int) -> list:
+    def fights_for(g: Context, area: int, p: int) -> list[str]:
         s = g.state
         if s.creature_at.get("minotaur") == area and s.creature_owner.get("minotaur") == p \
                 and s.ctrl[area] == p:

@@ -16,16 +16,16 @@ and everything in it is never offered as a target to a player who does not contr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .. import ops
 from ..actions import Action
-from ..creatures import CreatureFrame, Effect, effect, finish, shielded
+from ..creatures import CreatureFrame, Effect, effect, finish
 from ..frames import push
 from ..hooks import plugs
 from ..metropolis import check_economic
 from ..ops import ON_DESTROY
-from ..queries import MODIFIERS, active_players, can_enter_sea, heroes_at, miniatures_of, sea_neighbours
+from ..queries import MODIFIERS, active_players, can_enter_sea, heroes_at, miniatures_of, sea_neighbours, shielded
 from ..state import NOBODY
 from ..teams import may_stop
 
@@ -53,7 +53,7 @@ class Miniature(Effect):
         minis = miniatures_of(self.card)
         return len(self.places(g, p, minis[0])) >= len(minis)
 
-    def legal(self, g: Context, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] in PLACE:
             mini = miniatures_of(f["card"])[PLACE.index(f["stage"])]
             return [Action("place_creature", what=mini, where=g.board.ids[a])
@@ -79,7 +79,7 @@ class Miniature(Effect):
         self.arrives(g, mini, area, p)
 
     # Decisions after the placement (stages other than PLACE), for the cards that have some.
-    def follow_legal(self, g: Context, f: CreatureFrame) -> Any:
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return []
 
     def follow(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -122,7 +122,7 @@ class CalydonianBoar(Miniature):
         return bool(s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True))
 
     @staticmethod
-    def exits(g: Context, f: CreatureFrame) -> list:
+    def exits(g: Context, f: CreatureFrame) -> list[int]:
         """Adjacent land areas (same island, no fleet chain) the displaced units may enter
         without a battle."""
         s, area, p = g.state, f["area"], f["player"]
@@ -166,7 +166,7 @@ class CalydonianBoar(Miniature):
     def no_recruits(g: Context, p: int, a: int) -> bool:
         return g.state.creature_at.get("calydonian-boar") != a
 
-    def follow_legal(self, g: Context, f: CreatureFrame) -> list:
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("displace", what="units", where=g.board.ids[x]) for x in self.exits(g, f)]
 
     def follow(self, g: Context, f: CreatureFrame, a: Action) -> None:
@@ -284,11 +284,11 @@ class Hydra(Miniature):
     mercenary Troop; not a Hero.)"""
 
     @staticmethod
-    def prey(g: Context, p: int) -> list:
+    def prey(g: Context, p: int) -> list[tuple[str, int]]:
         s, b = g.state, g.board
-        at = _at(g, "hydra")
+        at = s.creature_at["hydra"]
         out = []
-        for a in (at,) + b.adj[at]:
+        for a in (at, *b.adj[at]):
             if shielded(g, p, a):
                 continue
             for kind, n in (("troop", s.troops[a]), ("merc", s.mercs[a]), ("fleet", s.fleets[a])):
@@ -313,7 +313,7 @@ class Hydra(Miniature):
             return True
         return False
 
-    def follow_legal(self, g: Context, f: CreatureFrame) -> list:
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("destroy", what=k, where=g.board.ids[a]) for k, a in self.prey(g, f["player"])]
 
     def follow(self, g: Context, f: CreatureFrame, act: Action) -> None:
@@ -329,7 +329,7 @@ class Hydra(Miniature):
         else:  # an emptied land area keeps its controller's token (R16)
             troop = act.what == "troop"
             ops.remove_land_units(g, a, q, int(troop), int(not troop), destroy=True)
-        at = _at(g, "hydra")
+        at = s.creature_at["hydra"]
         s.prosperity[at] += 1
         g.emit("prosperity", player=f["player"], area=g.board.ids[at])
 
@@ -405,14 +405,14 @@ class Polyphemus(Miniature):
     (One Fleet at a time, to an adjacent sea area open to it.)"""
 
     @staticmethod
-    def exits(g: Context, sea: int) -> list:
+    def exits(g: Context, sea: int) -> list[int]:
         s = g.state
         q = s.ctrl[sea]
         return [y for y in sea_neighbours(g, q, sea)
                 if s.ctrl[y] in (NOBODY, q) and can_enter_sea(g, q, y)]
 
     @staticmethod
-    def origins(g: Context, f: CreatureFrame) -> list:
+    def origins(g: Context, f: CreatureFrame) -> list[int]:
         return [x for x in f["seas"] if g.state.fleets[x]]
 
     def arrives(self, g: Context, mini: str, area: int, p: int) -> None:
@@ -433,7 +433,7 @@ class Polyphemus(Miniature):
             return True
         return changed
 
-    def follow_legal(self, g: Context, f: CreatureFrame) -> list:
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids = g.board.ids
         origins = self.origins(g, f)
         if f["origin"] < 0 and len(origins) > 1:
