@@ -6,11 +6,13 @@
     python tools/digest.py --chance explicit    # the same games through chance="explicit"
     python tools/digest.py --src /tmp/before/src   # an older copy of the code
     python tools/digest.py --json out.json      # the digests, machine-readable
+    python tools/digest.py --states             # the games' final states too (byte for byte)
 
 Random games of every mode (Legendary at 3, 4 and 5 players, without the Maelström, the three
 team games, the classic game at 2 to 5 players), each decision drawn from the legal list with a
 generator seeded by the game's seed. For every decision the digest takes in who was to move, the
-whole legal list, the choice and the events it caused; at the end of a game its result. Then
+whole legal list, the choice and the events it caused; at the end of a game its result (with
+`--states`, its final state as JSON too: a stricter check, for seeded games). Then
 OpenSpiel games (when the `openspiel` extra is installed): every chance node's outcomes and
 probabilities, the chance outcome and the action chosen, the legal action ids, the returns.
 
@@ -56,7 +58,7 @@ def _actions(actions) -> str:
     return ";".join(f"{a.kind},{a.what},{a.where},{a.n}" for a in actions)
 
 
-def game_digest(cyclades, options: dict, seed: int, max_cycles: int, chance: str) -> str:
+def game_digest(cyclades, options: dict, seed: int, max_cycles: int, chance: str, states: bool = False) -> str:
     extra = {"chance": chance} if chance != "seeded" else {}
     g = cyclades.new_game(seed=seed, max_cycles=max_cycles, **options, **extra)
     rng = random.Random(seed)
@@ -71,6 +73,8 @@ def game_digest(cyclades, options: dict, seed: int, max_cycles: int, chance: str
         h.update(f"{mover}|{_actions(legal)}|{choice}|".encode())
         h.update(json.dumps(events, sort_keys=True, separators=(",", ":")).encode())
     h.update(json.dumps(g.result(), sort_keys=True).encode())
+    if states:
+        h.update(g.to_json().encode())
     return h.hexdigest()
 
 
@@ -119,6 +123,7 @@ def main(argv=None) -> int:
                     help="only these modes (repeat it); default every mode")
     ap.add_argument("--chance", choices=("seeded", "explicit"), default="seeded",
                     help="make the games with chance='explicit' (resolved as the seeded generator would)")
+    ap.add_argument("--states", action="store_true", help="digest each game's final state (JSON) too")
     ap.add_argument("--openspiel-games", type=int, default=10, help="OpenSpiel games per mode (default 10)")
     ap.add_argument("--src", default=os.path.join(ROOT, "src"), help="the package's src/ directory")
     ap.add_argument("--json", metavar="FILE", help="write the digests to FILE")
@@ -131,7 +136,7 @@ def main(argv=None) -> int:
     for name in modes:
         start = time.process_time()
         if name in MODES:
-            per_game = [game_digest(cyclades, MODES[name], seed, args.max_cycles, args.chance)
+            per_game = [game_digest(cyclades, MODES[name], seed, args.max_cycles, args.chance, args.states)
                         for seed in range(args.games)]
         else:
             try:

@@ -67,6 +67,9 @@ class IllegalAction(Exception):
 
 
 class Game(Context):
+    """A game of Cyclades: its board, ruleset and state, and the decisions it waits on. The
+    stable API is listed in this module's docstring; everything else is private."""
+
     __slots__ = ("_hist",)
     _hist: Any  # the decisions so far: (action, previous) links
 
