@@ -1,4 +1,4 @@
-"""Do a person's bots wait behind other games' bots? (issue 13)
+"""Do a person's bots wait behind other games' bots?
 
     PYTHONPATH=src python3 benchmarks/bot_fairness.py [--levels 0,10,50] [--seconds 40]
 

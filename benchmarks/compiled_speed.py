@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compiled engine against pure Python, same run (issue 16): random-play decisions/s and MCTS
+"""Compiled engine against pure Python, same run: random-play decisions/s and MCTS
 iterations/s.
 
     python tools/build_compiled.py /tmp/cyc-compiled          # the mypyc build (a few minutes)

@@ -16,12 +16,12 @@ sample by sample, and keeping per position the fastest of a few repetitions;
 then memory and serialized size.
 
 Ratios, not absolute times, are the figures that count (machines are shared and
-noisy): our decisions/s over catanatron's actions/s (target >= 2.0, issue 16, overall and at
+noisy): our decisions/s over catanatron's actions/s (target >= 2.0, overall and at
 3, 4 and 5 players), our legal_actions() and apply() times over its (each < 0.5) and our
 copy time over its copy time (target <= 1.0). `--update-baseline` records them in
 benchmarks/baseline.json, which tests/test_bench_guard.py checks a quick run against.
 
-Then the learning environments (benchmarks/env_speed.py, issue 16, when the `rl` extra is
+Then the learning environments (benchmarks/env_speed.py, when the `rl` extra is
 installed; `--no-env` skips them): PettingZoo steps/s of a masked random policy next to the
 engine's random decisions/s in the same run (reading only the mask: target ratio >= 0.5; and
 reading every observation, as a learner does), and, in a full run,
@@ -507,7 +507,7 @@ def _verdicts(result, baseline):
         lines.append(_target("decisions/s ratio (ours / catanatron)", r["decisions_ratio"], ">=",
                              TARGETS["decisions_ratio"]))
         theirs = pg.get("decisions_per_s")
-        for c in PLAYER_COUNTS:   # issue 16: the target holds at every player count
+        for c in PLAYER_COUNTS:   # the target holds at every player count
             if theirs and g[c]["decisions_per_s"]:
                 lines.append(_target(f"  {c} players: decisions/s ratio", g[c]["decisions_per_s"] / theirs, ">=",
                                      TARGETS["decisions_ratio"]))

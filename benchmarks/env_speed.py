@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Learning-environment speed (issue 16): PettingZoo steps/s next to the engine's decisions/s.
+"""Learning-environment speed: PettingZoo steps/s next to the engine's decisions/s.
 
     python benchmarks/env_speed.py [--seconds S] [--players N] [--quick] [--no-vector]
                                    [--vector-seconds S] [--json FILE] [--profile N]

@@ -8,7 +8,7 @@
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --new /tmp/cyc/src
     .venv/bin/python benchmarks/mcts_speed.py --old /tmp/speed-before/src --games 11,12,13
 
-Issue 16's search target: iterations per second of `mcts` with its default settings (100
+The search's target: iterations per second of `mcts` with its default settings (100
 iterations, rollouts by GreedyPolicy(budget=12, depth=1), one worker), 3 players, mid-game
 positions, at least doubled. The old code is any copy of the package's `src/` (for example
 `git archive <commit> src | tar -x -C /tmp/before`), the new one this checkout's or `--new`

@@ -33,7 +33,14 @@ play is 1/3. Into `--out` (default out/maskable_ppo): `model.zip`,
 `vecnormalize.pkl` (the observation scaling the policy was trained with, `VecNormalize.load`),
 `slots.json` (the compact action space), `learning_curve.png` (the training games' win rate
 over the timesteps, with the validation checks and the two evaluations) and `results.json`
-(every figure).
+(every figure). The directory is an agent: `ppo:path=DIR` plays it in `cyclades tournament`,
+`cyclades ladder` and `make_agent` (`cyclades.env.policy`).
+
+Self-play (`--league N`): the opponents are drawn, game by game, from the last N frozen copies
+of the policy itself (a copy every `--league-every` timesteps, network and observation scaling
+together), each seat a past policy with probability `--league-share`, else a random bot: a
+league in its simplest form, so that the learner meets opponents that improve with it. Its
+evaluation is still against random bots (and, through `ppo:path=`, against any level).
 """
 import argparse
 import copy
@@ -65,12 +72,47 @@ def wilson(successes, n, z=1.959964):
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def make_env(max_cycles=100, reward="win", gamma=0.99, slots=None):
-    """The learner's game: seat 0 of 3 against random bots; over `slots` if given."""
+def make_env(max_cycles=100, reward="win", gamma=0.99, slots=None, opponents="random"):
+    """The learner's game: seat 0 of 3 against `opponents` (random bots, or a function of the
+    game's seed making each opponent: the league); over `slots` if given."""
     from cyclades.env.gym import CompactActions, CycladesEnv
-    env = CycladesEnv(players=PLAYERS, seat=0, opponents="random", max_cycles=max_cycles,
+    env = CycladesEnv(players=PLAYERS, seat=0, opponents=opponents, max_cycles=max_cycles,
                       reward=reward, shaping_gamma=gamma)
     return env if slots is None else CompactActions(env, slots)
+
+
+class League:
+    """Self-play against frozen copies of oneself, in its simplest form: every `every`
+    timesteps the policy (its network and observation scaling) is copied into a pool of the
+    last `size`; each opponent of a training game is, with probability `share`, a copy drawn
+    from the pool (`cyclades.env.policy.PolicyAgent`), else a random bot."""
+
+    def __init__(self, size, every, share, slots):
+        self.size, self.every, self.share, self.slots = size, every, share, slots
+        self.pool = []          # (timesteps, Policy), oldest first
+        self.games = [0, 0]     # opponents drawn: past policies, random bots
+
+    def snapshot(self, model, venv, t):
+        from cyclades.env.policy import Policy
+        frozen = copy.deepcopy(model.policy)
+        frozen.set_training_mode(False)
+        rms = venv.obs_rms
+        self.pool.append((t, Policy(frozen, rms.mean.copy(), rms.var.copy(), venv.clip_obs, venv.epsilon,
+                                    self.slots, source=f"{t} timesteps")))
+        del self.pool[:-self.size]
+
+    def opponent(self, seed):
+        """An opponent for one game (CycladesEnv calls this at each reset with a seed of its own)."""
+        import random
+
+        from cyclades.agents import make_agent
+        from cyclades.env.policy import PolicyAgent
+        rng = random.Random(seed)
+        if self.pool and rng.random() < self.share:
+            self.games[0] += 1
+            return PolicyAgent(seed=seed, policy=rng.choice(self.pool)[1])
+        self.games[1] += 1
+        return make_agent("random", seed=seed)
 
 
 def evaluate(model, games, seed, deterministic=False, max_cycles=100, normalize=None, slots=None):
@@ -137,7 +179,7 @@ def report(label, r):
           f"over {r['games']} games  (par {1 / PLAYERS:.1%})", flush=True)
 
 
-def train(args):
+def train(args):  # noqa: C901  (the script's whole run, step by step)
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -160,7 +202,10 @@ def train(args):
               f"+ another legal action, {time.time() - t_start:.0f} s", flush=True)
         with open(os.path.join(args.out, "slots.json"), "w") as fh:
             json.dump([int(s) for s in slots], fh)
-    venv = DummyVecEnv([lambda: Monitor(make_env(args.max_cycles, args.reward, args.gamma, slots))
+    league = League(args.league, args.league_every or args.check_every or 10_000, args.league_share,
+                    slots) if args.league else None
+    opponents = league.opponent if league else "random"
+    venv = DummyVecEnv([lambda: Monitor(make_env(args.max_cycles, args.reward, args.gamma, slots, opponents))
                         for _ in range(args.envs)])
     venv.seed(args.seed)
     # Counts (GP, troops, cycle...) are raw in the observation: scale each number by its running
@@ -204,6 +249,7 @@ def train(args):
             self.deadline = deadline
             self.last_print = time.time()
             self.next_check = args.check_every or None
+            self.next_snapshot = league.every if league else None
 
         def _on_step(self):
             for info in self.locals.get("infos", ()):
@@ -214,6 +260,9 @@ def train(args):
             if self.next_check and self.num_timesteps >= self.next_check:
                 self.next_check += args.check_every
                 check(self.num_timesteps)
+            if self.next_snapshot and self.num_timesteps >= self.next_snapshot:
+                self.next_snapshot += league.every
+                league.snapshot(self.model, venv, self.num_timesteps)
             if time.time() - self.last_print > 30:
                 self.last_print = time.time()
                 recent = episodes[-100:]
@@ -233,7 +282,8 @@ def train(args):
           f"({steps / seconds:,.0f} timesteps/s)", flush=True)
     last = None
     if args.check_every:
-        check(steps)  # the last policy is a candidate too
+        if not checks or checks[-1]["t"] != steps:
+            check(steps)  # the last policy is a candidate too (once: a check may have just run)
         if kept["check"] is not checks[-1]:
             print(f"evaluating the last policy over {args.eval_games} games...", flush=True)
             last = play(args.eval_games, EVAL_SEED)
@@ -263,10 +313,18 @@ def train(args):
                "slots": None if slots is None else len(slots), "deterministic": args.deterministic,
                "seed": args.seed, "n_steps": n_steps, "envs": args.envs, "learning_rate": args.lr,
                "batch": args.batch, "epochs": args.epochs, "gamma": args.gamma,
-               "ent_coef": args.ent_coef, "net": args.net, "episodes": episodes}
+               "ent_coef": args.ent_coef, "net": args.net,
+               "league": None if not league else {
+                   "size": league.size, "every": league.every, "share": league.share,
+                   "snapshots": [t for t, _ in league.pool], "opponents_past_policy": league.games[0],
+                   "opponents_random": league.games[1]},
+               "episodes": episodes}
     with open(os.path.join(args.out, "results.json"), "w") as fh:
         json.dump(results, fh, indent=1)
-    print(f"wrote {args.out}/model.zip, vecnormalize.pkl, learning_curve.png, results.json")
+    print(f"wrote {args.out}/model.zip, vecnormalize.pkl, slots.json, learning_curve.png, results.json"
+          if slots is not None else
+          f"wrote {args.out}/model.zip, vecnormalize.pkl, learning_curve.png, results.json")
+    print(f"play it: cyclades ladder --agents random,beginner,casual,ppo:path={args.out}")
     return results
 
 
@@ -305,6 +363,14 @@ def main(argv=None):
     ap.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus (default 0.01)")
     ap.add_argument("--net", type=int, nargs="+", default=[64, 64],
                     help="hidden layers of the policy and value networks (default 64 64)")
+    ap.add_argument("--league", type=int, default=0, metavar="N",
+                    help="self-play: opponents drawn from the last N frozen copies of the policy "
+                         "(and random bots), instead of random bots only (default 0: off)")
+    ap.add_argument("--league-every", type=int, default=None,
+                    help="timesteps between two copies into the league (default --check-every)")
+    ap.add_argument("--league-share", type=float, default=0.5,
+                    help="chance that an opponent seat is a past policy once the pool has one "
+                         "(default 0.5; the others are random bots)")
     ap.add_argument("--max-cycles", type=int, default=100,
                     help="a game still going then ends with the tie-breaks (default 100)")
     ap.add_argument("--window", type=int, default=100, help="games in the curve's moving average")
@@ -313,7 +379,9 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join("out", "maskable_ppo"),
                     help="directory for model.zip, learning_curve.png, results.json")
     args = ap.parse_args(argv)
-    for name, least in (("eval_games", 1), ("check_games", 1), ("check_every", 0)):
+    if not 0.0 <= args.league_share <= 1.0:
+        ap.error("--league-share is a probability from 0 to 1")
+    for name, least in (("eval_games", 1), ("check_games", 1), ("check_every", 0), ("league", 0)):
         if getattr(args, name) < least:
             ap.error(f"--{name.replace('_', '-')} must be at least {least}")
     if args.minutes is None and args.timesteps is None:

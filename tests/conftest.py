@@ -1,6 +1,13 @@
 """Shared helpers for rule tests: scenarios on the small test map; the server tests'
 database (`db_url`: SQLite and PostgreSQL). The browser tests' server and Chromium are in
-tests/serverproc.py."""
+tests/serverproc.py.
+
+Skips (tests/skip_policy.py, tests/README.md): skip only for what can be missing on a
+person's machine (Chromium, PostgreSQL, an optional extra), saying what is missing; in CI
+every skip fails unless it is on tests/expected_skips.txt. Import the project's own
+dependencies (fastapi, uvicorn, SQLAlchemy, httpx and the rest of the test extra) plainly.
+A test that needs a situation builds it (a scenario) instead of skipping when a sample game
+does not reach it."""
 import contextlib
 import os
 from pathlib import Path
@@ -9,6 +16,8 @@ import pytest
 import yaml
 
 import cyclades
+
+pytest_plugins = ["skip_policy"]
 
 HERE = Path(__file__).parent
 SMALL_MAP = yaml.safe_load((HERE / "scenarios" / "small_map.yaml").read_text())

@@ -18,9 +18,11 @@ test that failed. `served` is the same server without the skip and the print, fo
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import time
+import urllib.request
 from pathlib import Path
 
 from cyclades.server.testing import ServerProcess
@@ -42,9 +44,34 @@ def chromium_missing() -> str | None:
     return None
 
 
-def launch(playwright):
-    """A headless Chromium: Debian's, with Playwright (its own browser downloads are never used)."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+# The game page plays others' moves before it draws each new position (animate.js): a test
+# that clicks through a game would wait for every move to be played. Its pages start with
+# the setting at "off", unless it launched the browser with `animations=True`.
+NO_ANIMATIONS = "try { localStorage.setItem('cyclades.animationSpeed', 'off'); } catch (e) {}"
+
+
+def launch(playwright, animations: bool = False):
+    """A headless Chromium: Debian's, with Playwright (its own browser downloads are never used).
+    Its pages show others' moves at once, unless `animations`."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    if not animations:
+        new_context = browser.new_context
+
+        def quiet_context(*args, **kwargs):
+            ctx = new_context(*args, **kwargs)
+            ctx.add_init_script(NO_ANIMATIONS)
+            return ctx
+
+        def quiet_page(*args, **kwargs):
+            # as Browser.new_page: a page in a context of its own, closed with it
+            ctx = quiet_context(*args, **kwargs)
+            page = ctx.new_page()
+            page.on("close", lambda _: ctx.close())
+            return page
+
+        browser.new_context = quiet_context
+        browser.new_page = quiet_page
+    return browser
 
 
 @contextlib.contextmanager
@@ -86,3 +113,17 @@ def wait_over(client, gid, timeout=60):
             return g
         time.sleep(0.1)
     raise AssertionError(f"game {gid} did not end in {timeout} s")
+
+
+def api_get(srv, path):
+    """GET a JSON answer of the server (`srv.url` + path)."""
+    with urllib.request.urlopen(srv.url + path, timeout=15) as r:
+        return json.loads(r.read())
+
+
+def api_post(srv, path, body):
+    """POST a JSON body to the server; its JSON answer."""
+    req = urllib.request.Request(srv.url + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=15) as r:
+        return json.loads(r.read())

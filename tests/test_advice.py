@@ -1,4 +1,4 @@
-"""Help for a person at the table (issue 14): hints and win chances (agents/advice.py), their
+"""Help for a person at the table: hints and win chances (agents/advice.py), their
 server routes (server/advice.py) and `cyclades replay --chances`.
 
 - A hint is one of the legal actions, with a readable one-line reason; it reads only the
@@ -14,6 +14,7 @@ import random
 import re
 
 import pytest
+from conftest import act, scenario
 
 import cyclades
 from cyclades.agents import make_agent
@@ -31,35 +32,65 @@ def readable(text):
     assert 20 <= len(text) <= 200, text
 
 
-@pytest.fixture(scope="module")
-def positions():
-    """The first position of each decision kind met in greedy games: kind -> game copy."""
-    found = {}
-    for seed in (11, 12, 13):
-        g = cyclades.new_game(players=3, seed=seed, max_cycles=20)
-        agents = [make_agent("greedy", seed=i) for i in range(3)]
-        for _ in range(1500):
-            if g.is_over:
-                break
-            p = g.to_move
-            legal = [a for a in g.legal_actions() if a.kind != "cancel"]
-            kinds = {a.kind for a in legal}
-            frame = g.state.stack[-1]["kind"]
-            key = None
-            if "bid" in kinds:
-                key = "offer"
-            elif kinds & {"build"} or frame == "build":
-                key = "build"
-            elif "destination" in kinds and frame == "lmove":
-                key = "move"
-            elif "retreat" in kinds:
-                key = "retreat"
-            elif "lose" in kinds and len(legal) > 1:
-                key = "lose"
-            if key and key not in found and len(legal) > 1:
-                found[key] = g.copy()
-            g.apply(agents[p].act(g, p))
-    return found
+def _turn(god, areas, dice=()):
+    """Player 0 (Ann) in the optional actions of a `god` turn on the small test map."""
+    return scenario(areas=areas, dice=list(dice), player=[{"gp": 9}, {"gp": 5}, {"gp": 5}],
+                    decision={"turn": {"player": 0, "god": god, "stage": "main"}})
+
+
+def _battle_areas(corinth):
+    """Ann (argos, a fleet in south) may attack Bob's corinth, whose fleet in north leads to
+    naxos, where his units may retreat."""
+    return {"argos": {"owner": 0, "troops": 3}, "corinth": {"owner": 1, **corinth}, "naxos": {"owner": 1},
+            "north": {"owner": 1, "fleets": 1}, "south": {"owner": 0, "fleets": 1},
+            "melos": {"owner": 2, "troops": 1}}
+
+
+def _offer():
+    return scenario(areas={"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+                           "melos": {"owner": 2, "troops": 1}},
+                    player=[{"gp": 6}, {"gp": 4}, {"gp": 3}], turn_order=[0, 1, 2], decision={"offerings": {}})
+
+
+def _build():
+    """Athena's free University (the start of her turn), on argos or corinth."""
+    return scenario(areas={"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 0},
+                           "naxos": {"owner": 1, "troops": 1}, "melos": {"owner": 2, "troops": 1}},
+                    player=[{"gp": 9}, {"gp": 5}, {"gp": 5}], decision={"turn": {"player": 0, "god": "athena"}})
+
+
+def _move(corinth=None, dice=()):
+    """Ann's Land Move from argos with 2 troops, at its destination: corinth, melos or ios."""
+    g = _turn("ares", _battle_areas(corinth or {"troops": 2}), dice)
+    act(g, "land_move", n=1)
+    act(g, "origin", where="argos")
+    act(g, "take", "troop", n=2)
+    return g
+
+
+def _battle(dice, corinth):
+    g = _move(corinth, dice)
+    act(g, "destination", where="corinth")
+    return g
+
+
+POSITIONS = {
+    "offer": _offer,
+    "build": _build,
+    "move": _move,
+    # 4 against 2: Bob loses a troop, then may retreat to naxos
+    "retreat": lambda: _battle([2, 0], {"troops": 2}),
+    # 5 against 2: Bob chooses to lose his troop or his mercenary
+    "lose": lambda: _battle([3, 0], {"troops": 1, "mercs": 1}),
+}
+
+
+@pytest.mark.parametrize("kind,expected", [("offer", "bid"), ("build", "build"), ("move", "destination"),
+                                           ("retreat", "retreat"), ("lose", "lose")])
+def test_each_position_asks_the_decision_its_reason_is_tested_on(kind, expected):
+    g = POSITIONS[kind]()
+    legal = [a for a in g.legal_actions() if a.kind != "cancel"]
+    assert expected in {a.kind for a in legal} and len(legal) > 1, legal
 
 
 def test_a_hint_is_a_legal_action_with_a_reason():
@@ -101,10 +132,10 @@ def test_a_hint_uses_only_the_players_view():
     ("retreat", r"Retreat|Fight on|lose|win"),
     ("lose", r"Lose"),
 ])
-def test_reasons_say_what_the_action_does(positions, kind, words):
-    if kind not in positions:
-        pytest.skip(f"no {kind} decision in the sample games")
-    g = positions[kind]
+def test_reasons_say_what_the_action_does(kind, words):
+    """Set up positions (scenarios): an offering, a building, a Land Move's destination, a
+    retreat and a battle loss to choose."""
+    g = POSITIONS[kind]()
     p = g.to_move
     obs = g.observe(p)
     legal = [a for a in obs.legal_actions() if a.kind != "cancel"]
@@ -115,21 +146,18 @@ def test_reasons_say_what_the_action_does(positions, kind, words):
 
 
 def test_an_offering_that_outbids_names_the_rival():
-    g = cyclades.new_game(players=3, seed=7)
-    agents = [make_agent("greedy", seed=i) for i in range(3)]
-    for _ in range(3000):
-        if g.state.phase == "offerings" and g.state.stack[-1]["kind"] == "offer":
-            view = g.view(g.to_move)
-            held = {x["god"]: x["bid"]["player"] for x in view["gods"] if x.get("bid")}
-            bids = [a for a in g.legal_actions() if a.kind == "bid" and a.what in held
-                    and held[a.what] != g.to_move]
-            if bids:
-                text = explain(g.observe(g.to_move), bids[0], names=NAMES)
-                readable(text)
-                assert text.startswith(f"Outbid {NAMES[held[bids[0].what]]} on "), text
-                return
-        g.apply(agents[g.to_move].act(g, g.to_move))
-    pytest.skip("no outbidding in the sample game")
+    """Bob (player 1) has offered 2 GP to Ares: Ann's offering of more to Ares outbids him."""
+    g = scenario(areas={"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+                        "melos": {"owner": 2, "troops": 1}},
+                 gods=["ares", "zeus", "poseidon", "athena", "hera"], faceup=5,
+                 player=[{"gp": 6}, {"gp": 4}, {"gp": 3}], turn_order=[1, 0, 2], bids={"ares": [1, 2]},
+                 decision={"offerings": {}})
+    assert g.to_move == 0
+    bids = [a for a in g.legal_actions() if a.kind == "bid" and a.what == "ares"]
+    assert bids and all(a.n > 2 for a in bids)
+    text = explain(g.observe(0), bids[0], names=NAMES)
+    readable(text)
+    assert text.startswith("Outbid Bob on "), text
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +181,7 @@ def test_chances_sum_to_one_and_the_end_favours_the_winner(finished):
 
 
 def test_chances_are_the_searchs_estimate_from_the_view_of_the_player_to_move(finished):
-    """Issue 14: the chart shows the search's own estimate: MCTS from the observation of the
+    """The chart shows the search's own estimate: MCTS from the observation of the
     player to move (R24), deterministic for a seed, a distribution over the players."""
     from cyclades.agents import evaluation as ev
     from cyclades.agents.advice import search_chances
@@ -209,7 +237,7 @@ def client(tmp_path):
 
 
 def test_hint_route_for_the_seat_to_move_only(client, monkeypatch):
-    r = client.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"], "seed": 4})
+    r = client.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"]})
     assert r.status_code == 201, r.text
     created = r.json()
     gid = created["game_id"]
@@ -226,14 +254,26 @@ def test_hint_route_for_the_seat_to_move_only(client, monkeypatch):
     h = r.json()
     assert h["action"] in mine["legal_actions"]
     readable(h["reason"])
-    # Asking again for the same position answers the same hint at once; a seat that asked
-    # too often is refused (429).
+    # Asking again for the same position answers the same hint at once.
     assert client.post(f"/api/games/{gid}/hint", json={"token": toks[seat]}).json() == h
-    import cyclades.server.advice as route
-    monkeypatch.setattr(route, "HINT_RATE", 0)
     client.post(f"/api/games/{gid}/actions", json={"token": toks[seat], "version": mine["version"],
                                                    "action": h["action"]})
-    nxt = client.get(f"/api/games/{gid}", params={"token": toks[0]}).json()["view"]["to_move"]
+    # A hint for each decision is always given, however many a minute: 14 decisions in a row.
+    import cyclades.server.advice as route
+    monkeypatch.setattr(route, "HINT_SECONDS", 0.05)
+    for _ in range(14):
+        st = client.get(f"/api/games/{gid}", params={"token": toks[0]}).json()
+        nxt = st["view"]["to_move"]
+        r = client.post(f"/api/games/{gid}/hint", json={"token": toks[nxt], "version": st["version"]})
+        assert r.status_code == 200, r.text
+        last = client.post(f"/api/games/{gid}/actions", json={"token": toks[nxt], "version": st["version"],
+                                                              "action": r.json()["action"]}).json()
+    # Only positions met again after an undo are limited (a client could ask for those without end).
+    st = client.get(f"/api/games/{gid}", params={"token": toks[nxt]}).json()
+    assert st["view"]["to_move"] == nxt and st["undo"]["steps"]  # placing: the same player again
+    monkeypatch.setattr(route, "HINT_RATE", 0)
+    r = client.post(f"/api/games/{gid}/undo", json={"token": toks[nxt], "version": last["version"]})
+    assert r.status_code == 200, r.text
     assert client.post(f"/api/games/{gid}/hint", json={"token": toks[nxt]}).status_code == 429
     # Chances only once the game is over.
     assert client.get(f"/api/games/{gid}/chances").status_code == 409

@@ -28,8 +28,8 @@ LAYER_NAMES = {0: "content", 1: "engine", 2: "agents", 3: "interfaces"}
 # Import cycles outside the engine that were there when this test was written, in modules other
 # engineers own. Each must go, and then leave this list: the test fails when a listed cycle is
 # gone as well as when a new one appears. The server has none (its session sync and
-# housekeeping cycles went in issue 15), nor have the agents (their registry, agents/registry.py,
-# lists the agent classes since issue 15 instead of importing the modules that register into it).
+# housekeeping cycles went), nor have the agents (their registry, agents/registry.py,
+# lists the agent classes instead of importing the modules that register into it).
 KNOWN_CYCLES = set()
 
 

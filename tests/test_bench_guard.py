@@ -5,7 +5,7 @@ benchmarks/baseline.json, so that speed does not quietly rot.
 catanatron is a benchmark-only dependency (the `bench` extra): without it this
 test is skipped, never failed.
 
-Issue 16, the same for the learning environments: a short run of benchmarks/env_speed.py
+The same for the learning environments: a short run of benchmarks/env_speed.py
 must keep PettingZoo's steps/s over the engine's decisions/s (same run) within 30% of the
 ratios recorded in baseline.json: "env_mask_ratio" (a policy reading only the mask) and
 "env_ratio" (reading every observation); skipped without the `rl` extra.
@@ -84,7 +84,7 @@ def quick_env_ratio(key):
 @pytest.mark.parametrize("key, recorded", [("mask_ratio", "env_mask_ratio"), ("ratio", "env_ratio")],
                          ids=["mask-only", "observing"])
 def test_pettingzoo_ratio_within_30_percent_of_baseline(tmp_path, key, recorded):
-    """Issue 16: PettingZoo steps/s over engine decisions/s >= 70% of the recorded ratio, for a
+    """PettingZoo steps/s over engine decisions/s >= 70% of the recorded ratio, for a
     policy that reads only the mask and for one that reads every observation."""
     with open(BASELINE) as fh:
         baseline = json.load(fh).get(recorded)

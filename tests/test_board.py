@@ -400,9 +400,3 @@ def test_validate_reports_problems():
     assert any("coastal land" in p for p in problems)
 
 
-def test_construction_is_fast():
-    import time
-    t = time.perf_counter()
-    for seed in range(50):
-        Board.for_players(6, Rng(seed))
-    assert (time.perf_counter() - t) / 50 < 0.05

@@ -1,4 +1,4 @@
-"""The Content-Security-Policy breaks nothing (issue 13): the lobby, a game page (its
+"""The Content-Security-Policy breaks nothing: the lobby, a game page (its
 WebSocket), the rules, /docs and /redoc in a real headless Chromium against a real server, with
 every CSP violation the browser reports collected, and none allowed. /docs and /redoc render
 from the server's own files (no network beyond it).
@@ -7,10 +7,8 @@ Needs Debian's chromium and Playwright for Python (skipped, saying which is miss
 """
 from __future__ import annotations
 
-import pytest
-
-httpx = pytest.importorskip("httpx")
-from serverproc import browser_server, launch  # noqa: E402
+import httpx
+from serverproc import browser_server, launch
 
 WATCH = """
 window.__csp = [];

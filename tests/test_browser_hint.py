@@ -1,4 +1,4 @@
-"""The hint and the win-chance chart in a real headless Chromium (issue 14).
+"""The hint and the win-chance chart in a real headless Chromium.
 
 A person at the table asks for a hint: the decision panel's "Hint" button (only on their
 move) asks the server, the hinted choice wears the legal choices' highlight, pulsing (its area

@@ -1,18 +1,18 @@
-"""The lobby in a real headless Chromium against a real server (issues 12 and 13): every
-mode is created by clicking, a friend's seat gets its own invitation link with a copy
-button, an open seat is taken with its Join button by another person, and the host gives
-an absent friend's seat to a bot.
+"""The lobby in a real headless Chromium against a real server: every mode is created by
+clicking and the creator's seat opens by itself, a friend's seat gets its own invitation link
+with a copy button (on the creator's game page, until the friend comes), an open seat is taken
+with its Join button by another person, the host gives an absent friend's seat to a bot, the
+list shows neither lessons nor abandoned games and filters by mode, and a wrong or stale link
+explains itself.
 
 Needs Debian's chromium (/usr/bin/chromium) and Playwright for Python (skipped, saying
 which is missing, otherwise). Playwright's own browser downloads are never used.
 """
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
-from serverproc import browser_server, launch
+from playwright.sync_api import expect
+from serverproc import api_get, api_post, browser_server, launch
 
 TIMEOUT_MS = 15_000
 
@@ -53,19 +53,16 @@ def host(browser, server):
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def api(server, path):
-    with urllib.request.urlopen(server.url + path, timeout=10) as r:
-        return json.loads(r.read())
-
-
 def listed(server, gid):
-    return next(g for g in api(server, "/api/games")["games"] if g["game_id"] == gid)
+    return next(g for g in api_get(server, "/api/games")["games"] if g["game_id"] == gid)
 
 
 def created_game_id(page) -> str:
-    page.wait_for_selector("#created:not([hidden])")
-    url = page.locator("#created .link-row input").last.input_value()  # the spectators' link
-    return url.rsplit("/game/", 1)[1]
+    """After "Create the game": the creator's seat opens by itself."""
+    page.wait_for_url("**/game/**token=**")
+    page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
+    assert page.evaluate("() => window.cyclades.seat") == 0
+    return page.url.split("/game/", 1)[1].split("?", 1)[0]
 
 
 def test_a_legendary_two_player_game_with_a_friend(host, server):
@@ -86,17 +83,17 @@ def test_a_legendary_two_player_game_with_a_friend(host, server):
     g = listed(server, gid)
     assert (g["players"], g["ruleset"], g["teams"], g["team_goal"]) == (2, "legendary", True, 4)
     assert [s["factions"] for s in g["seats"]] == [[0, 2], [1, 3]]
-    # The friend's seat has its own invitation link, with a copy button.
-    invite = page.locator("#created [data-invite='1']")
+    # The friend's seat has its own invitation link, with a copy button, on Ann's game page.
+    invite = page.locator("#invites [data-invite='1']")
     link = invite.locator("input").input_value()
-    assert "token=" in link and link != page.locator("#open-seat").get_attribute("href")
-    invite.locator("button.copy").click()
-    page.wait_for_function("() => [...document.querySelectorAll('#created [data-invite] button.copy')]"
-                           ".some(b => b.textContent !== 'copy')")
-    if page.locator("#created [data-invite='1'] button.copy").inner_text() == "copied":
+    assert "token=" in link and link.split("token=")[1] != page.url.split("token=")[1]
+    invite.locator("button").click()
+    page.wait_for_function("() => document.querySelector('#invites [data-invite] button').textContent !== 'copy'")
+    if invite.locator("button").inner_text() == "copied":
         assert page.evaluate("() => navigator.clipboard.readText()") == link
+    ann = page.url
     # Nobody joins Bob's seat from the list: it has no Join button.
-    page.click("#refresh")
+    page.goto(server.url + "/")
     page.wait_for_selector(f"tr[data-game='{gid}']")
     assert page.locator(f"[data-join^='{gid}:']").count() == 0
     # Bob does not come: the host gives his seat to a bot from the list.
@@ -106,11 +103,11 @@ def test_a_legendary_two_player_game_with_a_friend(host, server):
     row.locator(f"[data-replace='{gid}:1']").click()
     page.wait_for_function(f"() => document.querySelector(\"tr[data-game='{gid}'] .seat-chip.bot\")")
     assert listed(server, gid)["seats"][1]["kind"] == "random"
-    # Ann opens her seat: the game page, and she plays factions 0 and 2.
-    page.click("#open-seat")
-    page.wait_for_url("**/game/**token=**")
+    # Back on Ann's page the invitation is gone: the game goes on, and she plays factions 0 and 2.
+    page.goto(ann)
     page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
-    assert page.evaluate("() => window.cyclades.seat") == 0
+    assert page.evaluate("() => window.cyclades.factions") == [0, 2]
+    assert page.locator("#invites").count() == 0
 
 
 def test_a_six_player_team_game_and_joining_its_open_seat(host, server, browser):
@@ -130,7 +127,7 @@ def test_a_six_player_team_game_and_joining_its_open_seat(host, server, browser)
     assert (g["players"], g["teams"], g["board"]) == (6, True, "recommended")
     assert [s["kind"] for s in g["seats"]] == ["human", "human"] + ["random"] * 4
     assert g["seats"][1]["open"] and not g["seats"][1]["joined"]
-    assert page.locator("#created [data-invite]").count() == 0  # an open seat has no link yet
+    assert page.locator("#invites").count() == 0  # an open seat has no link: the list's Join
 
     # Someone else, in another browser, joins the open seat with its Join button.
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
@@ -140,7 +137,7 @@ def test_a_six_player_team_game_and_joining_its_open_seat(host, server, browser)
         other.goto(server.url + "/")
         button = other.locator(f"[data-join='{gid}:1']")
         button.wait_for()
-        assert other.locator(f"[data-join='{gid}:0']").count() == 0  # the host's seat is not open
+        expect(other.locator(f"[data-join='{gid}:0']")).to_have_count(0)  # the host's seat is not open
         button.click()
         other.wait_for_url("**/game/**token=**")
         token = other.url.split("token=", 1)[1]
@@ -150,9 +147,11 @@ def test_a_six_player_team_game_and_joining_its_open_seat(host, server, browser)
     finally:
         ctx.close()
     assert listed(server, gid)["seats"][1]["joined"] is True
-    page.click("#refresh")
+    page.goto(server.url + "/")
     page.wait_for_selector(f"tr[data-game='{gid}']")
-    assert page.locator(f"[data-join='{gid}:1']").count() == 0  # taken: no Join button any more
+    # taken: no Join button any more, once the list has been read again (the lobby may show the
+    # list it had before while it asks)
+    expect(page.locator(f"[data-join='{gid}:1']")).to_have_count(0)
 
 
 def test_a_classic_five_player_game(host, server):
@@ -172,8 +171,52 @@ def test_a_classic_five_player_game(host, server):
     gid = created_game_id(page)
     g = listed(server, gid)
     assert (g["players"], g["ruleset"], g["teams"], g["maelstrom"]) == (5, "classic", False, False)
-    assert page.locator("#created .link-row").count() == 2  # your seat and the spectators
-    page.click("#open-seat")
-    page.wait_for_url("**/game/**token=**")
-    page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
     assert page.evaluate("() => window.cyclades.view.ruleset") == "classic"
+
+
+def test_the_list_leaves_out_lessons_and_filters_by_mode(host, server):
+    page = host
+    lesson = api_post(server, "/api/tutorial", {"lesson": "offerings"})["game_id"]
+    classic = api_post(server, "/api/games", {"players": 3, "ruleset": "classic",
+                                              "seats": ["invite", "random", "random"]})
+    legendary = api_post(server, "/api/games", {"players": 3, "seats": ["invite", "random", "random"]})
+    page.click("#refresh")
+    page.wait_for_selector(f"tr[data-game='{legendary['game_id']}']")
+    rows = page.locator("table.games tbody tr").evaluate_all("rows => rows.map(r => r.dataset.game)")
+    assert lesson not in rows
+    assert rows.index(legendary["game_id"]) < rows.index(classic["game_id"])  # newest first
+    page.select_option("#mode-filter", "classic")
+    page.wait_for_selector(f"tr[data-game='{legendary['game_id']}']", state="detached")
+    rows = page.locator("table.games tbody tr").evaluate_all("rows => rows.map(r => r.dataset.game)")
+    assert classic["game_id"] in rows
+    assert all(t == "classic 2009" for t in page.locator("table.games tbody tr td:first-child .muted")
+               .evaluate_all("els => els.map(e => e.textContent.split(' · ')[1])"))
+    page.select_option("#mode-filter", "")
+    page.select_option("#status-filter", "waiting")
+    page.wait_for_function("() => !document.querySelector('table.games tbody tr:not(.waiting)')", timeout=15_000)
+    page.wait_for_selector(f"tr[data-game='{legendary['game_id']}']")
+    assert page.locator("table.games tbody tr:not(.waiting)").count() == 0
+
+
+def test_a_wrong_or_stale_link_explains_itself(browser, server):
+    game = api_post(server, "/api/games", {"players": 3, "seats": ["invite", "random", "random"]})
+    gid = game["game_id"]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{server.url}/game/{gid}?token=not-a-seat-of-it")
+        page.wait_for_selector("#wrong-link")
+        assert page.locator("#wrong-link h2").inner_text() == "This invitation link does not open a seat"
+        assert page.locator("#conn").inner_text() == "not connected"
+        assert page.locator("#to-lobby").get_attribute("href") == "/"
+        page.click("#watch-game")
+        page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
+        assert page.evaluate("() => window.cyclades.seat") is None  # a spectator
+        assert page.locator("#wrong-link").count() == 0
+        page.goto(f"{server.url}/game/no-such-game?token=x")
+        page.wait_for_selector("#wrong-link")
+        assert page.locator("#wrong-link h2").inner_text() == "There is no such game"
+        assert page.locator("#watch-game").count() == 0
+        page.click("#to-lobby")
+        page.wait_for_selector("#seats .seat")
+    finally:
+        page.close()

@@ -1,4 +1,4 @@
-"""The 2009 classic edition as a second ruleset on the same engine (R1; issue 5).
+"""The 2009 classic edition as a second ruleset on the same engine (R1).
 
 Each test builds a position on the classic board (R8) with `ruleset: classic`, plays one or a
 few decisions, and checks one difference from Legendary against the classic rulebook

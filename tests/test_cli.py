@@ -461,7 +461,7 @@ def test_replay_of_a_scenario_record_names_the_battle(tmp_path):
     assert "the game goes on" in r.output
 
 
-# --- every mode (issue 18) -----------------------------------------------------------------------
+# --- every mode -----------------------------------------------------------------------
 
 def test_simulate_teams_flag_is_mode_4t(tmp_path):
     """`--players 4 --teams` is the mode 4t (R22), alongside 2 and 6 which always are."""
@@ -500,7 +500,7 @@ def test_play_a_classic_two_player_game_with_team_goal_in_team_play():
     assert "4 players in 2 teams, 4 Metropolises to win" in r.output and "The game is over" in r.output
 
 
-# --- play as a newcomer meets it (issue 17) ---------------------------------------------------
+# --- play as a newcomer meets it ---------------------------------------------------
 
 def _human_decisions(out):
     """The decisions the human made: asked (each echoed answer), or taken as the only choice."""
@@ -570,25 +570,28 @@ def test_play_input_ending_early_saves_the_game_so_far(user_data_folder):
     assert str(user_data_folder / "games") in r.output
 
 
-class _Hint:
-    def __init__(self, action, reason):
-        self.action, self.reason = action, reason
-
-
-def test_play_hint_key(monkeypatch):
-    """`h` asks cyclades.agents.advice.hint(game, player) and names the choice by its number;
-    without that module it says hints are not available."""
-    import types
-    fake = types.ModuleType("cyclades.agents.advice")
-    fake.hint = lambda game, player: _Hint(game.legal_actions()[1], "it is a fine island")
-    monkeypatch.setitem(sys.modules, "cyclades.agents.advice", fake)
+def test_play_hint_key_names_the_experts_choice_by_its_number_and_why():
+    """`h` asks the advice (agents/advice.py: the expert level's search) and names its choice
+    by the number the list gives it, with the reason in the rulebook's words."""
     r = run("play", "--seed", 2, input="h\nq\n")
     assert r.exit_code == 0, r.output
-    assert re.search(r"Hint: 2\. Place a Control token on [A-Z][a-z]+ \(it is a fine island\)", r.output)
-    monkeypatch.setitem(sys.modules, "cyclades.agents.advice", None)  # import fails
+    hinted = re.search(r"^Hint: (\d+)\. (Place a Control token on [A-Z][a-z]+) \((.+)\)$", r.output, re.M)
+    assert hinted, r.output
+    number, choice, reason = int(hinted.group(1)), hinted.group(2), hinted.group(3)
+    listed = r.output.split("Place a Control token on:\n", 1)[1].split("Your choice", 1)[0]
+    assert re.search(rf"(^|\s){number}\. {choice.removeprefix('Place a Control token on ')}\b", listed), listed
+    assert reason[:1].isupper() and reason.endswith(".") and not re.search(r"\bR\d+\b", reason), reason
+
+
+def test_play_hint_key_lets_a_failure_of_the_advice_through(monkeypatch):
+    """An error in the advice is a bug: the prompt does not turn it into a message."""
+    from cyclades.agents import advice
+
+    def broken(game, player):
+        raise RuntimeError("the search broke")
+    monkeypatch.setattr(advice, "hint", broken)
     r = run("play", "--seed", 2, input="h\nq\n")
-    assert r.exit_code == 0, r.output
-    assert "Hints are not available in this version." in r.output
+    assert isinstance(r.exception, RuntimeError) and "the search broke" in str(r.exception)
 
 
 def test_play_choices_in_columns_under_their_head():
@@ -676,3 +679,16 @@ def test_simulate_with_mcts_says_how_long_up_front(monkeypatch):
                      r"\d+ (s|min)\.", r.output)
     r = run("simulate", "--games", 1, "--max-cycles", 1)
     assert "a game takes about" not in r.output  # random games are quick: nothing to say
+
+
+def test_play_undo_takes_back_a_decision_within_the_turn(user_data_folder):
+    """u takes back the last decision while the undo rule allows it (engine/undo.py), else says
+    why; the game saved keeps only what stood."""
+    r = run("play", "--seed", 2, "--seat", 1, input="1\nu\nu\n2\nq\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("Taken back: Place a Control token on Mykonos.") == 1
+    assert "You have decided nothing yet this turn: Player 3 played before you." in r.output
+    saved = re.search(r"The game so far is saved in (\S+):", r.output)
+    game = cyclades.Game.from_record(json.loads(Path(saved.group(1)).read_text()))
+    ctrl, index = game.state.ctrl, game.board.index
+    assert ctrl[index["fournoi"]] == 0 and ctrl[index["mykonos"]] != 0

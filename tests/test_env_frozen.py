@@ -1,4 +1,4 @@
-"""Issue 16: the PettingZoo environment hands out its observation vectors and masks without
+"""The PettingZoo environment hands out its observation vectors and masks without
 copying them (`GameEncoder.frozen_observation`, `frozen_mask`). What it relies on, and what it
 promises: an array handed out is read-only and never changes while anyone holds it (or a view
 of it), whatever the game does next; once dropped, the encoder writes into it again, so a

@@ -1,4 +1,4 @@
-"""Events say what they hold (issues 15 and 18): one declaration per event kind
+"""Events say what they hold: one declaration per event kind
 (engine/events.py), docs/events.md generated from it, and every event of random games of
 every mode exactly as declared, areas named by their board ids.
 

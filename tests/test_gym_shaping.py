@@ -1,4 +1,4 @@
-"""Issue 16: the Gymnasium environment's shaped reward and compact action space, which make a
+"""The Gymnasium environment's shaped reward and compact action space, which make a
 few minutes of MaskablePPO on a CPU enough to beat random players (examples/train_maskable_ppo.py)."""
 import numpy as np
 import pytest

@@ -247,6 +247,20 @@ def test_achilles_sacrifice_not_offered_without_two_sites_in_one_area():
     assert "achilles" not in sacrifices(g)
 
 
+# --- Heroes in battle -------------------------------------------------------------------------
+
+def test_every_hero_on_a_battle_side_adds_one_to_its_strength():
+    """Rulebook, Land Battle: "a Strength of 1 for each basic Troop, mercenary Troop and Hero
+    involved in the Battle" (R18): two heroes on each side count two, attacking and defending.
+    Jason, Pericles, Odysseus and Penelope have no power over a land battle's strength here
+    (no fortress, no sea battle)."""
+    g = turn("ares", {"argos": {"owner": 0, "troops": 1, "heroes": ["jason", "pericles"]},
+                      "corinth": {"owner": 1, "troops": 1, "heroes": ["odysseus", "penelope"]}},
+             dice=[1, 2])
+    ev = attack(g, "argos", "corinth", t=1, heroes=["jason", "pericles"])
+    assert rounds(ev)[0]["strength"] == [1 + 1 + 2, 2 + 1 + 2]
+
+
 # --- Ajax -------------------------------------------------------------------------------------
 
 def test_ajax_has_battle_strength_2():

@@ -1,4 +1,4 @@
-"""Issue 14: bot levels a person understands, and the expert's parallel search."""
+"""Bot levels a person understands, and the expert's parallel search."""
 import json
 
 import pytest

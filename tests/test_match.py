@@ -1,4 +1,4 @@
-"""The one game loop (issue 18): agents/match.py, used by `cyclades simulate`, tournaments, `play`'s
+"""The one game loop: agents/match.py, used by `cyclades simulate`, tournaments, `play`'s
 bots and the server's bots: one decision step (chosen, checked legal, timed), one guard, one
 outcome (winners, winning sides, how the game ended, per-team Metropolises and purse)."""
 import time

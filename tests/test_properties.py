@@ -20,7 +20,7 @@ MAELSTROM_CREATURES = {c for c, card in CREATURES.items() if card.maelstrom}
 TEAM_MODES = [(2, False), (4, True), (6, False)]
 TEAM_SAMPLE = [(seed, players, teams) for players, teams in TEAM_MODES for seed in range(8)]
 TEAM_FULL = [(seed, players, teams) for players, teams in TEAM_MODES for seed in range(500)]
-# The 2009 classic edition (issue 5, R1): 2 to 5 players on the classic board.
+# The 2009 classic edition (R1): 2 to 5 players on the classic board.
 CLASSIC_SAMPLE = [(seed, 2 + seed % 4) for seed in range(40)]
 CLASSIC_FULL = [(seed, 2 + seed % 4) for seed in range(1000)]
 
@@ -143,7 +143,7 @@ def test_team_games_keep_every_property_full(seed, players, teams):
 
 @pytest.mark.parametrize("seed,players", CLASSIC_SAMPLE)
 def test_classic_games_keep_every_property(seed, players):
-    """The classic ruleset (issue 5): the same invariants, copies, round trips, replays and
+    """The classic ruleset: the same invariants, copies, round trips, replays and
     hidden purses, 10 games for each of 2 to 5 players."""
     game = _all_properties(seed + 7000, players, ruleset="classic")
     assert game.rules.name == "classic" and not game.state.hero_owner and not game.state.metro_bonus

@@ -1,4 +1,4 @@
-"""Replays, the end of a game and rematches over HTTP (issue 12; docs/api.md, "Replays").
+"""Replays, the end of a game and rematches over HTTP (docs/api.md, "Replays").
 
 A real server (`ServerProcess`) plays short all-bot games (random bots, no delay, a cycle
 limit) to their end; the replay endpoints must show the same positions and log as the
@@ -22,7 +22,8 @@ from cyclades.server.testing import ServerProcess
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("replays") / "c.db"
-    with ServerProcess(f"sqlite:///{db}") as srv:
+    # Uploads at the rate of a test (their limit per address: tests/test_server_abuse.py).
+    with ServerProcess(f"sqlite:///{db}", args=["--upload-rate", "none"]) as srv:
         yield srv
 
 
@@ -112,7 +113,7 @@ def test_the_record_replays_to_the_same_result_and_the_replay_matches_the_game(c
 
 def test_a_running_game_shows_only_the_public_view(client):
     r = client.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"],
-                                        "bot_delay": 0, "seed": 8})
+                                        "bot_delay": 0})
     assert r.status_code == 201, r.text
     gid = r.json()["game_id"]
     token = r.json()["seats"][0]["token"]
@@ -141,7 +142,8 @@ def test_a_running_game_shows_only_the_public_view(client):
     assert s["steps"] > 0
     # The bots may move between two requests: read the live view between two equal step counts.
     for _ in range(100):
-        n = client.get(f"/api/replays/{gid}").json()["steps"]
+        at_n = client.get(f"/api/replays/{gid}").json()
+        n = at_n["steps"]
         live = client.get(f"/api/games/{gid}").json()   # what a spectator sees now
         if client.get(f"/api/replays/{gid}").json()["steps"] == n:
             break
@@ -156,7 +158,7 @@ def test_a_running_game_shows_only_the_public_view(client):
     assert '"seed"' not in text
     # Catching up: the steps after n, and the log lines after them.
     more = client.get(f"/api/replays/{gid}", params={"since": n}).json()
-    assert more["since"] == n and more["log_start"] == s["log_end"][-1] and "board" not in more
+    assert more["since"] == n and more["log_start"] == at_n["log_end"][-1] and "board" not in more
     assert client.post(f"/api/games/{gid}/rematch").status_code == 409
 
 
@@ -169,8 +171,12 @@ def test_upload_a_record_and_refuse_malformed_ones(client, finished):
     rid = up.json()["replay_id"]
     assert rid.startswith("up-") and up.json()["steps"] == len(record["actions"])
     assert up.json()["url"] == f"/replay/{rid}"
-    again = client.post("/api/replays", content=text)
+    again = client.post("/api/replays", content=text, headers={"Content-Type": "application/json"})
     assert again.json()["replay_id"] == rid
+    # JSON only: a form or text/plain (what another site's page can send unasked) is refused.
+    for kind in (None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        r = client.post("/api/replays", content=text, headers={"Content-Type": kind} if kind else {})
+        assert r.status_code == 415 and "JSON" in r.json()["detail"], (kind, r.text)
     s = client.get(f"/api/replays/{rid}").json()
     assert s["over"] and s["game_id"] is None and s["steps"] == len(record["actions"])
     assert s["names"] == ["Player 1", "Player 2", "Player 3"]
@@ -183,7 +189,8 @@ def test_upload_a_record_and_refuse_malformed_ones(client, finished):
     assert client.get("/api/replays/up-0000").status_code == 404
 
     def refused(body, status=422, *words):
-        r = client.post("/api/replays", content=body if isinstance(body, str) else json.dumps(body))
+        r = client.post("/api/replays", content=body if isinstance(body, str) else json.dumps(body),
+                        headers={"Content-Type": "application/json"})
         assert r.status_code == status, r.text
         detail = r.json()["detail"]
         assert isinstance(detail, str)
@@ -232,7 +239,7 @@ def test_rematch_with_the_same_seats(client, finished):
 def test_rematch_gives_each_player_their_own_new_seat(client):
     r = client.post("/api/games", json={"players": 3, "seats": ["human", "human", "random"],
                                         "names": ["Ann", "Bob", None], "max_cycles": 1,
-                                        "bot_delay": 0, "seed": 12})
+                                        "bot_delay": 0})
     assert r.status_code == 201, r.text
     gid = r.json()["game_id"]
     tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}

@@ -13,7 +13,9 @@ def cited() -> dict:
     out = {}
     for top in ("src", "tests"):
         for path in (ROOT / top).rglob("*"):
-            if path.suffix not in TEXT_FILES or "__pycache__" in path.parts or not path.is_file():
+            # Vendored third-party files (axe-core) are not ours and cite no ruling.
+            skip = {"__pycache__", "vendor"} & set(path.parts)
+            if path.suffix not in TEXT_FILES or skip or not path.is_file():
                 continue
             for n in CITATION.findall(path.read_text(errors="replace")):
                 out.setdefault(int(n), set()).add(str(path.relative_to(ROOT)))

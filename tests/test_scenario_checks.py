@@ -1,4 +1,4 @@
-"""Scenarios refuse what cannot exist (issue 18; docs/scenarios.md, "Refused positions").
+"""Scenarios refuse what cannot exist (docs/scenarios.md, "Refused positions").
 
 `Game.from_scenario` answers an impossible position with a `ScenarioError` whose message starts
 with the key at fault and gives the reason -- never by accepting it, never with another
@@ -6,6 +6,7 @@ exception. Each case cites the rule that makes the position impossible.
 """
 import functools
 import random
+from collections import Counter
 
 import pytest
 import yaml
@@ -481,26 +482,49 @@ def scenarios(draw):
     return data, random.Random(draw(st.integers(0, 2 ** 16)))
 
 
-@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios())
-def test_random_scenarios_are_refused_or_play_on_with_every_invariant(case):
-    """Hostile scenarios (owners past the players, counts out of range, heroes twice, creatures
-    anywhere, unpayable bids, junk decisions): each is refused with a ScenarioError, or loads into
-    a position where engine/invariants.py holds and a few random legal decisions keep it so."""
+def refused_or_plays(case) -> str:
+    """"refused" (a ScenarioError with a message), "loaded" (a finished game), or "played" (a
+    position where engine/invariants.py holds and a few random legal decisions keep it so)."""
     data, rng = case
     data = {"board": yaml.safe_load(yaml.safe_dump(_small_map())), **data}
     try:
         game = cyclades.Game.from_scenario(data)
     except ScenarioError as e:
         assert str(e)
-        return
+        return "refused"
     assert not check(game)
+    if game.is_over:
+        return "loaded"
     for step in range(12):
         if game.is_over:
             break
         game.apply(rng.choice(game.legal_actions()))
         errors = check(game)
         assert not errors, f"step {step}: {errors}"
+    return "played"
+
+
+def outcomes_of(strategy, examples) -> Counter:
+    """How the generated scenarios fared (refused_or_plays), over a fixed set of examples."""
+    seen: Counter = Counter()
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(strategy)
+    def each(case):
+        seen[refused_or_plays(case)] += 1
+    each()
+    return seen
+
+
+def test_random_scenarios_are_refused_or_play_on_with_every_invariant():
+    """Hostile scenarios (owners past the players, counts out of range, heroes twice, creatures
+    anywhere, unpayable bids, junk decisions): each is refused with a ScenarioError, or loads into
+    a position where engine/invariants.py holds and a few random legal decisions keep it so. A
+    share of them must load and play: a loader that refused everything would pass otherwise."""
+    seen = outcomes_of(scenarios(), 100)  # 20 played, 80 refused (hypothesis 6, derandomized)
+    assert seen["played"] >= 0.10 * sum(seen.values()), seen
+    assert seen["refused"] >= 0.5 * sum(seen.values()), seen  # and most of the junk is refused
 
 
 def _small_map():
@@ -549,9 +573,8 @@ def plausible_scenarios(draw):
     return data, random.Random(draw(st.integers(0, 2 ** 16)))
 
 
-@settings(max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(plausible_scenarios())
-def test_plausible_random_scenarios_play_on_with_every_invariant(case):
+def test_plausible_random_scenarios_play_on_with_every_invariant():
     """The same property on scenarios within the ranges, so that most of them play: heroes
     recruited this cycle or before, creatures held, team purses (R22), every decision form."""
-    test_random_scenarios_are_refused_or_play_on_with_every_invariant.hypothesis.inner_test(case)
+    seen = outcomes_of(plausible_scenarios(), 60)  # 58 played, 2 refused
+    assert seen["played"] >= 0.85 * sum(seen.values()), seen

@@ -1,4 +1,4 @@
-"""A position that loads back (issue 18): `Game.from_scenario(game.state_dict())` is the same
+"""A position that loads back: `Game.from_scenario(game.state_dict())` is the same
 position -- the same state and generator (R4), the same view for every player (R24), the same
 legal actions, and the same future under the same decisions -- in every mode: Legendary with 2
 to 6 players and 4 in teams (R22), without Maelström (R2), and the classic game with 2 to 5

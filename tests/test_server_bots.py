@@ -1,4 +1,4 @@
-"""Bots never starve people (issue 13, server/bots.py): bot decisions run in worker processes,
+"""Bots never starve people (server/bots.py): bot decisions run in worker processes,
 people's games first, the games in turn, a budget per decision, a killed worker replaced, a clean
 shutdown. The real app with its lifespan on a real SQLite file, in this process (Starlette's
 TestClient), so that the pool's record of dispatches can be looked at; and one real server in a
@@ -10,18 +10,16 @@ import signal
 import time
 from pathlib import Path
 
+import httpx
 import pytest
+from fastapi.testclient import TestClient
 
-pytest.importorskip("fastapi")
-httpx = pytest.importorskip("httpx")
-from fastapi.testclient import TestClient  # noqa: E402
-
-import cyclades  # noqa: E402
-from cyclades.agents import make_agent  # noqa: E402
-from cyclades.agents.match import decide  # noqa: E402
-from cyclades.server import bots  # noqa: E402
-from cyclades.server.app import create_app  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+import cyclades
+from cyclades.agents import make_agent
+from cyclades.agents.match import decide
+from cyclades.server import bots
+from cyclades.server.app import create_app
+from cyclades.server.testing import ServerProcess
 
 
 def wait_for(what, seconds=60.0, message="timed out"):
@@ -78,7 +76,7 @@ class Broken:  # any picklable agent travels to a worker; this one cannot decide
 
 def test_bot_decisions_run_in_other_processes_and_play_as_in_the_server_process(app_client):
     remote = app_client(bot_workers=2)
-    local = app_client(bot_workers=0)  # the server's own threads, as before issue 13
+    local = app_client(bot_workers=0)  # the server's own threads, no worker processes
     seats = ["greedy", "random", "mcts"]
     a = create(remote, seats, seed=7)["game_id"]
     b = create(local, seats, seed=7)["game_id"]

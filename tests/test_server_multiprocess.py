@@ -1,4 +1,4 @@
-"""Several server processes on one database (issue 13; server/sync.py, docs/deploy.md): two
+"""Several server processes on one database (server/sync.py, docs/deploy.md): two
 real servers (uvicorn in subprocesses) on one PostgreSQL database, and on one SQLite file (WAL
 mode; conftest.db_url). A game is played through both in turn, each WebSocket client hears
 every move whichever process made it, a process killed with kill -9 loses nothing and the
@@ -8,26 +8,24 @@ import json
 import random
 import time
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-from websockets.sync.client import connect  # noqa: E402
-
-import cyclades  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+import cyclades
+from cyclades.server.testing import ServerProcess
 
 TTL = ["--peer-ttl", "2"]  # a silent process is dead after 2 s (default 10)
+LEFT = 1.0                # a seat's player is gone 1 s after their last request (default 60)
+ENV = {"CYCLADES_SEAT_LEFT_SECONDS": str(LEFT)}
 
 
 @pytest.fixture(scope="module")
 def pair(db_url, tmp_path_factory):
     d = tmp_path_factory.mktemp("multi")
-    a = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "a.log"), args=TTL).start()
+    a = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "a.log"), args=TTL, env=ENV).start()
     try:
-        b = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "b.log"), args=TTL).start()
+        b = ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "b.log"), args=TTL, env=ENV).start()
     except BaseException:
         a.stop()
         raise
@@ -90,7 +88,7 @@ def test_a_game_played_alternately_through_two_processes(pair):
     ca, cb = clients(a, b)
     with ca, cb:
         c = ca.post("/api/games", json={"players": 3, "seats": ["you", "invite", "open"],
-                                        "names": ["Ann", "Bob", None], "seed": 41}).json()
+                                        "names": ["Ann", "Bob", None]}).json()
         gid = c["game_id"]
         toks = {s["seat"]: s["token"] for s in c["seats"] if s["token"]}
         # The open seat is taken through B: A knows its new token at once.
@@ -149,10 +147,14 @@ def test_a_seat_given_to_a_bot_through_one_process_stops_its_token_in_the_other(
     a, b = pair
     ca, cb = clients(a, b)
     with ca, cb:
-        c = ca.post("/api/games", json={"players": 3, "seats": ["you", "invite", "random"], "seed": 8}).json()
+        c = ca.post("/api/games", json={"players": 3, "seats": ["you", "invite", "random"]}).json()
         gid, host = c["game_id"], c["host_token"]
         t1 = c["seats"][1]["token"]
         assert state(ca, gid, t1)["seat"] == 1
+        # The friend was seen through A: B knows they are at the table, and refuses the host.
+        r = cb.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "random"})
+        assert r.status_code == 409 and "at the table" in r.json()["detail"], r.text
+        time.sleep(LEFT + 0.5)  # they left
         r = cb.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "random"})
         assert r.status_code == 200, r.text
         assert ca.get(f"/api/games/{gid}", params={"token": t1}).status_code == 403
@@ -181,6 +183,25 @@ def test_bots_are_played_by_one_process_only(pair):
     # Nobody else played them: no decision collided with one stored by the other process.
     for p in (a.log, b.log):
         assert gid not in p.read_text(errors="replace")
+
+
+def test_a_rematch_asked_through_one_process_is_the_rematch_in_the_other(pair):
+    """A finished game held by both processes: the rematch made through A (stored in the
+    game's settings) is the one B answers, and asking B again makes no second game."""
+    a, b = pair
+    ca, cb = clients(a, b)
+    with ca, cb:
+        gid = ca.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 12,
+                                          "bot_delay": 0.01, "max_cycles": 2}).json()["game_id"]
+        wait(lambda: state(ca, gid)["status"] == "over", 60, "the bots to finish")
+        assert state(cb, gid)["status"] == "over"  # B holds the finished game too
+        assert cb.get(f"/api/games/{gid}/rematch").json() == {"rematch": None}
+        made = ca.post(f"/api/games/{gid}/rematch").json()
+        assert made["created"] and made["game_id"] != gid
+        heard = cb.get(f"/api/games/{gid}/rematch").json()["rematch"]
+        assert heard is not None and heard["game_id"] == made["game_id"], heard
+        again = cb.post(f"/api/games/{gid}/rematch").json()
+        assert again["game_id"] == made["game_id"] and not again["created"]
 
 
 def test_kill_9_of_one_process_mid_game_and_the_other_goes_on(db_url, tmp_path):
@@ -243,7 +264,7 @@ def test_serve_with_two_workers_on_one_port(db_url, tmp_path):
                         args=["--workers", "2"] + TTL).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=10) as c:
-            h = c.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"], "seed": 3}).json()
+            h = c.post("/api/games", json={"players": 3, "seats": ["you", "invite", "invite"]}).json()
         gid = h["game_id"]
         toks = {s["seat"]: s["token"] for s in h["seats"]}
         ears = [Listener(f"{srv.ws_url}/ws/games/{gid}") for _ in range(4)]  # on either worker
@@ -288,17 +309,18 @@ def test_a_process_behind_catches_up_and_answers_from_the_fresh_game(tmp_path):
             g = s1.game
             v, seat = g.state.version, g.to_move
             a = g.legal_actions()[0]
-            assert (await s2.act(seat, v, a.to_json()))["version"] == v + 1  # through "B"
+            tok = {f: s1.seats[s1.seat_playing(f)]["token"] for f in range(3)}
+            assert (await s2.act(tok[seat], v, a.to_json()))["version"] == v + 1  # through "B"
             # "A" still thinks the game is at v: the same decision collides, A catches up.
             with pytest.raises(Refused) as e:
-                await s1.act(seat, v, a.to_json())
+                await s1.act(tok[seat], v, a.to_json())
             assert e.value.status == 409 and f"at version {v + 1}" in e.value.message
             assert s1.game.state.version == v + 1 and s1.log == s2.log
             # "B" moves on; a request to "A" naming the newer version is applied there.
             b = s2.game.legal_actions()[0]
-            await s2.act(s2.game.to_move, v + 1, b.to_json())
+            await s2.act(tok[s2.game.to_move], v + 1, b.to_json())
             c = s2.game.legal_actions()[0]
-            out = await s1.act(s2.game.to_move, v + 2, c.to_json())
+            out = await s1.act(tok[s2.game.to_move], v + 2, c.to_json())
             assert out["version"] == v + 3 and s1.decisions == 3
             from cyclades.server.sync import catch_up
             assert s2.game.state.version == v + 2 and await catch_up(s2)  # B reads what A stored
@@ -312,3 +334,48 @@ def test_a_process_behind_catches_up_and_answers_from_the_fresh_game(tmp_path):
                 m.store.close()
 
     asyncio.run(main())
+
+
+def test_postgresql_tells_the_other_processes_of_a_decision_by_listen_notify():
+    """PostgreSQL (server/sync.py): a decision stored through one Manager reaches another that
+    holds the game by NOTIFY on the channel it LISTENs to, with no request to it (PostgreSQL has
+    no polling). Run in every CI run: tools/test starts PostgreSQL, and CI fails on a skip."""
+    import asyncio
+    import os
+
+    from conftest import pg_database
+
+    from cyclades.server.sessions import Manager
+    from cyclades.server.store import Store
+
+    base = os.environ.get("CYCLADES_TEST_PG")
+    if not base:
+        pytest.skip("PostgreSQL: CYCLADES_TEST_PG is not set (tools/test sets it as root)")
+
+    async def until(cond, what, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        while not cond():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            await asyncio.sleep(0.05)
+
+    async def main(url):
+        m1, m2 = Manager(Store(url), bot_delay=0), Manager(Store(url), bot_delay=0)
+        await m1.start()
+        await m2.start()
+        try:
+            s1 = await m1.create({"players": 3, "seed": 5}, [{"kind": "human", "access": "invite"}] * 3)
+            s2 = await m2.get(s1.game_id)
+            await until(lambda: m2.sync.listening, "the second process to LISTEN")
+            for step in range(3):
+                g = s1.game
+                token = s1.seats[s1.seat_of_faction[g.to_move]]["token"]
+                await s1.act(token, g.state.version, g.legal_actions()[0].to_json())
+                await until(lambda: s2.game.state.version == s1.game.state.version,
+                            f"decision {step + 1} to reach the other process")
+            assert s2.log == s1.log and s2.game.to_json() == s1.game.to_json()
+        finally:
+            await m1.stop()
+            await m2.stop()
+
+    with pg_database(base) as url:
+        asyncio.run(main(url))

@@ -4,15 +4,10 @@ equals an uninterrupted offline replay of its record (`Game.from_record`)."""
 import random
 import time
 
-import pytest
+import httpx
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-
-import cyclades  # noqa: E402
-from cyclades.server.testing import ServerProcess, free_port  # noqa: E402
+import cyclades
+from cyclades.server.testing import ServerProcess, free_port
 
 
 def wait_turn(c, gid, tok, deadline):
@@ -32,13 +27,13 @@ def test_kill_9_between_decisions_resumes_every_game(db_url):
     srv = ServerProcess(db, port=port, bot_delay=0.02).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=10) as c:
-            h = c.post("/api/games", json={"players": 3, "seats": ["human", "random", "random"], "max_cycles": 5,
+            h = c.post("/api/games", json={"players": 3, "seats": ["you", "random", "random"], "max_cycles": 5,
                                            "seed": 2024}).json()
             gid, tok = h["game_id"], h["seats"][0]["token"]
             done = c.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 3,
                                               "bot_delay": 0}).json()["game_id"]
             bots = c.post("/api/games", json={"players": 4, "seats": ["random"] * 4, "seed": 99}).json()["game_id"]
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 60  # a loaded machine: bots slow, never stopped
             for _ in range(15):
                 st = wait_turn(c, gid, tok, deadline)
                 a = rng.choice(st["legal_actions"])

@@ -1,5 +1,5 @@
-"""Every mode from the lobby's API, and seats that belong to who they were given to
-(issues 12 and 13), against a real server (uvicorn in a subprocess, on SQLite and PostgreSQL: conftest.db_url).
+"""Every mode from the lobby's API, and seats that belong to who they were given to,
+against a real server (uvicorn in a subprocess, on SQLite and PostgreSQL: conftest.db_url).
 
 Seats are people: with 2 players each seat plays the two factions of its team (R22), so
 seat 0 plays factions 0 and 2, seat 1 factions 1 and 3. A seat is "you" (the creator's),
@@ -9,21 +9,21 @@ import json
 import random
 import time
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-pytest.importorskip("sqlalchemy")
-from websockets.sync.client import connect  # noqa: E402
+from cyclades.server.testing import ServerProcess
 
-from cyclades.server.testing import ServerProcess  # noqa: E402
+LEFT = 1.0
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, db_url):
     d = tmp_path_factory.mktemp("seats")  # SQLite and PostgreSQL: conftest.db_url
-    with ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "server.log")) as srv:
+    # A seat's player counts as gone 1 s after their last request (default 60 s).
+    with ServerProcess(db_url, bot_delay=0.0, log_path=str(d / "server.log"),
+                       env={"CYCLADES_SEAT_LEFT_SECONDS": str(LEFT)}) as srv:
         yield srv
     text = (d / "server.log").read_text(errors="replace")
     assert "Traceback" not in text, text[-3000:]
@@ -92,7 +92,7 @@ MODES = [  # (body, factions, teams)
 @pytest.mark.parametrize("body,factions,teams", MODES, ids=lambda x: json.dumps(x) if isinstance(x, dict) else None)
 def test_every_mode_is_creatable_and_playable(http, body, factions, teams):
     n = body["players"]
-    c = create(http, seats=["invite"] * n, seed=41, **body)
+    c = create(http, seats=["invite"] * n, **body)
     gid = c["game_id"]
     assert c["teams"] is teams and len(c["seats"]) == n
     toks = {s["seat"]: s["token"] for s in c["seats"]}
@@ -194,7 +194,7 @@ def test_an_invited_seat_is_played_only_by_its_link(server, http):
 # --- open seats ----------------------------------------------------------------------------
 
 def test_an_open_seat_goes_to_the_first_to_join_with_a_fresh_token(http):
-    c = create(http, players=3, seats=["you", "open", "open"], seed=12)
+    c = create(http, players=3, seats=["you", "open", "open"])
     gid = c["game_id"]
     assert [s["access"] for s in c["seats"]] == ["host", "open", "open"]
     assert c["seats"][1]["token"] is None and c["seats"][1]["url"] is None
@@ -226,7 +226,7 @@ def test_a_bot_seat_cannot_be_joined(http):
 # --- the host gives a seat to a bot --------------------------------------------------------
 
 def test_the_host_gives_an_absent_players_seat_to_a_bot_and_it_plays(http):
-    c = create(http, players=3, seats=["you", "invite", "invite"], seed=21, names=["Ann", "Bob", "Cy"])
+    c = create(http, players=3, seats=["you", "invite", "invite"], names=["Ann", "Bob", "Cy"])
     gid, host = c["game_id"], c["host_token"]
     toks = {s["seat"]: s["token"] for s in c["seats"]}
     rng = random.Random(7)
@@ -262,14 +262,24 @@ def test_the_host_gives_an_absent_players_seat_to_a_bot_and_it_plays(http):
     assert r.status_code == 409 and "bot" in r.json()["detail"]
 
 
-def test_the_host_reopens_or_reinvites_a_seat(http):
+def test_the_host_reopens_or_reinvites_a_seat(server, http):
     c = create(http, players=3, seats=["you", "invite", "random"])
     gid, host = c["game_id"], c["host_token"]
     old = c["seats"][1]["token"]
     r = http.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "invite"})
     assert r.status_code == 200 and r.json()["token"] != old
+    old_new = r.json()["token"]
     assert http.get(f"/api/games/{gid}", params={"token": old}).status_code == 403
     assert state(http, gid, r.json()["token"])["seat"] == 1
+    # The new link's player is at the table now: the host cannot take the seat from them ...
+    r = http.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "open"})
+    assert r.status_code == 409 and "at the table" in r.json()["detail"], r.text
+    with connect(f"{server.ws_url}/ws/games/{gid}?token={old_new}") as ws:
+        json.loads(ws.recv(5))
+        time.sleep(LEFT + 0.5)  # connected: still there, however long since the last request
+        r = http.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "open"})
+        assert r.status_code == 409, r.text
+    time.sleep(LEFT + 0.5)  # ... until they have left
     r = http.post(f"/api/games/{gid}/seats/1", json={"host_token": host, "kind": "open"})
     assert r.status_code == 200 and r.json()["open"] is True and "token" not in r.json()
     j = http.post(f"/api/games/{gid}/join", json={"seat": 1})
@@ -277,7 +287,7 @@ def test_the_host_reopens_or_reinvites_a_seat(http):
 
 
 def test_the_host_gives_a_two_player_seat_to_a_bot_which_plays_both_factions(http):
-    c = create(http, players=2, seats=["you", "invite"], seed=31)
+    c = create(http, players=2, seats=["you", "invite"])
     gid, tok = c["game_id"], c["seats"][0]["token"]
     r = http.post(f"/api/games/{gid}/seats/1", json={"host_token": c["host_token"], "kind": "random"})
     assert r.status_code == 200 and r.json()["factions"] == [1, 3]
@@ -374,10 +384,14 @@ def test_malformed_requests_never_answer_500(server, http):
 
 
 def test_a_seat_given_away_no_longer_acts_through_an_open_websocket(server, http):
-    c = create(http, players=3, seats=["invite", "invite", "invite"], seed=44)
+    """The host may give their own seat away while at the table (a friend's: once gone)."""
+    c = create(http, players=3, seats=["you", "invite", "invite"])
     gid, host = c["game_id"], c["host_token"]
     toks = {s["seat"]: s["token"] for s in c["seats"]}
-    seat = seat_of_faction(state(http, gid), state(http, gid)["view"]["to_move"])
+    seat, rng = 0, random.Random(1)
+    while seat_of_faction(state(http, gid), state(http, gid)["view"]["to_move"]) != seat:
+        st = state(http, gid)
+        decide(http, gid, toks[seat_of_faction(st, st["view"]["to_move"])], rng)
     with connect(f"{server.ws_url}/ws/games/{gid}?token={toks[seat]}") as ws:
         first = json.loads(ws.recv(5))
         assert first["seat"] == seat and first["legal_actions"]

@@ -193,6 +193,20 @@ def test_team_wins_together_with_the_teams_metropolises(goal, ends):
         assert g.result()["winners"] == [0, 2]
 
 
+def test_an_eliminated_teammate_shares_the_teams_win():
+    """Specific Rules, team play: the team wins together (R21, R22), a member eliminated
+    during the game (R27) included; the other team, its members all in play, loses."""
+    g = team_scenario(areas={"argos": {"owner": 0, "buildings": ["metropolis", "metropolis"]},
+                             "naxos": {"owner": 0, "buildings": ["metropolis"]},
+                             "melos": {"owner": 1}, "ios": {"owner": 3}},
+                      player=[{"gp": 10}, {"gp": 10}, {"eliminated": True}, {}],
+                      decision={"turn": {"player": 0, "god": "zeus", "stage": "main"}})
+    act(g, "end_turn")
+    result = g.result()
+    assert g.is_over and result["eliminated"] == [False, False, True, False]
+    assert result["winners"] == [0, 2]
+
+
 # --- R30: a player's last land area, counted for the team -------------------------------------
 
 def _map_with_two_more_islands():

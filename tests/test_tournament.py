@@ -1,4 +1,4 @@
-"""Tournaments (issue 7): seat rotation, Wilson intervals, the command's table and files, Ray."""
+"""Tournaments: seat rotation, Wilson intervals, the command's table and files, Ray."""
 import csv
 import json
 from collections import Counter
@@ -114,7 +114,7 @@ def test_tournament_on_a_local_ray_instance(tmp_path):
         ray.shutdown()
 
 
-# --- every mode (issue 18) ------------------------------------------------------------------------
+# --- every mode ------------------------------------------------------------------------
 
 from cyclades.agents.tournament import faction_lineup  # noqa: E402
 

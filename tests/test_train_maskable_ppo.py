@@ -1,4 +1,4 @@
-"""Issue 16: the MaskablePPO example's options (shaped reward, compact action space) and its
+"""The MaskablePPO example's options (shaped reward, compact action space) and its
 evaluation, on tiny budgets (tests/test_env.py runs it with its defaults)."""
 import importlib.util
 import json
@@ -49,15 +49,16 @@ def test_an_endless_evaluation_game_is_stopped_and_lost(example, monkeypatch):
 
 
 def test_the_best_checked_policy_is_kept(example, tmp_path):
-    """Validation games every --check-every timesteps; the policy with the best validation win
-    rate (the first of equals) is the one saved and evaluated as "after"; "last" is the policy
-    at the end of training, on the same evaluation seeds."""
+    """Validation games every --check-every timesteps (the last step's once, though the last
+    policy is always checked); the policy with the best validation win rate (the first of
+    equals) is the one saved and evaluated as "after"; "last" is the policy at the end of
+    training, on the same evaluation seeds."""
     out = tmp_path / "run"
     results = example.main(["--timesteps", "128", "--n-steps", "32", "--envs", "1", "--eval-games", "3",
                             "--check-every", "32", "--check-games", "3", "--max-cycles", "2",
                             "--slot-games", "2", "--deterministic", "--out", str(out)])
     checks = results["checks"]
-    assert [c["t"] for c in checks] == [32, 64, 96, 128, 128]  # every 32, and the last policy
+    assert [c["t"] for c in checks] == [32, 64, 96, 128]  # every 32: the last policy once
     best = max(checks, key=lambda c: c["win_rate"])
     assert results["kept_timesteps"] == best["t"]
     assert all(c["games"] == 3 and 0 <= c["ci95"][0] <= c["win_rate"] <= c["ci95"][1] <= 1 for c in checks)
@@ -76,7 +77,23 @@ def test_the_best_checked_policy_is_kept(example, tmp_path):
     assert again == results["after"]
 
 
-@pytest.mark.parametrize("option, value", [("--check-every", "-5"), ("--check-games", "0"),
+def test_the_league_plays_frozen_copies_of_the_policy(example, tmp_path, capsys):
+    """--league N: every --league-every timesteps a frozen copy of the policy joins a pool of
+    the last N, and the opponents of later training games are drawn from it (all of them with
+    --league-share 1); the closing lines name every file written and how to play the policy."""
+    out = tmp_path / "run"
+    results = example.main(["--timesteps", "128", "--n-steps", "32", "--envs", "1", "--eval-games", "2",
+                            "--check-every", "32", "--check-games", "2", "--max-cycles", "2", "--slot-games", "2",
+                            "--league", "2", "--league-every", "32", "--league-share", "1", "--out", str(out)])
+    league = results["league"]
+    assert league["size"] == 2 and league["snapshots"] == [96, 128]
+    assert league["opponents_past_policy"] > 0 and league["opponents_random"] > 0  # random before the first copy
+    text = capsys.readouterr().out
+    assert "slots.json" in text.split("wrote ")[-1] and f"ppo:path={out}" in text
+
+
+@pytest.mark.parametrize("option, value", [("--league-share", "1.5"), ("--league", "-1"),
+                                           ("--check-every", "-5"), ("--check-games", "0"),
                                            ("--eval-games", "0"), ("--check-games", "x")])
 def test_a_bad_count_is_refused_before_anything_runs(example, tmp_path, capsys, option, value):
     """A count that cannot work (no games to rate a policy by, checks every negative step) is a

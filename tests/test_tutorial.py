@@ -1,13 +1,14 @@
-"""The guided first game (issue 12): every lesson's position loads, its steps are legal in
+"""The guided first game: every lesson's position loads, its steps are legal in
 sequence (the other seats playing as the lesson says) and reach the lesson's goal; the
-server serves a lesson as a game and follows the person's progress; one step back in a
-sequence of choices restores the position and the legal actions."""
+server serves a lesson as a game and follows the person's progress, back too when the
+person takes a decision back (Undo)."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
+from cyclades.engine import undo
 from cyclades.engine.actions import Action
 from cyclades.server import tutorial as T
 
@@ -31,16 +32,19 @@ def play_lesson(d, upto=None):
     return g, mine
 
 
+LESSONS = ["offerings", "poseidon", "ares", "sea-battle", "apollo", "zeus", "hera", "maelstrom", "metropolis"]
+
+
 def test_lessons_and_step_count():
     ids = [d["id"] for d in T.lessons()]
-    assert ids == ["offerings", "poseidon", "ares", "metropolis"]
-    assert T.total_steps() == sum(len(d["steps"]) for d in T.lessons()) == 24
+    assert ids == LESSONS
+    assert T.total_steps() == sum(len(d["steps"]) for d in T.lessons()) == 62
     for d in T.lessons():
         for st in d["steps"]:
             assert st["say"].strip() and not re.search(r"\bR\d+\b", st["say"])  # no ruling codes
 
 
-@pytest.mark.parametrize("lesson_id", ["offerings", "poseidon", "ares", "metropolis"])
+@pytest.mark.parametrize("lesson_id", LESSONS)
 def test_lesson_steps_are_legal_and_reach_the_goal(lesson_id):
     d = T.lesson(lesson_id)
     g = T.new_game(d)
@@ -53,6 +57,25 @@ def test_lesson_steps_are_legal_and_reach_the_goal(lesson_id):
     half = len(d["steps"]) // 2
     g2, _ = play_lesson(d, half)
     assert T.progress(d, g2)["step"] == half
+
+
+def test_every_god_and_the_maelstrom_cards_have_a_lesson():
+    """What a first game meets: the six gods, creatures bought and kept (Maintenance), heroes,
+    Apollo's income, land and sea battles, and the Maelström cards."""
+    kinds = {step["expect"]["kind"] for d in T.lessons() for step in d["steps"]}
+    gods = {g for d in T.lessons() for g in d["scenario"].get("gods", [])[:1]} | {"apollo"}
+    assert gods == {"ares", "athena", "hera", "poseidon", "zeus", "apollo"}
+    assert {"bid", "apollo", "prosperity", "buy_creature", "keep", "peek", "recruit_hero", "heroic_move",
+            "sea_move", "land_move", "hold", "metropolis", "steal"} <= kinds
+    d = T.lesson("sea-battle")
+    g, _ = play_lesson(d, 5)
+    events = g.apply(next(a for a in g.legal_actions() if T.matches(a, d["steps"][5]["expect"])))
+    assert [e["sea"] for e in events if e["type"] == "battle"] == [True]
+    assert [e["type"] for e in events][-1] == "battle_won"
+    d = T.lesson("maelstrom")
+    from cyclades.content.cards import CREATURES
+    assert CREATURES["triton"].maelstrom and d["scenario"]["bonus_stack"][0] in ("reserve-creature", "basic-building",
+                                                                                   "troop-and-fleet")
 
 
 def test_the_last_lesson_wins_the_game():
@@ -72,31 +95,20 @@ def test_battle_lesson_fights_two_rounds():
     assert g.state.ctrl[kythnos] == 0 and g.state.troops[kythnos] == 3
 
 
-def test_back_one_step_in_a_land_move():
+def test_undo_in_a_land_move_follows_the_lesson_back():
     d = T.lesson("ares")
     g, _ = play_lesson(d, 3)  # fortress, troop, "Land Move": the origin is asked
-    before_origin = (g.state.to_dict(), g.legal_actions())
+    before_origin = g.legal_actions()
     g.apply(Action("origin", where="thera"))
-    before_take = (g.state.to_dict(), g.legal_actions())
+    before_take = g.legal_actions()
     g.apply(Action("take", what="troop", n=2))
     assert g.legal_actions()[0].kind == "destination"
-    plan = T.back_plan(g)
-    assert plan == [Action("cancel"), Action("land_move", n=1), Action("origin", where="thera")]
-    for a in plan:
-        g.apply(a)
-    state = g.state.to_dict()
-    for key in ("version",):
-        state.pop(key), before_take[0].pop(key)
-    assert state == before_take[0] and g.legal_actions() == before_take[1]
-    # And back again: to the origin question; then nothing left of the sequence.
-    for a in T.back_plan(g):
-        g.apply(a)
-    assert g.legal_actions() == before_origin[1]
-    assert T.back_plan(g) == [Action("cancel")]
-    g.apply(Action("cancel"))
-    assert T.back_plan(g) is None  # the turn's menu: no sequence to go back in
-    # The progress follows: the land move is to be started again.
-    assert T.progress(d, g)["step"] == 2
+    assert T.progress(d, g)["off_script"]  # 2 troops, not the 3 the lesson asks for
+    g = undo.take_back(g)
+    assert g.legal_actions() == before_take and T.progress(d, g) == {"step": 4, "complete": False, "off_script": False}
+    g = undo.take_back(g)
+    assert g.legal_actions() == before_origin and T.progress(d, g)["step"] == 3
+    assert undo.undo_limit(g) == undo.Limit(3, undo.START, None)  # the lesson's position began the turn
 
 
 def test_ends_turn():
@@ -115,7 +127,8 @@ def test_ends_turn():
 
 @pytest.fixture(scope="module")
 def http(tmp_path_factory):
-    httpx = pytest.importorskip("httpx")
+    import httpx
+
     from cyclades.server.testing import ServerProcess
     url = f"sqlite:///{tmp_path_factory.mktemp('tutorial') / 'games.db'}"
     with ServerProcess(url, bot_delay=0.0) as srv:
@@ -165,7 +178,7 @@ def test_server_plays_a_lesson_as_a_game(http, lesson_id):
     assert http.post("/api/tutorial", json={"lesson": "chess"}).status_code == 422
 
 
-def test_server_back_restores_the_position(http):
+def test_server_undo_takes_the_lesson_back(http):
     c = http.post("/api/tutorial", json={"lesson": "ares"}).json()
     gid, token = c["game_id"], c["token"]
     d = T.lesson("ares")
@@ -174,29 +187,32 @@ def test_server_back_restores_the_position(http):
         a = next(a for a in st["legal_actions"] if T.matches(Action.from_json(a), step["expect"]))
         _act(http, gid, token, st["version"], a)
     asked = http.get(f"/api/games/{gid}", params={"token": token}).json()
+    assert asked["undo"]["steps"] == 4
     _act(http, gid, token, asked["version"], {"kind": "take", "what": "troop", "n": 3})
     st = http.get(f"/api/games/{gid}", params={"token": token}).json()
     assert {a["kind"] for a in st["legal_actions"]} == {"destination", "cancel"}
-    r = http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"] - 1})
+    r = http.post(f"/api/games/{gid}/undo", json={"token": token, "version": st["version"] - 1})
     assert r.status_code == 409  # stale
-    r = http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"]})
+    r = http.post(f"/api/games/{gid}/undo", json={"token": token, "version": st["version"]})
     assert r.status_code == 200, r.text
     back = http.get(f"/api/games/{gid}", params={"token": token}).json()
-    assert back["legal_actions"] == asked["legal_actions"]
-    strip = lambda v: {k: x for k, x in v.items() if k not in ("version", "log")}  # noqa: E731
-    assert strip(back["view"]) == strip(asked["view"])
+    assert back["legal_actions"] == asked["legal_actions"] and back["version"] == asked["version"]
+    assert back["view"] == asked["view"] and back["log"] == asked["log"]
     t = http.get(f"/api/tutorial/games/{gid}", params={"token": token}).json()["tutorial"]
     assert t["step"] == 4 and not t["off_script"]
-    # ends-turn: taking troops does not; nothing to go back in on the turn's menu.
+    # ends-turn: taking troops does not; ending the turn does.
     r = http.post(f"/api/games/{gid}/ends-turn", json={"token": token, "version": back["version"],
                                                        "action": {"kind": "take", "what": "troop", "n": 3}})
     assert r.json() == {"ends_turn": False}
-    http.post(f"/api/games/{gid}/back", json={"token": token, "version": back["version"]})
+    for _ in range(4):  # origin, "Land Move", troop, fortress: back to the start of the turn
+        st = http.get(f"/api/games/{gid}", params={"token": token}).json()
+        assert http.post(f"/api/games/{gid}/undo", json={"token": token, "version": st["version"]}).status_code == 200
     st = http.get(f"/api/games/{gid}", params={"token": token}).json()
-    assert http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"]}).status_code == 200
-    st = http.get(f"/api/games/{gid}", params={"token": token}).json()
-    assert "end_turn" in {a["kind"] for a in st["legal_actions"]}
-    assert http.post(f"/api/games/{gid}/back", json={"token": token, "version": st["version"]}).status_code == 409
-    r = http.post(f"/api/games/{gid}/ends-turn", json={"token": token, "version": st["version"],
-                                                       "action": {"kind": "end_turn"}})
-    assert r.json() == {"ends_turn": True}
+    assert st["undo"] == {"steps": 0, "reason": "start", "text": "You cannot go back further: the game began there."}
+    r = http.post(f"/api/games/{gid}/undo", json={"token": token, "version": st["version"]})
+    assert r.status_code == 409 and "the game began there" in r.text
+    t = http.get(f"/api/tutorial/games/{gid}", params={"token": token}).json()["tutorial"]
+    assert t["step"] == 0
+    fortress = {"kind": "build", "what": "fortress", "where": "thera"}
+    r = http.post(f"/api/games/{gid}/ends-turn", json={"token": token, "version": st["version"], "action": fortress})
+    assert r.json() == {"ends_turn": False}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compiled builds of the engine, to measure them (issue 16): mypyc or Cython over a copy.
+"""Compiled builds of the engine, to measure them: mypyc or Cython over a copy.
 
     python tools/build_compiled.py /tmp/cyc-mypyc                       # mypyc (about 5 min)
     python tools/build_compiled.py /tmp/cyc-cython --backend cython --agents

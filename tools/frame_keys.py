@@ -1,4 +1,4 @@
-"""The keys of the decision stack's frames, per frame kind (issue 15: readable frame fields).
+"""The keys of the decision stack's frames, per frame kind (readable frame fields).
 
     python tools/frame_keys.py [--games 20] [--cycles 30] [--json]
 

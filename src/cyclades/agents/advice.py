@@ -1,4 +1,4 @@
-"""Help for a person at the table (issue 14): a hint for the current decision, and each
+"""Help for a person at the table: a hint for the current decision, and each
 player's chance to win over a finished game.
 
     from cyclades.agents.advice import hint, chances
@@ -72,7 +72,7 @@ def hint(game, player=None, seed=0, seconds=None, names=None) -> Hint:
     (then the choice may depend on the machine's speed); `names`: a name per player."""
     p = game.to_move if player is None else player
     if game.is_over or game.to_move != p:
-        raise ValueError(f"player {p} has no decision to take now")
+        raise ValueError(f"player_{p} has no decision to take now")
     obs = game.observe(p)
     return hint_from_observation(obs, seed=seed, seconds=seconds, names=names)
 
@@ -135,10 +135,11 @@ class _Reasoner:
 
     def label(self, a) -> str:
         """The action in words, with areas, cards and units by their printed names."""
-        from ..engine.actions import DESCRIPTIONS
-        template = DESCRIPTIONS.get(a.kind)
-        if template is None:
+        from ..engine.actions import KINDS
+        kind = KINDS.get(a.kind)
+        if kind is None:
             return str(a)
+        template = kind.text
         what = a.what
         if what in ("troop", "merc", "fleet", "philosopher", "priestess"):
             words = unit_name(what, 2).split(" ", 1)[1]

@@ -10,6 +10,8 @@ imports it, and it imports none of them.
 """
 from __future__ import annotations
 
+import inspect
+
 
 class Agent:
     """Base class. Subclasses implement `choose(obs) -> Action`, one of `obs.legal_actions()`.
@@ -24,20 +26,57 @@ class Agent:
 
     def act(self, game, player):
         if game.to_move != player:
-            raise ValueError(f"player {player} is not to move (player {game.to_move} is)")
+            raise ValueError(f"player_{player} is not to move ({who(game.to_move)} is)")
         return self.choose(game.observe(player))
 
     def choose(self, obs):
         raise NotImplementedError
 
+    def options(self) -> dict:
+        """The options this agent was made with that differ from their defaults: the keyword
+        arguments of its `__init__` (seed aside), read back from its attributes of the same
+        names (an option kept under another name is not shown)."""
+        out = {}
+        for cls in type(self).__mro__:
+            init = cls.__dict__.get("__init__")
+            if init is None:
+                continue
+            for name, param in inspect.signature(init).parameters.items():
+                if name in ("self", "seed") or name in out or param.kind not in (param.POSITIONAL_OR_KEYWORD,
+                                                                                 param.KEYWORD_ONLY):
+                    continue
+                if name in self.__dict__ and self.__dict__[name] != param.default:
+                    out[name] = self.__dict__[name]
+        return out
+
+    def spec(self) -> str:
+        """The agent as `make_agent` reads it: "mcts:iterations=400,workers=2"."""
+        opts = self.options()
+        return self.name + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else "")
+
     def __repr__(self):
-        return f"<{type(self).__name__} {self.name}>"
+        """As it is made in Python: `MCTSAgent(seed=3, iterations=400, workers=2)`."""
+        args = [f"seed={self.seed!r}"] + [f"{k}={v!r}" for k, v in self.options().items()]
+        return f"{type(self).__name__}({', '.join(args)})"
+
+
+def who(player) -> str:
+    """A faction as the API's messages name it: "player_2" (0-based, as `game.to_move`), or
+    "nobody" when the game waits on no faction."""
+    return f"player_{player}" if isinstance(player, int) and player >= 0 else "nobody"
 
 
 def parse_agent_spec(spec: str):
     """ "mcts:iterations=400,depth=30" -> ("mcts", {"iterations": 400, "depth": 30}).
-    Options are separated by "," or ";" (use ";" inside a comma-separated agent list)."""
+    Options are separated by "," or ";" (use ";" inside a comma-separated agent list). An agent
+    of the user's own code is named `module:Class`: "mybots:Cautious:risk=0.2" ->
+    ("mybots:Cautious", {"risk": 0.2}): the part after the first colon is a class when it is a
+    capitalised name, or when the module's name has a dot ("my.bots:make_bot")."""
     base, _, rest = str(spec).partition(":")
+    head, _, tail = rest.partition(":")
+    head = head.strip()
+    if head.isidentifier() and (head[0].isupper() or "." in base):
+        base, rest = f"{base.strip()}:{head}", tail
     opts = {}
     for part in rest.replace(";", ",").split(","):
         if not part.strip():

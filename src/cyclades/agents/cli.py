@@ -29,7 +29,7 @@ from ..paths import results_dir
 from .base import parse_agent_spec
 from .estimate import forecast
 from .match import Mode, ModeError, check_mode
-from .registry import agent_names
+from .registry import BY_MODULE, agent_names, make_agent
 from .tournament import Tournament, _sides, lineups, members, split_agents
 
 
@@ -37,7 +37,8 @@ def _check_agents(text, teams=False) -> list:
     names = split_agents(text)
     if not names:
         raise click.BadParameter("give at least one agent name", param_hint="--agents")
-    known = agent_names()
+    builtin = agent_names()
+    known = builtin + sorted(BY_MODULE)
     for entry in names:
         parts = members(entry)
         if len(parts) > 1 and not teams:
@@ -46,11 +47,13 @@ def _check_agents(text, teams=False) -> list:
         for spec in parts or [entry]:
             try:
                 base, _ = parse_agent_spec(spec)
+                if base not in known and ":" not in base:
+                    raise ValueError(f"unknown agent {base!r}; known agents: {', '.join(known)}, or "
+                                     f"module:Class for an agent of your own")
+                if base not in builtin:  # made once: its module, class, options, files are checked
+                    make_agent(spec, seed=0)  # here, not in every game
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint="--agents") from None
-            if base not in known:
-                raise click.BadParameter(f"unknown agent {base!r}; known agents: {', '.join(known)}",
-                                         param_hint="--agents")
     return names
 
 

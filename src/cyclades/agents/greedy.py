@@ -1082,8 +1082,9 @@ class GreedyAgent(Agent):
 
     def __init__(self, seed=None, lookahead=True):
         super().__init__(seed)
+        self.lookahead = bool(lookahead)
         self.rng = random.Random(seed)
-        self.policy = GreedyPolicy(lookahead=bool(lookahead))
+        self.policy = GreedyPolicy(lookahead=self.lookahead)
 
     def choose(self, obs):
         legal = obs.legal_actions()

@@ -150,7 +150,7 @@ def decide(agent, game, player=None):
     action = agent.act(game, p)
     seconds = time.perf_counter() - t0
     if action not in game.legal_actions():
-        raise IllegalDecision(f"{getattr(agent, 'name', agent)!s} chose {action!r} for player {p}, "
+        raise IllegalDecision(f"{getattr(agent, 'name', agent)!s} chose {action!r} for player_{p}, "
                               f"which is not a legal action")
     return action, seconds
 

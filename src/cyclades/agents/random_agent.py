@@ -1,7 +1,7 @@
 """The random agent: uniform over the legal actions, with its own generator."""
 import random
 
-from .base import Agent
+from .base import Agent, who
 
 
 class RandomAgent(Agent):
@@ -18,7 +18,7 @@ class RandomAgent(Agent):
         # A fast path: the legal actions of the player to move hold nothing hidden, and
         # building the whole observation would cost more than the choice itself.
         if game.to_move != player:
-            raise ValueError(f"player {player} is not to move (player {game.to_move} is)")
+            raise ValueError(f"player_{player} is not to move ({who(game.to_move)} is)")
         return self._pick(game.legal_actions())
 
     def choose(self, obs):

@@ -16,6 +16,7 @@ import click
 import cyclades
 from cyclades.agents import make_agent
 from cyclades.agents.match import decide
+from cyclades.engine import undo
 from cyclades.engine.log import Narrator
 from cyclades.engine.wording import action_text
 from cyclades.paths import game_record_path
@@ -81,6 +82,7 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, c
     terminal_game = TerminalGame(con, game, names, mine, _bots(game, mine, bot_names, seed),
                                  Narrator(game, names, full=full_log), confirm_all)
     quit_reason = terminal_game.run()
+    game = terminal_game.game  # a new game object after an undo
     terminal_game.news.show(con, game, names, mine, areas=False)
     _leave(con, game, names, _save(save or game_record_path(seed), game), quit_reason)
 
@@ -153,9 +155,24 @@ class TerminalGame:
             choice = ask(con, stdin, game, p, names, legal, who=who)
             if choice in ("quit", "eof"):
                 return choice
+            if choice == "undo":
+                self._undo()
+                return None
             action = legal[choice]
         self.news.add(narrate(self.narrator, game, action, names), own=True)
         return None
+
+    def _undo(self):
+        """Take back the human's last decision, if the undo rule allows it (engine/undo.py),
+        else say why not."""
+        lim = undo.undo_limit(self.game)
+        if lim.steps < 1:
+            self.con.print(undo.reason_text(lim, self.names), markup=False)
+            return
+        last = action_text(self.game.history[-1], self.game, self.names)
+        self.game = undo.take_back(self.game)
+        self.last_status = None
+        self.con.print(f"Taken back: {last}.", markup=False)
 
     def _show_status(self, p):
         """The status line, when it has changed since it was last shown."""

@@ -57,7 +57,7 @@ class Action(NamedTuple):
         return kind.text.format(what=_title(self.what), where=self.where, n=self.n, player=self.n + 1)
 
     def __repr__(self) -> str:
-        """As it is written in Python: `Action('bid', what='zeus', n=3)`."""
+        """As it is written in Python, to be pasted back: `Action('bid', what='zeus', n=3)`."""
         args = [repr(self.kind)] + [f"{k}={v!r}" for k, v in (("what", self.what), ("where", self.where),
                                                                 ("n", self.n)) if v]
         return f"Action({', '.join(args)})"

@@ -331,6 +331,15 @@ def check(event: dict[str, Any], game: Context) -> list[str]:
     return out
 
 
+# --- what everyone may know ---------------------------------------------------------------------
+
+def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as every player may see them (R24): without the GP the Griffin takes, which
+    only its thief and its victim know (the `gp` event right after `gp_stolen`)."""
+    return [e for i, e in enumerate(events)
+            if not (e["type"] == "gp" and i > 0 and events[i - 1]["type"] == "gp_stolen")]
+
+
 # --- docs/events.md --------------------------------------------------------------------------
 
 def markdown() -> str:
@@ -346,7 +355,9 @@ def markdown() -> str:
         "`area_count` is `{\"area\": area, \"count\": int}`; `god`, `creature`, `miniature`, `hero`,",
         "`building`, `bonus` are ids; `unit` is `troop`, `merc`, `fleet`, or a hero or creature",
         "lost in battle.",
-        "`cyclades.engine.log.describe(event, game)` tells an event in the rulebook's words.",
+        "`cyclades.engine.log.describe(event, game)` tells an event in the rulebook's words;",
+        "`cyclades.engine.events.public_events(events)` leaves out what only some players may",
+        "know (the GP the Griffin takes): the game server sends its pages those.",
         "",
         "```python",
         '{"type": "moved", "player": 0, "origin": "naxos", "destination": "ios", '

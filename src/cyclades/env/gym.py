@@ -2,7 +2,7 @@
 
     from cyclades.env.gym import CycladesEnv
     env = CycladesEnv(players=3, seat=0, opponents="random")
-    # or gymnasium.make("cyclades/Cyclades-v0", players=3) once cyclades.env.gym is imported
+    # or gymnasium.make("cyclades/Cyclades-v0", players=3): registered once cyclades is installed
     obs, info = env.reset(seed=0)
     while True:
         action = env.action_space.sample(env.action_masks().astype("int8"))
@@ -49,6 +49,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+
+import _cyclades_gymnasium
 
 from ..agents import make_agent
 from ..agents.evaluation import win_chances
@@ -61,33 +64,56 @@ from .encoding import (
     final_rewards,
     game_options,
     new_engine_game,
-    render,
 )
 from .incremental import GameEncoder
+from .rendering import RENDER_FPS, RENDER_MODES, check_render_mode, render
 
-ENV_ID = "cyclades/Cyclades-v0"
+ENV_ID = _cyclades_gymnasium.ENV_ID   # gymnasium.make("cyclades/Cyclades-v0", players=4, ...)
 REWARDS = ("win", "shaped")
 
 
 class CycladesEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012  (gymnasium.Env declares it so)
+    """One seat of a game of Cyclades for a single learner, the other factions played by
+    `cyclades.agents` bots (`opponents`), as a Gymnasium environment.
+
+    Observation: the learner's float32 vector (`encoding.ObservationEncoder`, from its own view,
+    R24); action: a slot of the fixed action space (`encoding.ACTION_SPACE`), legal where
+    `action_masks()` is True (also `info["action_mask"]`); reward: 0 until the end, then the
+    learner's result (win 1, loss 0, a shared win split), or shaped (`reward="shaped"`). The
+    game is made by `reset(seed=...)`; the bots play between the learner's decisions.
+
+    Options: those of `cyclades.new_game` (`players`, `ruleset`, `maelstrom`, `teams`,
+    `team_goal`, `board`, `max_cycles`: 100 by default, so every episode ends), `seat` (the
+    learner's faction, or with 2 players its player: both of its factions), `opponents`,
+    `invalid_action` and `invalid_penalty`, `reward` and `shaping_gamma`, `skip_forced` (take
+    the learner's decisions that have a single legal action for it, listed in
+    `info["skipped"]`), `render_mode` ("human" prints the position as text, "ansi" returns
+    it, "rgb_array" returns the board as the browser draws it, an (720, 960, 3) uint8 array).
+
+    `gymnasium.make("cyclades/Cyclades-v0", **options)` makes one: the id is registered when
+    Gymnasium is imported (the package installs the hook) and comes without Gymnasium's
+    wrappers, so `env.action_masks()` works on what `make` returns; this class refuses a step,
+    a mask or a render before `reset` (`gymnasium.error.ResetNeeded`) as the order-enforcing
+    wrapper would. docs/rl.md has the whole story."""
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}  # noqa: RUF012  (gymnasium.Env declares it so)
 
     def __init__(self, players=3, seat=0, opponents="random", ruleset="legendary", maelstrom=True,  # noqa: PLR0913  (the environment's options)
                  teams=False, team_goal=3, board="random", max_cycles=100,
                  invalid_action="penalize", invalid_penalty=-1.0, render_mode=None,
-                 reward="win", shaping_gamma=0.99):
+                 reward="win", shaping_gamma=0.99, skip_forced=False):
         """opponents: an agent name for every other faction ("random", "greedy", "mcts:..."),
-        a list of names or agents (one per other faction, in faction order), or a dict
-        {faction: name or agent}. Agents given by name are made afresh at each reset, seeded
-        from the episode's seed; agent objects are used as they are.
-        reward: "win" (the result at the end, 0 before) or "shaped" (the same plus the
+        a list (one per other faction, in faction order), or a dict {faction: ...}; each an
+        agent name, an agent object, or a function `seed -> agent`. Agents given by name or
+        function are made afresh at each reset, seeded from the episode's seed (a function
+        may choose among several: a league of past policies); agent objects are used as they
+        are. reward: "win" (the result at the end, 0 before) or "shaped" (the same plus the
         potential-based shaping of the module's docstring, discounted by `shaping_gamma`)."""
         if invalid_action not in ("penalize", "raise"):
             raise ValueError("invalid_action is 'penalize' or 'raise'")
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {REWARDS}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_render_mode(render_mode)
         self.options = game_options(players=players, ruleset=ruleset, maelstrom=maelstrom,
                                     teams=teams, team_goal=team_goal, board=board,
                                     max_cycles=max_cycles)
@@ -117,6 +143,8 @@ class CycladesEnv(gym.Env):
         self.render_mode = render_mode
         self.reward = reward
         self.shaping_gamma = float(shaping_gamma)
+        self.skip_forced = bool(skip_forced)
+        self._skipped = []                       # the learner's forced decisions since its last step
         self._potential = 0.0                    # Phi of the position the learner decides in
         self.observation_space = spaces.Box(low=0.0, high=LAYOUT.high, dtype=np.float32)
         self.action_space = spaces.Discrete(ACTION_SPACE.n)
@@ -130,9 +158,9 @@ class CycladesEnv(gym.Env):
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
         self.game = new_engine_game(self.options, game_seed)
-        self.opponents = {f: (make_agent(a, seed=(game_seed + 7919 * (f + 1)) % 2**63)
-                              if isinstance(a, str) else a)
+        self.opponents = {f: _opponent(a, (game_seed + 7919 * (f + 1)) % 2**63)
                           for f, a in self._opponent_spec.items()}
+        self._skipped = []
         self._play_opponents()
         if self.game.is_over:
             raise RuntimeError("the game ended before the learner's first decision")
@@ -141,8 +169,11 @@ class CycladesEnv(gym.Env):
 
     def step(self, action):
         g = self.game
-        if g is None or g.is_over:
-            raise RuntimeError("call reset() before step() (the game is over)")
+        if g is None:
+            raise ResetNeeded("call reset() before step()")
+        if g.is_over:
+            raise ResetNeeded("the game is over: call reset() before step()")
+        self._skipped = []
         try:
             g.apply(self.game_encoder.action(action, g))
         except (ActionSpaceError, IllegalAction):
@@ -168,18 +199,33 @@ class CycladesEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """bool vector: True exactly on the learner's legal actions (sb3-contrib's convention)."""
+        if self.game is None:
+            raise ResetNeeded("call reset() before action_masks()")
         return self.game_encoder.mask_array(self.game, self._me()).astype(bool)
 
     def render(self):
+        if self.game is None and self.render_mode is not None:
+            raise ResetNeeded("call reset() before render()")
         return render(self.render_mode, self.game)
 
     # --- internals -------------------------------------------------------------------------
 
     def _play_opponents(self):
+        """The bots' decisions up to the learner's next one (and, with `skip_forced`, the
+        learner's decisions that have a single legal action, taken for it)."""
         g = self.game
-        while not g.is_over and g.to_move not in self.learner:
+        while not g.is_over:
             p = g.to_move
-            g.apply(self.opponents[p].act(g, p))
+            if p not in self.learner:
+                g.apply(self.opponents[p].act(g, p))
+                continue
+            if not self.skip_forced:
+                return
+            legal = g.legal_actions()
+            if len(legal) != 1:
+                return
+            g.apply(legal[0])
+            self._skipped.append((f"player_{p}", legal[0]))
 
     def _phi(self):
         """The shaping potential: the learner's win chance by the heuristic (0 unshaped)."""
@@ -195,7 +241,19 @@ class CycladesEnv(gym.Env):
 
     def _info(self):
         me = self._me()
-        return {"action_mask": self.game_encoder.mask(self.game, me), "faction": me}
+        info = {"action_mask": self.game_encoder.mask(self.game, me), "faction": me}
+        if self.skip_forced:
+            info["skipped"] = list(self._skipped)
+        return info
+
+
+def _opponent(spec, seed):
+    """An opponent for one game: made by name or by a function of the seed, else as given."""
+    if isinstance(spec, str):
+        return make_agent(spec, seed=seed)
+    if callable(spec) and not hasattr(spec, "act"):
+        return spec(seed)
+    return spec
 
 
 class CompactActions(gym.Wrapper):
@@ -296,5 +354,4 @@ class _maker:
         return CycladesEnv(**self.options)
 
 
-if ENV_ID not in gym.registry:  # gymnasium.make("cyclades/Cyclades-v0", players=4, ...)
-    gym.register(id=ENV_ID, entry_point="cyclades.env.gym:CycladesEnv")
+_cyclades_gymnasium.register(gym)  # done on Gymnasium's import where cyclades is installed

@@ -14,16 +14,22 @@ waits on chance itself: each battle die (and Croesus' re-roll) is a chance node 
 drawn (the tracks' refills, Zeus' look at the deck, the Sphinx, a metropolis bonus) a chance
 node whose outcomes are the cards left in its pile, each as likely as its copies are many
 (ids `CHANCE_SPACE`, after the die's four). The board and the piles' first order come from the
-game's own hidden generator (R4), which is drawn at an opening chance node when the parameter
-`seeds` is above 1 (seed = `seed` + outcome), or is `seed` itself; the generator stays hidden:
-no observation or information state shows it, and `resample_from_infostate` (used by ISMCTS)
-redraws the hidden facts with `game.observe(p).determinize(rng)`.
+game's own hidden generator (R4), drawn at the opening chance nodes: by default (`seeds` 0) a
+fresh deal, its seed `seed` + four uniform bytes (DEAL_BYTES chance nodes of 256 outcomes:
+2**32 deals); with `seeds` = N above 1 one node choosing `seed` + k, k uniform in 0..N-1; with
+`seeds` 1 no chance, the game's seed is `seed` itself (one fixed deal). The generator stays
+hidden: no observation or information state shows it, and `resample_from_infostate` (used by
+ISMCTS) redraws the hidden facts with `game.observe(p).determinize(rng)`.
 
 Observations. `observation_tensor(p)` is `encoding.ObservationEncoder` on `game.view(p)`;
 `information_state_tensor(p)` is the same vector (a Markov summary, not a perfect-recall
 one); `information_state_string(p)` adds the public history (every decision and die since
 the start) to the view, so it has perfect recall of everything public. The public
 observer (private info NONE) reads `game.view(None)`.
+
+`skip_forced=True`: a decision with a single legal action is no OpenSpiel node; it is carried
+out for its player (dice still asked of chance), and stays in the public history and the
+engine's record (`state.engine.record()`).
 """
 from __future__ import annotations
 
@@ -50,6 +56,7 @@ from .encoding import (
 DIE_PROBS = DIE_ODDS  # R3: faces 0, 1, 1, 2, 2, 3: outcome ids 0..3 are the faces
 # Chance outcome ids: the die's faces, then the cards (engine/actions.py: the chance kinds).
 CHANCE_SPACE = ActionSpace(kinds=[k.name for k in CHANCE_KINDS])
+DEAL_BYTES = 4   # a fresh deal's seed: this many chance nodes of 256 outcomes each
 
 _DEFAULT_PARAMS: dict[str, Any] = {
     "players": 3,
@@ -60,8 +67,9 @@ _DEFAULT_PARAMS: dict[str, Any] = {
     "board": "random",
     "max_cycles": 100,
     "seed": 0,
-    "seeds": 1,
+    "seeds": 0,     # 0: a fresh deal by chance; 1: the deal of `seed`; N: one of seed .. seed+N-1
     "max_game_length": 20000,
+    "skip_forced": False,   # decisions with a single legal action taken for their player
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -95,7 +103,7 @@ class CycladesGame(pyspiel.Game):
         self.factions = self._engine_options["factions"]
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_SPACE.n,
-            max_chance_outcomes=max(CHANCE_SPACE.n, int(p["seeds"])),
+            max_chance_outcomes=max(CHANCE_SPACE.n, 256, int(p["seeds"])),
             num_players=self.factions,
             min_utility=0.0,
             max_utility=1.0,
@@ -128,15 +136,17 @@ class _Data:
     state with `copy.deepcopy`; this copies the engine game with its cheap `Game.copy()`
     (a deep copy would walk the whole decision history)."""
 
-    __slots__ = ("engine", "length", "public")
+    __slots__ = ("deal", "engine", "length", "public")
 
     def __init__(self, engine):
-        self.engine = engine    # the engine Game, None before the opening chance node
+        self.engine = engine    # the engine Game, None before the opening chance nodes
+        self.deal = []          # the bytes of a fresh deal's seed drawn so far
         self.public = []        # public history: "p:index" decisions, "d:id" chance outcomes
         self.length = 0         # actions applied, chance ones included
 
     def __deepcopy__(self, memo):
         d = _Data(self.engine.copy() if self.engine is not None else None)
+        d.deal = list(self.deal)
         d.public, d.length = list(self.public), self.length
         return d
 
@@ -148,9 +158,11 @@ class CycladesState(pyspiel.State):
         super().__init__(game)
         self._options = game.options
         self._max_length = int(game.options["max_game_length"])
-        if engine is None and int(game.options["seeds"]) <= 1:
-            engine = game.new_engine_game(int(game.options["seed"]))
-        self._d = _Data(engine)
+        self._skip_forced = bool(game.options["skip_forced"])
+        fixed = engine is None and int(game.options["seeds"]) == 1
+        self._d = _Data(game.new_engine_game(int(game.options["seed"])) if fixed else engine)
+        if fixed:
+            self._take_forced()
 
     @property
     def engine(self):
@@ -183,15 +195,23 @@ class CycladesState(pyspiel.State):
     def chance_outcomes(self):
         g = self.engine
         if g is None:
-            k = int(self._options["seeds"])
+            k = int(self._options["seeds"]) or 256
             return [(i, 1.0 / k) for i in range(k)]
         return [(CHANCE_SPACE.encode(a, g.board), p) for a, p in g.chance_outcomes()]
 
     def _apply_action(self, action):
         d = self._d
         d.length += 1
-        if d.engine is None:  # the opening chance node draws the hidden generator
-            d.engine = self.get_game().new_engine_game(int(self._options["seed"]) + action)
+        if d.engine is None:  # the opening chance nodes draw the hidden generator
+            seed = int(self._options["seed"])
+            if int(self._options["seeds"]) > 1:
+                d.engine = self.get_game().new_engine_game(seed + action)
+                self._take_forced()
+                return
+            d.deal.append(action)
+            if len(d.deal) == DEAL_BYTES:
+                d.engine = self.get_game().new_engine_game(seed + int.from_bytes(bytes(d.deal), "big"))
+                self._take_forced()
             return
         g = d.engine
         if g.to_move == CHANCE:
@@ -199,14 +219,30 @@ class CycladesState(pyspiel.State):
             secret = g.state.stack[-1]["private_to"] >= 0
             d.public.append("d:?" if secret else f"d:{action}")
             g.apply(CHANCE_SPACE.decode(action, g.board))
+        else:
+            d.public.append(f"{g.to_move}:{action}")
+            g.apply(ACTION_SPACE.decode(action, g.board))
+        self._take_forced()
+
+    def _take_forced(self):
+        """With `skip_forced`, the next decisions that have a single legal action carried out
+        for their player (in the public history and the engine's record like any other)."""
+        g = self._d.engine
+        if not self._skip_forced:
             return
-        d.public.append(f"{g.to_move}:{action}")
-        g.apply(ACTION_SPACE.decode(action, g.board))
+        while not g.is_over and g.to_move != CHANCE:
+            legal = g.legal_actions()
+            if len(legal) != 1:
+                return
+            self._d.public.append(f"{g.to_move}:{ACTION_SPACE.encode(legal[0], g.board)}")
+            g.apply(legal[0])
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             if self.engine is None:
-                return f"seed {int(self._options['seed']) + action}"
+                if int(self._options["seeds"]) > 1:
+                    return f"seed {int(self._options['seed']) + action}"
+                return f"deal byte {len(self._d.deal) + 1} of {DEAL_BYTES}: {action}"
             a = CHANCE_SPACE.decode(action, self.engine.board)
             return f"die {a.n}" if a.kind == "roll" else f"card {a.what}"
         return str(ACTION_SPACE.decode(action, self.engine.board))
@@ -271,6 +307,38 @@ class CycladesObserver:
         if self.perfect_recall:
             text = " ".join(state.public) + "\n" + text
         return text
+
+
+class AgentBot(pyspiel.Bot):
+    """A `cyclades.agents` agent as an OpenSpiel bot, for `evaluate_bots` and any OpenSpiel
+    loop: `AgentBot("mcts:iterations=200", seed=1)` or `AgentBot(agent)`. At its player's
+    decision it hands the agent the engine game (which gives the agent only that player's
+    observation, R24) and answers with the action's id; it keeps nothing between steps, so
+    `restart_at` and `inform_action` have nothing to do."""
+
+    def __init__(self, agent, seed=None):
+        pyspiel.Bot.__init__(self)
+        if isinstance(agent, str):
+            from ..agents import make_agent
+            agent = make_agent(agent, seed=seed)
+        self.agent = agent
+
+    def step(self, state):
+        g = state.engine
+        player = state.current_player()
+        return ACTION_SPACE.encode(self.agent.act(g, player), g.board)
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def provides_force_action(self):
+        return False
+
+    def __repr__(self):
+        return f"AgentBot({self.agent!r})"
 
 
 pyspiel.register_game(_GAME_TYPE, CycladesGame)

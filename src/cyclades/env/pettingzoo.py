@@ -23,6 +23,12 @@ for the factions not to decide): a policy that needs only the mask reads it from
 (`encoding.final_rewards`: win 1, loss 0, a shared win split; in team play every faction gets
 its team's result).
 
+`state()` is the global state for centralised critics (MAPPO and the like): the observation
+vector from faction 0's seat with every purse shown and the pending decision in full, which no
+player's observation has (`global_state`). With `skip_forced=True` a decision that has a single
+legal action is taken for its agent, and the agent to act next finds those decisions in
+`infos[agent]["skipped"]`; the game's record holds them all.
+
 `raw_env` raises on an action outside the mask (`ActionSpaceError` or the engine's
 `IllegalAction`, the game unchanged); `env()` adds the behaviour of PettingZoo's usual
 wrappers (in one, `Wrapped`), with which an illegal action ends the game with -1 for the
@@ -39,8 +45,9 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game, render
+from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game
 from .incremental import GameEncoder
+from .rendering import RENDER_FPS, RENDER_MODES, check_render_mode, render
 
 
 def env(**options):
@@ -153,6 +160,34 @@ for _name in ("agents", "agent_selection", "rewards", "terminations", "truncatio
     setattr(Wrapped, _name, _read_raw(_name))
 
 
+class BotPolicy:
+    """A `cyclades.agents` agent as a policy of a PettingZoo loop: `policy(env, agent)` is the
+    slot it chooses for `agent` (a name such as "player_1") in the AEC environment `env`
+    (wrapped or raw). It reads the engine game behind the environment, which hands the agent
+    only that faction's observation (R24).
+
+        bots = {a: BotPolicy("greedy", seed=k) for k, a in enumerate(e.possible_agents)}
+        for agent in e.agent_iter():
+            _, _, terminated, truncated, _ = e.last(observe=False)
+            e.step(None if terminated or truncated else bots[agent](e, agent))
+    """
+
+    def __init__(self, agent, seed=None):
+        if isinstance(agent, str):
+            from ..agents import make_agent
+            agent = make_agent(agent, seed=seed)
+        self.agent = agent
+
+    def __call__(self, env, agent) -> int:
+        raw = env.unwrapped
+        game = raw.game
+        action = self.agent.act(game, raw.possible_agents.index(agent))
+        return ACTION_SPACE.encode(action, game.board)
+
+    def __repr__(self):
+        return f"BotPolicy({self.agent!r})"
+
+
 def observation_space():
     return spaces.Dict({
         "observation": spaces.Box(low=0.0, high=LAYOUT.high, dtype=np.float32),
@@ -160,22 +195,38 @@ def observation_space():
     })
 
 
+def global_state(game, encoder=None) -> np.ndarray:
+    """The whole position as one vector of the observation layout (`encoding.LAYOUT`), for a
+    centralised critic: rows of factions in faction order (faction 0 at "player+0"), every
+    purse known (`gp_known` 1), the pending decision with the fields only its decider sees.
+    The order of the piles and the generator are in no vector, this one included."""
+    encoder = encoder or ObservationEncoder()
+    decider = game.to_move
+    v = game.view(decider if isinstance(decider, int) and decider >= 0 else None)
+    for d in v["players"]:
+        d["gp"] = game.purse(d["index"])
+    return encoder.encode_view(v, game.board, game.options, 0)
+
+
 class raw_env(AECEnv):
     """One game of Cyclades per episode.
 
     Options (those of `cyclades.new_game`): players (2..6), ruleset, maelstrom, teams,
     team_goal, board ("random" or "recommended"), max_cycles (default 100: the game then
-    ends with the rulebook's tie-breaks, R21, so every episode terminates).
+    ends with the rulebook's tie-breaks, R21, so every episode terminates); skip_forced
+    (decisions with a single legal action taken for their agent, listed in the next agent's
+    `infos[agent]["skipped"]`); render_mode: "human" (the position printed as text), "ansi"
+    (that text returned) or "rgb_array" (the board as the browser draws it, pixels).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "cyclades_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS, "name": "cyclades_v0",
                 "is_parallelizable": False}
 
     def __init__(self, players=3, ruleset="legendary", maelstrom=True, teams=False, team_goal=3,
-                 board="random", max_cycles=100, render_mode=None):
+                 board="random", max_cycles=100, render_mode=None, skip_forced=False):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_render_mode(render_mode)
+        self.skip_forced = bool(skip_forced)
         self.options = game_options(players=players, ruleset=ruleset, maelstrom=maelstrom,
                                     teams=teams, team_goal=team_goal, board=board,
                                     max_cycles=max_cycles)
@@ -183,6 +234,7 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.options["factions"])]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = observation_space()
+        self.state_space = obs_space["observation"]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTION_SPACE.n) for a in self.possible_agents}
         self.action_space_layout = ACTION_SPACE
@@ -212,8 +264,9 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"action_mask": self.game_encoder.zero_mask} for a in self.agents}
+        skipped = self._take_forced()
         self.agent_selection = self.possible_agents[self.game.to_move]
-        self._show_mask()
+        self._show_mask(skipped)
 
     def observe(self, agent):
         p, g, enc = self._index[agent], self.game, self.game_encoder
@@ -225,9 +278,29 @@ class raw_env(AECEnv):
         the observation."""
         return self.game_encoder.frozen_mask(self.game, self._index[agent])
 
-    def _show_mask(self):
-        """The mask of the agent to decide in its info (the others' are all zero)."""
-        self.infos[self.agent_selection] = {"action_mask": self.action_mask(self.agent_selection)}
+    def state(self) -> np.ndarray:
+        """The global state (`global_state`): the whole position as one observation vector."""
+        return global_state(self.game, self.encoder)
+
+    def _show_mask(self, skipped=()):
+        """The mask of the agent to decide in its info (the others' are all zero), and with
+        `skip_forced` the decisions taken for their agents since the last step."""
+        info = {"action_mask": self.action_mask(self.agent_selection)}
+        if self.skip_forced:
+            info["skipped"] = list(skipped)
+        self.infos[self.agent_selection] = info
+
+    def _take_forced(self) -> list:
+        """With `skip_forced`, the decisions that have a single legal action, taken: [(agent,
+        action)]; they are in the game's record like every other."""
+        g, taken = self.game, []
+        while self.skip_forced and not g.is_over:
+            legal = g.legal_actions()
+            if len(legal) != 1:
+                break
+            taken.append((self.possible_agents[g.to_move], legal[0]))
+            g.apply(legal[0])
+        return taken
 
     def step(self, action):
         agent = self.agent_selection
@@ -238,6 +311,7 @@ class raw_env(AECEnv):
             raise ValueError(f"{agent} is to decide: None is an action only for a finished agent")
         g = self.game
         g.apply(self.game_encoder.action(action, g))  # raises, changing nothing, if not legal
+        skipped = self._take_forced()
         self._cumulative_rewards[agent] = 0.0
         # (the last mask dropped first, so that its array can be written again)
         self.infos[agent] = {"action_mask": self.game_encoder.zero_mask}
@@ -249,7 +323,7 @@ class raw_env(AECEnv):
             self._accumulate_rewards()
         else:  # every reward is 0 until the end (_clear_rewards, _accumulate_rewards: no-ops)
             self.agent_selection = self.possible_agents[g.to_move]
-            self._show_mask()
+            self._show_mask(skipped)
         if self.render_mode == "human":
             self.render()
 

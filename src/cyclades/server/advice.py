@@ -1,4 +1,4 @@
-"""Help at the table (issue 14): hints for the seat to move, and win chances over a game.
+"""Help at the table: hints for the seat to move, and win chances over a game.
 
     POST /api/games/{id}/hint      {"token": ...}   the expert level's choice for the seat's
                                                     current decision, with a reason (agents/advice.py)
@@ -9,10 +9,12 @@
 Included in the app by `app.include_router(advice.router)`.
 
 A hint is searched from the seat's own observation only (R24), in a thread of its own with a
-time budget (`HINT_SECONDS`), at most one at a time per seat and `HINT_RATE` per minute (429
-otherwise); the hint of a position is kept, so asking again costs nothing. Chances are computed
-once per finished game (evaluation.win_chances at the end of each cycle, about a millisecond a
-cycle) and kept.
+time budget (`HINT_SECONDS`), one at a time per seat (429 otherwise). A hint for each decision is
+always given: a position further on than any the seat had a hint for is never refused, and the
+hint of a position is kept, so asking again costs nothing. Only positions met again after an
+undo, which a client could ask for without end, are limited to `HINT_RATE` a minute per seat.
+Chances are computed once per finished game (evaluation.win_chances at the end of each cycle,
+about a millisecond a cycle) and kept.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from ..agents import advice
 from .errors import Refused
 
 HINT_SECONDS = 1.5       # the search's budget per hint (the reason adds a little)
-HINT_RATE = 12           # hints per seat per minute
+HINT_RATE = 12           # hints a minute per seat for positions met again after an undo
 KEPT = 256               # hints and chance documents kept in memory
 
 router = APIRouter()
@@ -44,7 +46,8 @@ class HintBody(BaseModel):
 def _state(request):
     st = request.app.state
     if not hasattr(st, "advice"):
-        st.advice = {"hints": OrderedDict(), "chances": OrderedDict(), "busy": set(), "asked": {}}
+        st.advice = {"hints": OrderedDict(), "chances": OrderedDict(), "busy": set(), "asked": {},
+                     "furthest": {}}
     return st.advice
 
 
@@ -58,7 +61,7 @@ def _keep(cache: OrderedDict, key, value):
 def _refusals(*codes):
     what = {403: "not a seat of this game, or not its move", 404: "no such game or replay",
             409: "stale version, the game is over, or (chances) not over yet",
-            429: "too many hints: one at a time, a few a minute"}
+            429: "one hint at a time; or too many for decisions taken back"}
     return {c: {"description": what[c]} for c in codes}
 
 
@@ -79,21 +82,24 @@ async def post_hint(game_id: str, body: HintBody, request: Request):
     if body.version is not None and body.version != version:
         raise Refused(409, f"stale version {body.version}: the game is at version {version}")
     faction = g.to_move
-    key = (game_id, version, faction)
+    key = (game_id, version, faction, s.undos)  # after an undo a version may be another position
     st = _state(request)
     hit = st["hints"].get(key)
     if hit is not None:
         return hit
     who = (game_id, seat)
-    now = time.monotonic()
-    asked = st["asked"].setdefault(who, deque())
-    while asked and now - asked[0] > 60:
-        asked.popleft()
     if who in st["busy"]:
         raise Refused(429, "a hint is already being worked out for you")
-    if len(asked) >= HINT_RATE:
-        raise Refused(429, f"at most {HINT_RATE} hints a minute: try again in a moment")
-    asked.append(now)
+    if version <= st["furthest"].get(who, -1):  # a position met again, after an undo
+        now = time.monotonic()
+        asked = st["asked"].setdefault(who, deque())
+        while asked and now - asked[0] > 60:
+            asked.popleft()
+        if len(asked) >= HINT_RATE:
+            raise Refused(429, f"at most {HINT_RATE} hints a minute for decisions taken back: "
+                               f"try again in a moment")
+        asked.append(now)
+    st["furthest"][who] = max(version, st["furthest"].get(who, -1))
     st["busy"].add(who)
     obs = g.observe(faction)              # the seat's own view only (R24); g is never changed
     names = list(s.names)

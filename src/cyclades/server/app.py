@@ -13,7 +13,8 @@ and the routes, one router per concern:
     pages.py      the lobby and game pages, the rules page and the content texts
     replays.py    replays, the end of a game, rematches
     tutorial.py   the guided first game; back; ends-turn
-    advice.py     hints and win chances (issue 14)
+    advice.py     hints and win chances
+    people.py     accounts, logins, my games, play now, ratings, profiles, chat
 
 Everything that changes a game goes through `sessions.Session.act`; every answer carries only
 `game.view(seat)` (spectators: `game.view(None)`), never the full state or the generator (R24).
@@ -29,7 +30,8 @@ from fastapi.staticfiles import StaticFiles
 
 from . import advice, games, lobby, pages, replays, tutorial, ws
 from .bodies import ActionBody  # noqa: F401 - its home by name (and OpenAPI name): bodies.py
-from .errors import Refused
+from .errors import DATABASE_DOWN, DATABASE_ERRORS, RETRY_AFTER, Refused, database_down
+from .people import install as install_people
 from .security import install as install_security
 from .sessions import Manager
 from .store import Store
@@ -59,8 +61,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None,
     app = FastAPI(title="Cyclades game server", version="1", lifespan=lifespan,
                   description="Play Cyclades over HTTP and WebSocket: see docs/api.md.")
     install_security(app, limits)  # limits, headers, offline docs, housekeeping
+    install_people(app, limits)    # accounts, my games, play now, ratings, chat (people.py)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(Refused, _refused)
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, _database)
     for module in ROUTERS:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
@@ -74,7 +79,19 @@ async def _malformed(request, exc: RequestValidationError):
 
 
 async def _refused(request, exc: Refused):
-    return error(exc.status, exc.message)
+    answer = error(exc.status, exc.message)
+    if exc.retry_after is not None:
+        answer.headers["retry-after"] = str(exc.retry_after)
+    return answer
+
+
+async def _database(request, exc: Exception):
+    """A database that does not answer: 503 with Retry-After (the client asks again, the
+    server recovers with the database). Any other database error is a bug: 500."""
+    if database_down(exc):
+        return JSONResponse({"detail": DATABASE_DOWN}, status_code=503,
+                            headers={"retry-after": str(RETRY_AFTER)})
+    raise exc
 
 
 def error(status: int, message: str) -> JSONResponse:

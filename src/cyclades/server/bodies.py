@@ -36,6 +36,12 @@ class DecisionBody(BaseModel):
     action: ActionBody
 
 
+class UndoBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: StrictStr = Field(description="the secret token of the seat the game waits on")
+    version: StrictInt = Field(description="the current version: the decision taken back is the last before it")
+
+
 class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: StrictInt = Field(description="an open seat that nobody has joined yet")

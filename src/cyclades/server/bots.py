@@ -1,4 +1,4 @@
-"""Bots never starve people (issue 13): bot decisions in worker processes, scheduled fairly.
+"""Bots never starve people: bot decisions in worker processes, scheduled fairly.
 
 Every bot decision of the server's games (`Session._bots` calls `bot_step`) is computed in one
 of a few long-lived **worker processes** (`python -m cyclades.server.bots`), never on the
@@ -30,9 +30,16 @@ people, and searches run on other cores than the server's.
   like any bot failure: it would hang again).
 - **Workers die, the pool goes on**: a worker that exits or is killed mid-decision is started
   again and the decision is queued again, at the front (at most 3 tries).
+- **Games never freeze**: a decision that failed (its worker died 3 times or hung, or the
+  database could not store it) is asked for again by the game's bot task after a growing
+  pause (`retry_delay`: 0.5 s, 1 s, 2 s, ... at most `RETRY_MAX`); after `PLAIN_AFTER` failures
+  of the agent in a row, the seat's decision is a plain bot's (random among the legal
+  actions, seeded, in the server process), so that an agent that always fails or hangs on a
+  position cannot stop its game. A sweep in every process (server/sync.py) starts a game's bot
+  task again if none runs while a bot is to move.
 - `workers` (`cyclades serve --bot-workers N`, `CYCLADES_BOT_WORKERS`; default: the cores but
   one, at least 1; divided among the server processes of `--workers`). 0 runs the bots in the
-  server process's threads (as before issue 13; no isolation). The workers run at a lower CPU
+  server process's threads (no isolation). The workers run at a lower CPU
   priority (nice +5) than the server, so people's requests go first on a busy machine.
 - Agents that are no registered bot kind (the tutorial's scripted `LessonBot`, trivial) or
   that cannot be pickled decide in the server process, on the Manager's `cpu` threads, as before.
@@ -48,11 +55,15 @@ import sys
 import time
 from pathlib import Path
 
+from .errors import SeatsChanged
+
 log = logging.getLogger("cyclades.server")
 
 DEFAULT_SECONDS = 10.0     # budget of one bot decision
 STARVE_AFTER = 30.0        # an all-bot game waiting longer goes before people's games
 MAX_TRIES = 3              # a decision whose worker died is tried again, up to this
+RETRY_MAX = 8.0            # longest pause before a failed bot step is tried again
+PLAIN_AFTER = 3            # failures of an agent in a row, after which a plain bot decides
 NICE = 5                   # the workers' CPU priority below the server's
 HISTORY = 10_000           # dispatches remembered for tests and statistics
 ENV_WORKERS = "CYCLADES_BOT_WORKERS"
@@ -74,6 +85,13 @@ def _env_number(name, kind):
     except ValueError:
         log.warning("%s=%r is not a number: ignored", name, text)
         return None
+
+
+def retry_delay(failures: int) -> float:
+    """The pause before trying a failed bot step again: doubling from 0.5 s, at most RETRY_MAX,
+    with a little jitter (processes that failed together do not come back together)."""
+    import random
+    return min(RETRY_MAX, 0.5 * 2 ** max(0, failures - 1)) * random.uniform(0.8, 1.2)
 
 
 class BotFailure(RuntimeError):
@@ -368,43 +386,52 @@ def remote(agent) -> bool:
 
 # --- the session's bot step ------------------------------------------------------------------------
 
-async def bot_step(s, seat):
+async def bot_step(s, seat, plain: bool = False):
     """One decision of the bot playing faction `seat` in session `s` (the bot task's step):
     chosen in a worker process (or, for a scripted agent, in a thread of this process) and
-    committed if the game is still where it was; else nothing (the bot loop looks again)."""
+    committed if the game is still where it was; else nothing (the bot loop looks again).
+    `plain`: the agent failed again and again here; a plain bot decides instead."""
     from ..agents.match import decide
+    from ..engine.actions import Action
     g = s.game
     if g.is_over or g.to_move != seat or not s.is_bot(seat):
         return
     agent = s.agent(seat)
     pool = s.m.bots
     payload = None
-    if pool.size and remote(agent):
+    if plain:
+        from ..agents import make_agent
+        log.warning("the bot of game %s failed %d times in a row: a plain bot decides this once",
+                    s.game_id, PLAIN_AFTER)
+        agent = make_agent("random", seed=g.state.version)
+    elif pool.size and remote(agent):
         try:
             payload = pool.encode(g, agent, seat)
         except Exception as e:  # an agent that cannot travel decides here
             log.warning("the %s bot of game %s cannot be sent to a worker (%s): it decides in "
                         "the server process", getattr(agent, "name", agent), s.game_id, e)
-    if payload is None:
-        loop = asyncio.get_running_loop()
-        async with s.lock:
-            g = s.game
-            if g.is_over or g.to_move != seat:
-                return
-            a, _seconds = await loop.run_in_executor(s.m.cpu, decide, agent, g.copy(), seat)
-            await s.commit(a)
-        return
-    people = any(x.get("kind") == "human" for x in s.seats)
-    action, after, _info = await pool.decide(s.game_id, payload, people)
-    from ..engine.actions import Action
-    a = Action.from_json(action)
-    async with s.lock:
-        # Not while it thought: a decision stored by another process, the seat given away.
-        if s.game.state.version != g.state.version or s.game.to_move != seat or not s.is_bot(seat) \
-                or s.agents.get(seat) is not agent:
+    try:
+        if payload is None:
+            loop = asyncio.get_running_loop()
+            async with s.lock:
+                g = s.game
+                if g.is_over or g.to_move != seat or not s.is_bot(seat):
+                    return
+                a, _seconds = await loop.run_in_executor(s.m.cpu, decide, agent, g.copy(), seat)
+                await s.commit(a)
             return
-        s.agents[seat] = after
-        await s.commit(a)
+        people = any(x.get("kind") == "human" for x in s.seats)
+        action, after, _info = await pool.decide(s.game_id, payload, people)
+        a = Action.from_json(action)
+        async with s.lock:
+            # Not while it thought: a decision stored by another process, the seat given away.
+            if s.game.state.version != g.state.version or s.game.to_move != seat \
+                    or not s.is_bot(seat) or s.agents.get(seat) is not agent:
+                return
+            s.agents[seat] = after
+            await s.commit(a)
+    except SeatsChanged:
+        return  # caught up with seats another process changed: the bot loop looks again
 
 
 # --- the worker process ----------------------------------------------------------------------------

@@ -11,6 +11,18 @@ import sys
 import click
 
 
+def _rate(ctx, param, value: str) -> str:
+    """A rate option's value ("30/minute;300/hour", or "none"), checked (click's callback)."""
+    if (value or "").strip().lower() in ("", "none", "0", "off"):
+        return "none"
+    try:
+        from limits import parse_many
+        parse_many(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour") from None
+    return value
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=int,
@@ -34,7 +46,7 @@ import click
               help="a site whose pages may open WebSockets here, e.g. https://games.example.org "
                    "(repeat for more; \"*\": any); this server's own host always may")
 @click.option("--game-rate", default="30/minute;300/hour", show_default=True, envvar="CYCLADES_GAME_RATE",
-              callback=lambda ctx, param, value: _rate(value),
+              callback=_rate,
               help='games one address may create ("none": no limit)')
 @click.option("--max-open-games", default=50, show_default=True, type=click.IntRange(min=0),
               envvar="CYCLADES_MAX_OPEN_GAMES", help="unfinished games one address may have (0: no limit)")
@@ -46,6 +58,34 @@ import click
               help="an unfinished game nobody uses leaves memory after so long (reloaded when asked for)")
 @click.option("--finished-idle-minutes", default=5.0, show_default=True, type=click.FloatRange(min=0),
               envvar="CYCLADES_FINISHED_IDLE_MINUTES", help="the same for a finished game")
+@click.option("--join-rate", default="10/minute;60/hour", show_default=True, envvar="CYCLADES_JOIN_RATE",
+              callback=_rate,
+              help='open seats one address may take from the lobby ("none": no limit)')
+@click.option("--upload-rate", default="10/minute;60/hour", show_default=True, envvar="CYCLADES_UPLOAD_RATE",
+              callback=_rate,
+              help='records one address may upload to be replayed ("none": no limit)')
+@click.option("--replay-cache-mb", default=256.0, show_default=True, type=click.FloatRange(min=0.1),
+              envvar="CYCLADES_REPLAY_CACHE_MB", help="memory the replays kept in memory may take")
+@click.option("--ws-rate", default="20/second;600/minute", show_default=True, envvar="CYCLADES_WS_RATE",
+              callback=_rate,
+              help="messages one WebSocket client may send")
+@click.option("--max-ws-per-address", default=16, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_WS_PER_ADDRESS", help="WebSockets open from one address (0: no limit)")
+@click.option("--max-spectators", default=100, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_SPECTATORS", help="spectators' WebSockets on one game (0: no limit)")
+@click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.1),
+              envvar="CYCLADES_HEADER_TIMEOUT", help="seconds a request's headers may take to arrive")
+@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.1),
+              envvar="CYCLADES_BODY_TIMEOUT", help="seconds a request's body may take to arrive")
+@click.option("--max-connections-per-address", default=64, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_CONNECTIONS_PER_ADDRESS",
+              help="connections open from one address, trusted proxies apart (0: no limit)")
+@click.option("--max-connections", default=0, show_default=True, type=click.IntRange(min=0),
+              envvar="CYCLADES_MAX_CONNECTIONS",
+              help="connections open in all (0: the open-file limit less what the server needs)")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, envvar="CYCLADES_ALLOWED_HOSTS",
+              help="a name this server answers to in the Host header, e.g. games.example.org or "
+                   "*.example.org (repeat for more; \"*\": any); IP addresses and localhost always")
 @click.option("--sweep-seconds", default=60.0, type=click.FloatRange(min=0.05), hidden=True,
               envvar="CYCLADES_SWEEP_SECONDS", help="how often the housekeeping runs")
 # Several processes (docs/deploy.md, server/sync.py).
@@ -67,10 +107,35 @@ import click
 @click.option("--peer-ttl", default=None, type=click.FloatRange(min=0.5), hidden=True,
               envvar="CYCLADES_PEER_TTL",
               help="seconds after which a silent server process is taken for dead")
+# Accounts, logins and chat (server/people.py, docs/api.md "Accounts"; docs/deploy.md "HTTPS").
+@click.option("--secure-cookies", default="auto", show_default=True, envvar="CYCLADES_SECURE_COOKIES",
+              type=click.Choice(["auto", "always", "never"]),
+              help="mark the login cookies Secure (sent over HTTPS only): auto when the request came "
+                   "over HTTPS (behind a proxy: its X-Forwarded-Proto, see --forwarded-allow-ips)")
+@click.option("--session-days", default=30.0, show_default=True, type=click.FloatRange(min=0.001),
+              envvar="CYCLADES_SESSION_DAYS", help="a login lasts so long after it was last used")
+@click.option("--login-rate", default="20/minute;200/hour", show_default=True, envvar="CYCLADES_LOGIN_RATE",
+              callback=_rate, help="login attempts one address may make")
+@click.option("--login-failures", default="5/5 minutes;30/day", show_default=True,
+              envvar="CYCLADES_LOGIN_FAILURES", callback=_rate,
+              help="failed logins one name may have (the same whether the name exists or not)")
+@click.option("--signup-rate", default="5/hour;20/day", show_default=True, envvar="CYCLADES_SIGNUP_RATE",
+              callback=_rate, help="accounts one address may create")
+@click.option("--chat-rate", default="5/10 seconds;30/minute", show_default=True, envvar="CYCLADES_CHAT_RATE",
+              callback=_rate, help="chat messages one person may send at one table")
+@click.option("--chat-length", default=300, show_default=True, type=click.IntRange(min=1, max=4000),
+              envvar="CYCLADES_CHAT_LENGTH", help="characters of one chat message")
+@click.option("--table-sweep-seconds", default=1.0, type=click.FloatRange(min=0.05), hidden=True,
+              envvar="CYCLADES_TABLE_SWEEP_SECONDS", help="how often play-now tables' bot waits are looked at")
+@click.option("--play-now-max-cycles", default=None, type=click.IntRange(min=1), hidden=True,
+              envvar="CYCLADES_PLAY_NOW_MAX_CYCLES", help="a cycle limit for play-now games (tests)")
 def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws_message,
           allowed_origins, game_rate, max_open_games, expire_hours, idle_minutes,
           finished_idle_minutes, sweep_seconds, workers=1, forwarded_allow_ips=None, peer_ttl=None,
-          bot_workers=None, bot_seconds=10.0):
+          bot_workers=None, bot_seconds=10.0, join_rate="10/minute;60/hour",
+          upload_rate="10/minute;60/hour", replay_cache_mb=256.0, ws_rate="20/second;600/minute",
+          max_ws_per_address=16, max_spectators=100, header_timeout=10.0, body_timeout=30.0,
+          max_connections_per_address=64, max_connections=0, allowed_hosts=(), **people):
     """Run the game server; open the printed URL in a browser."""
     sock = _listen(host, port)  # before anything else: a taken port is said at once
     _bot_settings(workers, bot_workers, bot_seconds, peer_ttl)
@@ -78,6 +143,7 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
     import uvicorn
 
     from .app import create_app
+    from .connections import GuardedH11, configure
     from .logs import redact_logs
     from .security import ServerLimits
     from .store import default_db_url
@@ -86,7 +152,14 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
                           allowed_origins=tuple(allowed_origins), game_rate=game_rate,
                           max_open_games=max_open_games, expire_hours=expire_hours,
                           idle_minutes=idle_minutes, finished_idle_minutes=finished_idle_minutes,
-                          sweep_seconds=sweep_seconds)
+                          sweep_seconds=sweep_seconds, join_rate=join_rate, upload_rate=upload_rate,
+                          replay_cache_mb=replay_cache_mb, ws_rate=ws_rate,
+                          max_ws_per_address=max_ws_per_address, max_spectators=max_spectators,
+                          header_timeout=header_timeout, body_timeout=body_timeout,
+                          max_connections_per_address=max_connections_per_address,
+                          max_connections=max_connections, allowed_hosts=tuple(allowed_hosts),
+                          extra={"people": people})
+    configure(limits, forwarded_allow_ips)  # server/connections.py
     db_url = db_url or default_db_url()
     if workers > 1:
         from .workers import prepare
@@ -94,13 +167,19 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
     else:
         app = create_app(db_url, bot_delay=bot_delay, limits=limits)
     click.echo(f"Cyclades server: open {_shown_url(host, sock)}  (database: {_hide_password(db_url)})")
+    if host in ("0.0.0.0", "::", "") and not allowed_hosts:
+        click.echo("It answers to IP addresses and localhost; give each name it is reached by "
+                   "with --allowed-host (DNS rebinding: docs/deploy.md)")
     # Messages over uvicorn's own limit close the connection (1009); ours (max_ws_message)
     # are answered with an error and the connection goes on.
     extra = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     if workers > 1:
         extra.update(workers=workers, factory=True)
+    # uvicorn's h11 protocol with the connection caps and the header timeout
+    # (server/connections.py); its own keep-alive timeout closes idle connections.
     config = uvicorn.Config(app, host=host, port=sock.getsockname()[1], log_level=log_level,
-                            ws_max_size=max(1 << 20, 4 * max_ws_message), **extra)
+                            ws_max_size=max(1 << 20, 4 * max_ws_message), http=GuardedH11,
+                            timeout_keep_alive=5, **extra)
     redact_logs()  # uvicorn has set up its loggers: its access log loses the tokens
     _run(config, sock, workers)
 
@@ -144,17 +223,6 @@ def _run(config, sock, workers: int):
         sock.close()
     if not server.started:
         sys.exit(3)
-
-
-def _rate(value: str) -> str:
-    if (value or "").strip().lower() in ("", "none", "0", "off"):
-        return "none"
-    try:
-        from limits import parse_many
-        parse_many(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour") from None
-    return value
 
 
 def _listen(host: str, port: int):

@@ -3,6 +3,7 @@
     POST /api/games                     create (options.py: the body and what it makes)
     GET  /api/games/{id}                the game as a seat (?token=) or a spectator sees it
     POST /api/games/{id}/actions        the decision of the seat the game waits on
+    POST /api/games/{id}/undo           the seat to move takes back its last decision
     GET  /api/games/{id}/board|log|record
 
 Everything that changes a game goes through `sessions.Session.act`; every answer carries only
@@ -15,9 +16,10 @@ import secrets
 from fastapi import APIRouter, Query, Request
 
 from ..web.geometry import geometry
-from .bodies import DecisionBody
+from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
-from .options import CreateBody, seat_kinds, seat_names, seat_specs, setup_options
+from .holders import creator_holds
+from .options import CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
 from .sessions import LOG_TAIL, manager_of
 
 router = APIRouter()
@@ -29,11 +31,13 @@ async def create_game(body: CreateBody, request: Request):
     spectator link."""
     options = setup_options(body)
     seats = seat_kinds(body)
+    check_seed(body, seats)
     names = seat_names(body, seats)
     settings = {"host_token": secrets.token_urlsafe(24)}
     if body.bot_delay is not None:
         settings["bot_delay"] = body.bot_delay
     s = await manager_of(request).create(options, seat_specs(seats, names), settings)
+    await creator_holds(request, s)  # logged in: the "you" seat is the account's (holders.py)
     gid = s.game_id
     public = s.public_seats()
     return {"game_id": gid, "host_token": settings["host_token"],
@@ -49,7 +53,7 @@ async def get_game(game_id: str, request: Request, token: str | None = None):
     """The game as a seat (with its token) or a spectator (without) sees it."""
     s = await manager_of(request).get(game_id)
     seat = await s.seat_for(token)
-    await s.join(seat)
+    await s.join(seat, token)
     out = s.state(seat, s.log[-LOG_TAIL:])
     out["log_total"] = len(s.log)
     return out
@@ -79,8 +83,21 @@ async def post_action(game_id: str, body: DecisionBody, request: Request):
     seat = await s.seat_for(body.token)
     if seat is None:
         raise Refused(403, "a token is required to act")
-    await s.join(seat)
-    return await s.act(seat, body.version, body.action.model_dump())
+    await s.join(seat, body.token)
+    # The token is checked again under the game's lock, against the seats as stored.
+    return await s.act(body.token, body.version, body.action.model_dump())
+
+
+@router.post("/api/games/{game_id}/undo", responses=refusals(403, 404, 409, 422, 503))
+async def post_undo(game_id: str, body: UndoBody, request: Request):
+    """Undo, as at a real table: the seat to move takes back its last decision, if nothing
+    was revealed or left to chance since and no one else played (engine/undo.py; the state's
+    `undo` says how far back the seat may go, and why not further). 409 with the reason
+    beyond that."""
+    s = await manager_of(request).get(game_id, fresh=False)
+    await s.seat_for(body.token)  # a token new to this process: the seats are read again
+    # The token is checked again under the game's lock, against the seats as stored.
+    return await s.take_back(body.token, body.version)
 
 
 @router.get("/api/games/{game_id}/record", responses=refusals(404, 409))

@@ -22,8 +22,9 @@ import time
 
 import sqlalchemy as sa
 
+from .errors import database_down
 from .logs import redact_logs
-from .store import decisions, games
+from .store import decisions, games, presence
 
 log = logging.getLogger("cyclades.server")
 
@@ -59,6 +60,7 @@ def remove_games(store, ids: list, before: float) -> list:
                                              games.c.updated < before)).all()]
         if gone:
             c.execute(decisions.delete().where(decisions.c.game_id.in_(gone)))
+            c.execute(presence.delete().where(presence.c.game_id.in_(gone)))
             c.execute(games.delete().where(games.c.game_id.in_(gone)))
     return gone
 
@@ -135,8 +137,12 @@ async def run(manager, limits, creation=None):
             await sweep(manager, limits, creation)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("housekeeping failed (it runs again in %g s)", limits.sweep_seconds)
+        except Exception as e:
+            if database_down(e):  # an outage, not a bug: no traceback
+                log.warning("housekeeping could not reach the database (%s); it runs again in %g s",
+                            type(e).__name__, limits.sweep_seconds)
+            else:
+                log.exception("housekeeping failed (it runs again in %g s)", limits.sweep_seconds)
 
 
 def attach(app, limits):

@@ -1,6 +1,6 @@
 """The lobby: the games to watch or join, the bots a seat may have, and the seats.
 
-    GET  /api/games?status=waiting          the most recent games (stored ones too)
+    GET  /api/games?status=&mode=           the games one can join or watch, newest first
     GET  /api/bots                          the bot kinds, their labels, the default
     POST /api/games/{id}/join               take an open seat (its token is made now)
     POST /api/games/{id}/seats/{seat}       the host gives a seat to a bot, to anyone, or to a
@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import time
 from typing import Literal
 
 from fastapi import APIRouter, Query, Request
@@ -15,19 +16,43 @@ from fastapi import APIRouter, Query, Request
 from .bodies import JoinBody, SeatBody
 from .errors import Refused, refusals
 from .options import DEFAULT_BOT
-from .seats import public_seats, seat_factions
+from .seats import public_seats, seat_access, seat_factions
 from .sessions import manager_of
 
 router = APIRouter()
 
 
+Mode = Literal["legendary", "maelstrom", "classic", "teams"]
+IDLE_HOURS = 24  # an unfinished game nobody may join, with no move for this long, is not listed
+
+
 @router.get("/api/games")
 async def list_games(request: Request, limit: int = Query(100, ge=1, le=10000),
-                     status: Literal["waiting", "playing", "over"] | None = None):
-    """The most recent games first (open ones: `?status=waiting`)."""
+                     status: Literal["waiting", "playing", "over"] | None = None,
+                     mode: Mode | None = None):
+    """The games one can join or watch, the most recent first: never the tutorial's lessons,
+    nor unfinished games without a free seat where nothing happened for a day (abandoned).
+    `status`: waiting (for players), playing or over; `mode`: legendary (any Legendary game),
+    maelstrom (with the Maelström module), classic (the 2009 edition) or teams (team play)."""
     m = manager_of(request)
-    rows = await m.db(m.store.summaries, limit, status)
-    return {"games": [_summary(r) for r in rows]}
+    idle = time.time() - IDLE_HOURS * 3600
+    rows = await m.db(m.store.summaries, min(10000, limit * 4), status, False)
+    out = []
+    for r in rows:
+        g = _summary(r)
+        if (mode is None or mode in g["modes"]) and (g["status"] == "over" or g["free_seats"] or r["updated"] >= idle):
+            out.append(g)
+            if len(out) == limit:
+                break
+    return {"games": out}
+
+
+def modes_of(options: dict) -> list:
+    """The modes of a game, as the list filters them."""
+    if options.get("ruleset") == "classic":
+        return ["classic"]
+    out = ["legendary"] + (["maelstrom"] if options.get("maelstrom") else [])
+    return out + (["teams"] if options.get("teams") else [])
 
 
 def _summary(r: dict) -> dict:
@@ -38,8 +63,10 @@ def _summary(r: dict) -> dict:
             "teams": bool(o.get("teams")), "team_goal": o.get("team_goal") if o.get("teams") else None,
             "board": o.get("board") if isinstance(o.get("board"), str) else "custom",
             "maelstrom": o.get("maelstrom"), "created": r["created"], "status": r["status"],
-            "seats": public_seats(r["seats"], factions),
-            "cycle": r["cycle"], "to_move": r["to_move"], "version": r["version"]}
+            "seats": public_seats(r["seats"], factions), "modes": modes_of(o),
+            "free_seats": sum(1 for s in r["seats"] if seat_access(s) == "open" and not s.get("joined")),
+            "cycle": r["cycle"], "to_move": r["to_move"], "version": r["version"],
+            "updated": r["updated"]}
 
 
 @router.get("/api/bots")

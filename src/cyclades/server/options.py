@@ -28,7 +28,8 @@ class CreateBody(BaseModel):
     maelstrom: StrictBool | None = Field(None, description="the Maelström module (Legendary only; "
                                                         "default on)")
     board: Literal["random", "recommended"] = "random"
-    seed: StrictInt | None = Field(None, description="omit for a secret random seed")
+    seed: StrictInt | None = Field(None, description="omit for a secret random seed; a chosen seed only "
+                                                     "for a game without other people (\"you\" and bots)")
     seats: list[StrictStr] | None = Field(
         None, description='one per player: "you" (the creator), "invite" (a friend, by an '
                           'invitation link; "human" is the same), "open" (the first to join from '
@@ -113,6 +114,17 @@ def seat_kinds(body: CreateBody) -> list:
         raise Refused(422, "only one seat can be \"you\": invite the others by link "
                            "(\"invite\") or leave them open (\"open\")")
     return seats
+
+
+def check_seed(body: CreateBody, seats: list) -> None:
+    """A chosen seed is refused in a game with other people ("invite" or "open" seats): the
+    seed and the public decisions foretell every hidden fact (every purse, the next cards, the
+    dice), so whoever chose it would know what the others cannot. A game against bots may
+    have one (to play the same deal again); the record shows the seed once a game is over."""
+    if body.seed is not None and any(PEOPLE.get(k) in ("invite", "open") for k in seats):
+        raise Refused(422, "a chosen seed is only for a game without other people (\"you\" and "
+                           "bots): with it one could foresee what the others hide. Leave 'seed' out "
+                           "for a secret random one")
 
 
 def seat_names(body: CreateBody, seats: list) -> list:

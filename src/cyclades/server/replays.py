@@ -28,7 +28,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from ..engine.actions import Action
@@ -37,15 +37,23 @@ from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
 from ..web.geometry import geometry
 from .errors import Refused
+from .security import client_key
+from .store import Changed
+from .sync import catch_up
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 CHECKPOINT = 32          # a copy of the game every this many decisions
 VIEW_CACHE = 96          # positions kept per replay
-REPLAYS_KEPT = 24        # replays kept in memory (games and uploads together)
+REPLAYS_KEPT = 24        # replays kept in memory (games and uploads together), at most
 UPLOAD_MAX_BYTES = 4_000_000
-UPLOAD_MAX_DECISIONS = 50_000
+UPLOAD_MAX_DECISIONS = 20_000   # a record's length (docs/api.md); long games have a few thousand
 UPLOAD_PREFIX = "up-"    # the id of an uploaded replay; game ids never start so (token_urlsafe)
+PAGE = 2_000             # steps of a summary per answer (GET /api/replays/{rid}?since=&limit=)
+# A replay's memory, as measured with tracemalloc on a 5-player game: about 970 bytes per
+# decision (checkpoints, the log, the figures per step) and 31 KB per position kept.
+BYTES_PER_DECISION = 1_000
+BYTES_PER_VIEW = 32_000
 
 router = APIRouter()
 
@@ -152,6 +160,10 @@ class Replay:
     def over(self) -> bool:
         return self.game.is_over
 
+    def size(self) -> int:
+        """About how many bytes of memory this replay takes (BYTES_PER_DECISION, ...)."""
+        return BYTES_PER_DECISION * (self.steps + 1) + BYTES_PER_VIEW * len(self.views)
+
     # --- positions ----------------------------------------------------------------
 
     def position(self, n: int) -> Game:
@@ -163,16 +175,20 @@ class Replay:
             g.apply(a)
         return g
 
-    def step(self, n: int) -> dict:
-        """The position after n decisions, as the viewer shows it."""
+    def step(self, n: int, viewer: int | None = None) -> dict:
+        """The position after n decisions, as the viewer shows it. A running game's replay
+        shows what a spectator sees, or with `viewer` (a faction of the seat asking) what that
+        player saw then: their own purse too (R24)."""
+        key = (n, viewer if self.public else None)
         with self.lock:
-            hit = self.views.get(n)
+            hit = self.views.get(key)
             if hit is not None:
-                self.views.move_to_end(n)
+                self.views.move_to_end(key)
                 return hit
         g = self.position(n)
         if self.public:
-            view = g.view(None)
+            view = g.view(viewer)
+            view.pop("legal_actions", None)
         else:
             # Everything: the decision with its hidden details, and every purse.
             view = g.view(g.to_move)
@@ -186,28 +202,30 @@ class Replay:
                "action": None if self.public or n == 0 else self.actions[n - 1].to_json(),
                "next_action": None if self.public or n >= self.steps else self.actions[n].to_json()}
         with self.lock:
-            self.views[n] = out
+            self.views[key] = out
             while len(self.views) > VIEW_CACHE:
                 self.views.popitem(last=False)
         return out
 
     # --- what the viewer loads first ---------------------------------------------------
 
-    def summary(self, since: int = 0) -> dict:
-        """Steps from `since` on (a viewer that has the earlier ones asks for the rest)."""
+    def summary(self, since: int = 0, limit: int = PAGE) -> dict:
+        """Steps `since` to `until` (at most `limit` decisions further): a viewer that has the
+        earlier ones asks for the rest, page after page, until `until` is `steps`."""
         with self.lock:
             since = max(0, min(since, self.steps))
+            until = min(self.steps, since + max(1, limit))
             first_log = self.log_end[since]
             out = {
                 "game_id": self.game_id, "public": self.public, "over": self.over,
-                "steps": self.steps, "since": since,
+                "steps": self.steps, "since": since, "until": until,
                 "players": self.game.state.n, "names": self.names, "seats": self.seats,
                 "ruleset": self.options.get("ruleset"), "teams": self.options.get("teams"),
-                "cycle": self.cycle[since:], "phase": self.phase[since:],
-                "to_move": self.to_move[since:], "actor": self.actor[since:],
-                "log_end": self.log_end[since:],
-                "actions": None if self.public else [a.to_json() for a in self.actions[since:]],
-                "log_start": first_log, "log": self.log[first_log:],
+                "cycle": self.cycle[since:until + 1], "phase": self.phase[since:until + 1],
+                "to_move": self.to_move[since:until + 1], "actor": self.actor[since:until + 1],
+                "log_end": self.log_end[since:until + 1],
+                "actions": None if self.public else [a.to_json() for a in self.actions[since:until]],
+                "log_start": first_log, "log": self.log[first_log:self.log_end[until]],
                 "cycles": self.cycle_starts(),
                 "result": self.game.result() if self.over else None,
             }
@@ -216,6 +234,11 @@ class Replay:
                 out["board"] = {**geometry(b), "ids": list(b.ids)}
             out["timeline"] = self.timeline()
             return out
+
+    def summary_json(self, since: int = 0, limit: int = PAGE) -> bytes:
+        """`summary` as the JSON body of the answer (made in a thread, not on the event loop)."""
+        return json.dumps(self.summary(since, limit), ensure_ascii=False, allow_nan=False,
+                          separators=(",", ":")).encode("utf-8")
 
     def cycle_starts(self) -> list:
         """[[cycle, first step of that cycle], ...]: step 0 is the setup (cycle 0)."""
@@ -272,11 +295,25 @@ def _cache(request) -> OrderedDict:
 
 
 def _remember(request, key, replay):
+    """Keep a replay, the most recent last; the least recently used ones leave memory while
+    the replays kept take more than the byte budget (`--replay-cache-mb`) or number more than
+    REPLAYS_KEPT (the one just used stays, whatever its size)."""
     c = _cache(request)
     c[key] = replay
     c.move_to_end(key)
-    while len(c) > REPLAYS_KEPT:
-        c.popitem(last=False)
+    limits = getattr(request.app.state, "limits", None)
+    budget = int((limits.replay_cache_mb if limits else 256) * 1_000_000)
+    total = sum(r.size() for r in c.values())
+    while len(c) > 1 and (len(c) > REPLAYS_KEPT or total > budget):
+        _, gone = c.popitem(last=False)
+        total -= gone.size()
+
+
+def _building(request) -> asyncio.Semaphore:
+    st = request.app.state
+    if getattr(st, "replay_builds", None) is None:
+        st.replay_builds = asyncio.Semaphore(1)
+    return st.replay_builds
 
 
 async def _in_thread(fn, *args):
@@ -421,31 +458,45 @@ async def upload_replay(request: Request):
     rid = UPLOAD_PREFIX + hashlib.sha256(body).hexdigest()[:20]
     r = _cache(request).get(rid)
     if r is None:
-        try:
-            r = await _in_thread(build_upload, data)
-        except ValueError as e:
-            raise Refused(422, f"not a game record this engine can replay: {e}") from e
-        _remember(request, rid, r)
+        rate = getattr(request.app.state, "upload_rate", None)
+        if rate is not None:
+            rate.check(client_key(request.scope))  # 429 with Retry-After
+        async with _building(request):  # one at a time: uploads never crowd out the rest
+            r = _cache(request).get(rid)
+            if r is None:
+                try:
+                    r = await _in_thread(build_upload, data)
+                except ValueError as e:
+                    raise Refused(422, f"not a game record this engine can replay: {e}") from e
+                _remember(request, rid, r)
     return {"replay_id": rid, "steps": r.steps, "over": r.over, "url": f"/replay/{rid}"}
 
 
 @router.get("/api/replays/{rid}", responses=_refusals(404))
-async def get_replay(rid: str, request: Request, since: int = Query(0, ge=0)):
+async def get_replay(rid: str, request: Request, since: int = Query(0, ge=0),
+                     limit: int = Query(PAGE, ge=1, le=PAGE)):
     """What the viewer loads first: per step its cycle, phase, who decided and where its log
-    lines end; the whole log; the board; the figures per cycle. `?since=N`: only the steps
-    from N on (and the log lines after step N), to catch up with a running game."""
+    lines end; the log; the board; the figures per cycle. A page at a time: steps `since` to
+    `until` (at most `limit` decisions, 2,000), and the log lines between; ask again with
+    `?since=until` while `until < steps` (also to catch up with a running game)."""
     r = await any_replay(request, rid)
-    return await _in_thread(r.summary, since)
+    return Response(await _in_thread(r.summary_json, since, limit), media_type="application/json")
 
 
-@router.get("/api/replays/{rid}/steps/{n}", responses=_refusals(404, 422))
-async def get_step(rid: str, n: int, request: Request):
+@router.get("/api/replays/{rid}/steps/{n}", responses=_refusals(403, 404, 422))
+async def get_step(rid: str, n: int, request: Request, token: str | None = None):
     """The position after n decisions (0: the start): the view, where the log stands, and
-    (finished games, uploads) the decision that led there and the next one."""
+    (finished games, uploads) the decision that led there and the next one. `?token=`: a
+    seat of the running game sees its own purse (its decision's details) as it was then."""
     r = await any_replay(request, rid)
     if not 0 <= n <= r.steps:
         raise Refused(422, f"no step {n}: this replay has steps 0 to {r.steps}")
-    return await _in_thread(r.step, n)
+    viewer = None
+    if token and r.game_id is not None and r.public:
+        s = await request.app.state.manager.get(r.game_id)
+        seat = s.seat_of(token)  # a wrong token is refused (403)
+        viewer = s.factions_of[seat][0] if seat is not None else None
+    return await _in_thread(r.step, n, viewer)
 
 
 @router.get("/api/games/{game_id}/timeline", responses=_refusals(404))
@@ -498,15 +549,10 @@ async def rematch(game_id: str, request: Request, body: RematchBody | None = Non
     if not s.game.is_over:
         raise Refused(409, "the game is not over yet")
     async with s.lock:
-        new_id = s.settings.get("rematch")
-        new = None
-        if new_id:
-            try:
-                new = await m.get(new_id)
-            except Refused:
-                new = None
-        created = new is None
-        if created:
+        for _ in range(3):
+            new = await _rematch_of(m, s)
+            if new is not None:
+                return {**_rematch_answer(s, new, seat), "created": False}
             o = s.game.options
             options = {"players": o["players"], "ruleset": o["ruleset"], "seed": None,
                        "board": o["board"], "maelstrom": o["maelstrom"], "max_cycles": o.get("max_cycles")}
@@ -516,10 +562,26 @@ async def rematch(game_id: str, request: Request, body: RematchBody | None = Non
             settings["rematch_of"] = game_id
             if s.settings.get("host_token"):
                 settings["host_token"] = secrets.token_urlsafe(24)
-            new = await m.create(options, [_same_seat(x) for x in s.seats], settings)
-            s.settings["rematch"] = new.game_id
-            await m.db(m.store.update_game, game_id, settings=json.dumps(s.settings))
-    return {**_rematch_answer(s, new, seat), "created": created}
+            try:
+                # Named in the finished game's row in the same transaction, if no other
+                # request (or process) named one first: one rematch per game.
+                new = await m.create(options, [_same_seat(x) for x in s.seats], settings, rematch_of=s)
+            except Changed:
+                await catch_up(s, locked=True)  # another process made it: answer that one
+                continue
+            return {**_rematch_answer(s, new, seat), "created": True}
+    raise Refused(503, "the rematch could not be made; try again")
+
+
+async def _rematch_of(m, s):
+    """The rematch of a finished game if one was made (None if none, or it was removed)."""
+    new_id = s.settings.get("rematch")
+    if not new_id:
+        return None
+    try:
+        return await m.get(new_id)
+    except Refused:
+        return None
 
 
 @router.get("/api/games/{game_id}/rematch", responses=_refusals(403, 404))
@@ -529,11 +591,5 @@ async def get_rematch(game_id: str, request: Request, token: str | None = None):
     m = request.app.state.manager
     s = await m.get(game_id)
     seat = s.seat_of(token)
-    new_id = s.settings.get("rematch")
-    if not new_id:
-        return {"rematch": None}
-    try:
-        new = await m.get(new_id)
-    except Refused:
-        return {"rematch": None}
-    return {"rematch": _rematch_answer(s, new, seat)}
+    new = await _rematch_of(m, s)
+    return {"rematch": None if new is None else _rematch_answer(s, new, seat)}

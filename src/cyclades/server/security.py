@@ -7,9 +7,22 @@
   (chunked bodies too), so an oversized body never sits in memory.
 - A body that is not UTF-8 or whose JSON is nested deeper than `MAX_JSON_DEPTH` is refused with
   422 and a message (FastAPI would answer 400, or fail deep inside the parser).
-- Game creation (`POST /api/games`, `POST /api/tutorial`) is limited per client address: a rate (`game_rate`, with
-  the `limits` library) and a number of unfinished games (`max_open_games`); 429 with
-  Retry-After.
+- A body must arrive within `body_timeout` seconds of its request's headers (408 otherwise, the
+  connection closed): a client that sends a byte every few seconds holds nothing for long.
+  (Headers: server/connections.py.)
+- A POST to the API with a body must say it is JSON (`Content-Type: application/json`): 415
+  otherwise. Forms and `text/plain` bodies are what another site's page can make a visitor's
+  browser send without asking; JSON it cannot (the browser asks first, and this server never
+  allows it).
+- The `Host` header must be one of `allowed_hosts` (when set, as `cyclades serve` does): an IP
+  address, `localhost`, or a configured name (400 otherwise). A site that rebinds its name to
+  127.0.0.1 (DNS rebinding) cannot reach a server on this machine through the visitor's browser.
+- Per client address, with the `limits` library (429 with Retry-After): game creation
+  (`POST /api/games`, `POST /api/tutorial`: a rate, `game_rate`, and a number of unfinished
+  games, `max_open_games`), seats taken from the lobby (`POST /api/games/{id}/join`,
+  `join_rate`) and records replayed from uploads (`POST /api/replays`, `upload_rate`: counted
+  by replays.py, for the records it has not replayed already).
+- A database that does not answer gives 503 with Retry-After (errors.database_down), never 500.
 - WebSocket connections from a browser page of another site are refused (close code 1008):
   the Origin must be this server's host or one of `allowed_origins`. Messages over
   `max_ws_message` bytes, binary frames and JSON nested too deep are answered with an error
@@ -27,8 +40,10 @@
 """
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
+import ipaddress
 import json
 import logging
 import math
@@ -42,6 +57,7 @@ from starlette.datastructures import Headers
 from starlette.websockets import WebSocketDisconnect
 
 from . import housekeeping
+from .errors import DATABASE_DOWN, RETRY_AFTER, Refused, database_down
 from .logs import redact_logs
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -49,6 +65,7 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 MAX_JSON_DEPTH = 64        # arrays and objects inside each other; the API's bodies use at most 6
 CREATE_PATHS = ("/api/games", "/api/tutorial")  # POSTs that create a game: limited per client
 UPLOAD_PATHS = ("/api/replays",)
+JOIN_PATH = re.compile(r"/api/games/[^/]+/join")     # POSTs that take a seat: limited per client
 
 
 @dataclass
@@ -60,6 +77,17 @@ class ServerLimits:
     allowed_origins: tuple = ()             # besides this server's own; "*": any
     game_rate: str = "30/minute;300/hour"   # games one client may create ("" or "none": no limit)
     max_open_games: int = 50                # unfinished games one client may have (0: no limit)
+    join_rate: str = "10/minute;60/hour"    # open seats one client may take from the lobby
+    upload_rate: str = "10/minute;60/hour"  # records one client may upload to be replayed
+    replay_cache_mb: float = 256.0          # memory the replays kept in memory may take
+    ws_rate: str = "20/second;600/minute"   # messages one WebSocket client may send
+    max_ws_per_address: int = 16            # WebSockets open from one client address (0: no limit)
+    max_spectators: int = 100               # WebSockets without a seat on one game (0: no limit)
+    body_timeout: float = 30.0              # seconds a request body may take to arrive
+    header_timeout: float = 10.0            # seconds a request's headers may take (connections.py)
+    max_connections_per_address: int = 64   # connections open from one address (connections.py)
+    max_connections: int = 0                # connections open in all (0: from the open file limit)
+    allowed_hosts: tuple | None = None      # Host header names served (None: any; "*": any)
     expire_hours: float = 72.0              # an unfinished game with no decision for so long is removed (0: never)
     idle_minutes: float = 30.0              # an unfinished game nobody looked at leaves memory after this
     finished_idle_minutes: float = 5.0      # a finished game leaves memory after this
@@ -209,6 +237,45 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str, allowed: t
     return ours == theirs
 
 
+# --- the Host a request names ------------------------------------------------------------------
+
+def host_allowed(host: str | None, allowed: tuple | None) -> bool:
+    """Whether a request's Host header names this server. `allowed`: None or "*" in it: any;
+    else an IP address (a browser names one only when it connects to it), `localhost` (and
+    `*.localhost`), or one of the names (a name "*.example.org" allows its subdomains). A
+    page of a site whose name was rebound to this machine's address (DNS rebinding) names
+    that site, and is refused. No Host header (HTTP/1.0): not a browser, allowed."""
+    if allowed is None or "*" in allowed or host is None:
+        return True
+    hp = _host_port(host, "http")
+    if hp is None or not hp[0]:
+        return False
+    name = hp[0].rstrip(".")
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+        return True
+    except ValueError:
+        pass
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    for a in allowed:
+        a = a.strip().lower().rstrip(".")
+        if name == a or (a.startswith("*.") and name.endswith(a[1:])):
+            return True
+    return False
+
+
+def _host_refused(host) -> str:
+    return (f"this server does not answer to the name {host!r}: its operator names the ones it "
+            f"serves (cyclades serve --allowed-host NAME)")
+
+
+def _json_type(content_type: str | None) -> bool:
+    """A body declared JSON (application/json, or a +json type)."""
+    t = (content_type or "").split(";", 1)[0].strip().lower()
+    return t == "application/json" or (t.startswith("application/") and t.endswith("+json"))
+
+
 # --- security headers ---------------------------------------------------------------------------
 
 def inline_style_hashes(folder: Path = STATIC) -> list[str]:
@@ -256,30 +323,68 @@ def client_key(scope) -> str:
     return client[0] if client else "unknown"
 
 
+class Rate:
+    """How often one client may do something (the `limits` library's moving window): a spec
+    like "30/minute;300/hour", or "none". A client is a key: an address, or what `whose`
+    names in the message (a name for logins, a person at a table for chat)."""
+
+    def __init__(self, spec: str, what: str, whose: str = "from your address"):
+        from limits import parse_many
+        from limits.storage import MemoryStorage
+        from limits.strategies import MovingWindowRateLimiter
+        spec = (spec or "").strip()
+        self.items = [] if spec.lower() in ("", "none", "0", "off") else parse_many(spec)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.what = what  # "games created", ...
+        self.whose = whose
+
+    def retry_after(self, key: str) -> tuple[int, str] | None:
+        """(seconds, message) if this client may not do it now."""
+        for item in self.items:
+            if not self.limiter.test(item, key):
+                stats = self.limiter.get_window_stats(item, key)
+                wait = max(1, math.ceil(stats.reset_time - time.time()))
+                per = f"{item.multiples} {item.GRANULARITY.name}" + ("s" if item.multiples > 1 else "")
+                return wait, (f"too many {self.what} {self.whose}: at most {item.amount} per "
+                              f"{per}; try again in {wait} s")
+        return None
+
+    def hit(self, key: str):
+        for item in self.items:
+            self.limiter.hit(item, key)
+
+    def clear(self, key: str):
+        for item in self.items:
+            self.limiter.clear(item, key)
+
+    def refuse(self, key: str):
+        """Refused(429) with Retry-After if this client may not do it now (nothing counted)."""
+        refused = self.retry_after(key)
+        if refused is not None:
+            raise Refused(429, refused[1], retry_after=refused[0])
+
+    def check(self, key: str):
+        """Count one more for this client, or Refused(429) with Retry-After if it may not."""
+        self.refuse(key)
+        self.hit(key)
+
+    def take(self, key: str) -> bool:
+        """Count one more if the rate allows it; whether it did."""
+        return all([self.limiter.hit(item, key) for item in self.items])
+
+
 class CreationLimits:
     """Per client: a rate of game creation and a number of unfinished games it created."""
 
     def __init__(self, limits: ServerLimits):
-        from limits import parse_many
-        from limits.storage import MemoryStorage
-        from limits.strategies import MovingWindowRateLimiter
-        spec = (limits.game_rate or "").strip()
-        self.rates = [] if spec.lower() in ("", "none", "0", "off") else parse_many(spec)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.rate = Rate(limits.game_rate, "games created")
         self.max_open = limits.max_open_games
         self.games: dict[str, list] = {}     # client -> ids of the games it created
         self.pending: dict[str, int] = {}    # client -> creations under way
 
     def retry_after(self, key: str) -> tuple[int, str] | None:
         """(seconds, message) if this client may not create a game now."""
-        for item in self.rates:
-            if not self.limiter.test(item, key):
-                stats = self.limiter.get_window_stats(item, key)
-                wait = max(1, math.ceil(stats.reset_time - time.time()))
-                per = f"{item.multiples} {item.GRANULARITY.name}" + ("s" if item.multiples > 1 else "")
-                return wait, (f"too many games created from your address: at most {item.amount} per "
-                              f"{per}; try again in {wait} s")
-        return None
+        return self.rate.retry_after(key)
 
     async def open_games(self, manager, key: str) -> int:
         """How many of the games this client created are not over (nor removed)."""
@@ -314,8 +419,7 @@ class CreationLimits:
                 del self.games[key]
 
     def created(self, key: str, game_id: str | None):
-        for item in self.rates:
-            self.limiter.hit(item, key)
+        self.rate.hit(key)
         if game_id:
             self.games.setdefault(key, []).append(game_id)
 
@@ -339,6 +443,7 @@ class Guard:
         self.limits = limits
         self.creation = creation
         self.style_hashes = style_hashes
+        self.joins = Rate(limits.join_rate, "seats taken")
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
@@ -353,7 +458,11 @@ class Guard:
     async def http(self, scope, receive, send):
         headers = Headers(scope=scope)
         path = scope.get("path", "")
+        method = scope.get("method")
         send = self._with_headers(scope, headers, send)
+        host = headers.get("host")
+        if not host_allowed(host, self.limits.allowed_hosts):
+            return await _send_json(send, 400, _host_refused(host))
         limit = self.limits.body_limit(path)
         length = headers.get("content-length")
         try:
@@ -365,29 +474,52 @@ class Guard:
                                                f"(at most {limit})", {"connection": "close"})
         chunked = "chunked" in headers.get("transfer-encoding", "").lower()
         if (length or 0) > 0 or chunked:
-            chunks, size = [], 0
-            while True:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return  # the client went away
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > limit:
-                    return await _send_json(send, 413, f"request body too large: more than {limit} "
-                                                       f"bytes", {"connection": "close"})
-                chunks.append(chunk)
-                if not message.get("more_body", False):
-                    break
-            body = b"".join(chunks)
+            if path.startswith("/api/") and not _json_type(headers.get("content-type")):
+                return await _send_json(send, 415, "send the body as JSON, with Content-Type: "
+                                                   "application/json", {"connection": "close"})
+            body = await self._body(receive, send, limit)
+            if body is None:
+                return  # refused (413, 408), or the client went away
             if body and (_jsonish(headers.get("content-type")) or path in UPLOAD_PATHS):
                 try:
                     check_json_body(body)
                 except Malformed as e:
                     return await _send_json(send, 422, str(e))
             receive = _replay(body, receive)
-        if scope.get("method") == "POST" and path in CREATE_PATHS:
-            return await self.create(scope, receive, send)
+        if method == "POST":
+            if path in CREATE_PATHS:
+                return await self.create(scope, receive, send)
+            if JOIN_PATH.fullmatch(path):
+                key = client_key(scope)
+                refused = self.joins.retry_after(key)
+                if refused is not None:
+                    return await _send_json(send, 429, refused[1], {"retry-after": refused[0]})
+                self.joins.hit(key)
         await self.app(scope, receive, send)
+
+    async def _body(self, receive, send, limit: int) -> bytes | None:
+        """The whole body, read within `body_timeout` seconds; None once refused (413, 408) or
+        if the client went away."""
+        chunks, size = [], 0
+        deadline = time.monotonic() + self.limits.body_timeout
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                await _send_json(send, 408, f"the request body did not arrive within "
+                                            f"{self.limits.body_timeout:g} s", {"connection": "close"})
+                return None
+            if message["type"] != "http.request":
+                return None  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _send_json(send, 413, f"request body too large: more than {limit} bytes",
+                                 {"connection": "close"})
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
 
     def _with_headers(self, scope, headers: Headers, send):
         path = scope.get("path", "")
@@ -421,7 +553,12 @@ class Guard:
             return await _send_json(send, 429, message, {"retry-after": wait})
         if c.max_open:
             manager = getattr(scope["app"].state, "manager", None) if "app" in scope else None
-            n = (await c.open_games(manager, key) if manager is not None else 0) + c.pending.get(key, 0)
+            try:
+                n = (await c.open_games(manager, key) if manager is not None else 0) + c.pending.get(key, 0)
+            except Exception as e:
+                if not database_down(e):
+                    raise
+                return await _send_json(send, 503, DATABASE_DOWN, {"retry-after": RETRY_AFTER})
             if n >= c.max_open:
                 wait = max(1, int(self.limits.sweep_seconds))
                 return await _send_json(
@@ -456,6 +593,12 @@ class Guard:
 
     async def websocket(self, scope, receive, send):
         headers = Headers(scope=scope)
+        if not host_allowed(headers.get("host"), self.limits.allowed_hosts):
+            message = await receive()
+            if message["type"] == "websocket.connect":  # closed before accepting: HTTP 403
+                logging.getLogger("cyclades.server").warning(_host_refused(headers.get("host")))
+                await send({"type": "websocket.close", "code": 1008})
+            return
         origin = headers.get("origin")
         scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
         if origin_allowed(origin, headers.get("host"), scheme, self.limits.allowed_origins):
@@ -603,6 +746,9 @@ def fix_openapi(schema: dict) -> dict:
                 responses["422"] = _error("malformed request (the message says what is wrong)")
             if op.get("requestBody") or method in ("post", "put", "patch"):
                 responses.setdefault("413", _error("request body too large"))
+                responses.setdefault("408", _error("the body did not arrive in time"))
+                responses.setdefault("415", _error("the body is not declared JSON (Content-Type: "
+                                                   "application/json)"))
                 responses.setdefault("422", _error("malformed body: not UTF-8, not JSON, or "
                                                    "nested too deep"))
             # Every route of a game (or replay) refuses an unknown one; a wrong token is
@@ -616,10 +762,15 @@ def fix_openapi(schema: dict) -> dict:
                                                    "taken"))
                 responses.setdefault("503", _error("the database could not store it; nothing "
                                                    "changed, send it again"))
+            wait = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
             if method == "post" and path in CREATE_PATHS:
                 responses.setdefault("429", _error(
-                    "too many games created from this address, or too many of them unfinished",
-                    {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}))
+                    "too many games created from this address, or too many of them unfinished", wait))
+            if method == "post" and (path in UPLOAD_PATHS or JOIN_PATH.fullmatch(path.replace("{game_id}", "x"))):
+                responses.setdefault("429", _error("too many from this address: wait", wait))
+            if path.startswith("/api/"):
+                responses.setdefault("503", _error("the database does not answer for now; nothing "
+                                                   "changed, ask again", wait))
             for code, r in responses.items():  # every refusal is {"detail": "..."}
                 if code[:1] in ("4", "5") and isinstance(r, dict) and not r.get("content"):
                     r["content"] = _error("")["content"]
@@ -639,6 +790,7 @@ def install(app, limits: ServerLimits | None = None):
     app.state.limits = limits
     creation = CreationLimits(limits)
     app.state.creation_limits = creation
+    app.state.upload_rate = Rate(limits.upload_rate, "records replayed")  # replays.py counts them
     hashes = inline_style_hashes()
 
     build = app.build_middleware_stack

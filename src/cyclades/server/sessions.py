@@ -4,12 +4,15 @@ One `Session` per game. Every change goes through `Session.commit`, under the
 game's lock: the decision is applied to a copy of the game, stored (committed)
 in the database, and only then does the copy become the game and the change
 get acknowledged and broadcast. A refused or failed decision changes nothing.
+A person's decision names its seat by token, read under that lock, and is stored
+only if the seats stored are those it was read against: a token the host revoked,
+through any process, never acts.
 
 Bots play in a task per game: a short delay (so that people can follow), the
 agent's choice computed in a bot worker process, fairly scheduled across games
 (server/bots.py), then the same `commit`. A game
 whose seats are all bots plays to its end by itself; other games go on
-meanwhile.
+meanwhile. A bot step that fails is tried again after a growing pause.
 
 Several server processes may share the database (server/sync.py): a session that is behind
 the database catches up with it (the decisions it missed, the seats), seats change by
@@ -19,22 +22,33 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
-from .bots import BotPool, bot_step
-from .errors import Refused
+from .bots import PLAIN_AFTER, BotFailure, BotPool, bot_step, retry_delay
+from .errors import Refused, SeatsChanged
+from .presence import Presence
 from .seats import faction_names, public_seats, same_token, seat_access, seat_factions
-from .store import DuplicateDecision, Store
+from .store import Changed, DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
+from .table import Played, Table, play
+from .table import replay as replay_decisions
 
 log = logging.getLogger("cyclades.server")
 
 LOG_TAIL = 200  # log lines sent with a full state
+
+
+def _short(e: BaseException) -> str:
+    """An exception in one line (a database that is down says so on every call: no traceback)."""
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}"[:300]
 
 
 def _narrator(game, names):
@@ -59,6 +73,8 @@ class Session:
         self.lock = asyncio.Lock()
         self.log: list = []           # every log line of the game, in order
         self.decisions = 0            # decisions applied (and stored) so far
+        self.table = Table()          # each decision: who, its undo step, areas, events (table.py)
+        self.undos = 0                # decisions taken back so far (store.py: games.undos)
         self.conns: set = set()
         self.bot_task = None
         self.agents = {}
@@ -70,6 +86,7 @@ class Session:
         self.narrator = _narrator(game, names)
         self.names = names            # per faction, as the log names them
         self._views = {}              # faction -> view of the current version
+        self._texts: dict = {}        # the WebSocket's state messages since the last change
 
     @property
     def bot_delay(self) -> float:
@@ -114,19 +131,21 @@ class Session:
     def public_seats(self) -> list:
         return public_seats(self.seats, self.factions_of)
 
-    async def join(self, seat):
-        """Mark a human seat joined (its secret link was used)."""
-        if seat is None or self.seats[seat].get("joined"):
+    async def join(self, seat, token):
+        """The seat's secret link was used: the seat is marked joined (if the token is still
+        its own: the host may have given it away meanwhile) and its player seen at the table."""
+        if seat is None:
+            return
+        self.m.presence.saw(self, seat)
+        if self.seats[seat].get("joined"):
             return
 
         def mark(seats):
-            if seats[seat]["kind"] == "human":
-                seats[seat]["joined"] = True
+            x = seats[seat]
+            if x["kind"] == "human" and x.get("token") and same_token(x["token"], token):
+                x["joined"] = True
         # Stored only if the stored seats are still these (server/sync.py: several processes).
         await change_seats(self, mark)
-
-    async def save_seats(self):
-        await self.m.db(self.m.store.update_game, self.game_id, seats=self.seats, status=self.status)
 
     async def take_open_seat(self, seat: int) -> str:
         """The first to join an open seat gets a fresh token, made now and never handed to
@@ -154,10 +173,16 @@ class Session:
 
     async def set_seat(self, seat: int, kind: str, name: str | None = None) -> dict:
         """The host gives a human seat to a bot (`kind` a bot name), to anyone ("open"), or
-        to a new invitation link ("invite"); the seat's old token stops working."""
+        to a new invitation link ("invite"); the seat's old token stops working. Only a seat
+        nobody joined yet, or whose player left (server/presence.py), or the host's own."""
         async with self.lock:
             if self.game.is_over:
                 raise Refused(409, "the game is over")
+            x = self.seats[seat]
+            if x["kind"] == "human" and x.get("joined") and seat_access(x) != "host" \
+                    and await self.m.presence.at_table(self, seat):
+                raise Refused(409, f"seat {seat} is played by someone at the table: a seat can be given "
+                                   f"away before its player joins, or once they have left")
 
             def give(seats):
                 s = seats[seat]
@@ -173,7 +198,7 @@ class Session:
                 return s
             # Connections opened with the old token watch from now on, as spectators
             # (sync.apply_seats); a bot's agent is made afresh.
-            s = await change_seats(self, give)
+            s = await change_seats(self, give, locked=True)
             for f in self.factions_of[seat]:
                 self.agents.pop(f, None)
         self.broadcast()
@@ -219,17 +244,35 @@ class Session:
         if view is None or view["version"] != g.state.version:
             view = self._views[faction] = g.view(faction)
         legal = view.get("legal_actions", []) if faction is not None and faction == g.to_move else []
-        return {"game_id": self.game_id, "seat": seat,
-                "factions": list(self.factions_of[seat]) if seat is not None else [],
-                "version": view["version"], "view": view,
-                "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
-                "names": list(self.names), "status": self.status}
+        out = {"game_id": self.game_id, "seat": seat,
+               "factions": list(self.factions_of[seat]) if seat is not None else [],
+               "version": view["version"], "view": view,
+               "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
+               "names": list(self.names), "status": self.status,
+               "log_total": len(self.log), "undos": self.undos,
+               "last_moves": self.table.last_moves(g.state.n)}
+        if seat is not None:
+            out["since"] = self.table.since(self.factions_of[seat])
+            if legal and self.seats[seat]["kind"] == "human":
+                lim = self.table.undo_limit(g.to_move)
+                out["undo"] = {"steps": lim.steps, "reason": lim.reason,
+                               "text": undo.reason_text(lim, self.names)}
+        return out
+
+    def state_text(self, seat, log_lines) -> str:
+        """The WebSocket's state message as JSON text, made once for every connection that
+        gets the same one (spectators, most of all) until the game changes (`broadcast`)."""
+        key = (seat, len(self.log) - len(log_lines), len(self.log))
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = json.dumps({"type": "state", **self.state(seat, log_lines)},
+                                                 separators=(",", ":"), ensure_ascii=False)
+        return text
 
     # --- changing the game -----------------------------------------------------------------
 
-    def check(self, seat, version, action) -> Action:
-        """Refuse, changing nothing, anything but the current seat's legal action
-        at the current version."""
+    def check_turn(self, seat, version) -> None:
+        """Refuse anything but the current seat, a person, at the current version."""
         g = self.game
         if g.is_over:
             raise Refused(409, "the game is over")
@@ -244,6 +287,12 @@ class Session:
         if g.to_move not in self.factions_of[seat]:
             raise Refused(403, f"it is not your turn: the game waits on {self.names[g.to_move]} "
                                f"(seat {self.seat_playing(g.to_move)}), you are seat {seat}")
+
+    def check(self, seat, version, action) -> Action:
+        """Refuse, changing nothing, anything but the current seat's legal action
+        at the current version."""
+        self.check_turn(seat, version)
+        g = self.game
         try:
             a = action if isinstance(action, Action) else Action.from_json(action)
         except ValueError as e:
@@ -256,42 +305,129 @@ class Session:
             raise AssertionError("an action outside the legal list was applied")
         return a
 
-    async def act(self, seat, version, action) -> dict:
-        """A seat's decision: checked, applied, stored, then acknowledged."""
+    async def _up_to(self, version) -> None:
+        """Catch up first if a request names a version newer than ours (another process is
+        ahead, server/sync.py); the caller holds the lock."""
+        if isinstance(version, int) and not isinstance(version, bool) and version > self.game.state.version:
+            await catch_up(self, locked=True)
+
+    async def as_seat(self, token, step):
+        """`await step(seat)` for the seat of `token` (the caller holds the lock): read again
+        whenever storing found the seats changed by another process (SeatsChanged, caught up),
+        so a token the host revoked, here or elsewhere, never acts."""
+        for _ in range(3):
+            try:
+                return await step(self.seat_of(token))
+            except SeatsChanged:
+                continue  # caught up with the stored seats: check the token again
+        raise Refused(503, "the seats were changing too fast; try again")
+
+    async def act(self, token, version, action) -> dict:
+        """A seat's decision (the seat of `token`): checked, applied, stored, then
+        acknowledged. The token is read under the game's lock, against the seats the decision
+        is stored with (`commit`)."""
+        async def decide(seat):
+            return await self.commit(self.check(seat, version, action))
         async with self.lock:
-            if isinstance(version, int) and not isinstance(version, bool) \
-                    and version > self.game.state.version:
-                await catch_up(self, locked=True)  # another process is ahead (server/sync.py)
-            a = self.check(seat, version, action)
-            lines = await self.commit(a)
+            await self._up_to(version)
+            lines = await self.as_seat(token, decide)
         self.kick_bots()
         return {"version": self.game.state.version, "events": lines}
 
     async def commit(self, a: Action) -> list:
-        """Apply a legal action (caller holds the lock): on a copy, store, then swap."""
+        """Apply a legal action (caller holds the lock): on a copy, store, then swap. Stored
+        only if the stored seats are still the session's (else SeatsChanged, caught up)."""
         g = self.game
         idx = self.decisions
         new = g.copy()
-        events = new.apply(a)
-        summary = {"version": new.state.version, "cycle": new.state.cycle, "to_move": new.to_move,
-                   "status": "over" if new.is_over else self.status}
+        played = play(new, a)
         try:
-            self.synced = await self.m.db(self.m.store.add_decision, self.game_id, idx,
-                                          a.to_json(), summary)
+            self.synced = await self.save("the decision", self.m.store.add_decision, self.game_id, idx,
+                                           a.to_json(), self.summary(new), self.seats)
         except DuplicateDecision:
-            # Another server process stored decision `idx` first: catch up with the database
-            # and answer from the fresh game (server/sync.py).
+            # Another server process stored decision `idx` first (or took decisions back):
+            # catch up with the database and answer from the fresh game (server/sync.py).
             return await behind(self, g)
-        except Exception as e:
-            log.exception("storing a decision of game %s failed", self.game_id)
-            raise Refused(503, f"the decision could not be stored ({type(e).__name__}); "
-                               f"nothing changed, try again") from e
         self.game = new
-        self.decisions += 1
-        lines = self.narrate(new, events)
-        self.log.extend(lines)
+        lines = self.played(new, played)
         self.broadcast()
+        for listener in self.m.listeners:
+            listener(self)
         return lines
+
+    def summary(self, game) -> dict:
+        """The games row's summary of `game`, with the count of undos it was played after."""
+        return {"version": game.state.version, "cycle": game.state.cycle, "to_move": game.to_move,
+                "status": "over" if game.is_over else self.status, "undos": self.undos}
+
+    async def save(self, what: str, call, *args):
+        """A call of the store that changes the game (the caller holds the lock). The seats
+        changed in the database (another process): read them, SeatsChanged (check again). Any
+        failure but DuplicateDecision (the caller's to answer): 503, nothing changed."""
+        try:
+            return await self.m.db(call, *args)
+        except DuplicateDecision:
+            raise
+        except Changed:
+            await catch_up(self, locked=True)
+            raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
+        except Exception as e:
+            log.info("storing %s of game %s failed: %s", what, self.game_id, _short(e))
+            raise Refused(503, f"{what} could not be stored ({type(e).__name__}); "
+                               f"nothing changed, try again") from e
+
+    def played(self, game, played: Played) -> list:
+        """A decision applied to `game`: its log lines and its row at the table."""
+        lines = self.narrate(game, played.events)
+        self.keep(played, lines, game.state.version)
+        return lines
+
+    def keep(self, played: Played, lines: list, version: int) -> None:
+        self.log.extend(lines)
+        self.decisions += 1
+        self.table.add(played, len(self.log), version)
+
+    def restart(self, game, done: list, undos: int) -> None:
+        """Start the session's game afresh: `game` after the decisions `done` (table.replay)."""
+        self.game = game
+        self.decisions = 0
+        self.log.clear()
+        self.table = Table()
+        self._views.clear()
+        for played, lines, version in done:
+            self.keep(played, lines, version)
+        self.undos = undos
+
+    async def take_back(self, token, version) -> dict:
+        """Undo: the seat to move (the seat of `token`, read under the lock as for a decision)
+        takes back its last decision, if the undo rule allows it (engine/undo.py). The game is
+        replayed from the decisions before it; the stored record forgets it, if the stored
+        seats are still the session's; every page gets the position back."""
+        async with self.lock:
+            await self._up_to(version)
+            await self.as_seat(token, lambda seat: self._take_back(seat, version))
+        self.broadcast()
+        return {"version": self.game.state.version, "undos": self.undos}
+
+    async def _take_back(self, seat, version) -> None:
+        self.check_turn(seat, version)
+        g = self.game
+        steps = [e.step for e in self.table.entries]
+        lim = undo.limit(steps, g.to_move)
+        if lim.steps < 1:
+            raise Refused(409, undo.reason_text(lim, self.names))
+        loop = asyncio.get_running_loop()
+        back = await loop.run_in_executor(self.m.cpu, undo.take_back, g, 1, steps)
+        try:
+            self.undos = await self.save("the undo", self.m.store.take_back, self.game_id,
+                                          self.decisions - 1, self.summary(back), self.seats)
+        except DuplicateDecision:
+            await catch_up(self, locked=True)
+            raise Refused(409, "the game changed meanwhile: look again") from None
+        self.game = back
+        self.decisions -= 1
+        self.table.pop()
+        del self.log[self.table.log_start(len(self.table)):]
 
     # --- bots --------------------------------------------------------------------------
 
@@ -314,52 +450,101 @@ class Session:
         return self.agents[seat]
 
     async def _bots(self):
-        try:
-            while not self.m.closing:
-                g = self.game
-                seat = g.to_move
-                if g.is_over or not self.is_bot(seat):
-                    return
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                else:
-                    await asyncio.sleep(0)  # let other games and requests run
+        """Play the bots' turns until a person is to move or the game ends. A step that fails
+        (the database could not store it, the bot's worker died or hung) is tried again after
+        a growing pause (bots.retry_delay), with a plain bot after a few failures of the
+        agent; the bot sweep (server/sync.py) starts this task again should it ever end while
+        a bot is to move."""
+        failures = agent_failures = 0
+        while not self.m.closing:
+            g = self.game
+            seat = g.to_move
+            if g.is_over or not self.is_bot(seat):
+                return
+            # A pause so that people can follow (or none: still, let other games run).
+            await asyncio.sleep(self.bot_delay or 0)
+            try:
                 # The one decision step of every game loop (agents/match.py), in a bot worker
                 # process scheduled fairly across games, then committed under the lock if the
                 # game is still where it was (server/bots.py).
-                await bot_step(self, seat)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bot of game %s failed", self.game_id)
+                await bot_step(self, seat, plain=agent_failures >= PLAIN_AFTER)
+                failures = agent_failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                failures += 1
+                stored = isinstance(e, Refused)  # the decision was made, storing it failed
+                agent_failures = 0 if stored else agent_failures + 1
+                wait = retry_delay(failures)
+                if stored or isinstance(e, BotFailure) or failures > 1:
+                    log.warning("bot of game %s failed (%s): trying again in %.1f s",
+                                self.game_id, _short(e), wait)
+                else:
+                    log.exception("bot of game %s failed: trying again in %.1f s", self.game_id, wait)
+                await asyncio.sleep(wait)
 
     # --- connections --------------------------------------------------------------------
 
+    def forget_messages(self):
+        """The game or its seats changed: the state messages made so far are stale."""
+        self._texts.clear()
+
     def broadcast(self):
+        self.forget_messages()
         for c in list(self.conns):
             c.notify()
 
 
 class Connection:
     """One websocket: a writer task sends the latest state (with the log lines it
-    has not sent yet) whenever the game changed, so a slow client never holds a game
-    back and never misses a line."""
+    has not sent yet, and the events of the decisions since the last state it sent, for the
+    page to animate) whenever the game changed, so a slow client never holds a game back and
+    never misses a line. Its queue is bounded (`QUEUE`): a client that does not read what it
+    is sent (its queue full) is dropped, never buffered without end."""
 
-    def __init__(self, session: Session, ws, seat):
+    QUEUE = 32   # messages waiting to be sent to one client; a state counts once however often
+
+    def __init__(self, session: Session, ws, seat, token=None):
         self.session = session
         self.ws = ws
         self.seat = seat
+        self.token = token            # the seat's token (acts are checked with it, ws.py)
         self.sent = max(0, len(session.log) - LOG_TAIL)
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.seen = None              # decisions the page had seen at the last state sent
+        self.undos = session.undos
+        self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
         self.pending = False
+        self.dropped = False
+
+    def send(self, item):
+        """Queue a message (None: the latest state); a full queue drops the client."""
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self):
+        """Stop serving a client that does not read: its writer ends, the reader closes."""
+        if not self.dropped:
+            self.dropped = True
+            log.warning("a WebSocket client of game %s that does not read what it is sent was "
+                        "dropped", self.session.game_id)
+            self.session.conns.discard(self)
+            asyncio.get_running_loop().create_task(self._close())
+
+    async def _close(self):
+        try:
+            await self.ws.close(code=1008, reason="too slow: messages were not read")
+        except Exception:
+            pass
 
     def notify(self):
         if not self.pending:
             self.pending = True
-            self.queue.put_nowait(None)
+            self.send(None)
 
     def error(self, status, message):
-        self.queue.put_nowait({"type": "error", "status": status, "message": message})
+        self.send({"type": "error", "status": status, "message": message})
 
     async def writer(self):
         try:
@@ -369,18 +554,35 @@ class Connection:
         except Exception:  # the client went away: the reader sees it and cleans up
             pass
 
+    def message(self) -> str:
+        """The state message for this page: the state every page of its seat gets
+        (Session.state_text), with this page's own additions: the moves since the last state
+        it was sent, and whether the log starts again (decisions were taken back)."""
+        s = self.session
+        reset = self.undos != s.undos
+        if reset:  # decisions were taken back: the log starts again from its tail
+            self.sent = max(0, len(s.log) - LOG_TAIL)
+            self.undos = s.undos
+        lines = s.log[self.sent:]
+        self.sent = len(s.log)
+        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.log)
+        self.seen = s.decisions
+        text = s.state_text(self.seat, lines)
+        extra = {"log_reset": True} if reset else {}
+        if moves:
+            extra["moves"] = moves
+        if extra:  # spliced into the shared text's object: `{...}` + `,"moves":...}`
+            text = text[:-1] + "," + json.dumps(extra, separators=(",", ":"), ensure_ascii=False)[1:]
+        return text
+
     async def _write(self):
         while True:
             item = await self.queue.get()
             if item is None:
                 self.pending = False
-                s = self.session
-                lines = s.log[self.sent:]
-                self.sent = len(s.log)
-                msg = {"type": "state", **s.state(self.seat, lines)}
+                await self.ws.send_text(self.message())
             else:
-                msg = item
-            await self.ws.send_json(msg)
+                await self.ws.send_json(item)
 
 
 class Manager:
@@ -397,6 +599,9 @@ class Manager:
         self.dbpool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-db")
         self.closing = False
         self.sync = None              # server/sync.py: this process among the others
+        self.presence = Presence(self)  # who is at each game's table (server/presence.py)
+        # Called with the session after each decision is stored (people.py: a game's end).
+        self.listeners: list = []
 
     async def db(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
@@ -458,10 +663,13 @@ class Manager:
         s.last_used = time.monotonic()  # housekeeping.py: idle games leave memory
         return s
 
-    async def create(self, options: dict, seats: list, settings: dict | None = None) -> Session:
+    async def create(self, options: dict, seats: list, settings: dict | None = None,
+                     rematch_of: Session | None = None) -> Session:
         """A new game; `options` as for `cyclades.new_game`, seats (people) [{"kind", "name",
         "access"}]: a human seat's access is "host" or "invite" (a token now) or "open" (a
-        token made when someone joins)."""
+        token made when someone joins). `rematch_of`: the finished game whose rematch this
+        is, named there in the same transaction, once (store.Changed if another request or
+        process made its rematch first)."""
         opts = dict(options)
         if opts.get("seed") is None:
             opts["seed"] = secrets.randbits(63)
@@ -478,8 +686,14 @@ class Manager:
                 s["token"] = secrets.token_urlsafe(24)
         game_id = secrets.token_urlsafe(9)
         session = Session(self, game_id, game, seats, time.time(), settings)
+        claim = None
+        if rematch_of is not None:
+            claim = (rematch_of.game_id, rematch_of.settings,
+                     {**rematch_of.settings, "rematch": game_id})
         await self.db(self.store.create_game, game_id, game.options, seats, session.status,
-                      game.state.version, game.to_move, session.settings)
+                      game.state.version, game.to_move, session.settings, claim)
+        if claim is not None:
+            rematch_of.settings.update(claim[2])
         self.sessions[game_id] = session
         session.kick_bots()
         return session
@@ -495,9 +709,5 @@ def replay(manager, game_id, record, data) -> Session:
     (the same as `Game.from_record`), and the log by narrating each decision's events."""
     game = Game.from_record(record, upto=0)
     session = Session(manager, game_id, game, data["seats"], data["created"], data.get("settings"))
-    for a in record["actions"]:
-        events = game.apply(Action.from_json(a))
-        session.log.extend(session.narrate(game, events))
-        session.decisions += 1
-    session.game = game
+    session.restart(game, replay_decisions(game, record["actions"], session.narrate), data.get("undos", 0))
     return session

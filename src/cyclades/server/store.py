@@ -36,6 +36,9 @@ games = sa.Table(
     # The server process that made the last change (server/sync.py): it plays the game's bots.
     # A process that finds the driver gone (stopped, killed) adopts the game.
     sa.Column("driver", sa.String(128), nullable=True),
+    # How many times a decision was taken back (server/sessions.py, Session.take_back): a
+    # process whose count differs rebuilds the game from the stored decisions (server/sync.py).
+    sa.Column("undos", sa.Integer, nullable=False, default=0, server_default="0"),
 )
 
 decisions = sa.Table(
@@ -57,20 +60,41 @@ servers = sa.Table(
     sa.Column("beat", sa.Float, nullable=False),
 )
 
+# When each seat's player was last seen at the table, by any process (server/presence.py).
+presence = sa.Table(
+    "presence", metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seen", sa.Float, nullable=False),
+)
+
 
 # Built once: a decision is stored on every move, and building statements costs more
 # than running them.
 _INSERT_DECISION = decisions.insert()
-_UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid")).values(
+# Stored only if no decision was taken back meanwhile (by another process): `undos` unchanged.
+_UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid"),
+                                       games.c.undos == sa.bindparam("known_undos")).values(
     status=sa.bindparam("status"), version=sa.bindparam("version"), cycle=sa.bindparam("cycle"),
     to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"), driver=sa.bindparam("driver"))
+_UPDATE_SUMMARY_IF_SEATS = _UPDATE_SUMMARY.where(games.c.seats == sa.bindparam("seats_were"))
 # Other server processes on the same PostgreSQL database hear of every change (server/sync.py).
 NOTIFY_CHANNEL = "cyclades_games"
 _NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
 
 
 class DuplicateDecision(Exception):
-    """A decision with this index is already stored for this game."""
+    """A decision with this index is already stored for this game (or decisions were taken
+    back since the caller last read it)."""
+
+
+class Changed(Exception):
+    """The stored row is no longer the one the caller started from (its seats, or its
+    settings): nothing was stored; read it again."""
+
+
+SQLITE_BUSY_SECONDS = float(os.environ.get("CYCLADES_SQLITE_BUSY_SECONDS", "10"))
+PG_CONNECT_SECONDS = 5
 
 
 def default_db_url() -> str:
@@ -87,9 +111,17 @@ class Store:
 
     def __init__(self, url: str | None = None):
         self.url = url or default_db_url()
-        kwargs = {}
+        kwargs: dict = {}
         if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            # A locked database (another process writing) waits this long, then fails: the
+            # server answers 503 and its bots try again (never an endless wait in its one
+            # database thread).
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS}
+        elif self.url.startswith("postgresql") and "connect_timeout" not in self.url:
+            # A database that does not answer fails in seconds, not minutes. (After a database
+            # restart the pool's connections are dead: the first that fails says so, and
+            # SQLAlchemy replaces them all.)
+            kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_SECONDS}
         self.engine = sa.create_engine(self.url, future=True, **kwargs)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -108,30 +140,84 @@ class Store:
     # --- writing ------------------------------------------------------------------
 
     def create_game(self, game_id: str, options: dict, seats: list, status: str, version: int,
-                    to_move, settings: dict | None = None) -> None:
+                    to_move, settings: dict | None = None, claim: tuple | None = None) -> None:
+        """Store a new game. `claim` (game_id, old settings, new settings): in the same
+        transaction, another game's settings change from old to new (a rematch names itself
+        there), or nothing is stored and Changed is raised (the settings had changed)."""
         now = time.time()
         with self.engine.begin() as c:
+            if claim is not None:
+                other, old, new = claim
+                n = c.execute(games.update().where(games.c.game_id == other,
+                                                   games.c.settings == json.dumps(old))
+                              .values(settings=json.dumps(new), updated=now)).rowcount
+                if not n:
+                    raise Changed(f"the settings of game {other} changed")
+                self._notify(c, other)
             c.execute(games.insert().values(
                 game_id=game_id, created=now, options=json.dumps(options), seats=json.dumps(seats),
                 settings=json.dumps(settings or {}), status=status, version=version, cycle=0,
                 to_move=to_move, updated=now, driver=self.owner))
 
-    def add_decision(self, game_id: str, idx: int, action: dict, summary: dict) -> None:
+    def add_decision(self, game_id: str, idx: int, action: dict, summary: dict,
+                     seats: list | None = None) -> float:
         """Store decision number `idx` (0-based) and the game's new summary, in one
-        committed transaction. Raises DuplicateDecision if `idx` is already stored."""
+        committed transaction. Raises DuplicateDecision if `idx` is already stored, or if
+        decisions were taken back since the game was read (`summary["undos"]`, when given,
+        differs from the stored count). `seats`: the seats the decision was checked against;
+        if the stored ones differ (the host gave a seat away, through another process too),
+        nothing is stored and Changed is raised."""
         now = time.time()
+        values = {"gid": game_id, "status": summary["status"], "version": summary["version"],
+                  "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
+                  "driver": self.owner}
         try:
             with self.engine.begin() as c:
+                # The summary first: its row lock orders the decision after a seat change or
+                # a `take_back` under way, and its condition sees the seats and count as stored.
+                self._update_summary(c, game_id, {**values, "known_undos": summary.get("undos", 0)},
+                                     seats)
                 c.execute(_INSERT_DECISION, {"game_id": game_id, "idx": idx,
                                              "action": json.dumps(action), "at": now})
-                c.execute(_UPDATE_SUMMARY, {"gid": game_id, "status": summary["status"],
-                                            "version": summary["version"], "cycle": summary["cycle"],
-                                            "to_move": summary["to_move"], "updated": now,
-                                            "driver": self.owner})
                 self._notify(c, game_id, summary["version"])
         except IntegrityError as e:
             raise DuplicateDecision(f"decision {idx} of game {game_id} is already stored") from e
         return now
+
+    def _update_summary(self, c, game_id: str, values: dict, seats: list | None,
+                        undos: int | None = None) -> None:
+        """The game's summary, stored only if its count of undos is still `known_undos` (else
+        DuplicateDecision) and, when `seats` are given, its seats still those (else Changed).
+        `undos`: a new count (a decision taken back)."""
+        if undos is not None:
+            values = {**values, "new_undos": undos}
+        stmt = _UPDATE_SUMMARY if seats is None else _UPDATE_SUMMARY_IF_SEATS
+        if undos is not None:
+            stmt = stmt.values(undos=sa.bindparam("new_undos"))
+        if seats is not None:
+            values = {**values, "seats_were": json.dumps(seats)}
+        if c.execute(stmt, values).rowcount:
+            return
+        row = c.execute(sa.select(games.c.undos).where(games.c.game_id == game_id)).first()
+        if row is not None and row.undos != values["known_undos"]:
+            raise DuplicateDecision(f"decisions of game {game_id} were taken back meanwhile")
+        raise Changed(f"the seats of game {game_id} changed")
+
+    def take_back(self, game_id: str, idx: int, summary: dict, seats: list | None = None) -> int:
+        """Forget decisions `idx` and after (taken back: the record keeps only what stood) and
+        store the summary of the game without them, if no decision was taken back meanwhile
+        (`summary["undos"]`: the count the caller knows) and, when `seats` are given, the
+        stored seats are still those. The new count; DuplicateDecision if another process
+        changed the count first, Changed if the seats changed."""
+        now = time.time()
+        with self.engine.begin() as c:
+            self._update_summary(c, game_id, {
+                "gid": game_id, "status": summary["status"], "version": summary["version"],
+                "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
+                "driver": self.owner, "known_undos": summary["undos"]}, seats, undos=summary["undos"] + 1)
+            c.execute(decisions.delete().where(decisions.c.game_id == game_id, decisions.c.idx >= idx))
+            self._notify(c, game_id)  # -1: every process catches up (its version may be higher)
+        return summary["undos"] + 1
 
     def update_game(self, game_id: str, **values) -> None:
         if "seats" in values:
@@ -157,10 +243,11 @@ class Store:
 
     def load_since(self, game_id: str, start: int) -> dict | None:
         """What changed since decision `start`: {"seats", "settings", "status", "version",
-        "updated", "actions": [decisions start, start + 1, ...]}, or None (no such game)."""
+        "updated", "undos", "actions": [decisions start, start + 1, ...]}, or None (no such
+        game)."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(games.c.seats, games.c.settings, games.c.status,
-                                      games.c.version, games.c.updated)
+                                      games.c.version, games.c.updated, games.c.undos)
                             .where(games.c.game_id == game_id)).first()
             if row is None:
                 return None
@@ -174,7 +261,7 @@ class Store:
             actions.append(json.loads(text))
         return {"seats": json.loads(row.seats), "settings": json.loads(row.settings or "{}"),
                 "status": row.status, "version": row.version, "updated": row.updated,
-                "actions": actions}
+                "undos": row.undos or 0, "actions": actions}
 
     # --- reading ------------------------------------------------------------------
 
@@ -186,8 +273,8 @@ class Store:
             return [r[0] for r in c.execute(q)]
 
     def load(self, game_id: str) -> dict | None:
-        """{"game_id", "created", "options", "seats", "settings", "status", "actions": [...]}
-        or None."""
+        """{"game_id", "created", "options", "seats", "settings", "status", "undos",
+        "actions": [...]} or None."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(games).where(games.c.game_id == game_id)).mappings().first()
             if row is None:
@@ -203,12 +290,15 @@ class Store:
         return {"game_id": row["game_id"], "created": row["created"],
                 "options": json.loads(row["options"]), "seats": json.loads(row["seats"]),
                 "settings": json.loads(row["settings"] or "{}"),
-                "status": row["status"], "actions": actions}
+                "status": row["status"], "undos": row["undos"] or 0, "actions": actions}
 
-    def summaries(self, limit=100, status=None) -> list:
+    def summaries(self, limit=100, status=None, lessons=True) -> list:
+        """The most recent games first; `lessons=False` leaves out the tutorial's lessons."""
         q = sa.select(games).order_by(games.c.created.desc()).limit(limit)
         if status:
             q = q.where(games.c.status == status)
+        if not lessons:  # settings are JSON written by json.dumps: a lesson's holds "tutorial": id
+            q = q.where(sa.not_(games.c.settings.like('%"tutorial":%')))
         with self.engine.connect() as c:
             rows = c.execute(q).mappings().all()
         out = []
@@ -221,7 +311,8 @@ class Store:
 
 
 def create_schema(engine, tries: int = 5) -> None:
-    """The tables, and the columns later versions added to existing ones (games.driver).
+    """The tables, and the columns later versions added to existing ones (games.driver,
+    games.undos).
     Several server processes may start at once on one new database: whoever loses the race
     to create a table finds it made."""
     for attempt in range(tries):
@@ -231,6 +322,9 @@ def create_schema(engine, tries: int = 5) -> None:
             if "driver" not in cols:
                 with engine.begin() as c:
                     c.execute(sa.text("ALTER TABLE games ADD COLUMN driver VARCHAR(128)"))
+            if "undos" not in cols:
+                with engine.begin() as c:
+                    c.execute(sa.text("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0"))
             return
         except sa.exc.DBAPIError:
             if attempt == tries - 1:

@@ -22,6 +22,10 @@ its start. It finds out:
   read, skipped when the process is alone;
 - when a token is not one of its seats (the seat may have been taken in another process).
 
+Undo (Session.take_back) deletes the decisions taken back and counts it in games.undos; a
+decision is stored only if that count is still the one its process knows (store.add_decision),
+and a process that finds another count replays the game from the stored decisions.
+
 Seats change by compare-and-set (`change_seats`): a change is stored only if the stored seats
 are still the ones it started from; otherwise the process reloads them and tries again, so an
 open seat is handed out once across processes.
@@ -31,7 +35,11 @@ its bots; no other process does. Processes beat every second or so in the `serve
 a process whose beat is older than `--peer-ttl` seconds (default 10), or that stopped (its row
 is removed), or that ran on this host and is gone (its pid), is dead, and the others adopt its
 unfinished games (`adopt`: a compare-and-set on games.driver, so one process wins each game).
-The adopter resumes the games a bot is to move, oldest-waiting first, a few at a time. Should
+The adopter resumes the games a bot is to move, oldest-waiting first, a few at a time. A process
+cut off from the database (an outage) does not take the others for dead when it comes back:
+they could not beat either (a beat counts from its own last one). Every `BOT_SWEEP` seconds each
+process also starts a bot task for any game it drives that waits on a bot with none (the net
+under the bot tasks, which retry what fails: sessions.Session._bots). Should
 two processes ever both play a bot's turn (a process slow to beat, or a seat given to a bot
 through another process), the primary key refuses the second decision and its process catches
 up and stops its bot task: no decision is ever stored twice.
@@ -54,10 +62,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import sqlalchemy as sa
 
-from ..engine.actions import Action
-from .errors import Refused
+from ..engine.game import Game
+from .errors import Refused, database_down
 from .seats import faction_names, seat_factions
 from .store import NOTIFY_CHANNEL, games, servers
+from .table import replay
 
 log = logging.getLogger("cyclades.server")
 
@@ -65,13 +74,19 @@ POLL = float(os.environ.get("CYCLADES_POLL_SECONDS", "0.5"))    # SQLite: how of
 PEER_TTL = float(os.environ.get("CYCLADES_PEER_TTL", "10"))     # a silent process is dead after
 RESUME_CONCURRENCY = 2                                          # games loaded at once on adoption
 CATCH_UP_INLINE = 16  # more decisions than this are applied in a worker thread
+BOT_SWEEP = float(os.environ.get("CYCLADES_BOT_SWEEP_SECONDS", "5"))  # how often bots are looked at
 
 
 # --- the database side (run in the Sync's own thread) ------------------------------------------
 
-def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float) -> set:
-    """Record that this process lives; the owners of the processes that live."""
+def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float,
+          last: float | None = None) -> set:
+    """Record that this process lives; the owners of the processes that live. `last`: when
+    this process last beat. If that is long ago (the database did not answer), the others
+    could not beat either: a process counts as alive if it beat within `ttl` of our last
+    beat, not only of now (else all would take all the others for dead after an outage)."""
     now = time.time()
+    cutoff = (now if last is None else min(now, last)) - ttl
     with store.engine.begin() as c:
         n = c.execute(servers.update().where(servers.c.owner == owner).values(beat=now)).rowcount
         if not n:
@@ -82,7 +97,7 @@ def _beat(store, owner: str, host: str, pid: int, started: float, ttl: float) ->
             c.execute(servers.delete().where(servers.c.owner.in_(dead_long)))
     alive = {owner}
     for r in rows:
-        if r.owner == owner or r.beat < now - ttl:
+        if r.owner == owner or r.beat < cutoff:
             continue
         if r.host == host and not _pid_alive(r.pid):
             continue  # killed on this host: no need to wait for its beat to go stale
@@ -126,6 +141,25 @@ def _adopt(store, owner: str, alive: set) -> list:
     return [(r.game_id, json.loads(r.options), json.loads(r.seats), r.to_move) for r in out]
 
 
+def _task_end(task) -> str:
+    """How a bot task ended, for the log."""
+    if task is None:
+        return "none started in this process"
+    if task.cancelled():
+        return "its task was cancelled"
+    e = task.exception()
+    return f"its task failed: {type(e).__name__}: {e}" if e else "its task returned"
+
+
+def _driven_by(store, owner: str) -> list:
+    """The unfinished games this process drives, as (game_id, options, seats, to_move)."""
+    with store.engine.connect() as c:
+        rows = c.execute(sa.select(games.c.game_id, games.c.options, games.c.seats, games.c.to_move)
+                         .where(games.c.status != "over", games.c.driver == owner,
+                                games.c.to_move.is_not(None))).all()
+    return [(r.game_id, json.loads(r.options), json.loads(r.seats), r.to_move) for r in rows]
+
+
 def _versions(store, ids: list) -> dict:
     """{game_id: (version, updated)} of these games."""
     out = {}
@@ -158,12 +192,14 @@ async def catch_up(s, locked: bool = False) -> bool:
     if data is None:
         _gone(s)
         raise Refused(404, f"no game {s.game_id!r}")
+    undos = s.undos
     if not locked:
-        if not data["actions"] and data["seats"] == s.seats and data["settings"] == s.settings:
+        if not data["actions"] and data["seats"] == s.seats and data["settings"] == s.settings \
+                and data["undos"] == undos:
             s.synced = data["updated"]
             return False
         async with s.lock:  # something changed: apply it under the lock
-            if s.decisions == start and s.seats == seats:
+            if s.decisions == start and s.seats == seats and s.undos == undos:
                 return await _catch_up(s, data)  # nothing changed here meanwhile
             return await catch_up(s, locked=True)  # read again
     return await _catch_up(s, data)
@@ -175,15 +211,18 @@ async def _catch_up(s, data) -> bool:
         s.settings.clear()
         s.settings.update(data["settings"])
     acts = data["actions"]
-    if acts:
+    if data["undos"] != s.undos:
+        await _restart(s)  # decisions were taken back in another process
+        changed = True
+    elif acts:
         if len(acts) > CATCH_UP_INLINE:
             loop = asyncio.get_running_loop()
-            game, lines = await loop.run_in_executor(None, _apply, s, acts)
+            game, done = await loop.run_in_executor(None, _apply, s, acts)
         else:
-            game, lines = _apply(s, acts)
+            game, done = _apply(s, acts)
         s.game = game
-        s.decisions += len(acts)
-        s.log.extend(lines)
+        for played, lines, version in done:
+            s.keep(played, lines, version)
         changed = True
     s.synced = data["updated"]
     if changed:
@@ -193,11 +232,23 @@ async def _catch_up(s, data) -> bool:
 
 def _apply(s, acts):
     game = s.game.copy()
-    lines = []
-    for a in acts:
-        events = game.apply(Action.from_json(a))
-        lines += s.narrate(game, events)
-    return game, lines
+    return game, replay(game, acts, s.narrate)
+
+
+async def _restart(s):
+    """Replay the game from its stored record (decisions were taken back elsewhere)."""
+    data = await s.m.db(s.m.store.load, s.game_id)
+    if data is None:
+        _gone(s)
+        raise Refused(404, f"no game {s.game_id!r}")
+    record = {"format": 1, "options": data["options"], "actions": data["actions"]}
+
+    def build():
+        game = Game.from_record(record, upto=0)
+        return game, replay(game, record["actions"], s.narrate)
+    game, done = await asyncio.get_running_loop().run_in_executor(None, build)
+    apply_seats(s, data["seats"])
+    s.restart(game, done, data["undos"])
 
 
 def _gone(s):
@@ -233,6 +284,7 @@ def apply_seats(s, new: list) -> bool:
         return False
     old = copy.deepcopy(s.seats)
     s.seats[:] = copy.deepcopy(new)
+    s.forget_messages()
     s.names[:] = faction_names([x.get("name") or f"Player {i + 1}" for i, x in enumerate(s.seats)],
                                s.factions_of)
     for i, (a, b) in enumerate(zip(old, s.seats)):
@@ -256,10 +308,11 @@ def status_of(game, seats) -> str:
     return "playing"
 
 
-async def change_seats(s, mutate):
+async def change_seats(s, mutate, locked: bool = False):
     """Change the seats: `mutate(seats)` changes a copy (or raises Refused) and returns what
     the caller wants back. Stored only if the stored seats are still those the copy was made
-    from; otherwise reloaded and tried again. Nothing changes in memory before it is stored."""
+    from; otherwise reloaded and tried again. Nothing changes in memory before it is stored.
+    `locked`: the caller holds the session's lock (so catching up must not take it)."""
     for _ in range(8):
         old = copy.deepcopy(s.seats)
         new = copy.deepcopy(s.seats)
@@ -270,7 +323,7 @@ async def change_seats(s, mutate):
             if isinstance(result, dict) and result in new:
                 result = s.seats[new.index(result)]
             return result
-        await catch_up(s)  # another process changed them: start again from the stored seats
+        await catch_up(s, locked=locked)  # another process changed them: start again from the stored seats
     raise Refused(503, "the seats were changing too fast; try again")
 
 
@@ -289,6 +342,8 @@ class Sync:
         self.ttl = PEER_TTL if ttl is None else ttl
         self.started = time.time()
         self.alive = {self.owner}
+        self.last_beat: float | None = None   # when this process last beat (time.time())
+        self.down = False                     # the database did not answer the last beat
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-sync")
         self.tasks: list = []
         self.refreshing: dict = {}    # game_id -> task catching it up
@@ -305,11 +360,18 @@ class Sync:
     async def q(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
-    async def start(self):
+    async def beat(self):
+        """Beat, and learn which processes live (`_beat`)."""
+        now = time.time()
         self.alive = await self.q(_beat, self.store, self.owner, self.host, self.pid, self.started,
-                                  self.ttl)
+                                  self.ttl, self.last_beat)
+        self.last_beat = now
+
+    async def start(self):
+        await self.beat()
         loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self._heartbeat()), loop.create_task(self._adopt_loop())]
+        self.tasks = [loop.create_task(self._heartbeat()), loop.create_task(self._adopt_loop()),
+                      loop.create_task(self._bot_sweep())]
         if self.store.pg:
             self.tasks.append(loop.create_task(self._listen()))
         else:
@@ -334,13 +396,19 @@ class Sync:
     async def _heartbeat(self):
         while not self.m.closing:
             await asyncio.sleep(max(0.2, min(1.0, self.ttl / 4)))
+            self.m.presence.refresh()
             try:
-                self.alive = await self.q(_beat, self.store, self.owner, self.host, self.pid,
-                                          self.started, self.ttl)
+                await self.beat()
+                if self.down:
+                    log.warning("the database answers again")
+                self.down = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the heartbeat failed (it tries again)")
+            except Exception as e:
+                if not self.down:  # once per outage, not every second
+                    log.warning("the database does not answer (%s): trying again every second",
+                                type(e).__name__)
+                self.down = True
 
     async def _adopt_loop(self):
         first = True
@@ -352,8 +420,58 @@ class Sync:
                 await self.adopt()
             except asyncio.CancelledError:
                 raise
+            except sa.exc.DBAPIError as e:
+                if not self.down:  # the heartbeat says when the database is down
+                    log.warning("adopting the games of stopped server processes failed (%s); "
+                                "again soon", type(e).__name__)
             except Exception:
                 log.exception("adopting the games of stopped server processes failed")
+
+    async def _bot_sweep(self):
+        """Every BOT_SWEEP seconds: the games this process drives (games.driver) where a bot
+        is to move and no bot task runs here get one (loaded if need be). Bot tasks retry what
+        fails (sessions.Session._bots); this is the net under them: a task that ended while
+        its game waits on a bot (a decision stored although its process heard of a failure,
+        say) is started again, so no game waits forever."""
+        while not self.m.closing:
+            await asyncio.sleep(BOT_SWEEP)
+            try:
+                await self.sweep_bots()
+            except asyncio.CancelledError:
+                raise
+            except sa.exc.DBAPIError as e:
+                if not self.down:
+                    log.warning("the bot sweep could not read the database (%s); again in %g s",
+                                type(e).__name__, BOT_SWEEP)
+            except Exception:
+                log.exception("the bot sweep failed; again in %g s", BOT_SWEEP)
+
+    async def sweep_bots(self) -> int:
+        """Start the bot task of every game driven here that waits on a bot and has none; the
+        number started."""
+        rows = await self.q(_driven_by, self.store, self.owner)
+        started = 0
+        for gid, options, seats, to_move in rows:
+            if self.m.closing or not bot_to_move(options, seats, to_move):
+                continue
+            s = self.m.sessions.get(gid)
+            if s is not None and s.bot_task is not None and not s.bot_task.done():
+                continue
+            try:
+                if s is None:
+                    s = await self.m.get(gid, fresh=False)
+                else:
+                    await catch_up(s)
+            except Refused:
+                continue  # removed meanwhile
+            if s.bot_task is None or s.bot_task.done():
+                before = _task_end(s.bot_task)
+                s.kick_bots()
+                if s.bot_task is not None and not s.bot_task.done():
+                    started += 1
+                    log.warning("game %s waited on a bot with no bot task (%s): started again",
+                                gid, before)
+        return started
 
     async def adopt(self) -> int:
         """Adopt the games of dead processes; resume those a bot is to move (oldest-waiting
@@ -406,10 +524,15 @@ class Sync:
                 self.again.discard(s.game_id)
                 try:
                     await catch_up(s)
+                except Refused:
+                    return  # removed
                 except Exception as e:
-                    if getattr(e, "status", None) != 404:
+                    if not database_down(e):
                         log.exception("catching up game %s failed", s.game_id)
-                    return
+                        return
+                    await asyncio.sleep(1)  # the database is down: again once it answers
+                    self.again.add(s.game_id)
+                    continue
                 if s.game_id not in self.again:
                     return
         finally:
@@ -444,7 +567,7 @@ class Sync:
                 log.warning("listening for changes on PostgreSQL failed (%s); again in %g s",
                             type(e).__name__, delay)
             await asyncio.sleep(delay)
-            delay = min(10.0, delay * 2)
+            delay = min(2.0, delay * 2)
 
     async def _poll(self):
         """SQLite: while another process is alive, look at the games held here with someone

@@ -1,5 +1,4 @@
-"""The guided first game (issue 12), and two helps for every game: one step back in a
-sequence of choices, and "does this choice end my turn?".
+"""The guided first game, and a help for every game: "does this choice end my turn?".
 
 A lesson (`cyclades/content/tutorial/*.yaml`) is a scenario position for
 `Game.from_scenario` (the person at seat 0), what the other seats do (`opponents`: actions
@@ -16,11 +15,6 @@ worked out from the game's own decisions, so a reload or a server restart loses 
   `{"tutorial": null}` for a game that is no lesson, else `{"tutorial": {"id", "title",
   "intro", "done", "steps": [{"say", "expect"}], "step": k, "complete": bool, "off_script":
   bool, "next": id or null, "number", "count"}}`.
-- `POST /api/games/{id}/back` `{"token", "version"}`: one step back in a sequence of choices
-  that may be cancelled (R26: a move's origin, units, destination...): the engine's `cancel`,
-  then the sequence again but for its last step. Each is an ordinary decision (stored,
-  broadcast); nothing random happens inside such a sequence, so the position is the one the
-  person had one step before. `409` when the decision is no such sequence.
 - `POST /api/games/{id}/ends-turn` `{"token", "version", "action"}`: `{"ends_turn": bool}`:
   whether that legal action hands the decision to someone else (the client asks "End your
   turn?" first when the person wants it). Worked out on a copy; an action whose outcome
@@ -43,6 +37,7 @@ from ..agents.base import Agent
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.queries import controlled_lands
+from ..engine.undo import unknowns
 from .errors import Refused
 from .sessions import Session
 
@@ -165,6 +160,12 @@ def goal_reached(d: dict, game: Game) -> bool:
     if "metropolises" in goal:
         x = goal["metropolises"]
         return game.result()["metropolises"][x["player"]] >= x["n"]
+    if "troops" in goal:
+        x = goal["troops"]
+        return s.troops[b.index[x["area"]]] == x["n"]
+    if "hero" in goal:
+        x = goal["hero"]
+        return s.hero_owner.get(x["hero"]) == x["player"] and s.hero_at.get(x["hero"]) == b.index[x["area"]]
     raise ValueError(f"unknown goal {goal!r}")
 
 
@@ -175,45 +176,16 @@ def public_lesson(d: dict) -> dict:
             "next": next_lesson(d["id"]), "number": ids.index(d["id"]) + 1, "count": len(ids)}
 
 
-# --- sequences: one step back, and what ends a turn ---------------------------------------
-
-def back_plan(game: Game, lookback: int = 40):
-    """The decisions that take the game one step back in the sequence of choices it waits on:
-    [cancel, the sequence's first steps again...], or None when it waits on no such sequence."""
-    if not any(a.kind == "cancel" for a in game.legal_actions()):
-        return None
-    history = game.history
-    start = max(0, len(history) - lookback)
-    g = Game.from_record({"format": 1, "options": game.options,
-                          "actions": [a.to_json() for a in history]}, upto=start)
-    seq = []  # the actions since the sequence began
-    for a in history[start:]:
-        had = any(x.kind == "cancel" for x in g.legal_actions())
-        who = g.to_move
-        g.apply(a)
-        has = any(x.kind == "cancel" for x in g.legal_actions())
-        if not has or g.to_move != who:
-            seq = []
-        elif not had or a.kind == "cancel":
-            seq = [a] if a.kind != "cancel" else []
-        else:
-            seq.append(a)
-    if not seq:
-        return [Action("cancel")]
-    return [Action("cancel")] + seq[:-1]
-
+# --- what ends a turn ------------------------------------------------------------------------
 
 def ends_turn(game: Game, action: Action) -> bool:
     """Whether a legal action hands the decision to another player. False when its outcome
     hangs on the generator, the dice or a hidden pile (nothing hidden may leak, R24)."""
     seat = game.to_move
     g = game.copy()
-    before = (g.state.rng, list(g.state.dice), len(g.state.creature_deck), len(g.state.hero_deck),
-              len(g.state.bonus_stack))
+    before = unknowns(g)
     g.apply(action)
-    after = (g.state.rng, list(g.state.dice), len(g.state.creature_deck), len(g.state.hero_deck),
-             len(g.state.bonus_stack))
-    if before != after:
+    if unknowns(g) != before:
         return False
     return g.is_over or g.to_move != seat
 
@@ -331,38 +303,14 @@ async def tutorial_state(game_id: str, request: Request, token: str | None = Non
     return {"tutorial": {**public_lesson(d), **p, "version": s.game.state.version}}
 
 
-@router.post("/api/games/{game_id}/back")
-async def step_back(game_id: str, body: TokenVersion, request: Request):
-    """One step back in the sequence of choices the game waits on (see the module's text)."""
-    s = await _manager(request).get(game_id)
-    seat = s.seat_of(body.token)
-    if seat is None:
-        raise Refused(403, "a token is required to act")
-    async with s.lock:
-        g = s.game
-        if g.is_over:
-            raise Refused(409, "the game is over")
-        if body.version != g.state.version:
-            raise Refused(409, f"stale version {body.version}: the game is at version {g.state.version}")
-        if g.to_move != seat:
-            raise Refused(403, "it is not your turn")
-        loop = asyncio.get_running_loop()
-        plan = await loop.run_in_executor(s.m.cpu, back_plan, g.copy())
-        if plan is None:
-            raise Refused(409, "there is nothing to undo: this decision is not part of a sequence")
-        lines = []
-        for a in plan:
-            lines += await s.commit(a)
-    return {"version": s.game.state.version, "events": lines, "steps": len(plan)}
-
-
 @router.post("/api/games/{game_id}/ends-turn")
 async def would_end_turn(game_id: str, body: EndsTurnBody, request: Request):
     """Whether a legal action of the seat to move hands the decision to someone else."""
     s = await _manager(request).get(game_id)
-    seat = s.seat_of(body.token)
+    seat = await s.seat_for(body.token)
     g = s.game
-    if seat is None or g.is_over or g.to_move != seat or body.version != g.state.version:
+    if seat is None or g.is_over or g.to_move not in s.factions_of[seat] \
+            or body.version != g.state.version:
         return {"ends_turn": False}
     a = Action.from_json(body.action.model_dump())
     if a not in g.legal_actions():

@@ -57,4 +57,6 @@ def app_from_env():
     d = json.loads(os.environ[ENV])
     lim = d["limits"]
     lim["allowed_origins"] = tuple(lim.get("allowed_origins") or ())
+    if lim.get("allowed_hosts") is not None:
+        lim["allowed_hosts"] = tuple(lim["allowed_hosts"])
     return create_app(d["db_url"], bot_delay=d["bot_delay"], limits=ServerLimits(**lim))

@@ -1,73 +1,65 @@
-// The board as SVG, drawn from the board's geometry (GET /api/games/{id}/board)
-// and the pieces of a view (game.view(seat)["areas"]).
-import { BUILDINGS, cardName, colour, ink } from "./common.js";
+// The board as SVG, drawn from the board's cells (GET /api/games/{id}/board) and the pieces of
+// a view (game.view(seat)["areas"]): islands with their coasts and shallows, seas with their
+// borders, the pieces as figures (board-art.js), every name where it can be read
+// (board-layout.js). The board turns and scales to fill its panel, and lays itself out again
+// when the panel changes size.
+//
+// For a layer drawn on top (animations), in screen pixels (client coordinates):
+//   board.areaPoint(id)          where area id's pieces stand
+//   board.anchor(id)             the same, in board units (for the overlay)
+//   board.pieceElements(id)      the pieces drawn in area id: [{kind, id, el}] (kind: troop,
+//                                merc, hero, fleet, creature, control, prosperity, building)
+//   board.pieceBox(id, kind, x)  the screen box of one of them (x: a hero's or creature's id)
+//   board.toScreen([x, y]) / board.fromScreen(x, y)   board units <-> screen pixels
+//   board.overlay                an SVG group above everything, in board units (made anew
+//                                when the board turns to fit a new panel: ask for it each time)
+//   board.outline(id)            an area's outline (an SVG path), for a mark drawn around it
+//   render(view, {under})        under(board): elements drawn beneath the pieces, again each
+//                                time the board is drawn (marks of the last moves)
+//   board.tokenSize              a token's size in board units
+import * as art from "./board-art.js";
+import { bestAngle, borders, grow, isleGrowth, orient, placeLabels, rowOf, smoothPath, zones } from "./board-layout.js";
+import { colour } from "./common.js";
 
-const NS = "http://www.w3.org/2000/svg";
-
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
-
+const { s, round } = art;
 const ringPath = (ring) => (ring && ring.length ? "M" + ring.map((p) => `${p[0]},${p[1]}`).join("L") + "Z" : "");
-const round = (x) => Math.round(x * 100) / 100;
 
-function initials(id) {
-  const name = cardName(id).replace(/^The /, "");
-  const words = name.split(/[\s&]+/).filter(Boolean);
-  return words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2);
-}
-
-// The same board turned a quarter (clockwise), for a tall screen: the shapes turn, while
-// names, pieces and building sites keep their places around each area's centre, upright.
-export function turnGeometry(geo) {
-  const H = geo.height;
-  const pt = (p) => [Math.round((H - p[1]) * 100) / 100, p[0]];
-  const ring = (r) => (r || []).map(pt);
-  const near = (c, c2, p) => (p ? [Math.round((c2[0] + p[0] - c[0]) * 100) / 100, Math.round((c2[1] + p[1] - c[1]) * 100) / 100] : p);
-  const areas = geo.areas.map((a) => {
-    const centre = pt(a.centre);
-    return {
-      ...a,
-      outline: a.outline ? ring(a.outline) : a.outline,
-      polygons: (a.polygons || []).map(ring),
-      centre,
-      label: near(a.centre, centre, a.label),
-      sites: (a.sites || []).map((q) => near(a.centre, centre, q)),
-      metropolis_site: Array.isArray(a.metropolis_site) ? near(a.centre, centre, a.metropolis_site) : a.metropolis_site,
-    };
-  });
-  return {
-    ...geo,
-    width: geo.height,
-    height: geo.width,
-    viewBox: `0 0 ${geo.height} ${geo.width}`,
-    areas,
-    tiles: (geo.tiles || []).map((t) => ({ ...t, centre: t.centre ? pt(t.centre) : t.centre, outline: ring(t.outline) })),
-    islands: (geo.islands || []).map((i) => ({ ...i, outlines: (i.outlines || []).map(ring) })),
-    links: (geo.links || []).map((l) => ({ ...l, points: ring(l.points) })),
-    turned: true,
-  };
-}
+// Names at about this many screen pixels (smaller only where two would touch; larger on a
+// board drawn large), pieces at least TOKEN_PX wide where the cells allow it.
+const LABEL_PX = { panel: 12.5, width: 10 };
+const LABEL_MAX_PX = 15;
+const TOKEN_PX = 26;
 
 export class BoardView {
-  // svg: an <svg> element; geo: the board geometry; onArea(id, event): a click on an area.
+  // svg: an <svg> element; geo: the board's cells; onArea(id, event): a click on an area (or
+  // Enter on it).
   constructor(svg, geo, onArea) {
     this.svg = svg;
-    this.geo = geo;
+    this.raw = geo;
     this.onArea = onArea;
-    this.areas = new Map(geo.areas.map((a) => [a.id, a]));
-    this.k = geo.hex_size / 40; // piece scale
-    this.shrink = 1; // smaller pieces where two sides stand (a battle)
-    this.drawStatic();
+    this.deg = null;
+    this.scale = 0;
+    this.view = null;
+    this.opts = {};
+    this.measured = new Map();
+    svg.setAttribute("class", "board");
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "The board");
+    this.fit();
+    if (window.ResizeObserver) {
+      let queued = false;
+      const again = () => {
+        if (queued) return;
+        queued = true;
+        requestAnimationFrame(() => {
+          queued = false;
+          this.fit();
+        });
+      };
+      const ro = new ResizeObserver(again);
+      ro.observe(svg);
+      if (svg.parentElement) ro.observe(svg.parentElement);
+    }
   }
 
   name(id) {
@@ -75,104 +67,253 @@ export class BoardView {
     return a ? a.name : id;
   }
 
-  drawStatic() {
-    const { svg, geo } = this;
+  // --- fitting the panel ----------------------------------------------------------------
+
+  // "panel": the board fills a box the page sizes (a desktop); "width": it takes the width it
+  // is given and is as tall as it needs (a phone, the replay), at most max-height.
+  panel() {
+    const box = this.svg.parentElement || this.svg;
+    const style = getComputedStyle(this.svg);
+    const mode = style.getPropertyValue("--board-fit").trim() === "width" ? "width" : "panel";
+    const w = box.clientWidth;
+    const max = parseFloat(style.maxHeight);
+    const h = mode === "panel" ? box.clientHeight : (Number.isFinite(max) && max > 0 ? max : window.innerHeight * 0.8);
+    return { mode, w, h };
+  }
+
+  fit() {
+    const { mode, w, h } = this.panel();
+    const deg = w > 0 && h > 0 ? bestAngle(this.raw, w, h) : this.deg ?? 0;
+    if (deg !== this.deg) this.build(deg);
+    const W = this.geo.width;
+    const H = this.geo.height;
+    let scale;
+    if (mode === "panel" && w > 0 && h > 0) {
+      scale = Math.min(w / W, h / H);
+      const [vw, vh] = [w / scale, h / scale];
+      this.svg.setAttribute("viewBox", `${round((W - vw) / 2)} ${round((H - vh) / 2)} ${round(vw)} ${round(vh)}`);
+    } else {
+      this.svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+      const sw = this.svg.clientWidth || w;
+      const sh = this.svg.clientHeight || sw * (H / W);
+      scale = Math.min(sw / W, sh / H) || 1;
+    }
+    this.mode = mode;
+    if (this.layoutScale && Math.abs(scale / this.layoutScale - 1) < 0.04 && !this.dirty) return;
+    this.scale = scale;
+    this.layout(scale, mode);
+  }
+
+  // --- the drawing that does not change during a game --------------------------------
+
+  build(deg) {
+    const geo = orient(this.raw, deg);
+    // Small isles far apart are drawn larger: their outline, their island, their room.
+    const k = isleGrowth(geo.areas);
+    if (k !== 1) {
+      for (const a of geo.areas) {
+        a.r = geo.R * k; // the seas around have room for larger pieces too
+        if (a.kind !== "land") continue;
+        a.hexes = a.polygons; // the cells as they are, for the borders between areas
+        a.outline = grow(a.outline && a.outline.length ? a.outline : a.polygons[0], a.anchor, k);
+        a.polygons = [a.outline];
+      }
+      geo.islands = geo.islands.map((isl) => {
+        const a = geo.areas.find((x) => x.id === isl.areas[0]);
+        return { ...isl, outlines: a ? [a.outline] : isl.outlines };
+      });
+    }
+    this.deg = deg;
+    this.geo = geo;
+    this.R = geo.R;
+    this.areas = new Map(geo.areas.map((a) => [a.id, a]));
+    this.turned = deg !== 0; // drawn turned to fit its panel
+    const { svg } = this;
     svg.replaceChildren();
-    svg.setAttribute("viewBox", geo.viewBox || `0 0 ${geo.width} ${geo.height}`);
-    svg.setAttribute("class", "board");
     svg.append(s("defs", {},
       s("radialGradient", { id: "sea-grad", cx: "50%", cy: "45%", r: "75%" },
-        s("stop", { offset: "0%", "stop-color": "#4f9cc9" }),
-        s("stop", { offset: "70%", "stop-color": "#2c6f9f" }),
-        s("stop", { offset: "100%", "stop-color": "#1d4f78" })),
-      s("linearGradient", { id: "land-grad", x1: "0", y1: "0", x2: "0", y2: "1" },
-        s("stop", { offset: "0%", "stop-color": "#efe2b6" }),
-        s("stop", { offset: "100%", "stop-color": "#d9c58c" })),
-      s("pattern", { id: "waves", width: 24, height: 12, patternUnits: "userSpaceOnUse" },
-        s("path", { d: "M0 8 Q6 4 12 8 T24 8", fill: "none", stroke: "rgba(255,255,255,0.09)", "stroke-width": 1.2 })),
-      s("filter", { id: "shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
-        s("feDropShadow", { dx: 0, dy: 1, stdDeviation: 0.9, "flood-color": "#000", "flood-opacity": 0.55 })),
+        s("stop", { offset: "0%", "stop-color": "#3f93c4" }),
+        s("stop", { offset: "100%", "stop-color": "#23699a" })),
+      s("linearGradient", { id: "land-grad", x1: "0", y1: "0", x2: "0.3", y2: "1" },
+        s("stop", { offset: "0%", "stop-color": "#e9dca6" }),
+        s("stop", { offset: "55%", "stop-color": "#c9b774" }),
+        s("stop", { offset: "100%", "stop-color": "#a99a5c" })),
+      s("pattern", { id: "waves", width: 28, height: 14, patternUnits: "userSpaceOnUse" },
+        s("path", { d: "M0 9 Q7 4.5 14 9 T28 9", fill: "none", stroke: "rgba(255,255,255,0.10)", "stroke-width": 1.3 })),
+      s("pattern", { id: "hills", width: 22, height: 18, patternUnits: "userSpaceOnUse" },
+        s("path", { d: "M2 14 Q6 8 10 14 M12 7 Q15 3 18 7", fill: "none", stroke: "rgba(110,85,30,0.22)", "stroke-width": 1.1 })),
+      s("filter", { id: "piece-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
+        s("feDropShadow", { dx: 0, dy: 1, stdDeviation: 0.8, "flood-color": "#000", "flood-opacity": 0.5 })),
       s("filter", { id: "island-shadow", x: "-10%", y: "-10%", width: "120%", height: "120%" },
-        s("feDropShadow", { dx: 0, dy: 2, stdDeviation: 2.5, "flood-color": "#0b2a44", "flood-opacity": 0.6 })),
-    ));
-    const g = s("g", { class: "static" });
-    g.append(s("rect", { x: 0, y: 0, width: geo.width, height: geo.height, fill: "url(#sea-grad)", rx: 14 }));
-    g.append(s("rect", { x: 0, y: 0, width: geo.width, height: geo.height, fill: "url(#waves)", rx: 14 }));
-    for (const t of geo.tiles || []) {
-      g.append(s("path", { d: ringPath(t.outline), class: "tile-outline" }));
-    }
-    // Sea areas, then islands (with a shadow), then land areas on top.
-    this.areaEls = new Map();
-    this.tintEls = new Map();
+        s("feDropShadow", { dx: 0, dy: 2.5, stdDeviation: 2.5, "flood-color": "#0b2a44", "flood-opacity": 0.55 })),
+      s("clipPath", { id: "land-clip" }, (geo.islands || []).flatMap((isl) => (isl.outlines || []).map((r) => s("path", { d: smoothPath(r) }))))));
+
+    // Seas: their areas, their borders (solid where two seas meet), the board's rim.
     const seas = s("g", { class: "seas" });
-    const islands = s("g", { class: "islands" });
-    const lands = s("g", { class: "lands" });
+    const lands = s("g", { class: "lands", "clip-path": "url(#land-clip)" });
+    this.areaEls = new Map();
     for (const a of geo.areas) {
-      const d = ringPath(a.outline) || a.polygons.map(ringPath).join("");
+      const d = a.polygons.map(ringPath).join("");
       // What the area holds is explained by the page's tooltip (hover, or tap): data-tip.
-      const el = s("path", { d, class: `area ${a.kind}`, "data-area": a.id, "data-tip": `area:${a.id}`, "aria-label": a.name });
+      const el = s("path", { d, class: `area ${a.kind}`, "data-area": a.id, "data-tip": `area:${a.id}` });
       el.addEventListener("click", (ev) => this.onArea && this.onArea(a.id, ev));
+      el.addEventListener("keydown", (ev) => {
+        if ((ev.key === "Enter" || ev.key === " ") && el.classList.contains("legal") && this.onArea) {
+          ev.preventDefault();
+          const p = this.areaPoint(a.id);
+          this.onArea(a.id, { clientX: p.x, clientY: p.y, target: el, stopPropagation() {}, preventDefault() {} });
+        }
+      });
       (a.kind === "sea" ? seas : lands).append(el);
       this.areaEls.set(a.id, el);
     }
+    const lines = { sea: [], rim: [], land: [] };
+    for (const e of borders(geo.areas)) {
+      const seg = `M${e.p[0]},${e.p[1]}L${e.q[0]},${e.q[1]}`;
+      if (!e.b) lines.rim.push(seg);
+      else if (e.a.kind === "sea" && e.b.kind === "sea") lines.sea.push(seg);
+      else if (e.a.kind === "land" && e.b.kind === "land") lines.land.push(seg);
+    }
+    const seaLines = s("g", { class: "sea-lines", "aria-hidden": "true" },
+      s("path", { d: lines.rim.join(""), class: "rim" }),
+      s("path", { d: lines.sea.join(""), class: "sea-border" }));
+    // Islands: shallows around them, the land, the borders between their areas.
+    const islands = s("g", { class: "islands", "aria-hidden": "true" });
     for (const isl of geo.islands || []) {
       for (const ring of isl.outlines || []) {
-        islands.append(s("path", { d: ringPath(ring), class: "island", filter: "url(#island-shadow)" }));
+        const d = smoothPath(ring);
+        islands.append(s("path", { d, class: "shallows" }), s("path", { d, class: "island", filter: "url(#island-shadow)" }),
+          s("path", { d, class: "island-hills" }));
       }
     }
-    g.append(seas, islands, lands);
-    // Land borders inside an island, over the areas.
-    for (const isl of geo.islands || []) {
-      for (const ring of isl.outlines || []) g.append(s("path", { d: ringPath(ring), class: "island-edge" }));
-    }
-    for (const l of geo.links || []) {
+    const landLines = s("path", { d: lines.land.join(""), class: "land-border", "clip-path": "url(#land-clip)", "aria-hidden": "true" });
+    const links = s("g", { class: "links", "aria-hidden": "true" }, (geo.links || []).map((l) => {
       const [p, q] = l.points;
-      g.append(s("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: `link ${l.kind}` }));
-    }
-    svg.append(g);
-    // Overlays that change: tints, highlights, then pieces, then labels (always readable).
-    this.tints = s("g", { class: "tints" });
-    this.marks = s("g", { class: "marks" });
+      return s("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: `link ${l.kind}` });
+    }));
+    // On top, the layers that change: tints, printed icons, pieces, names, marks, the overlay.
+    this.tints = s("g", { class: "tints", "aria-hidden": "true" });
+    this.landTints = s("g", { class: "land-tints", "clip-path": "url(#land-clip)" });
+    this.tints.append(this.landTints);
+    this.icons = s("g", { class: "icons" });
     this.pieces = s("g", { class: "pieces" });
-    const labels = s("g", { class: "labels" });
-    for (const a of geo.areas) {
-      const [x, y] = a.label;
-      labels.append(s("text", { x, y, class: `label ${a.kind}` }, a.name));
-      if (a.volcano) labels.append(this.volcano(a.label[0] + 24 * this.k, a.label[1] - 3 * this.k));
+    this.labels = s("g", { class: "labels", "aria-hidden": "true" });
+    this.marks = s("g", { class: "marks" });
+    this.underlay = s("g", { class: "board-underlay" });
+    this.overlay = s("g", { class: "board-overlay" });
+    svg.append(seas, seaLines, islands, lands, landLines, links, this.tints, this.underlay, this.icons, this.pieces, this.labels, this.marks, this.overlay);
+    this.landD = new Map(geo.areas.filter((a) => a.kind === "land").map((a) => [a.id, smoothPath(a.outline && a.outline.length ? a.outline : a.polygons[0])]));
+    this.dirty = true;
+  }
+
+  // --- sizes for the screen: zones, printed icons, names -----------------------------
+
+  layout(scale, mode) {
+    const R = this.R;
+    this.layoutScale = scale;
+    this.dirty = false;
+    // A board drawn small (a phone) keeps more of each cell for the names.
+    this.tokenSize = Math.max(0.5 * R, Math.min((mode === "panel" ? 0.62 : 0.52) * R, TOKEN_PX / scale));
+    this.labelSize = Math.max(LABEL_PX[mode], Math.min(LABEL_MAX_PX, 0.3 * R * scale)) / scale;
+    this.zones = new Map(this.geo.areas.map((a) => [a.id, zones(a, a.r || R, this.tokenSize * (a.r || R) / R)]));
+    this.icons.replaceChildren();
+    this.printed = [];
+    for (const z of this.zones.values()) {
+      for (const ic of z.icons) {
+        if (ic.kind === "prosperity") continue;
+        this.printed.push(ic);
+        this.icons.append(ic.kind === "priestess" ? art.priestessIcon(ic.cx, ic.cy, ic.w) : art.volcano(ic.cx, ic.cy, ic.w));
+      }
     }
-    svg.append(this.tints, this.pieces, labels, this.marks);
-    // Area names stay readable however small the board is drawn: at least ~9 screen pixels.
-    if (window.ResizeObserver) new ResizeObserver(() => this.fitLabels()).observe(svg);
-    this.fitLabels();
+    if (this.view) this.render(this.view, this.opts);
+    else this.placeNames([]);
   }
 
-  fitLabels() {
-    const w = this.svg.clientWidth || this.svg.getBoundingClientRect().width;
-    const h = this.svg.clientHeight || this.svg.getBoundingClientRect().height;
-    if (!w || !h) return;
-    const scale = Math.min(w / this.geo.width, h / this.geo.height); // screen px per unit
-    // Up to 14 units on a board drawn large; more on a small screen (a phone), where the
-    // names would otherwise shrink to nothing (classic isles stand far apart: up to 20).
-    const cap = this.geo.height > this.geo.width * 0.8 && this.geo.areas.length < 45 ? 20 : 14;
-    const size = Math.max(10, Math.min(cap, 9 / scale));
-    this.svg.style.setProperty("--label", `${Math.round(size * 10) / 10}px`);
-    this.svg.style.setProperty("--label-sea", `${Math.round(size * 8.6) / 10}px`);
+  // Every area's name, clear of the others and of what stands on the board now (`taken`: the
+  // boxes of the pieces, sites and tokens drawn, in board units).
+  placeNames(taken) {
+    const obstacles = this.printed.concat(taken);
+    const placed = this.placed = placeLabels(this.geo.areas, this.R, this.labelSize, (t, kind) => this.measure(t, kind), obstacles, { w: this.geo.width, h: this.geo.height });
+    this.labels.replaceChildren();
+    for (const a of this.geo.areas) {
+      const l = placed.get(a.id);
+      if (!l) continue;
+      const text = s("text", { x: round(l.x), y: round(l.y), class: `label ${a.kind}`, "font-size": round(l.size), "data-area": a.id });
+      l.lines.forEach((line, i) => text.append(s("tspan", { x: round(l.x), dy: i ? round(l.lh) : null }, line)));
+      this.labels.append(text);
+    }
   }
 
-  volcano(x, y) {
-    const k = this.k;
-    return s("g", { class: "volcano", transform: `translate(${round(x)},${round(y)}) scale(${k})` },
-      s("title", {}, "Volcano"),
-      s("path", { d: "M-6,4 L-1.5,-4 L1.5,-4 L6,4 Z", fill: "#7a4b32", stroke: "#3b2416", "stroke-width": 0.7 }),
-      s("path", { d: "M-1.5,-4 L0,-7 L1.5,-4", fill: "#e8562a" }));
+  // A name's width, ascent and height at font size 1, measured once in this page's font.
+  measure(text, kind) {
+    const key = `${kind}|${text}`;
+    if (this.measured.has(key)) return this.measured.get(key);
+    const probe = s("text", { class: `label ${kind}`, "font-size": 100, x: 0, y: 0 }, text);
+    this.svg.append(probe);
+    let m;
+    try {
+      const b = probe.getBBox();
+      m = b.width > 0 ? { width: b.width / 100, ascent: -b.y / 100, height: b.height / 100 } : null;
+    } catch (e) {
+      m = null;
+    }
+    probe.remove();
+    if (!m) return { width: 0.55 * text.length, ascent: 0.9, height: 1.15 }; // not drawn yet
+    this.measured.set(key, m);
+    return m;
   }
 
-  // view: the game view; opts: {legal: Set of area ids, origin, battle, seats}.
+  // --- where things are on screen (for an animation layer) ------------------------------
+
+  toScreen(p) {
+    const m = this.svg.getScreenCTM();
+    const q = this.svg.createSVGPoint();
+    [q.x, q.y] = p;
+    const r = q.matrixTransform(m);
+    return { x: r.x, y: r.y };
+  }
+
+  fromScreen(x, y) {
+    const m = this.svg.getScreenCTM().inverse();
+    const q = this.svg.createSVGPoint();
+    [q.x, q.y] = [x, y];
+    const r = q.matrixTransform(m);
+    return [r.x, r.y];
+  }
+
+  anchor(id) {
+    const a = this.areas.get(id);
+    return a ? a.anchor : null;
+  }
+
+  areaPoint(id) {
+    const p = this.anchor(id);
+    return p ? this.toScreen(p) : null;
+  }
+
+  pieceElements(id) {
+    const g = this.pieces.querySelector(`g.area-pieces[data-area="${CSS.escape(id)}"]`);
+    if (!g) return [];
+    return [...g.querySelectorAll("[data-piece]")].map((el) => ({ kind: el.dataset.piece, id: el.dataset.id || null, el }));
+  }
+
+  pieceBox(id, kind, which = null) {
+    const p = this.pieceElements(id).find((x) => x.kind === kind && (which === null || x.id === which));
+    return p ? p.el.getBoundingClientRect() : null;
+  }
+
+  // --- the pieces of a view ---------------------------------------------------------------
+
+  // view: the game view; opts: {legal: Set of area ids, origin, battle, attack, under}.
   render(view, opts = {}) {
+    this.view = view;
+    this.opts = opts;
     const legal = opts.legal || new Set();
-    this.tints.replaceChildren();
+    this.landTints.replaceChildren();
+    [...this.tints.children].forEach((c) => c !== this.landTints && c.remove());
     this.pieces.replaceChildren();
     this.marks.replaceChildren();
+    this.underlay.replaceChildren(...(opts.under ? opts.under(this) : []));
     const heroOwner = {};
     const creatureOwner = {};
     for (const pl of view.players || []) {
@@ -180,226 +321,137 @@ export class BoardView {
       for (const c of pl.creatures || []) creatureOwner[c] = pl.index;
     }
     // Miniatures by their own name (Scylla and Charybdis are two miniatures of one card).
-    for (const [mini, m] of Object.entries(view.miniatures || {})) creatureOwner[mini] = m.owner;
+    const card = {};
+    for (const [mini, m] of Object.entries(view.miniatures || {})) {
+      creatureOwner[mini] = m.owner;
+      card[mini] = m.card || mini;
+    }
+    for (const [id, el] of this.areaEls) {
+      const on = legal.has(id);
+      el.classList.toggle("legal", on);
+      // A choice is a button for the keyboard and a screen reader, named after its area.
+      if (on) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-label", this.name(id));
+      } else {
+        for (const attr of ["tabindex", "role", "aria-label"]) el.removeAttribute(attr);
+      }
+    }
+    const taken = [];
     for (const st of view.areas || []) {
       const a = this.areas.get(st.id);
       if (!a) continue;
-      const el = this.areaEls.get(st.id);
-      el.classList.toggle("legal", legal.has(st.id));
-      const d = el.getAttribute("d");
       if (st.owner >= 0) {
-        this.tints.append(s("path", { d, class: `tint ${a.kind}`, fill: colour(st.owner) }));
+        const d = this.areaEls.get(st.id).getAttribute("d");
+        (a.kind === "land" ? this.landTints : this.tints).append(s("path", { d, class: `tint ${a.kind}`, fill: colour(st.owner) }));
       }
       const attack = opts.attack && opts.attack.area === st.id ? opts.attack : null;
-      this.drawArea(a, st, heroOwner, creatureOwner, attack);
+      taken.push(...this.drawArea(a, st, heroOwner, creatureOwner, card, attack));
     }
-    const mark = (id, cls, text) => {
-      const el = this.areaEls.get(id);
-      if (!el) return;
-      this.marks.append(s("path", { d: el.getAttribute("d"), class: `mark ${cls}` }, s("title", {}, text)));
-    };
-    for (const id of legal) mark(id, "legal-ring", "You may choose this area");
-    if (opts.origin) mark(opts.origin, "origin", "Moving from here");
-    if (opts.battle) mark(opts.battle, "battle", "Battle!");
+    this.placeNames(taken);
+    for (const id of legal) this.mark(id, "legal-ring", "You may choose this area");
+    if (opts.origin) this.mark(opts.origin, "origin", "Moving from here");
+    if (opts.battle) this.mark(opts.battle, "battle", "Battle!");
   }
 
-  drawArea(a, st, heroOwner, creatureOwner, attack) {
-    const k = this.k;
-    const [cx, cy] = a.centre;
+  // The outline of an area for a mark drawn around it: a land area's follows its coast.
+  outline(id) {
+    return this.landD.get(id) || (this.areaEls.get(id) && this.areaEls.get(id).getAttribute("d")) || "";
+  }
+
+  mark(id, cls, text) {
+    if (!this.areas.has(id)) return null;
+    const el = s("path", { d: this.outline(id), class: `mark ${cls}`, "data-area": id }, s("title", {}, text));
+    this.marks.append(el);
+    return el;
+  }
+
+  // Draws what stands in an area; returns the boxes it takes (board units).
+  drawArea(a, st, heroOwner, creatureOwner, card, attack) {
+    const z = this.zones.get(a.id);
+    const taken = [];
+    const take = (x, y, w, h) => taken.push({ x: x - w / 2, y: y - h / 2, w, h });
     const g = s("g", { class: "area-pieces", "data-area": a.id });
     const owner = st.owner;
     const tokens = [];
+    const add = (list, kind, id, make) => list.push({ kind, id, make });
     if (a.kind === "land") {
-      if (st.troops) tokens.push((x, y) => this.troop(x, y, owner, st.troops, "troop"));
-      if (st.mercs) tokens.push((x, y) => this.troop(x, y, owner, st.mercs, "merc"));
-      for (const hero of st.heroes || []) tokens.push((x, y) => this.hero(x, y, heroOwner[hero] ?? owner, hero));
+      if (st.troops) add(tokens, "troop", null, (x, y, k) => art.troop(x, y, k, owner, st.troops, false));
+      if (st.mercs) add(tokens, "merc", null, (x, y, k) => art.troop(x, y, k, owner, st.mercs, true));
+      for (const hero of st.heroes || []) add(tokens, "hero", hero, (x, y, k) => art.hero(x, y, k, heroOwner[hero] ?? owner, hero));
       const units = (st.troops || 0) + (st.mercs || 0) + (st.heroes || []).length;
-      if (!units && owner >= 0 && !attack) tokens.push((x, y) => this.control(x, y, owner));
+      if (!units && owner >= 0 && !attack) add(tokens, "control", null, (x, y, k) => art.control(x, y, k, owner));
     } else if (st.fleets) {
-      tokens.push((x, y) => this.fleet(x, y, owner, st.fleets));
+      add(tokens, "fleet", null, (x, y, k) => art.fleet(x, y, k, owner, st.fleets));
     }
-    for (const c of st.creatures || []) tokens.push((x, y) => this.creature(x, y, c, creatureOwner[c]));
+    for (const c of st.creatures || []) add(tokens, "creature", c, (x, y, k) => art.creature(x, y, k, c, card[c] || c, creatureOwner[c] ?? -1));
+    const foot = z.icons.find((ic) => ic.kind === "prosperity");
+    if (st.prosperity && !foot) add(tokens, "prosperity", null, (x, y, k) => art.prosperity(x, y, k * 0.75, st.prosperity));
+    if (a.kind === "sea" && a.cornucopias) add(tokens, "cornucopia", null, (x, y, k) => art.cornucopia(x, y, k * 0.8, a.cornucopias));
     // In a battle the attacker's units stand in the area too, in a row above the defender's.
     const raiders = [];
     if (attack) {
       const p = attack.player;
-      if (attack.troops) raiders.push((x, y) => this.troop(x, y, p, attack.troops, "troop"));
-      if (attack.mercs) raiders.push((x, y) => this.troop(x, y, p, attack.mercs, "merc"));
-      for (const hero of attack.heroes || []) raiders.push((x, y) => this.hero(x, y, p, hero));
-      if (attack.fleets) raiders.push((x, y) => this.fleet(x, y, p, attack.fleets));
+      if (attack.troops) add(raiders, "troop", null, (x, y, k) => art.troop(x, y, k, p, attack.troops, false));
+      if (attack.mercs) add(raiders, "merc", null, (x, y, k) => art.troop(x, y, k, p, attack.mercs, true));
+      for (const hero of attack.heroes || []) add(raiders, "hero", hero, (x, y, k) => art.hero(x, y, k, p, hero));
+      if (attack.fleets) add(raiders, "fleet", null, (x, y, k) => art.fleet(x, y, k, p, attack.fleets));
     }
-    this.shrink = raiders.length ? 0.78 : 1;
-    const step = 19 * k * this.shrink;
-    const row = (list, y, cls) => list.forEach((make, i) => {
-      const x = cx + (i - (list.length - 1) / 2) * step;
-      const el = make(round(x), round(y));
+    const put = (list, zone, cls) => rowOf(zone, list.length, zone.h).forEach((spot, i) => {
+      const t = list[i];
+      const el = t.make(spot.x, spot.y, spot.size);
+      take(spot.x, spot.y, spot.size * 1.12, spot.size * 1.12); // a plate may stand out a little
+      el.dataset.piece = t.kind;
+      if (t.id) el.dataset.id = t.id;
       if (cls) el.classList.add(cls);
       g.append(el);
     });
-    const metropolis = (st.buildings || []).includes("metropolis");
+    if (st.prosperity && foot) {
+      const el = art.prosperity(foot.cx, foot.cy, foot.w * 0.9, st.prosperity);
+      take(foot.cx, foot.cy, foot.w, foot.h);
+      el.dataset.piece = "prosperity";
+      g.append(el);
+    }
+    // Many pieces in one area: their row grows past the cell rather than shrink them.
+    const many = Math.max(tokens.length, raiders.length);
+    const zone = { ...z.tokens, w: Math.max(z.tokens.w, Math.min(many * z.tokens.h * 1.08, 2.3 * this.R)) };
     if (raiders.length) {
-      row(raiders, cy - 6 * k, "attacker");
-      row(tokens, cy + 8 * k, "defender");
+      const half = zone.h / 2;
+      put(raiders, { ...zone, h: half, cy: zone.cy - half / 2 }, "attacker");
+      put(tokens, { ...zone, h: half, cy: zone.cy + half / 2 }, "defender");
     } else {
-      row(tokens, cy + (metropolis ? -3 : 1) * k);
+      put(tokens, zone, null);
     }
-    this.shrink = 1;
-    // Construction sites and buildings, in a row; a Metropolis is wider than a building.
-    const sites = a.sites || [];
-    const blds = st.buildings || [];
-    let rowL = 0;
-    let rowR = 0;
-    if (sites.length) {
-      const widths = sites.map((_, i) => (blds[i] === "metropolis" ? 21 : 11.2) * k);
-      const total = widths.reduce((x, y) => x + y, 0);
-      const mid = sites.reduce((x, p) => x + p[0], 0) / sites.length;
-      let x = mid - total / 2;
-      [rowL, rowR] = [x, x + total];
-      sites.forEach((p, i) => {
+    // Building sites and buildings in a row, the printed Cornucopia at its end; a Metropolis
+    // takes the room of two sites.
+    if (z.sites) {
+      const blds = st.buildings || [];
+      // Several Metropolises can stand on one area: the row shrinks to stay in its place.
+      const wanted = (a.sites || []).reduce((n, _, i) => n + (blds[i] === "metropolis" ? 2.1 : 1.1), 0) + (a.cornucopias ? 1.2 : 0);
+      const S = Math.min(z.sites.site, z.sites.w / wanted);
+      const widths = (a.sites || []).map((_, i) => (blds[i] === "metropolis" ? 2.1 : 1.1) * S);
+      const horn = a.cornucopias ? 1.2 * S : 0;
+      const total = widths.reduce((x, y) => x + y, 0) + horn;
+      let x = z.sites.cx - total / 2;
+      const y = z.sites.cy;
+      take(z.sites.cx, y, total, 1.3 * S);
+      widths.forEach((w, i) => {
         const b = blds[i] || "";
-        const cxSite = x + widths[i] / 2;
-        x += widths[i];
-        g.append(b === "metropolis" ? this.metropolis(cxSite, p[1], owner) : this.site(cxSite, p[1], b, owner));
+        const mid = x + w / 2;
+        x += w;
+        if (!b) g.append(art.emptySite(mid, y, S * 0.92));
+        else {
+          const el = b === "metropolis" ? art.metropolis(mid, y, S * 0.95, owner) : art.building(mid, y, S * 0.98, b, owner);
+          el.dataset.piece = "building";
+          el.dataset.id = b;
+          g.append(el);
+        }
       });
+      if (a.cornucopias) g.append(art.cornucopia(x + horn / 2, y, S * 1.05, a.cornucopias));
     }
-    // Income: printed Cornucopias (a horn on the board) and Prosperity tokens (round tokens).
-    const printed = a.cornucopias || 0;
-    const prosperity = st.prosperity || 0;
-    if (printed || prosperity) {
-      const k2 = 13 * k;
-      let px, py, qx, qy; // printed horn, prosperity token
-      if (a.kind === "land" && sites.length) {
-        const y = sites[0][1];
-        [px, py] = [rowR + k2 - 5.6 * k, y];
-        [qx, qy] = [rowL - k2 + 5.6 * k, y];
-      } else {
-        [px, py] = [cx - (prosperity && printed ? 8 * k : 0), cy + 20 * k];
-        [qx, qy] = [cx + (prosperity && printed ? 8 * k : 0), cy + 20 * k];
-      }
-      if (printed) g.append(this.cornucopia(px, py, printed));
-      if (prosperity) g.append(this.prosperityToken(qx, qy, prosperity));
-    }
-    if (a.priestess) g.append(this.priestessIcon(a.label[0] - 26 * k, a.label[1] - 3 * k));
     this.pieces.append(g);
-  }
-
-  troop(x, y, p, n, kind) {
-    const k = this.k * this.shrink;
-    const merc = kind === "merc";
-    const title = `${n} ${merc ? "mercenary " : ""}Troop${n > 1 ? "s" : ""}`;
-    // A hoplite's shield: a round shield with a crest line; mercenaries wear a dashed rim.
-    return s("g", { class: `piece ${kind}`, transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
-      s("title", {}, title),
-      s("circle", { r: 8.5, fill: colour(p), stroke: merc ? "#f4efe2" : "#fff", "stroke-width": 1.6, "stroke-dasharray": merc ? "2.2 1.6" : null }),
-      s("circle", { r: 5.8, fill: "none", stroke: "rgba(255,255,255,0.45)", "stroke-width": 0.8 }),
-      s("text", { class: "count", y: 3.3, fill: ink(p) }, merc ? `${n}m` : n));
-  }
-
-  fleet(x, y, p, n) {
-    const k = this.k * this.shrink;
-    return s("g", { class: "piece fleet", transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
-      s("title", {}, `${n} Fleet${n > 1 ? "s" : ""}`),
-      // A trireme: hull with a ram, a mast and a square sail.
-      s("path", { d: "M-11,1 L11,1 L8,6 L-8,6 Z M11,1 L14,3 L10,4 Z", fill: colour(p), stroke: "#fff", "stroke-width": 1.2, "stroke-linejoin": "round" }),
-      s("path", { d: "M0,1 L0,-10", stroke: "#fff", "stroke-width": 1.1 }),
-      s("path", { d: "M-6,-8 L6,-8 L5,-1 L-5,-1 Z", fill: "#f6f0dc", stroke: colour(p), "stroke-width": 1.2 }),
-      n > 1 ? s("g", { transform: "translate(10,-7)" },
-        s("circle", { r: 5, fill: "#fff", stroke: colour(p), "stroke-width": 1.2 }),
-        s("text", { class: "badge", y: 2.4 }, n)) : null);
-  }
-
-  hero(x, y, p, hero) {
-    const k = this.k * this.shrink;
-    const pts = [];
-    for (let i = 0; i < 10; i++) {
-      const r = i % 2 ? 4.2 : 9.5;
-      const t = (Math.PI / 5) * i - Math.PI / 2;
-      pts.push(`${round(r * Math.cos(t))},${round(r * Math.sin(t))}`);
-    }
-    return s("g", { class: "piece hero", transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
-      s("title", {}, `${cardName(hero)} (Hero)`),
-      s("polygon", { points: pts.join(" "), fill: colour(p), stroke: "#fff", "stroke-width": 1.3, "stroke-linejoin": "round" }),
-      s("text", { class: "hero-initial", y: 2.8, fill: ink(p) }, cardName(hero)[0]));
-  }
-
-  creature(x, y, c, p) {
-    const k = this.k * this.shrink;
-    const hex = (r) => {
-      const pts = [];
-      for (let i = 0; i < 6; i++) {
-        const t = (Math.PI / 3) * i;
-        pts.push(`${round(r * Math.cos(t))},${round(r * Math.sin(t))}`);
-      }
-      return pts.join(" ");
-    };
-    // A miniature: a dark purple hexagon in its owner's colour ring.
-    return s("g", { class: "piece creature", transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
-      s("title", {}, `${cardName(c)} (Mythological Creature)`),
-      s("polygon", { points: hex(10.2), fill: p >= 0 ? colour(p) : "#d9c7ef", stroke: "#fff", "stroke-width": 1 }),
-      s("polygon", { points: hex(7.4), fill: "#3b2350" }),
-      s("text", { class: "creature-initials", y: 2.6 }, initials(c)));
-  }
-
-  control(x, y, p) {
-    const k = this.k * this.shrink;
-    return s("g", { class: "piece control", transform: `translate(${x},${y}) scale(${k})`, filter: "url(#shadow)" },
-      s("title", {}, "Control token"),
-      s("circle", { r: 6.5, fill: colour(p), stroke: "#fff", "stroke-width": 1.3 }),
-      s("circle", { r: 3.2, fill: "none", stroke: ink(p), "stroke-width": 1, opacity: 0.8 }));
-  }
-
-  site(x, y, b, p) {
-    const k = this.k;
-    const w = 9.6 * k;
-    if (!b) {
-      return s("rect", { x: round(x - w / 2), y: round(y - w / 2), width: round(w), height: round(w), rx: 1.5 * k, class: "site empty" },
-        s("title", {}, "Construction site"));
-    }
-    const info = BUILDINGS[b] || { letter: b[0].toUpperCase(), name: b, colour: "#777" };
-    return s("g", { class: `building ${b}`, transform: `translate(${round(x)},${round(y)}) scale(${k})`, filter: "url(#shadow)" },
-      s("title", {}, info.name),
-      s("rect", { x: -5.2, y: -5.2, width: 10.4, height: 10.4, rx: 1.5, fill: info.colour, stroke: p >= 0 ? colour(p) : "#fff", "stroke-width": 1.6 }),
-      s("text", { class: "bld-letter", y: 2.6 }, info.letter));
-  }
-
-  metropolis(x, y, p) {
-    const k = this.k;
-    // A walled city: three towers over a gate.
-    return s("g", { class: "building metropolis", transform: `translate(${round(x)},${round(y)}) scale(${round(k * 0.75)})`, filter: "url(#shadow)" },
-      s("title", {}, "Metropolis"),
-      s("path", {
-        d: "M-13,8 L-13,-4 L-10,-4 L-10,-7 L-7,-7 L-7,-4 L-4,-4 L-4,-10 L-1.5,-10 L-1.5,-13 L1.5,-13 L1.5,-10 L4,-10 L4,-4 L7,-4 L7,-7 L10,-7 L10,-4 L13,-4 L13,8 Z",
-        fill: "#7b3fa0", stroke: p >= 0 ? colour(p) : "#fff", "stroke-width": 2, "stroke-linejoin": "round",
-      }),
-      s("path", { d: "M-3,8 L-3,2 A3,3 0 0 1 3,2 L3,8 Z", fill: "#f3e6c4" }));
-  }
-
-  // The Cornucopia printed on the board: a golden horn of plenty.
-  cornucopia(x, y, n) {
-    const k = this.k;
-    return s("g", { class: "cornucopia", transform: `translate(${round(x)},${round(y)}) scale(${k})` },
-      s("title", {}, `${n} Cornucopia${n > 1 ? "s" : ""} (income)`),
-      s("path", { d: "M-6,-4.5 Q-3,4.5 5.5,4 Q7,1 6.3,-2.2 Q1,0.6 -6,-4.5 Z", fill: "#f2c230", stroke: "#6b4a00", "stroke-width": 1, "stroke-linejoin": "round" }),
-      s("ellipse", { cx: 5.9, cy: 0.9, rx: 1.2, ry: 3.1, fill: "#fff3c4", stroke: "#6b4a00", "stroke-width": 0.6 }),
-      n > 1 ? s("text", { class: "badge-small", x: -4.5, y: 6.5 }, n) : null);
-  }
-
-  // Prosperity tokens: round tokens showing a Cornucopia.
-  prosperityToken(x, y, n) {
-    const k = this.k;
-    return s("g", { class: "prosperity", transform: `translate(${round(x)},${round(y)}) scale(${k})`, filter: "url(#shadow)" },
-      s("title", {}, `${n} Prosperity token${n > 1 ? "s" : ""} (income)`),
-      s("circle", { r: 6, fill: "#4d7a2a", stroke: "#f2c230", "stroke-width": 1.4 }),
-      s("path", { d: "M-3.6,-2.4 Q-1.8,2.8 3.2,2.4 Q4.1,0.6 3.7,-1.3 Q0.6,0.4 -3.6,-2.4 Z", fill: "#f2c230" }),
-      n > 1 ? s("text", { class: "badge-small", x: 5.5, y: -4 }, n) : null);
-  }
-
-  priestessIcon(x, y) {
-    const k = this.k;
-    return s("g", { class: "priestess-icon", transform: `translate(${round(x)},${round(y)}) scale(${k})` },
-      s("title", {}, "Priestess icon: its new controller gains a Priestess"),
-      s("circle", { cy: -3, r: 2, fill: "#fff" }),
-      s("path", { d: "M-3.2,4 L0,-1 L3.2,4 Z", fill: "#fff" }),
-      s("circle", { r: 5.6, cy: 0.5, fill: "none", stroke: "#b98a1c", "stroke-width": 0.9 }));
+    return taken;
   }
 }
+

@@ -1,10 +1,51 @@
 // Shared helpers for the lobby and the game page: names, colours, labels, HTTP.
 // Plain ES module, no dependencies.
 
-// Player colours, chosen to stand out on a blue sea (no blue player).
-export const PLAYER_COLOURS = ["#d63a2f", "#e9b824", "#2f9e4f", "#33333d", "#9346b5", "#8b5a2b"];
+// Player colours, chosen to stand out on a blue sea (no blue player) and from each other for
+// colour-blind players too (checked under simulated protanopia, deuteranopia and tritanopia by
+// tests/test_faction_colours.py); each faction also has a shape of its own (FACTION_SHAPES).
+export const PLAYER_COLOURS = ["#e41b0b", "#debd03", "#2da466", "#24242c", "#b512dc", "#5a3c20"];
 export const PLAYER_COLOUR_NAMES = ["red", "yellow", "green", "black", "purple", "brown"];
-export const PLAYER_INK = ["#fff", "#2a2000", "#fff", "#fff", "#fff", "#fff"]; // text on the colour
+export const PLAYER_INK = ["#fff", "#1a1a1a", "#1a1a1a", "#fff", "#fff", "#fff"]; // text on the colour
+export const FACTION_SHAPES = ["circle", "triangle", "square", "diamond", "cross", "down"];
+
+// A faction's shape as an SVG path of radius r about (0, 0): the plate of its pieces.
+export function factionShapePath(p, r) {
+  const shape = FACTION_SHAPES[(p >= 0 ? p : 0) % FACTION_SHAPES.length];
+  const f = (x) => Math.round(x * 100) / 100;
+  const poly = (pts) => "M" + pts.map(([x, y]) => `${f(x * r)},${f(y * r)}`).join("L") + "Z";
+  switch (shape) {
+    case "triangle": return poly([[0, -1.25], [1.2, 0.85], [-1.2, 0.85]]);
+    case "down": return poly([[-1.2, -0.85], [1.2, -0.85], [0, 1.25]]);
+    case "square": return poly([[-0.9, -0.9], [0.9, -0.9], [0.9, 0.9], [-0.9, 0.9]]);
+    case "diamond": return poly([[0, -1.2], [1.2, 0], [0, 1.2], [-1.2, 0]]);
+    case "cross": {
+      const a = 0.42;
+      return poly([[-a, -1.05], [a, -1.05], [a, -a], [1.05, -a], [1.05, a], [a, a], [a, 1.05], [-a, 1.05], [-a, a], [-1.05, a], [-1.05, -a], [-a, -a]]);
+    }
+    default: return `M${f(-r)},0A${f(r)},${f(r)} 0 1 0 ${f(r)},0A${f(r)},${f(r)} 0 1 0 ${f(-r)},0Z`;
+  }
+}
+
+// The faction's shape in its colour, as a small inline picture for a page (chips, player cards).
+export function factionMark(p, size = 12) {
+  return svg("svg", { class: "faction-mark", viewBox: "-7 -7 14 14", width: size, height: size, "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: factionShapePath(p, 5.2), fill: colour(p), stroke: ink(p) === "#fff" ? "#fff" : "#1a1a1a", "stroke-width": 1.2, "stroke-linejoin": "round" }));
+}
+
+// An SVG element: svg("path", {d: ...}, child, "text", ...).
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
 
 export const GODS = {
   poseidon: { name: "Poseidon", colour: "#2f7fc1", gift: "Port · Fleet · Sea Moves" },
@@ -84,12 +125,24 @@ export function h(tag, attrs = {}, ...children) {
 
 // A small coloured disc naming a player.
 export function chip(p, seats, text) {
-  return h("span", { class: "chip", style: { background: colour(p), color: ink(p) }, title: seatName(seats, p) },
-    text ?? seatName(seats, p));
+  const name = seatName(seats, p);
+  if (text === "") { // the faction's mark alone, named for a screen reader
+    return h("span", { class: "chip-mark", title: name, role: "img", "aria-label": name }, factionMark(p, 14));
+  }
+  return h("span", { class: "chip", style: { background: colour(p), color: ink(p) }, title: name },
+    p >= 0 ? factionMark(p, 11) : null, text ?? name);
+}
+
+// A logged-in request that changes something carries the login's CSRF token (server/auth.py):
+// the cyclades_csrf cookie, which only this site's pages can read.
+export function csrfHeaders(method = "POST") {
+  if (["GET", "HEAD", "OPTIONS"].includes(method)) return {};
+  const m = document.cookie.match(/(?:^|;\s*)cyclades_csrf=([^;]+)/);
+  return m ? { "X-CSRF-Token": decodeURIComponent(m[1]) } : {};
 }
 
 export async function api(method, path, body) {
-  const opts = { method, headers: {} };
+  const opts = { method, headers: csrfHeaders(method) };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -201,9 +254,12 @@ const DESCRIPTIONS = {
 };
 
 // areaName(id) -> printed name; used to replace area ids in the server's text.
-export function actionLabel(a, areaName = (x) => x) {
+// playerName(p) -> a player's name, for the choices that name a player (the Griffin's, the
+// Satyr's target).
+export function actionLabel(a, areaName = (x) => x, playerName = (p) => `Player ${p + 1}`) {
   const where = a.where ? areaName(a.where) : "";
   if (a.kind === "take") return takeLabel(a);
+  if (a.kind === "target_player") return `Target ${playerName(a.n || 0)}`;
   // classic Zeus' swap: `where` names the creature track slot by its price ("slot-3")
   if (a.kind === "swap_creature") return `Replace ${cardName(a.what)} (the ${a.where.replace("slot-", "")} GP slot) with the top Creature card for ${a.n} GP`;
   if (a.kind === "lose" && UNIT_WORDS[a.what]) return `Lose a ${UNIT_WORDS[a.what][0]}`;

@@ -2,22 +2,7 @@
 // metropolises cycle by cycle (an inline SVG, drawn here), "Rematch", "Download the game
 // record" and "Watch the replay". Also the "Scroll back" link of the game page, and the
 // chart the replay viewer shows. Plain ES module, no dependencies besides common.js.
-import { api, colour, h, ink } from "./common.js";
-
-const NS = "http://www.w3.org/2000/svg";
-
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
+import { api, colour, h, ink, svg as s } from "./common.js";
 
 // The end screen's and the viewer's styles live in replay.css; the game page loads it here.
 export function ensureStyles() {
@@ -379,13 +364,14 @@ function watchRematch(ctx, notice) {
 
 // Adds to the game page's top bar a link to the replay viewer, at the current position,
 // following the game as it goes on.
-export function scrollBackLink(gid) {
+export function scrollBackLink(gid, token = "") {
   if (!gid || document.getElementById("scroll-back")) return;
   ensureStyles();
   const bar = document.querySelector(".topbar");
   if (!bar) return;
   const a = h("a", {
-    id: "scroll-back", class: "scroll-back", href: `/replay/${enc(gid)}?step=last`, target: "_blank", rel: "noopener",
+    id: "scroll-back", class: "scroll-back", href: `/replay/${enc(gid)}?step=last${token ? `&token=${enc(token)}` : ""}`,
+    target: "_blank", rel: "noopener",
     title: "Look back through the game so far, decision by decision (a new tab)",
   }, "⟲ Scroll back");
   const conn = document.getElementById("conn");

@@ -1,13 +1,17 @@
 // The game page: /game/{id}?token=... (a seat) or /game/{id} (a spectator).
 // State comes from GET /api/games/{id} and then the WebSocket; decisions go out
 // with POST /api/games/{id}/actions, always one of the seat's legal actions as listed.
-import { BoardView, turnGeometry } from "./board.js";
+import { Animator, lastMoveMarks, speedControl } from "./animate.js";
+import { BoardView } from "./board.js";
 import { endScreen, scrollBackLink } from "./endgame.js";
 import {
-  BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, godName, h, ink, seatName, unitWords,
+  BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, seatName, unitWords,
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
-import { afterRender, beforeSend } from "./tutorial.js"; // lessons, Undo, "End your turn?"
+import { invitesPanel } from "./invites.js";
+import { afterRender, beforeSend } from "./tutorial.js"; // lessons, "End your turn?"
+import { chatNotice, chatState, installChat } from "./chat.js"; // the table talk
+import { ratingMoved } from "./account.js";
 
 const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
 const BID_KINDS = new Set(["bid", "apollo"]);
@@ -37,17 +41,33 @@ const st = {
   collapsed: {},
   hint: null, // POST /api/games/{id}/hint: {version, action, reason} for the current decision
   hinting: false,
+  undos: 0, // decisions taken back so far in the game: a new count starts the log again
+  undo: null, // {steps, reason, text}: how far back this seat may go now (engine/undo.py)
+  undoing: false,
+  since: null, // {from, to, decisions, first_move}: the log lines since this seat's last move
+  lastMoves: [], // per player: {player, areas} of their last move, marked on the board
+  logTotal: 0, // the server's log length: st.log holds its last lines
   signals,
 };
 window.cyclades = st; // handy in the console and for tests
 
 const $ = (id) => document.getElementById(id);
 
+// Others' moves played on the board before each new position is drawn (animate.js).
+const anim = new Animator({
+  board: () => st.board,
+  seats: () => st.seats,
+  isMe: (p) => isMe(p),
+  panelOf: (p) => document.querySelector(`#players article.player[data-player="${p}"]`),
+  stage: () => $("anim-stage"),
+});
+st.anim = anim;
+
 // --- names -----------------------------------------------------------------
 
 const pname = (p) => seatName(st.seats, p);
 const areaName = (id) => (st.board ? st.board.name(id) : id);
-const label = (a) => actionLabel(a, areaName);
+const label = (a) => actionLabel(a, areaName, pname);
 // A seat plays its factions: one, or two in the 2-player game (R22; the server's `factions`).
 const isMe = (p) => st.seat !== null && st.seat !== undefined && (Array.isArray(st.factions) && st.factions.length ? st.factions.includes(p) : p === st.seat);
 
@@ -87,7 +107,11 @@ function decisionWords(dec, view) {
     case "peek": return "decide about the top Creature card";
     case "maintain": return "maintain their Creatures";
     case "creature": return `use ${cardName(dec.card)}`;
-    default: return `decide (${k.replace(/_/g, " ")})`;
+    case "voyage": return "move their Fleets (up to 3 sea spaces)";
+    case "sacrifice": return `sacrifice ${cardName(dec.hero)}`;
+    case "reroll": return "decide whether to pay to re-roll the die (Croesus)";
+    case "hector": return "decide whether to destroy an invading unit (Hector)";
+    default: return "decide";
   }
 }
 
@@ -100,7 +124,7 @@ function isLand(id) {
 
 async function start() {
   if (!st.gid) {
-    showToast("No game in this address.");
+    wrongLink(404, "No game in this address.");
     return;
   }
   try {
@@ -113,26 +137,49 @@ async function start() {
     await loadSetup(state);
     applyFull(state);
   } catch (e) {
-    $("status").textContent = `This game cannot be loaded: ${e.message}`;
-    $("status").className = "status error";
+    wrongLink(e.status, e.message);
     return;
   }
-  scrollBackLink(st.gid);
+  scrollBackLink(st.gid, st.token);
   connect();
+  installChat(st);
 }
 
-// A wide board on a tall screen (a phone upright) is drawn turned a quarter: twice as large.
-const TALL = window.matchMedia("(max-width: 820px) and (orientation: portrait)");
+// A wrong or stale link: say what is wrong, and offer the lobby and (if the game exists)
+// watching it, instead of an empty board.
+async function wrongLink(status, message) {
+  setConn("not connected", "down");
+  let exists = status === 403;
+  if (status !== 403 && status !== 404 && status && st.gid) {
+    try {
+      await api("GET", `/api/games/${encodeURIComponent(st.gid)}/board`);
+      exists = true;
+    } catch (e) { /* no such game */ }
+  }
+  const watch = `/game/${encodeURIComponent(st.gid)}`;
+  const [title, text] = status === 403 && st.token
+    ? ["This invitation link does not open a seat",
+      "The game exists, but this link's key is not one of its seats: it may have been copied in part, " +
+      "or the host gave the seat to someone else or to a bot. Ask the host for a new link, or watch the game."]
+    : status === 404 || (!exists && status >= 400)
+      ? ["There is no such game", `No game has the code “${st.gid}” on this server: the link may be mistyped, ` +
+        "or the game was removed after a long time without moves."]
+      : ["This game cannot be shown", message || "The server did not answer."];
+  document.title = "Cyclades — link not valid";
+  const box = h("section", { class: "panel wrong-link", id: "wrong-link", role: "alert" },
+    h("h2", {}, title),
+    h("p", {}, text),
+    h("div", { class: "buttons" },
+      h("a", { class: "button primary", href: "/", id: "to-lobby" }, "Go to the lobby"),
+      exists && st.token ? h("a", { class: "button secondary", href: watch, id: "watch-game" }, "Watch this game") : null,
+      exists ? null : h("a", { class: "button secondary", href: "/tutorial" }, "Learn to play")));
+  document.querySelector("main.layout").replaceChildren(box);
+}
 
+// The board turns and scales to fill its panel by itself (board.js).
 function drawBoard() {
-  const geo = st.geo;
-  const turn = TALL.matches && geo.width > geo.height * 1.1;
-  if (st.board && st.board.turned === turn) return;
-  st.board = new BoardView($("board"), turn ? turnGeometry(geo) : geo, onAreaClick);
-  st.board.turned = turn;
-  if (st.view) render();
+  if (!st.board) st.board = new BoardView($("board"), st.geo, onAreaClick);
 }
-TALL.addEventListener("change", () => st.geo && drawBoard());
 
 // The game's mode and the texts of its cards (neither is needed to play: failures are quiet).
 async function loadSetup(state) {
@@ -156,15 +203,30 @@ function stateUrl() {
 
 // GET /api/games/{id}: the whole log (last 200 lines) and the state.
 function applyFull(data) {
-  if (data.version < st.version) return; // the live updates are already further on
+  if (!newer(data)) return; // the live updates are already further on
   st.seats = data.seats || st.seats;
   st.log = data.log || [];
   st.logVersion = data.version;
   applyState(data, false);
 }
 
+// A state to take: newer than ours, or after a decision was taken back (a new `undos` count:
+// the version then goes back).
+function newer(msg) {
+  return (msg.undos ?? 0) > st.undos || ((msg.undos ?? 0) === st.undos && msg.version >= st.version);
+}
+
 function applyState(msg, appendLog = true) {
-  if (msg.version < st.version) return; // an older message overtaken by a newer one
+  if (!newer(msg)) return; // an older message overtaken by a newer one
+  if ((msg.undos ?? 0) !== st.undos) {
+    st.undos = msg.undos ?? 0;
+    if (msg.log) {
+      st.log = msg.log.slice(); // the log starts again from its tail
+      st.logVersion = msg.version;
+      appendLog = false;
+    }
+    st.hint = null;
+  }
   st.seat = msg.seat ?? null;
   st.factions = msg.factions || null;
   st.version = msg.version;
@@ -172,11 +234,23 @@ function applyState(msg, appendLog = true) {
   st.status = msg.status || st.status;
   if (msg.seats) st.seats = msg.seats;
   st.legal = msg.legal_actions || (msg.view && msg.view.legal_actions) || [];
+  chatState(st.status);
+  st.undo = msg.undo || null;
+  st.since = msg.since || null;
+  st.lastMoves = msg.last_moves || [];
   if (appendLog && msg.log && msg.version > st.logVersion) {
     st.log.push(...msg.log);
     st.logVersion = msg.version;
   }
+  if (msg.log_total !== undefined) st.logTotal = msg.log_total;
   render();
+}
+
+// The log lines between two of the server's line numbers, if this page holds them.
+function logLines(from, to) {
+  const start = st.logTotal - st.log.length;
+  if (from < start) return null;
+  return st.log.slice(from - start, to - start);
 }
 
 function connect() {
@@ -199,12 +273,16 @@ function connect() {
     if (msg.type === "state") {
       if (first) {
         first = false;
+        anim.skip();
         onFirstState(msg);
         return;
       }
-      applyState(msg);
+      if (msg.log_reset) anim.skip(); // a decision taken back: no moves to play
+      anim.push(msg.moves, () => applyState(msg));
     } else if (msg.type === "error") {
       showToast(msg.message || "The server refused that.");
+    } else if (msg.type === "chat") {
+      chatNotice(msg);
     }
   };
   ws.onclose = () => {
@@ -220,7 +298,7 @@ function connect() {
 // that connection: the server sends the log's tail (or everything). It replaces ours,
 // so that nothing missed while disconnected is lost and nothing is shown twice.
 async function onFirstState(msg) {
-  if (msg.version < st.version) return;
+  if (!newer(msg)) return;
   if (msg.log && msg.log.length) {
     st.log = msg.log.slice();
     st.logVersion = msg.version;
@@ -284,22 +362,40 @@ function openPopup(ev, title, actions, labelOf = label, explain = null) {
   const pop = $("popup");
   hideTip();
   pop.replaceChildren(
-    h("div", { class: "popup-title" }, title),
+    h("div", { class: "popup-title", id: "popup-title" }, title),
     explain ? h("div", { class: "popup-text" }, explain) : null,
-    ...actions.map((a) => h("button", { class: `popup-item${isHinted(a) ? " hinted" : ""}`, role: "menuitem", onclick: () => send(a) }, labelOf(a))),
+    h("div", { class: "popup-items" }, actions.map((a) => h("button", { class: `popup-item${isHinted(a) ? " hinted" : ""}`, onclick: () => send(a) }, labelOf(a)))),
     h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
   );
+  showPopup(pop, ev);
+}
+
+// The popup near the pointer (from the keyboard: beside what was chosen), inside the window,
+// its first choice focused; Escape or "Never mind" gives the focus back.
+let popupOpener = null;
+function showPopup(pop, ev) {
+  popupOpener = document.activeElement;
   pop.hidden = false;
+  pop.setAttribute("aria-labelledby", "popup-title");
   const r = pop.getBoundingClientRect();
-  const x = Math.min(ev.clientX + 8, window.innerWidth - r.width - 8);
-  const y = Math.min(ev.clientY + 8, window.innerHeight - r.height - 8);
-  pop.style.left = `${Math.max(8, x)}px`;
-  pop.style.top = `${Math.max(8, y)}px`;
-  ev.stopPropagation();
+  let [x, y] = [ev.clientX, ev.clientY];
+  const from = ev.currentTarget || ev.target;
+  if (!x && !y && from && from.getBoundingClientRect) {
+    const b = from.getBoundingClientRect();
+    [x, y] = [b.left, b.bottom];
+  }
+  pop.style.left = `${Math.max(8, Math.min(x + 8, window.innerWidth - r.width - 8))}px`;
+  pop.style.top = `${Math.max(8, Math.min(y + 8, window.innerHeight - r.height - 8))}px`;
+  const first = pop.querySelector(".hinted") || pop.querySelector(".popup-item, .amount, button");
+  if (first) first.focus({ preventScroll: true });
+  if (ev.stopPropagation) ev.stopPropagation();
 }
 
 function closePopup() {
-  $("popup").hidden = true;
+  const pop = $("popup");
+  if (pop.hidden) return;
+  pop.hidden = true;
+  if (popupOpener && popupOpener.isConnected && pop.contains(document.activeElement || null)) popupOpener.focus({ preventScroll: true });
 }
 
 document.addEventListener("click", (ev) => {
@@ -307,6 +403,11 @@ document.addEventListener("click", (ev) => {
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape") closePopup();
+  // A god or a card that can be chosen is a button for the keyboard too.
+  if ((ev.key === "Enter" || ev.key === " ") && ev.target.matches && ev.target.matches("li.clickable")) {
+    ev.preventDefault();
+    ev.target.click();
+  }
 });
 
 // --- clicks on the board and the auction board ------------------------------
@@ -333,18 +434,14 @@ function onGodClick(god, ev) {
   const pop = $("popup");
   hideTip();
   pop.replaceChildren(
-    h("div", { class: "popup-title" }, `Offer to ${godName(god)}: how many GP?`),
+    h("div", { class: "popup-title", id: "popup-title" }, `Offer to ${godName(god)}: how many GP?`),
     h("div", { class: "popup-text" }, tipBody(`god:${god}`)),
     h("div", { class: "amounts" }, acts.map((a) => h("button", {
       class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-amount": a.n, onclick: () => send(a),
     }, a.n))),
     h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
   );
-  pop.hidden = false;
-  const r = pop.getBoundingClientRect();
-  pop.style.left = `${Math.max(8, Math.min(ev.clientX + 8, window.innerWidth - r.width - 8))}px`;
-  pop.style.top = `${Math.max(8, Math.min(ev.clientY + 8, window.innerHeight - r.height - 8))}px`;
-  ev.stopPropagation();
+  showPopup(pop, ev);
 }
 
 function onCardClick(card, ev) {
@@ -367,7 +464,24 @@ function render() {
   renderActions(v);
   renderLog();
   renderResult(v);
+  renderInvites();
   afterRender(st);
+}
+
+// The creator of a game sees the friends' invitation links until they have all come.
+function renderInvites() {
+  const old = $("invites");
+  const panel = st.token ? invitesPanel(st.gid, st.seats) : null;
+  if (old && panel) {
+    // keep the one shown (a link may be selected): replace it only when the seats changed
+    if (old.dataset.waiting === panel.querySelectorAll("[data-invite]").length + "") return;
+    old.replaceWith(panel);
+  } else if (old) {
+    old.remove();
+  } else if (panel) {
+    $("act").before(panel);
+  }
+  if (panel) panel.dataset.waiting = panel.querySelectorAll("[data-invite]").length + "";
 }
 
 function renderHeader(v) {
@@ -436,7 +550,7 @@ function gameMode(v) {
 // Your move: the tab's title says so, and (tab in the background) a short sound.
 function signalMove(v) {
   const mine = !v.over && isMe(v.to_move) && st.legal.length > 0;
-  const base = `Cyclades — ${v.over ? "game over" : `cycle ${v.cycle}`}`;
+  const base = `Cyclades — ${v.over ? "game over" : v.cycle > 0 ? `cycle ${v.cycle}` : (PHASES[v.phase] || "setup").toLowerCase()}`;
   document.title = mine ? `★ Your move · ${base}` : base;
   if (mine && !st.myMove && document.hidden && soundOn()) beep();
   st.myMove = mine;
@@ -474,6 +588,7 @@ function legalAreas() {
 function renderBoard(v) {
   const dec = v.decision || {};
   st.board.render(v, {
+    under: (board) => lastMoveMarks(board, st.lastMoves, st.seats),
     legal: legalAreas(),
     origin: (dec.kind === "smove" || dec.kind === "lmove") && dec.origin ? dec.origin : null,
     battle: dec.kind === "battle" ? dec.area : null,
@@ -496,7 +611,7 @@ function renderAuction(v) {
       class: `god ${g.face_up ? "" : "face-down"} ${clickable ? "clickable" : ""}`,
       "data-god": g.god,
       "data-tip": `god:${g.god}`,
-      onclick: clickable ? (ev) => onGodClick(g.god, ev) : null,
+      onclick: clickable ? (ev) => onGodClick(g.god, ev) : null, tabindex: clickable ? 0 : null,
     },
     h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
     h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : "face down this cycle")),
@@ -509,7 +624,7 @@ function renderAuction(v) {
     class: `god apollo ${apolloLegal ? "clickable" : ""}`,
     "data-god": "apollo",
     "data-tip": "god:apollo",
-    onclick: apolloLegal ? (ev) => onGodClick("apollo", ev) : null,
+    onclick: apolloLegal ? (ev) => onGodClick("apollo", ev) : null, tabindex: apolloLegal ? 0 : null,
   },
   h("span", { class: "medallion", style: { background: apollo.colour } }, "A"),
   h("span", { class: "god-name" }, "Apollo", h("small", {}, gameMode(v).classic ? "1 GP (4 with one isle) · Prosperity" : apollo.gift)),
@@ -550,7 +665,7 @@ function renderTracks(v) {
     class: `card creature-card ${c.card ? "" : "empty"} ${clickable.has(c.card) ? "clickable" : ""}`,
     "data-card": c.card || "",
     "data-tip": c.card ? `creature:${c.card}` : `text:An empty slot: it is filled at the start of the next cycle (${c.cost} GP).`,
-    onclick: clickable.has(c.card) ? (ev) => onCardClick(c.card, ev) : null,
+    onclick: clickable.has(c.card) ? (ev) => onCardClick(c.card, ev) : null, tabindex: clickable.has(c.card) ? 0 : null,
   },
   h("span", { class: "cost" }, c.cost),
   h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
@@ -565,7 +680,7 @@ function renderTracks(v) {
       class: `card hero-card ${clickable.has(hero) ? "clickable" : ""}`,
       "data-card": hero,
       "data-tip": `hero:${hero}`,
-      onclick: clickable.has(hero) ? (ev) => onCardClick(hero, ev) : null,
+      onclick: clickable.has(hero) ? (ev) => onCardClick(hero, ev) : null, tabindex: clickable.has(hero) ? 0 : null,
     }, h("span", { class: "star" }, "★"), h("span", { class: "card-name" }, cardName(hero)), h("span", { class: "cost hero-cost" }, "4")));
     const bonuses = (st.content && st.content.bonuses) || [];
     parts.push(
@@ -604,7 +719,7 @@ function renderPlayers(v) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, h("span", { class: "swatch" }), h("span", { class: "pname", title: pname(p) }, pname(p)),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname", title: pname(p) }, pname(p)),
       isMe(p) ? h("span", { class: "tag" }, "you") : null,
       bot ? h("span", { class: "tag bot", "data-tip": `text:Played by the server (${seat.kind} bot).` }, "bot") : null,
       pl.eliminated ? h("span", { class: "tag" }, "out") : null),
@@ -704,8 +819,65 @@ function renderActions(v) {
     parts.push(h("div", { class: "amounts" }, takes.map((a) => h("button", { class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-action": "take", "data-amount": a.n || 0, onclick: () => send(a) }, a.n || 0))));
   }
   if (rest.length) parts.push(h("div", { class: "buttons" }, rest.map((a) => actionButton(a))));
-  el.replaceChildren(...parts);
+  parts.push(undoRow(), sinceBox());
+  el.replaceChildren(...parts.filter(Boolean));
   showHint();
+}
+
+// --- undo, as at a real table: back through this turn's decisions until one showed something
+// (a die, a card, a peek) or another player played; then the button says why ---------------------
+
+function undoRow() {
+  const u = st.undo;
+  if (!u || !st.token) return null;
+  const can = u.steps > 0;
+  if (!can && (u.reason === "other" || u.reason === "start")) return null; // nothing done this turn yet
+  return h("div", { class: "undo-row" },
+    h("button", {
+      type: "button", id: "undo", class: "secondary undo", disabled: !can || st.undoing,
+      title: can ? "Take back your last decision (Ctrl+Z)" : u.text, onclick: undo,
+    }, "↶ Undo"),
+    can ? null : h("small", { class: "undo-why", id: "undo-why" }, u.text));
+}
+
+async function undo() {
+  if (!st.undo || st.undo.steps < 1 || st.undoing || st.sending) return;
+  st.undoing = true;
+  closePopup();
+  document.body.classList.add("sending");
+  try {
+    await api("POST", `/api/games/${encodeURIComponent(st.gid)}/undo`, { token: st.token, version: st.version });
+    if (!st.ws || st.ws.readyState !== WebSocket.OPEN) applyFull(await api("GET", stateUrl()));
+  } catch (e) {
+    showToast(e.message);
+  } finally {
+    st.undoing = false;
+    document.body.classList.remove("sending");
+    render();
+  }
+}
+
+document.addEventListener("keydown", (ev) => {
+  const t = ev.target;
+  if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+  if (document.querySelector("#confirm-dialog")) return;
+  const z = (ev.ctrlKey || ev.metaKey) && !ev.shiftKey && (ev.key === "z" || ev.key === "Z");
+  if ((z || ev.key === "Backspace") && st.undo && st.undo.steps > 0 && isMe(st.view && st.view.to_move)) {
+    ev.preventDefault();
+    undo();
+  }
+});
+
+// "Since your last move": what the others did meanwhile, from the log.
+function sinceBox() {
+  const s = st.since;
+  if (!s || s.first_move || !s.decisions) return null;
+  const lines = logLines(s.from, s.to);
+  const n = s.decisions;
+  return h("details", { class: "since", id: "since", open: true },
+    h("summary", {}, `Since your last move (${n} decision${n > 1 ? "s" : ""} by the others)`),
+    lines && lines.length ? h("ol", { class: "since-lines" }, lines.map((l) => h("li", {}, inColours(l))))
+      : h("p", { class: "muted" }, "Read it in the Chronicle."));
 }
 
 // --- the hint: the expert level's choice for this decision (POST /api/games/{id}/hint) ---------
@@ -778,7 +950,10 @@ function showHint() {
 
 function actionButton(a) {
   const cls = a.kind === "end_turn" ? "primary" : a.kind === "cancel" ? "secondary" : "";
-  return h("button", { class: `action ${cls}${isHinted(a) ? " hinted" : ""}`, "data-kind": a.kind, "data-where": a.where || null, onclick: () => send(a) }, label(a));
+  return h("button", {
+    class: `action ${cls}${isHinted(a) ? " hinted" : ""}`, "data-kind": a.kind, "data-where": a.where || null,
+    "data-what": a.what || null, "data-n": a.n || null, onclick: () => send(a),
+  }, label(a));
 }
 
 function capital(t) {
@@ -831,17 +1006,20 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+// A log line with the players' names in their colours.
+function inColours(text) {
+  const names = ((st.view && st.view.players) || []).map((pl) => [pname(pl.index), pl.index]).sort((a, b) => b[0].length - a[0].length);
+  if (!names.length) return [text];
+  const re = new RegExp("(" + names.map(([n]) => escapeRegExp(n)).join("|") + ")");
+  const who = Object.fromEntries(names);
+  return text.split(re).map((part, i) => (i % 2 ? h("span", { class: "who", style: { "--pc": colour(who[part]) } }, part) : part));
+}
+
 function renderLog() {
   const el = $("log");
   const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
   const lines = st.log.slice(-300);
-  const names = (st.view.players || []).map((pl) => [pname(pl.index), pl.index]).sort((a, b) => b[0].length - a[0].length);
-  const re = names.length ? new RegExp("(" + names.map(([n]) => escapeRegExp(n)).join("|") + ")") : null;
-  const who = Object.fromEntries(names);
-  // Players' names in their colours.
-  const line = (text) => (re ? text.split(re).map((part, i) => (i % 2
-    ? h("span", { class: "who", style: { "--pc": colour(who[part]) } }, part) : part)) : [text]);
-  el.replaceChildren(...lines.map((l) => h("li", { class: /^Cycle \d+ begins/.test(l) ? "cycle" : /battle|round/i.test(l) ? "fight" : "" }, line(l))));
+  el.replaceChildren(...lines.map((l) => h("li", { class: /^Cycle \d+ begins/.test(l) ? "cycle" : /battle|round/i.test(l) ? "fight" : "" }, inColours(l))));
   if (!lines.length) el.replaceChildren(h("li", { class: "empty" }, "What happens in the game is told here, from the first move on."));
   if (atBottom || !el.dataset.scrolled) {
     el.scrollTop = el.scrollHeight;
@@ -882,6 +1060,7 @@ function showResult(v, open) {
       h("button", { class: "secondary", onclick: () => (el.hidden = true) }, "Look at the board"),
       h("a", { class: "button primary", href: "/" }, "Back to the lobby"))));
   endScreen(el.firstChild, { gid: st.gid, token: st.token, seat: st.seat, seats: st.seats, view: v });
+  ratingMoved(el.firstChild, st.gid); // logged in, a rated game: how it moved my rating
   el.hidden = !open;
 }
 
@@ -930,6 +1109,8 @@ function areaInfo(id) {
 }
 
 function installScreen() {
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/play.css" }));
+  document.querySelector(".board-wrap").append(h("div", { id: "anim-stage", class: "anim-stage" }), speedControl(anim));
   installTips();
   setAreaTip(areaInfo);
   unlockAudio();

@@ -1,7 +1,9 @@
 // The lobby: create a game in any mode, hand out its seats (you, a friend's invitation
 // link, open to anyone, a bot), list the games on the server, join an open seat, and, for
 // the games this browser created, give an absent player's seat to a bot.
-import { api, chip, colour, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
+import { api, chip, colour, factionMark, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
+import { offerNameInvites } from "./account.js"; // logged in: invite players by name too
+import { keepInvites } from "./invites.js";
 
 const $ = (id) => document.getElementById(id);
 let botKinds = ["greedy", "mcts", "random"];
@@ -131,8 +133,8 @@ function seatRows() {
     const factions = factionsOf(i, n);
     return h("div", { class: "seat", "data-row": i },
       h("span", { class: "swatches" }, factions.map((f) => h("span", {
-        class: "swatch", style: { background: colour(f) }, title: PLAYER_COLOUR_NAMES[f],
-      }))),
+        class: "swatch faction", title: PLAYER_COLOUR_NAMES[f], role: "img", "aria-label": PLAYER_COLOUR_NAMES[f],
+      }, factionMark(f, 16)))),
       h("span", { class: "seat-no" }, `Seat ${i + 1}`),
       teams ? h("span", { class: "seat-team" }, `team ${teamOf(i, n) + 1}`) : null,
       select,
@@ -171,6 +173,13 @@ async function create(ev) {
   try {
     const game = await api("POST", "/api/games", body);
     if (game.host_token) keepHostToken(game.game_id, game.host_token);
+    // The creator's seat opens at once; the friends' links go along, shown on the game page.
+    const mine = (game.seats || []).find((s) => s.access === "host" && s.url);
+    if (mine) {
+      keepInvites(game);
+      location.href = mine.url;
+      return;
+    }
     showCreated(game);
     loadGames();
   } catch (e) {
@@ -242,6 +251,7 @@ function showCreated(game) {
   ].filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  offerNameInvites(box, game);
 }
 
 // --- the list of games ------------------------------------------------------------------
@@ -262,18 +272,27 @@ function seatTitle(s) {
   return "kept for an invited player (by link)";
 }
 
+let listAsked = 0; // the latest list asked for: an older answer arriving late is dropped
+
 async function loadGames() {
   const box = $("games");
+  const asked = ++listAsked;
   let data;
+  const query = new URLSearchParams();
+  if ($("mode-filter").value) query.set("mode", $("mode-filter").value);
+  if ($("status-filter").value) query.set("status", $("status-filter").value);
+  const qs = query.toString();
   try {
-    data = await api("GET", "/api/games");
+    data = await api("GET", `/api/games${qs ? `?${qs}` : ""}`);
   } catch (e) {
+    if (asked !== listAsked) return;
     box.replaceChildren(h("p", { class: "error" }, `The list of games cannot be loaded: ${e.message}`));
     return;
   }
+  if (asked !== listAsked) return;
   const games = (data.games || []).slice().sort((a, b) => (b.created || 0) - (a.created || 0));
   if (!games.length) {
-    box.replaceChildren(h("p", { class: "muted" }, "No games yet: create one."));
+    box.replaceChildren(h("p", { class: "muted" }, qs ? "No such game now." : "No games yet: create one."));
     return;
   }
   const hosted = hostTokens();
@@ -353,6 +372,8 @@ async function main() {
   $("maelstrom").addEventListener("change", (ev) => (ev.target.dataset.touched = "1"));
   $("create-form").addEventListener("submit", create);
   $("refresh").addEventListener("click", loadGames);
+  $("mode-filter").addEventListener("change", loadGames);
+  $("status-filter").addEventListener("change", loadGames);
   loadGames();
   setInterval(loadGames, 15000);
 }

@@ -7,8 +7,9 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { GODS, actionLabel, api, cardName, chip, colour, godName, h, ink } from "./common.js";
+import { GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
+import { replayChat } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const enc = encodeURIComponent;
@@ -110,7 +111,7 @@ async function upload(text) {
   $("open-error").hidden = true;
   let res;
   try {
-    res = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    res = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: text });
   } catch (e) {
     showOpen("The server cannot be reached.");
     return;
@@ -170,7 +171,7 @@ async function load(rid) {
   st.gid = rid.startsWith("up-") ? null : rid;
   let data;
   try {
-    data = await api("GET", `/api/replays/${enc(rid)}`);
+    data = await summaryFrom(rid, 0);
   } catch (e) {
     if (st.gid) {
       $("open").hidden = true;
@@ -193,6 +194,7 @@ async function load(rid) {
     const back = $("to-game");
     back.href = `/game/${enc(st.gid)}`;
     back.hidden = false;
+    st.chat = replayChat($("replay-chat"), st.gid); // what was said, up to the step shown
   }
   const want = new URLSearchParams(location.search).get("step");
   let n = st.over ? 0 : st.steps; // a game going on: where it is now
@@ -201,6 +203,23 @@ async function load(rid) {
   st.following = n === st.steps && !st.over;
   await goTo(n);
   if (!st.over && st.gid) follow();
+}
+
+// The summary from step `since` on. The server sends it a page at a time (steps `since` to
+// `until`): the pages are asked for one after the other and joined.
+async function summaryFrom(rid, since) {
+  const d = await api("GET", `/api/replays/${enc(rid)}?since=${since}`);
+  while (d.until < d.steps) {
+    const next = await api("GET", `/api/replays/${enc(rid)}?since=${d.until}`);
+    const k = next.since - d.since; // step `next.since` is at this index of d's lists
+    for (const key of ["cycle", "phase", "to_move", "actor", "log_end"]) {
+      d[key] = d[key].slice(0, k).concat(next[key]);
+    }
+    if (d.actions && next.actions) d.actions = d.actions.concat(next.actions);
+    d.log = d.log.concat(next.log);
+    for (const key of ["until", "steps", "over", "cycles", "timeline", "result", "seats"]) d[key] = next[key];
+  }
+  return d;
 }
 
 function takeSummary(d) {
@@ -264,10 +283,10 @@ async function refresh() {
     do {
       st.dirty = false;
       const atEnd = st.step === st.steps;
-      const d = await api("GET", `/api/replays/${enc(st.rid)}?since=${st.steps}`);
+      const d = await summaryFrom(st.rid, st.steps);
       if (d.public !== st.public || d.steps < st.steps || d.log_start !== st.log.length) {
         // Over now (everything may be shown), or taken back: load everything again.
-        const full = await api("GET", `/api/replays/${enc(st.rid)}`);
+        const full = await summaryFrom(st.rid, 0);
         st.views.clear();
         takeSummary(full);
         drawLog();
@@ -309,7 +328,10 @@ async function refresh() {
 async function fetchStep(n) {
   if (st.views.has(n)) return st.views.get(n);
   if (st.pending.has(n)) return st.pending.get(n);
-  const p = api("GET", `/api/replays/${enc(st.rid)}/steps/${n}`).then((d) => {
+  // A seat's token (Scroll back from the game page): its own purse is shown, as in the game.
+  const token = new URLSearchParams(location.search).get("token");
+  const q = token ? `?token=${enc(token)}` : "";
+  const p = api("GET", `/api/replays/${enc(st.rid)}/steps/${n}${q}`).then((d) => {
     st.views.set(n, d);
     st.pending.delete(n);
     if (st.views.size > 400) st.views.delete(st.views.keys().next().value);
@@ -506,6 +528,7 @@ function show(n, d) {
   drawPlayers(v, d);
   syncLog(n);
   drawChart(c);
+  if (st.chat) st.chat.step(n);
   const url = new URL(location.href);
   url.searchParams.set("step", String(n));
   url.searchParams.delete("url");
@@ -522,7 +545,7 @@ function drawStatus(n, d) {
   } else {
     const p = st.actor[n];
     bits.push(h("span", { class: "rp-decided" }, p !== null && p !== undefined ? chip(p, fseats()) : null, " ",
-      d.action ? actionLabel(d.action, areaName) + "." : firstLine(n)));
+      d.action ? actionLabel(d.action, areaName, name) + "." : firstLine(n)));
   }
   if (v.over) {
     el.classList.add("over");
@@ -531,7 +554,7 @@ function drawStatus(n, d) {
     bits.push(h("span", { class: "rp-next" }, w.length ? `The game is over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "The game is over."));
   } else if (v.to_move !== null && v.to_move !== undefined) {
     bits.push(h("span", { class: "rp-next" }, "Next: ", chip(v.to_move, fseats()),
-      d.next_action ? ` — ${actionLabel(d.next_action, areaName)}` : " to decide"));
+      d.next_action ? ` — ${actionLabel(d.next_action, areaName, name)}` : " to decide"));
   }
   el.replaceChildren(...bits);
 }
@@ -626,7 +649,7 @@ function drawPlayers(v, d) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, h("span", { class: "swatch" }), h("span", { class: "pname" }, name(p)),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname" }, name(p)),
       bot ? h("span", { class: "tag bot", title: `${seat.kind} bot` }, "bot") : null,
       winners.has(p) ? h("span", { class: "tag rp-winner" }, "★ winner") : null,
       pl.eliminated ? h("span", { class: "tag" }, "eliminated") : null),

@@ -1,11 +1,9 @@
-// Learn the game from the screen (issue 12), for the game page (game.js calls two hooks):
+// Learn the game from the screen, for the game page (game.js calls two hooks):
 // - the guided first game: when the game is a lesson (POST /api/tutorial), a panel says what
 //   to do and why, the element to click pulses, and any other click only gets a gentle hint;
-// - Undo: in a sequence of choices (a move's origin, units, destination...), one step back
-//   (POST /api/games/{id}/back), also with Backspace or Ctrl+Z;
 // - "Ask before ending my turn": a setting kept in localStorage; when on, a choice that hands
 //   the decision to someone else (End your turn, an offering...) asks "End your turn?" first.
-import { actionLabel, api, h } from "./common.js";
+import { actionLabel, api, h, seatName } from "./common.js";
 
 const CONFIRM_KEY = "cyclades.confirmEndTurn";
 const KEYS = ["kind", "what", "where", "n"];
@@ -16,7 +14,6 @@ let tutVersion = -2; // the game version the progress was fetched for
 let hint = "";
 let lastStepShown = -1;
 let asking = false; // a confirmation is open
-let undoing = false;
 
 const $ = (id) => document.getElementById(id);
 const mine = () => st && st.view && st.seat !== null && st.seat !== undefined && st.view.to_move === st.seat;
@@ -87,7 +84,7 @@ export function afterRender(state) {
   highlight();
 }
 
-// --- the decision panel: Undo and the confirmation setting ------------------------------------
+// --- the decision panel: the confirmation setting ----------------------------------------------
 
 function bare(a) {
   const out = { kind: a.kind };
@@ -97,43 +94,13 @@ function bare(a) {
   return out;
 }
 
-function canUndo() {
-  return mine() && st.legal.some((a) => a.kind === "cancel");
-}
-
 function decorateActions() {
   const act = $("act");
   if (!act || !mine() || !st.legal.length) return;
-  const parts = [];
-  if (canUndo()) {
-    const undoButton = h("button", {
-      class: "secondary undo", id: "undo", type: "button",
-      title: "One step back (Backspace or Ctrl+Z): nothing happens until the last step",
-      onclick: () => undo(),
-    }, "↶ Undo step");
-    const cancel = act.querySelector('button.action[data-kind="cancel"]');
-    if (cancel && cancel.parentNode) cancel.parentNode.insertBefore(undoButton, cancel);
-    else parts.push(h("div", { class: "buttons undo-row" }, undoButton));
-  }
   const box = h("input", { type: "checkbox", id: "confirm-end" });
   box.checked = confirmWanted();
   box.addEventListener("change", () => setConfirmWanted(box.checked));
-  parts.push(h("label", { class: "confirm-setting", for: "confirm-end" }, box, " Ask before ending my turn"));
-  act.append(...parts);
-}
-
-async function undo() {
-  if (!canUndo() || undoing || st.sending) return;
-  undoing = true;
-  document.body.classList.add("sending");
-  try {
-    await api("POST", `/api/games/${gid()}/back`, { token: st.token, version: st.version });
-  } catch (e) {
-    toast(e.message);
-  } finally {
-    undoing = false;
-    document.body.classList.remove("sending");
-  }
+  act.append(h("label", { class: "confirm-setting", for: "confirm-end" }, box, " Ask before ending my turn"));
 }
 
 function toast(text) {
@@ -158,7 +125,7 @@ function ask(action) {
       if (ev.key === "Escape") { ev.preventDefault(); ev.stopPropagation(); done(false); }
       if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); done(true); }
     };
-    const what = action.kind === "end_turn" ? "" : ` (${actionLabel(action, (x) => (st.board ? st.board.name(x) : x))})`;
+    const what = action.kind === "end_turn" ? "" : ` (${actionLabel(action, (x) => (st.board ? st.board.name(x) : x), (p) => seatName(st.seats, p))})`;
     const yes = h("button", { class: "primary", id: "confirm-yes", type: "button", onclick: () => done(true) }, "End my turn");
     const dlg = h("div", { class: "confirm-overlay", id: "confirm-dialog" },
       h("div", { class: "confirm-card", role: "alertdialog", "aria-label": "End your turn?" },
@@ -225,7 +192,7 @@ function renderPanel(shake) {
       class: "small secondary tut-fold", type: "button", "aria-expanded": el.classList.contains("folded") ? "false" : "true",
       title: "Fold or unfold the lesson", onclick: () => { el.classList.toggle("folded"); renderPanel(false); },
     }, el.classList.contains("folded") ? "▴" : "▾"))];
-  parts.push(h("div", { class: "tut-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": n, "aria-valuenow": k },
+  parts.push(h("div", { class: "tut-bar", role: "progressbar", "aria-label": "Steps of this lesson done", "aria-valuemin": 0, "aria-valuemax": n, "aria-valuenow": k },
     h("i", { style: { width: `${Math.round((100 * k) / n)}%` } })));
   if (tut.off_script) {
     parts.push(h("p", { class: "tut-say" }, "This game has left the lesson's path. Start the lesson again to follow it."),
@@ -292,7 +259,7 @@ function targets(exp) {
   }
   if (action.kind === "apollo" || action.where) {
     if (popupOpen) {
-      const text = actionLabel(action, (x) => (st.board ? st.board.name(x) : x));
+      const text = actionLabel(action, (x) => (st.board ? st.board.name(x) : x), (p) => seatName(st.seats, p));
       const b = [...pop.querySelectorAll(".popup-item")].find((x) => x.textContent.trim() === text);
       if (b) return [b];
     }
@@ -303,7 +270,8 @@ function targets(exp) {
   if (action.kind === "take") {
     return [...document.querySelectorAll(`#act button[data-action="take"][data-amount="${action.n || 0}"]`)];
   }
-  return [...document.querySelectorAll(`#act button.action[data-kind="${action.kind}"]`)].filter((b) => !b.closest("details"));
+  return [...document.querySelectorAll(`#act button.action[data-kind="${action.kind}"]`)]
+    .filter((b) => !b.closest("details") && (b.dataset.what || "") === (action.what || "") && Number(b.dataset.n || 0) === (action.n || 0));
 }
 
 function highlight() {
@@ -346,14 +314,4 @@ function installOnce() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/tutorial.css" }));
   const pop = $("popup");
   if (pop) new MutationObserver(() => highlight()).observe(pop, { attributes: true, childList: true });
-  document.addEventListener("keydown", (ev) => {
-    if (asking) return;
-    const t = ev.target;
-    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
-    const z = (ev.ctrlKey || ev.metaKey) && !ev.shiftKey && (ev.key === "z" || ev.key === "Z");
-    if ((z || ev.key === "Backspace") && canUndo()) {
-      ev.preventDefault();
-      undo();
-    }
-  });
 }
