@@ -8,8 +8,10 @@ for players.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import BASE_BONUSES, CLASSIC_CREATURES, CREATURES, HEROES, MAELSTROM_BONUSES
-from .rulesets import RULESETS
+from .rulesets import RULESETS, Ruleset
 
 NAMES = {"scylla-charybdis": "Scylla & Charybdis", "calydonian-boar": "Calydonian Boar"}
 
@@ -82,12 +84,14 @@ BONUS_TEXT = {
 
 # --- gods ----------------------------------------------------------------------------------
 
-def _gods(r) -> list:
+def _gods(r: Ruleset) -> list[dict[str, Any]]:
     classic = r.name == "classic"
-    build = (lambda what: {"text": f"Build a {what} on one of your Land Areas: as many as you "
-                                   f"can pay.", "cost": f"{r.building_cost} GP each"}) if classic \
-        else (lambda what: {"text": f"Build a {what} on a free site of one of your Land Areas "
-                                    f"(or in place of one of your buildings).", "cost": "free"})
+    def build(what: str) -> dict[str, str]:
+        if classic:
+            return {"text": f"Build a {what} on one of your Land Areas: as many as you can pay.",
+                    "cost": f"{r.building_cost} GP each"}
+        return {"text": f"Build a {what} on a free site of one of your Land Areas (or in place of one of "
+                        f"your buildings).", "cost": "free"}
     creature = {"text": "Buy Creatures from the track.",
                 "cost": "the card's price, minus 1 GP per Temple" + (" (at least 1 GP)" if classic else "")}
     heroic = {"text": "Heroic Moves: move a Hero, with Troops if you like, to a neighbouring "
@@ -129,9 +133,10 @@ def _gods(r) -> list:
                         {"text": "Recruit one Hero from the Hero track onto one of your Land Areas.",
                          "cost": f"{HERO_COST} GP"}, creature, heroic]},
     }
-    out = []
+    out: list[dict[str, Any]] = []
     for g in r.gods:
         out.append({"id": g, "name": name(g), **gods[g]})
+    apollo: dict[str, Any]
     if classic:
         apollo = {"summary": "Rest and save: the free choice, for any number of players.",
                   "actions": [{"text": "Gain 1 GP, or 4 GP if you have only one isle.", "cost": "free"},
@@ -144,15 +149,15 @@ def _gods(r) -> list:
                                        "of your Sea Areas.", "cost": "free"},
                               {"text": "No Creatures, no Hero moves or sacrifices this turn.", "cost": ""}]}
     out.append({"id": "apollo", "name": "Apollo", **apollo})
-    for g in out:
-        g["text"] = g["summary"] + " " + " ".join(
-            a["text"] + (f" ({a['cost']})" if a["cost"] else "") for a in g["actions"])
+    for god in out:
+        god["text"] = god["summary"] + " " + " ".join(
+            a["text"] + (f" ({a['cost']})" if a["cost"] else "") for a in god["actions"])
     return out
 
 
 # --- buildings and pieces ------------------------------------------------------------------
 
-def _buildings(r) -> list:
+def _buildings(r: Ruleset) -> list[dict[str, Any]]:
     cost = f"{r.building_cost} GP on its god's turn" if r.building_cost else "free on its god's turn"
     return [
         {"id": "port", "name": "Port", "god": "poseidon", "cost": cost,
@@ -170,7 +175,7 @@ def _buildings(r) -> list:
     ]
 
 
-def _units(r) -> list:
+def _units(r: Ruleset) -> list[dict[str, Any]]:
     units = [
         {"id": "troop", "name": "Troop", "text": f"Fights on land with a Strength of 1. Each "
          f"player has {r.troops}.", "cost": "Ares: 1 free, then 2, 3, 4 GP"},
@@ -207,7 +212,7 @@ def _units(r) -> list:
 
 # --- the rules, section by section -------------------------------------------------------------
 
-def _sections(r, maelstrom) -> list:
+def _sections(r: Ruleset, maelstrom: bool) -> list[dict[str, Any]]:
     classic = r.name == "classic"
     win = r.metropolises_to_win
     sec = []
@@ -285,7 +290,7 @@ def _sections(r, maelstrom) -> list:
     return sec
 
 
-def content(ruleset: str = "legendary", maelstrom: bool = True) -> dict:
+def content(ruleset: str = "legendary", maelstrom: bool = True) -> dict[str, Any]:
     """Everything a game of `ruleset` is played with, each with its text."""
     if ruleset not in RULESETS:
         raise KeyError(f"no ruleset {ruleset!r}: one of {', '.join(RULESETS)}")

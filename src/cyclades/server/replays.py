@@ -35,6 +35,7 @@ from ..engine.actions import Action
 from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
+from ..web.geometry import geometry
 from .errors import Refused
 from .security import client_key
 from .store import Changed
@@ -230,7 +231,7 @@ class Replay:
             }
             if since == 0:
                 b = self.game.board
-                out["board"] = {**b.geometry(), "ids": list(b.ids)}
+                out["board"] = {**geometry(b), "ids": list(b.ids)}
             out["timeline"] = self.timeline()
             return out
 
