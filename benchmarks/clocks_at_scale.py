@@ -32,15 +32,15 @@ import sqlalchemy as sa
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # notifications.py
 sys.path.insert(0, str(Path(__file__).resolve().parent))                 # multi_bench.py
-from multi_bench import pg_database  # noqa: E402
-from notifications import PushEndpoint, ServerTime, SmtpSink  # noqa: E402
+from multi_bench import pg_database
+from notifications import PushEndpoint, ServerTime, SmtpSink
 
-from cyclades.engine.game import Game  # noqa: E402
-from cyclades.server import clocks, notify  # noqa: E402,F401 - notify: its tables
-from cyclades.server.people_schema import accounts, create_tables, seat_holders  # noqa: E402
-from cyclades.server.seats import seat_factions  # noqa: E402
-from cyclades.server.store import Store, decisions, games  # noqa: E402
-from cyclades.server.testing import ServerProcess  # noqa: E402
+from cyclades.engine.game import Game
+from cyclades.server import clocks, notify  # notify: its tables, made by create_tables
+from cyclades.server.people_schema import accounts, create_tables, seat_holders
+from cyclades.server.seats import seat_factions
+from cyclades.server.store import Store, decisions, games
+from cyclades.server.testing import ServerProcess
 
 
 def populate(url, n_accounts, n_games, push, at):
