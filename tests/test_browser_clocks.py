@@ -135,6 +135,7 @@ def test_two_accounts_turn_based_mail_link_and_a_timeout_in_the_browser(world, p
     gid, token = game_of(game_url), token_of(game_url)
     ann.goto(srv.url + game_url)
     ann.wait_for_selector("#clocks:not([hidden]) .clock")
+    ann.wait_for_selector("#clocks .clock-mail a[href='/account']")   # her account's settings say how
     shots(ann, "turn-based-clocks")
 
     # Ann decides (random legal decisions) until the game waits on Bob: he gets an e-mail.

@@ -2,6 +2,7 @@
 // The server sends its own time with the clocks (`now`): the page counts from the difference
 // between it and this computer's, so a wrong clock here does not matter.
 import { api, h } from "./common.js";
+import { whoAmI } from "./account.js";
 
 let shown = null;        // the last clocks received
 let offset = 0;          // server time - this computer's time, in seconds
@@ -50,7 +51,8 @@ function draw(el, seats) {
 }
 
 // A player by link (no account needed) in a turn-based game may give an address for their
-// seat: they are told by e-mail when it is their turn (server/notify.py).
+// seat: they are told by e-mail when it is their turn (server/notify.py). With an account,
+// the account's own settings say how.
 async function guestForm(el) {
   const params = new URLSearchParams(location.search);
   const token = params.get("token");
@@ -58,6 +60,11 @@ async function guestForm(el) {
   if (!token || !gid || el.querySelector(".clock-mail")) return;
   const form = h("form", { class: "clock-mail" });
   el.append(form);
+  const me = await whoAmI();
+  if (me.account) {
+    form.replaceChildren(h("a", { href: "/account" }, "How you are told of your turn: your account's settings"));
+    return;
+  }
   let known;
   try {
     known = await api("GET", `/api/games/${encodeURIComponent(gid)}/notify?token=${encodeURIComponent(token)}`);
