@@ -210,7 +210,8 @@ def claim(engine, at: float, pg: bool) -> list:
 def mark_sent(engine, ids: list, at: float) -> None:
     if ids:
         with engine.begin() as c:
-            c.execute(notifications.update().where(notifications.c.id.in_(ids)).values(sent=at))
+            c.execute(notifications.update().where(notifications.c.id.in_(ids), notifications.c.sent.is_(None))
+                      .values(sent=at))
 
 
 def set_guest_address(engine, game_id: str, seat: int, email: str | None) -> None:
@@ -392,6 +393,7 @@ class Notifier:
             batches = [(rows, links)] if choices["digest"] else [([r], [x]) for r, x in zip(rows, links)]
             for batch, batch_links in batches:
                 await self.people.call(self._smtp, self.mail(choices["email"], batch, batch_links, off))
+                await self._sent(batch)  # a later failure sends only what is left again
             return len(batches)
         if not choices["by_push"]:
             return 0
@@ -401,7 +403,11 @@ class Notifier:
             data = json.dumps({"title": subject_of([r]), "body": sentence_of(r), "url": link})
             for sub in subs:
                 n += await self.people.call(self._push, sub, data)
+            await self._sent([r])
         return n
+
+    async def _sent(self, rows: list) -> None:
+        await self.people.db(mark_sent, [r["id"] for r in rows], now())
 
     async def _send_guest(self, rows: list) -> int:
         """A guest's e-mail, to the address they gave for their seat (if they still want it)."""
@@ -411,6 +417,7 @@ class Notifier:
         off = self.unsubscribe_link(None, r["game_id"], r["seat"])
         for x in rows:
             await self.people.call(self._smtp, self.mail(r["email"], [x], [await self._link(x)], off))
+            await self._sent([x])
         return len(rows)
 
     async def _link(self, row: dict) -> str:
