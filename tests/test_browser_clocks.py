@@ -131,7 +131,8 @@ def test_two_accounts_turn_based_mail_link_and_a_timeout_in_the_browser(world, p
     table_id = re.search(r"/play/([\w-]+)", ann.url).group(1)
     body = {"players": 2, "ruleset": "legendary", "maelstrom": True, "speed": "turn-based", "rated": False}
     api(bob, "POST", "/api/play", body)
-    game_url = wait_for(lambda: api(ann, "GET", f"/api/play/tables/{table_id}")["game_url"], what="the game")
+    game_url = wait_for(lambda: api(ann, "GET", f"/api/play/tables/{table_id}")["game_url"],
+                        timeout=60, what="the game")
     gid, token = game_of(game_url), token_of(game_url)
     ann.goto(srv.url + game_url)
     ann.wait_for_selector("#clocks:not([hidden]) .clock")
@@ -155,7 +156,7 @@ def test_two_accounts_turn_based_mail_link_and_a_timeout_in_the_browser(world, p
             http.post(f"/api/games/{gid}/actions", json={"token": token, "version": st["version"], "action": a})
         else:
             time.sleep(0.05)
-    mail = wait_for(lambda: smtp.to("bob@cyclades.test"), what="Bob's e-mail")[0]
+    mail = wait_for(lambda: smtp.to("bob@cyclades.test"), timeout=60, what="Bob's e-mail")[0]
     link = next(line for line in mail.get_content().splitlines() if "/game/" in line)
     bob.goto(link)
     bob.wait_for_selector("#act.your-move")

@@ -129,7 +129,7 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
     t = ann.post("/api/play", json=body).json()
     bob.post("/api/play", json=body)
     urls = {p.name: wait_for(lambda p=p: p.get(f"/api/play/tables/{t['table_id']}").json()["game_url"],
-                             what="the game") for p in (ann, bob)}
+                             timeout=60, what="the game") for p in (ann, bob)}
     gid = game_of(urls["Ann"])
     tokens = {name: token_of(u) for name, u in urls.items()}
     people = {"Ann": ann, "Bob": bob}
@@ -152,12 +152,12 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
         decide_randomly(people[mover()], gid, tokens[mover()], rng)
     while mover() == "Ann":
         decide_randomly(ann, gid, tokens["Ann"], rng)
-    mail = wait_for(lambda: smtp.to("bob@cyclades.test"), what="Bob's e-mail")[0]
+    mail = wait_for(lambda: smtp.to("bob@cyclades.test"), timeout=60, what="Bob's e-mail")[0]
     assert mail["Subject"] == "Cyclades: it is your turn"
     text = mail.get_content()
     assert f"{servers[0].url}/game/{gid}?token={tokens['Bob']}" in text
     assert "/notifications/unsubscribe?" in mail["List-Unsubscribe"]
-    pushed = wait_for(push.messages, what="Bob's push message")[0]
+    pushed = wait_for(push.messages, timeout=60, what="Bob's push message")[0]
     assert pushed["title"] == "Cyclades: it is your turn"
     assert pushed["url"].endswith(f"/game/{gid}?token={tokens['Bob']}")
     headers = push.received[0][0]
@@ -185,7 +185,7 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
                 s.start()
         fired += 1
         after = wait_for(lambda n=fired: (lambda x: x if x["clock"]["timeouts"][seat_of["Bob"]] >= n else None)(
-            state(ann, gid, tokens["Ann"])), timeout=30, what=f"timeout {fired}")
+            state(ann, gid, tokens["Ann"])), timeout=60, what=f"timeout {fired}")
         assert after["clock"]["timeouts"][seat_of["Bob"]] == fired  # once, not once per process
         assert after["version"] > before["version"]
     final_seat = state(ann, gid, tokens["Ann"])["seats"][seat_of["Bob"]]
@@ -204,9 +204,9 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
         else:
             time.sleep(0.05)
     wait_for(lambda: any(m["Subject"] == "Cyclades: a game you played has ended"
-                         for m in smtp.to("ann@cyclades.test")), what="Ann's e-mail of the end")
+                         for m in smtp.to("ann@cyclades.test")), timeout=60, what="Ann's e-mail of the end")
     wait_for(lambda: any(m["title"] == "Cyclades: a game you played has ended" for m in push.messages()),
-             what="Bob's push of the end")
+             timeout=60, what="Bob's push of the end")
     # Every message once, whichever process sent it.
     subjects = [(m["To"], m["Subject"]) for m in smtp.messages]
     assert subjects.count(("ann@cyclades.test", "Cyclades: a game you played has ended")) == 1
