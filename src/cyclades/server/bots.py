@@ -1,6 +1,6 @@
 """Bots never starve people: bot decisions in worker processes, scheduled fairly.
 
-Every bot decision of the server's games (`Session._bots` calls `bot_step`) is computed in one
+Every bot decision of the server's games (`Session._bots` calls `BotRunner.step`) is computed in one
 of a few long-lived **worker processes** (`python -m cyclades.server.bots`), never on the
 server's event loop nor in its interpreter: a game's bots cannot slow down the answers to
 people, and searches run on other cores than the server's.
@@ -53,9 +53,15 @@ import os
 import pickle
 import sys
 import time
+from concurrent.futures import Executor
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
+from ..engine.actions import Action
 from .errors import SeatsChanged
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
 
 log = logging.getLogger("cyclades.server")
 
@@ -384,74 +390,98 @@ def remote(agent) -> bool:
     return type(agent) in set(AGENTS.values())
 
 
-# --- the session's bot step ------------------------------------------------------------------------
+# --- the bot runner: what the sessions call --------------------------------------------------------
 
-async def bot_step(s, seat, plain: bool = False):
-    """One decision of the bot playing faction `seat` in session `s` (the bot task's step):
-    chosen in a worker process (or, for a scripted agent, in a thread of this process) and
-    committed if the game is still where it was; else nothing (the bot loop looks again).
-    `plain`: the agent failed again and again here; a plain bot decides instead."""
-    from ..agents.match import decide
-    from ..engine.actions import Action
-    g = s.game
-    if g.is_over or g.to_move != seat or not s.is_bot(seat):
-        return
-    agent = s.agent(seat)
-    pool = s.m.bots
-    payload = None
-    if plain:
-        from ..agents import make_agent
-        log.warning("the bot of game %s failed %d times in a row: a plain bot decides this once",
-                    s.game_id, PLAIN_AFTER)
-        agent = make_agent("random", seed=g.state.version)
-    elif pool.size and remote(agent):
-        try:
-            payload = pool.encode(g, agent, seat)
-        except Exception as e:  # an agent that cannot travel decides here
-            log.warning("the %s bot of game %s cannot be sent to a worker (%s): it decides in "
-                        "the server process", getattr(agent, "name", agent), s.game_id, e)
-    try:
-        if payload is None:
-            loop = asyncio.get_running_loop()
-            async with s.lock:
-                g = s.game
-                if g.is_over or g.to_move != seat or not s.is_bot(seat):
-                    return
-                a, _seconds = await loop.run_in_executor(s.m.cpu, decide, agent, g.copy(), seat)
-                await s.commit(a)
+class BotTable(Protocol):
+    """What the bot runner needs of a game (sessions.Session): read the game and its seats,
+    take its lock, keep each bot's agent, and commit a decision by the one path of all."""
+    game_id: str
+    game: Game
+    seats: list
+    lock: asyncio.Lock
+
+    def is_bot(self, faction) -> bool: ...
+
+    def agent(self, faction) -> Any: ...
+
+    def replace_agent(self, faction, old, new) -> bool: ...
+
+    async def commit(self, a: Action, timed_out: bool = False) -> list: ...
+
+
+class BotRunner:
+    """Bot decisions for the games: in the pool's worker processes, or, for an agent that cannot
+    travel there, in this process's `cpu` threads."""
+
+    def __init__(self, pool: BotPool, cpu: Executor):
+        self.pool = pool
+        self.cpu = cpu
+
+    async def step(self, s: BotTable, seat, plain: bool = False):
+        """One decision of the bot playing faction `seat` in game `s` (its bot task's step):
+        chosen in a worker process (or, for a scripted agent, in a thread of this process) and
+        committed if the game is still where it was; else nothing (the bot loop looks again).
+        `plain`: the agent failed again and again here; a plain bot decides instead."""
+        from ..agents.match import decide
+        g = s.game
+        if g.is_over or g.to_move != seat or not s.is_bot(seat):
             return
-        people = any(x.get("kind") == "human" for x in s.seats)
-        action, after, _info = await pool.decide(s.game_id, payload, people)
-        a = Action.from_json(action)
-        async with s.lock:
-            # Not while it thought: a decision stored by another process, the seat given away.
-            if s.game.state.version != g.state.version or s.game.to_move != seat \
-                    or not s.is_bot(seat) or s.agents.get(seat) is not agent:
-                return
-            s.agents[seat] = after
-            await s.commit(a)
-    except SeatsChanged:
-        return  # caught up with seats another process changed: the bot loop looks again
-
-
-async def decide_now(s, agent, faction):
-    """The agent's action for `faction` in session `s`'s game as it is (the caller holds the
-    lock and keeps it: a timeout's decision, server/clocks.py): in a worker process when the
-    agent can travel there, else in a thread of this process."""
-    from ..agents.match import decide
-    from ..engine.actions import Action
-    g, pool = s.game, s.m.bots
-    if pool.size and remote(agent):
+        agent = s.agent(seat)
+        pool = self.pool
+        payload = None
+        if plain:
+            from ..agents import make_agent
+            log.warning("the bot of game %s failed %d times in a row: a plain bot decides this once",
+                        s.game_id, PLAIN_AFTER)
+            agent = make_agent("random", seed=g.state.version)
+        elif pool.size and remote(agent):
+            try:
+                payload = pool.encode(g, agent, seat)
+            except Exception as e:  # an agent that cannot travel decides here
+                log.warning("the %s bot of game %s cannot be sent to a worker (%s): it decides in "
+                            "the server process", getattr(agent, "name", agent), s.game_id, e)
         try:
-            payload = pool.encode(g, agent, faction)
-        except Exception:
-            payload = None
-        if payload is not None:
-            people = any(x.get("kind") == "human" for x in s.seats)
-            action, _after, _info = await pool.decide(s.game_id, payload, people)
-            return Action.from_json(action)
-    a, _seconds = await asyncio.get_running_loop().run_in_executor(s.m.cpu, decide, agent, g.copy(), faction)
-    return a
+            if payload is None:
+                loop = asyncio.get_running_loop()
+                async with s.lock:
+                    g = s.game
+                    if g.is_over or g.to_move != seat or not s.is_bot(seat):
+                        return
+                    a, _seconds = await loop.run_in_executor(self.cpu, decide, agent, g.copy(), seat)
+                    await s.commit(a)
+                return
+            action, after, _info = await pool.decide(s.game_id, payload, _people(s))
+            a = Action.from_json(action)
+            async with s.lock:
+                # Not while it thought: a decision stored by another process, the seat given away.
+                if s.game.state.version != g.state.version or s.game.to_move != seat \
+                        or not s.is_bot(seat) or not s.replace_agent(seat, agent, after):
+                    return
+                await s.commit(a)
+        except SeatsChanged:
+            return  # caught up with seats another process changed: the bot loop looks again
+
+    async def decide_now(self, s: BotTable, agent, faction) -> Action:
+        """The agent's action for `faction` in game `s` as it is (the caller holds the lock and
+        keeps it: a timeout's decision, server/clocks.py): in a worker process when the agent can
+        travel there, else in a thread of this process."""
+        from ..agents.match import decide
+        g, pool = s.game, self.pool
+        if pool.size and remote(agent):
+            try:
+                payload = pool.encode(g, agent, faction)
+            except Exception:
+                payload = None
+            if payload is not None:
+                action, _after, _info = await pool.decide(s.game_id, payload, _people(s))
+                return Action.from_json(action)
+        a, _seconds = await asyncio.get_running_loop().run_in_executor(self.cpu, decide, agent, g.copy(), faction)
+        return a
+
+
+def _people(s: BotTable) -> bool:
+    """Whether a person plays at the table (their games' bots go first, `BotPool`)."""
+    return any(x.get("kind") == "human" for x in s.seats)
 
 
 # --- the worker process ----------------------------------------------------------------------------

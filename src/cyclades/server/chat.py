@@ -161,7 +161,7 @@ def _lesson(s) -> bool:
 
 def tell(s, message_id: int, line: str) -> None:
     """The game's connections in this process: a new message to ask for."""
-    for conn in list(s.conns):
+    for conn in s.pages:
         conn.queue.put_nowait({"type": "chat", "id": message_id, "line": line})
 
 
@@ -262,7 +262,7 @@ class Relay:
 
     def _tell(self, game_id: str, message_id: int):
         s = self.people.m.sessions.get(game_id)
-        if s is not None and s.conns:
+        if s is not None and s.pages:
             tell(s, message_id, "")
 
     async def _listen(self):
@@ -297,7 +297,7 @@ class Relay:
             if not (m.sync and m.sync.peers):
                 since = time.time()
                 continue
-            held = [gid for gid, s in list(m.sessions.items()) if s.conns]
+            held = [gid for gid, s in list(m.sessions.items()) if s.pages]
             now = time.time()
             try:
                 said = await self.people.db(_said_since, held, since - 1.0) if held else {}

@@ -20,7 +20,8 @@ from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
 from .holders import creator_holds
 from .options import DEFAULT_BOT, PEOPLE, CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
-from .sessions import LOG_TAIL, manager_of
+from .sessions import manager_of
+from .transport import LOG_TAIL
 
 router = APIRouter()
 

@@ -147,7 +147,7 @@ async def rename_seat(people, game_id: str, seat: int, name: str) -> None:
     def rename(seats):
         seats[seat]["name"] = name
     await change_seats(s, rename)
-    s.broadcast()
+    s.pages.tell()
 
 
 async def check_keep(people, account: dict | None, game_id: str, token: str):

@@ -73,7 +73,7 @@ def remove_games(store, ids: list, before: float) -> list:
 
 def in_use(s) -> bool:
     """Someone is connected, or a decision is under way (a person's or a bot's)."""
-    return bool(s.conns) or s.lock.locked() or (s.bot_task is not None and not s.bot_task.done())
+    return bool(s.pages) or s.lock.locked() or s.bots_running
 
 
 def busy(s) -> bool:
@@ -115,8 +115,8 @@ async def expire_abandoned(manager, limits, now: float | None = None) -> list:
     gone = await manager.db(remove_games, manager.store, ids, before)
     for gid in gone:
         s = manager.sessions.pop(gid, None)
-        if s is not None and s.bot_task is not None:
-            s.bot_task.cancel()
+        if s is not None:
+            s.stop_bots()
     if gone:
         log.info("removed %d abandoned games (no decision for %g hours)", len(gone), limits.expire_hours)
     return gone

@@ -79,7 +79,7 @@ class Presence:
     def refresh(self) -> None:
         """Every open WebSocket's player is there (the heartbeat calls it)."""
         for s in list(self.m.sessions.values()):
-            for c in list(s.conns):
+            for c in s.pages:
                 self.saw(s, c.seat)
         if len(self.written) > 10_000:  # forget what is long past
             old = time.time() - 2 * LEFT_AFTER
@@ -87,7 +87,7 @@ class Presence:
 
     async def at_table(self, s, seat) -> bool:
         """Whether the seat's player is connected here or was seen by any process lately."""
-        if any(c.seat == seat for c in s.conns):
+        if any(c.seat == seat for c in s.pages):
             return True
         seen = await self.m.db(last_seen, self.m.store, s.game_id, seat)
         return seen is not None and time.time() - seen < LEFT_AFTER

@@ -21,6 +21,7 @@ compare-and-set, and only the process that stored a game's last decision plays i
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import json
 import logging
@@ -33,7 +34,7 @@ from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
 from . import clocks as timing
-from .bots import PLAIN_AFTER, BotFailure, BotPool, bot_step, retry_delay
+from .bots import PLAIN_AFTER, BotFailure, BotPool, BotRunner, retry_delay
 from .errors import Refused, SeatsChanged
 from .presence import Presence
 from .seats import faction_names, public_seats, same_token, seat_access, seat_factions
@@ -41,11 +42,9 @@ from .store import Changed, DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
 from .table import Played, Table, play
 from .table import replay as replay_decisions
+from .transport import Pages
 
 log = logging.getLogger("cyclades.server")
-
-LOG_TAIL = 200  # log lines sent with a full state
-
 
 def _short(e: BaseException) -> str:
     """An exception in one line (a database that is down says so on every call: no traceback)."""
@@ -65,7 +64,7 @@ class Session:
     """One live game."""
 
     def __init__(self, manager: Manager, game_id: str, game: Game, seats: list, created: float,
-                 settings: dict | None = None):
+                 settings: dict | None = None, pages: Pages | None = None):
         self.m = manager
         self.settings = settings or {}
         self.game_id = game_id
@@ -77,7 +76,7 @@ class Session:
         self.decisions = 0            # decisions applied (and stored) so far
         self.table = Table()          # each decision: who, its undo step, areas, events (table.py)
         self.undos = 0                # decisions taken back so far (store.py: games.undos)
-        self.conns: set = set()
+        self.pages = pages if pages is not None else Pages()  # how its pages are told (transport.py)
         self.bot_task = None
         self.agents = {}
         # Seats are people; the engine's players are factions (2 players: two each, R22).
@@ -88,7 +87,6 @@ class Session:
         self.narrator = _narrator(game, names)
         self.names = names            # per faction, as the log names them
         self._views = {}              # faction -> view of the current version
-        self._texts: dict = {}        # the WebSocket's state messages since the last change
         self.clocks: dict | None = None  # a timed game's clocks (server/clocks.py), as stored
 
     @property
@@ -171,7 +169,7 @@ class Session:
             return s["token"]
         # A compare-and-set on the stored seats: a seat is handed out once, across processes.
         token = await change_seats(self, take)
-        self.broadcast()
+        self.pages.tell()
         return token
 
     async def set_seat(self, seat: int, kind: str, name: str | None = None) -> dict:
@@ -200,11 +198,10 @@ class Session:
                     s["name"] = name
                 return s
             # Connections opened with the old token watch from now on, as spectators
-            # (sync.apply_seats); a bot's agent is made afresh.
+            # (`take_seats`); a bot's agent is made afresh.
             s = await change_seats(self, give, locked=True)
-            for f in self.factions_of[seat]:
-                self.agents.pop(f, None)
-        self.broadcast()
+            self.forget_agents(seat)
+        self.pages.tell()
         self.kick_bots()
         return s
 
@@ -264,13 +261,10 @@ class Session:
 
     def state_text(self, seat, log_lines) -> str:
         """The WebSocket's state message as JSON text, made once for every connection that
-        gets the same one (spectators, most of all) until the game changes (`broadcast`)."""
+        gets the same one (spectators, most of all) until the game changes (`Pages.tell`)."""
         key = (seat, len(self.log) - len(log_lines), len(self.log))
-        text = self._texts.get(key)
-        if text is None:
-            text = self._texts[key] = json.dumps({"type": "state", **self.state(seat, log_lines)},
-                                                 separators=(",", ":"), ensure_ascii=False)
-        return text
+        return self.pages.text(key, lambda: json.dumps({"type": "state", **self.state(seat, log_lines)},
+                                                        separators=(",", ":"), ensure_ascii=False))
 
     # --- changing the game -----------------------------------------------------------------
 
@@ -368,7 +362,7 @@ class Session:
         if timed_out:  # said after the decision's own lines (kept in memory only)
             lines.append(self.timeout_line(decider))
             self.log.append(lines[-1])
-        self.broadcast()
+        self.pages.tell()
         decided = Decided(self, decider, waiting, timed_out)
         for listener in self.m.listeners:
             listener(decided)
@@ -394,7 +388,6 @@ class Session:
         the game moved on meanwhile, or one of its open seats is still free (the clock starts
         again), or a bot plays the seat already (the clock stops)."""
         from ..agents import make_agent
-        from .bots import decide_now
         from .options import DEFAULT_BOT
         async with self.lock:
             await catch_up(self, locked=True)
@@ -410,14 +403,14 @@ class Session:
                 if await self.m.db(self.m.store.set_clocks, self.game_id, version, clocks,
                                    timing.deadline(clocks)):
                     self.clocks = clocks
-                    self.broadcast()
+                    self.pages.tell()
                 self.kick_bots()
                 return False
             level = self.settings.get("bot") or DEFAULT_BOT
             key = f"{g.options.get('seed')}:timeout:{self.decisions}".encode()
             agent = make_agent(level, seed=int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
             # The bot runner's workers (server/bots.py), as for any bot: never this process's CPU.
-            await self.commit(await decide_now(self, agent, g.to_move), timed_out=True)
+            await self.commit(await self.m.bot_runner.decide_now(self, agent, g.to_move), timed_out=True)
             if self.clocks["timeouts"][seat] >= timing.TIMEOUTS_TO_BOT:
                 await self._to_bot(seat, level)
         self.kick_bots()
@@ -429,8 +422,7 @@ class Session:
         def give(seats):
             seats[seat].update(kind=level, access=None, token=None, joined=True, timed_out=True)
         await change_seats(self, give, locked=True)
-        for f in self.factions_of[seat]:
-            self.agents.pop(f, None)
+        self.forget_agents(seat)
         name = self.seats[seat].get("name") or f"Player {seat + 1}"
         self.log.append(f"{name} ran out of time {timing.TIMEOUTS_TO_BOT} times: a bot plays "
                         f"their seat from now on.")
@@ -438,7 +430,7 @@ class Session:
         if await self.m.db(self.m.store.set_clocks, self.game_id, self.game.state.version, clocks,
                            timing.deadline(clocks)):
             self.clocks = clocks
-        self.broadcast()
+        self.pages.tell()
 
     def summary(self, game) -> dict:
         """The games row's summary of `game`, with the count of undos it was played after."""
@@ -472,6 +464,45 @@ class Session:
         self.decisions += 1
         self.table.add(played, len(self.log), version)
 
+    # --- what the database says (server/sync.py catches up through these) -----------------------
+
+    def take_seats(self, new: list) -> bool:
+        """Take these seats (stored, perhaps by another process) as the session's; whether
+        they differ."""
+        if new == self.seats:
+            return False
+        old = copy.deepcopy(self.seats)
+        self.seats[:] = copy.deepcopy(new)
+        self.pages.forget()
+        self.names[:] = faction_names([x.get("name") or f"Player {i + 1}" for i, x in enumerate(self.seats)],
+                                      self.factions_of)
+        for i, (a, b) in enumerate(zip(old, self.seats)):
+            if a.get("kind") != b.get("kind"):
+                self.forget_agents(i)
+            if a.get("token") != b.get("token") or b.get("kind") != "human":
+                # Connections opened with the old token watch from now on, as spectators.
+                for c in self.pages:
+                    if c.seat == i:
+                        c.error(403, "the host gave this seat to someone else: you are watching now")
+                        c.seat = None
+        return True
+
+    def take_settings(self, settings: dict, clocks: dict | None) -> bool:
+        """Take the stored settings and clocks; whether the clocks differ."""
+        if settings != self.settings:
+            self.settings.clear()
+            self.settings.update(settings)
+        if clocks == self.clocks:
+            return False
+        self.clocks = clocks
+        return True
+
+    def advance(self, game, done: list) -> None:
+        """The game after decisions stored elsewhere (`done`: table.replay's, applied to `game`)."""
+        self.game = game
+        for played, lines, version in done:
+            self.keep(played, lines, version)
+
     def restart(self, game, done: list, undos: int) -> None:
         """Start the session's game afresh: `game` after the decisions `done` (table.replay)."""
         self.game = game
@@ -491,7 +522,7 @@ class Session:
         async with self.lock:
             await self._up_to(version)
             await self.as_seat(token, lambda seat: self._take_back(seat, version))
-        self.broadcast()
+        self.pages.tell()
         return {"version": self.game.state.version, "undos": self.undos}
 
     async def _take_back(self, seat, version) -> None:
@@ -521,8 +552,24 @@ class Session:
         g = self.game
         if g.is_over or not self.is_bot(g.to_move) or self.m.closing:
             return
-        if self.bot_task is None or self.bot_task.done():
+        if not self.bots_running:
             self.bot_task = asyncio.get_running_loop().create_task(self._bots())
+
+    @property
+    def bots_running(self) -> bool:
+        return self.bot_task is not None and not self.bot_task.done()
+
+    def is_bot_task(self, task) -> bool:
+        return task is self.bot_task
+
+    def stop_bots(self) -> None:
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+
+    def forget_agents(self, seat: int) -> None:
+        """The seat changed hands: its bot's agents are made afresh when next asked for."""
+        for f in self.factions_of[seat]:
+            self.agents.pop(f, None)
 
     def agent(self, seat):
         if seat not in self.agents:
@@ -533,6 +580,14 @@ class Session:
             seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
             self.agents[seat] = make_agent(self.seats[self.seat_playing(seat)]["kind"], seed=seed)
         return self.agents[seat]
+
+    def replace_agent(self, seat, old, new) -> bool:
+        """The seat's agent is `new` (as it is after deciding in a worker, server/bots.py) if it
+        still is `old` (not made afresh meanwhile: the seat was given away); whether it was."""
+        if self.agents.get(seat) is not old:
+            return False
+        self.agents[seat] = new
+        return True
 
     async def _bots(self):
         """Play the bots' turns until a person is to move or the game ends. A step that fails
@@ -552,7 +607,7 @@ class Session:
                 # The one decision step of every game loop (agents/match.py), in a bot worker
                 # process scheduled fairly across games, then committed under the lock if the
                 # game is still where it was (server/bots.py).
-                await bot_step(self, seat, plain=agent_failures >= PLAIN_AFTER)
+                await self.m.bot_runner.step(self, seat, plain=agent_failures >= PLAIN_AFTER)
                 failures = agent_failures = 0
             except asyncio.CancelledError:
                 raise
@@ -568,17 +623,6 @@ class Session:
                     log.exception("bot of game %s failed: trying again in %.1f s", self.game_id, wait)
                 await asyncio.sleep(wait)
 
-    # --- connections --------------------------------------------------------------------
-
-    def forget_messages(self):
-        """The game or its seats changed: the state messages made so far are stale."""
-        self._texts.clear()
-
-    def broadcast(self):
-        self.forget_messages()
-        for c in list(self.conns):
-            c.notify()
-
 
 @dataclass
 class Decided:
@@ -589,98 +633,6 @@ class Decided:
     decider: int | None
     waiting: int | None
     timed_out: bool = False
-
-
-class Connection:
-    """One websocket: a writer task sends the latest state (with the log lines it
-    has not sent yet, and the events of the decisions since the last state it sent, for the
-    page to animate) whenever the game changed, so a slow client never holds a game back and
-    never misses a line. Its queue is bounded (`QUEUE`): a client that does not read what it
-    is sent (its queue full) is dropped, never buffered without end."""
-
-    QUEUE = 32   # messages waiting to be sent to one client; a state counts once however often
-
-    def __init__(self, session: Session, ws, seat, token=None):
-        self.session = session
-        self.ws = ws
-        self.seat = seat
-        self.token = token            # the seat's token (acts are checked with it, ws.py)
-        self.sent = max(0, len(session.log) - LOG_TAIL)
-        self.seen = None              # decisions the page had seen at the last state sent
-        self.undos = session.undos
-        self.queue: asyncio.Queue = asyncio.Queue(self.QUEUE)
-        self.pending = False
-        self.dropped = False
-
-    def send(self, item):
-        """Queue a message (None: the latest state); a full queue drops the client."""
-        try:
-            self.queue.put_nowait(item)
-        except asyncio.QueueFull:
-            self.drop()
-
-    def drop(self):
-        """Stop serving a client that does not read: its writer ends, the reader closes."""
-        if not self.dropped:
-            self.dropped = True
-            log.warning("a WebSocket client of game %s that does not read what it is sent was "
-                        "dropped", self.session.game_id)
-            self.session.conns.discard(self)
-            asyncio.get_running_loop().create_task(self._close())
-
-    async def _close(self):
-        try:
-            await self.ws.close(code=1008, reason="too slow: messages were not read")
-        except Exception:
-            pass
-
-    def notify(self):
-        if not self.pending:
-            self.pending = True
-            self.send(None)
-
-    def error(self, status, message):
-        self.send({"type": "error", "status": status, "message": message})
-
-    async def writer(self):
-        try:
-            await self._write()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # the client went away: the reader sees it and cleans up
-            pass
-
-    def message(self) -> str:
-        """The state message for this page: the state every page of its seat gets
-        (Session.state_text), with this page's own additions: the moves since the last state
-        it was sent, and whether the log starts again (decisions were taken back)."""
-        s = self.session
-        reset = self.undos != s.undos
-        if reset:  # decisions were taken back: the log starts again from its tail
-            self.sent = max(0, len(s.log) - LOG_TAIL)
-            self.undos = s.undos
-        lines = s.log[self.sent:]
-        self.sent = len(s.log)
-        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.log)
-        self.seen = s.decisions
-        text = s.state_text(self.seat, lines)
-        extra = {"log_reset": True} if reset else {}
-        if s.clocks is not None:  # the shared text's clock.now is as old as the text: now is now
-            extra["now"] = timing.now()
-        if moves:
-            extra["moves"] = moves
-        if extra:  # spliced into the shared text's object: `{...}` + `,"moves":...}`
-            text = text[:-1] + "," + json.dumps(extra, separators=(",", ":"), ensure_ascii=False)[1:]
-        return text
-
-    async def _write(self):
-        while True:
-            item = await self.queue.get()
-            if item is None:
-                self.pending = False
-                await self.ws.send_text(self.message())
-            else:
-                await self.ws.send_json(item)
 
 
 class Manager:
@@ -694,6 +646,7 @@ class Manager:
         # Bot decisions: worker processes, fair across games, a budget each (server/bots.py).
         self.bots = BotPool(bot_workers, bot_seconds)
         self.cpu = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cyclades-bots")
+        self.bot_runner = BotRunner(self.bots, self.cpu)
         self.dbpool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-db")
         self.closing = False
         self.sync = None              # server/sync.py: this process among the others

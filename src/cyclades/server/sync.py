@@ -64,7 +64,7 @@ import sqlalchemy as sa
 
 from ..engine.game import Game
 from .errors import Refused, database_down
-from .seats import faction_names, seat_factions
+from .seats import seat_factions
 from .store import NOTIFY_CHANNEL, games, servers
 from .table import replay
 
@@ -206,13 +206,8 @@ async def catch_up(s, locked: bool = False) -> bool:
 
 
 async def _catch_up(s, data) -> bool:
-    changed = apply_seats(s, data["seats"])
-    if data["settings"] != s.settings:
-        s.settings.clear()
-        s.settings.update(data["settings"])
-    if data["clocks"] != s.clocks:
-        s.clocks = data["clocks"]
-        changed = True
+    changed = s.take_seats(data["seats"])
+    changed = s.take_settings(data["settings"], data["clocks"]) or changed
     acts = data["actions"]
     if data["undos"] != s.undos:
         await _restart(s)  # decisions were taken back in another process
@@ -223,13 +218,11 @@ async def _catch_up(s, data) -> bool:
             game, done = await loop.run_in_executor(None, _apply, s, acts)
         else:
             game, done = _apply(s, acts)
-        s.game = game
-        for played, lines, version in done:
-            s.keep(played, lines, version)
+        s.advance(game, done)
         changed = True
     s.synced = data["updated"]
     if changed:
-        s.broadcast()
+        s.pages.tell()
     return changed
 
 
@@ -250,19 +243,17 @@ async def _restart(s):
         game = Game.from_record(record, upto=0)
         return game, replay(game, record["actions"], s.narrate)
     game, done = await asyncio.get_running_loop().run_in_executor(None, build)
-    apply_seats(s, data["seats"])
+    s.take_seats(data["seats"])
     s.restart(game, done, data["undos"])
-    s.clocks = data["clocks"]
+    s.take_settings(data["settings"], data["clocks"])
 
 
 def _gone(s):
     """The game was removed (expired) by another process: forget it here too."""
     if s.m.sessions.get(s.game_id) is s:
         del s.m.sessions[s.game_id]
-    if s.bot_task is not None:
-        s.bot_task.cancel()
-    for c in list(s.conns):
-        c.error(404, f"no game {s.game_id!r}: it was removed")
+    s.stop_bots()
+    s.pages.error(404, f"no game {s.game_id!r}: it was removed")
 
 
 async def behind(s, old):
@@ -274,35 +265,13 @@ async def behind(s, old):
     log.warning("game %s: the decision at version %d was stored by another server process "
                 "first; caught up to version %d", s.game_id, old.state.version,
                 s.game.state.version)
-    if task is not None and task is s.bot_task:
+    if task is not None and s.is_bot_task(task):
         task.cancel()  # delivered at the bot loop's next await
         return []
     raise Refused(409, f"stale version {old.state.version}: the game is at version {s.game.state.version}")
 
 
 # --- seats -----------------------------------------------------------------------------------
-
-def apply_seats(s, new: list) -> bool:
-    """Take these seats (read from the database) as the session's; whether they differ."""
-    if new == s.seats:
-        return False
-    old = copy.deepcopy(s.seats)
-    s.seats[:] = copy.deepcopy(new)
-    s.forget_messages()
-    s.names[:] = faction_names([x.get("name") or f"Player {i + 1}" for i, x in enumerate(s.seats)],
-                               s.factions_of)
-    for i, (a, b) in enumerate(zip(old, s.seats)):
-        if a.get("kind") != b.get("kind"):
-            for f in s.factions_of[i]:
-                s.agents.pop(f, None)
-        if a.get("token") != b.get("token") or b.get("kind") != "human":
-            # Connections opened with the old token watch from now on, as spectators.
-            for c in list(s.conns):
-                if c.seat == i:
-                    c.error(403, "the host gave this seat to someone else: you are watching now")
-                    c.seat = None
-    return True
-
 
 def status_of(game, seats) -> str:
     if game.is_over:
@@ -322,7 +291,7 @@ async def change_seats(s, mutate, locked: bool = False):
         new = copy.deepcopy(s.seats)
         result = mutate(new)
         if await s.m.db(s.m.store.replace_seats, s.game_id, old, new, status_of(s.game, new)):
-            apply_seats(s, new)
+            s.take_seats(new)
             # `result` may be a seat of the copy: hand back the session's own.
             if isinstance(result, dict) and result in new:
                 result = s.seats[new.index(result)]
@@ -459,7 +428,7 @@ class Sync:
             if self.m.closing or not bot_to_move(options, seats, to_move):
                 continue
             s = self.m.sessions.get(gid)
-            if s is not None and s.bot_task is not None and not s.bot_task.done():
+            if s is not None and s.bots_running:
                 continue
             try:
                 if s is None:
@@ -468,10 +437,10 @@ class Sync:
                     await catch_up(s)
             except Refused:
                 continue  # removed meanwhile
-            if s.bot_task is None or s.bot_task.done():
+            if not s.bots_running:
                 before = _task_end(s.bot_task)
                 s.kick_bots()
-                if s.bot_task is not None and not s.bot_task.done():
+                if s.bots_running:
                     started += 1
                     log.warning("game %s waited on a bot with no bot task (%s): started again",
                                 gid, before)
@@ -580,7 +549,7 @@ class Sync:
             await asyncio.sleep(POLL)
             if not self.peers:
                 continue
-            held = {gid: s for gid, s in list(self.m.sessions.items()) if s.conns}
+            held = {gid: s for gid, s in list(self.m.sessions.items()) if s.pages}
             if not held:
                 continue
             try:

@@ -12,7 +12,7 @@ What one client may take (security.ServerLimits, per server process):
   seat on one game: beyond, `429` and the connection is closed (4429);
 - `ws_rate` messages: beyond, each message is refused with `429`, and a client that goes on
   (`FLOOD` refusals) is disconnected (1008);
-- what it is sent waits in a bounded queue (sessions.Connection): a client that does not read
+- what it is sent waits in a bounded queue (transport.Connection): a client that does not read
   is disconnected (1008), never buffered without end.
 """
 from __future__ import annotations
@@ -24,7 +24,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .errors import DATABASE_DOWN, Refused, database_down
 from .security import REFUSED, Rate, client_key, receive_message
-from .sessions import Connection, manager_of
+from .sessions import manager_of
+from .transport import Connection
 
 router = APIRouter()
 
@@ -50,7 +51,7 @@ class Sockets:
     def refuse_spectator(self, session) -> str | None:
         """Why another spectator of this game is refused (None: welcome)."""
         most = self.limits.max_spectators
-        if most and sum(1 for c in session.conns if c.seat is None) >= most:
+        if most and sum(1 for c in session.pages if c.seat is None) >= most:
             return f"this game has as many spectators as it can take ({most}); try again later"
         return None
 
@@ -94,7 +95,7 @@ async def ws_game(ws: WebSocket, game_id: str, token: str | None = None):
     conn = Connection(s, ws, seat, token)
     key = f"ws{next(socks.ids)}"
     socks.per_address[address] = socks.per_address.get(address, 0) + 1
-    s.conns.add(conn)
+    s.pages.add(conn)
     writer = asyncio.get_running_loop().create_task(conn.writer())
     conn.notify()
     refused = 0
@@ -114,7 +115,7 @@ async def ws_game(ws: WebSocket, game_id: str, token: str | None = None):
     except WebSocketDisconnect:
         pass
     finally:
-        s.conns.discard(conn)
+        s.pages.discard(conn)
         writer.cancel()
         left = socks.per_address.get(address, 1) - 1
         if left > 0:
