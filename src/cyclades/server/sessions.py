@@ -3,7 +3,7 @@
 One `Session` per game. Every change goes through `Session.commit`, under the
 game's lock: the decision is applied to a copy of the game, stored (committed)
 in the database, and only then does the copy become the game and the change
-get acknowledged and broadcast. A refused or failed decision changes nothing.
+get acknowledged and the pages told. A refused or failed decision changes nothing.
 A person's decision names its seat by token, read under that lock, and is stored
 only if the seats stored are those it was read against: a token the host revoked,
 through any process, never acts.
@@ -17,6 +17,13 @@ meanwhile. A bot step that fails is tried again after a growing pause.
 Several server processes may share the database (server/sync.py): a session that is behind
 the database catches up with it (the decisions it missed, the seats), seats change by
 compare-and-set, and only the process that stored a game's last decision plays its bots.
+
+A session is given what its decisions pass through, each knowing nothing of the others:
+the storage (storage.GameStorage: what it needs of the database), the transport
+(transport.Pages: its WebSockets), the bot runner (bots.BotRunner, which sees the session
+only as a bots.BotTable) and the listeners of its decisions (`Decided`: the end of a game,
+notifications). A timed game's clocks (clocks.py) move inside `commit`, since they are stored
+in the decision's own transaction.
 """
 from __future__ import annotations
 
@@ -38,6 +45,7 @@ from .bots import PLAIN_AFTER, BotFailure, BotPool, BotRunner, retry_delay
 from .errors import Refused, SeatsChanged
 from .presence import Presence
 from .seats import faction_names, public_seats, same_token, seat_access, seat_factions
+from .storage import GameStorage
 from .store import Changed, DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
 from .table import Played, Table, play
@@ -61,11 +69,18 @@ def _narrator(game, names):
 
 
 class Session:
-    """One live game."""
+    """One live game. Its decisions take one path (`commit`: check, apply, store, tell the
+    pages, then the listeners); what they pass through is given at construction
+    (`Manager.session`). Other server processes' changes come in through `take_seats`,
+    `take_settings`, `advance` and `restart` (sync.py)."""
 
     def __init__(self, manager: Manager, game_id: str, game: Game, seats: list, created: float,
-                 settings: dict | None = None, pages: Pages | None = None):
+                 settings: dict | None = None, *, storage: GameStorage, bots: BotRunner,
+                 listeners: list, pages: Pages | None = None):
         self.m = manager
+        self.storage = storage
+        self.bots = bots
+        self.listeners = listeners
         self.settings = settings or {}
         self.game_id = game_id
         self.game = game
@@ -349,7 +364,7 @@ class Session:
             clocks = timing.after_decision(self.clocks, decider, waiting, timing.now(), timed_out)
             summary.update(clocks=clocks, deadline=timing.deadline(clocks))
         try:
-            self.synced = await self.save("the decision", self.m.store.add_decision, self.game_id, idx,
+            self.synced = await self.save("the decision", self.storage.add_decision, self.game_id, idx,
                                            a.to_json(), summary, self.seats)
         except DuplicateDecision:
             # Another server process stored decision `idx` first (or took decisions back):
@@ -364,7 +379,7 @@ class Session:
             self.log.append(lines[-1])
         self.pages.tell()
         decided = Decided(self, decider, waiting, timed_out)
-        for listener in self.m.listeners:
+        for listener in self.listeners:
             listener(decided)
         return lines
 
@@ -400,8 +415,7 @@ class Session:
             incomplete = any(seat_access(x) == "open" and not x.get("joined") for x in self.seats)
             if seat is None or incomplete:
                 clocks = timing.waiting_again(self.clocks, seat, timing.now())
-                if await self.m.db(self.m.store.set_clocks, self.game_id, version, clocks,
-                                   timing.deadline(clocks)):
+                if await self.storage.set_clocks(self.game_id, version, clocks, timing.deadline(clocks)):
                     self.clocks = clocks
                     self.pages.tell()
                 self.kick_bots()
@@ -410,7 +424,7 @@ class Session:
             key = f"{g.options.get('seed')}:timeout:{self.decisions}".encode()
             agent = make_agent(level, seed=int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
             # The bot runner's workers (server/bots.py), as for any bot: never this process's CPU.
-            await self.commit(await self.m.bot_runner.decide_now(self, agent, g.to_move), timed_out=True)
+            await self.commit(await self.bots.decide_now(self, agent, g.to_move), timed_out=True)
             if self.clocks["timeouts"][seat] >= timing.TIMEOUTS_TO_BOT:
                 await self._to_bot(seat, level)
         self.kick_bots()
@@ -427,8 +441,8 @@ class Session:
         self.log.append(f"{name} ran out of time {timing.TIMEOUTS_TO_BOT} times: a bot plays "
                         f"their seat from now on.")
         clocks = timing.waiting_again(self.clocks, self.waiting_seat(self.game), timing.now())
-        if await self.m.db(self.m.store.set_clocks, self.game_id, self.game.state.version, clocks,
-                           timing.deadline(clocks)):
+        if await self.storage.set_clocks(self.game_id, self.game.state.version, clocks,
+                                         timing.deadline(clocks)):
             self.clocks = clocks
         self.pages.tell()
 
@@ -442,7 +456,7 @@ class Session:
         changed in the database (another process): read them, SeatsChanged (check again). Any
         failure but DuplicateDecision (the caller's to answer): 503, nothing changed."""
         try:
-            return await self.m.db(call, *args)
+            return await call(*args)
         except DuplicateDecision:
             raise
         except Changed:
@@ -535,7 +549,7 @@ class Session:
         loop = asyncio.get_running_loop()
         back = await loop.run_in_executor(self.m.cpu, undo.take_back, g, 1, steps)
         try:
-            self.undos = await self.save("the undo", self.m.store.take_back, self.game_id,
+            self.undos = await self.save("the undo", self.storage.take_back, self.game_id,
                                           self.decisions - 1, self.summary(back), self.seats)
         except DuplicateDecision:
             await catch_up(self, locked=True)
@@ -607,7 +621,7 @@ class Session:
                 # The one decision step of every game loop (agents/match.py), in a bot worker
                 # process scheduled fairly across games, then committed under the lock if the
                 # game is still where it was (server/bots.py).
-                await self.m.bot_runner.step(self, seat, plain=agent_failures >= PLAIN_AFTER)
+                await self.bots.step(self, seat, plain=agent_failures >= PLAIN_AFTER)
                 failures = agent_failures = 0
             except asyncio.CancelledError:
                 raise
@@ -647,14 +661,22 @@ class Manager:
         self.bots = BotPool(bot_workers, bot_seconds)
         self.cpu = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cyclades-bots")
         self.bot_runner = BotRunner(self.bots, self.cpu)
+        self.storage = GameStorage(store, self.db)
         self.dbpool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cyclades-db")
         self.closing = False
         self.sync = None              # server/sync.py: this process among the others
         self.presence = Presence(self)  # who is at each game's table (server/presence.py)
         # Called with a `Decided` after each decision is stored (people.py: a game's end,
-        # notifications).
+        # notify.py: notifications).
         self.listeners: list = []
         self.timekeeper = timing.Timekeeper(self)  # the timeouts of timed games (clocks.py)
+
+    def session(self, game_id: str, game: Game, seats: list, created: float,
+                settings: dict | None = None) -> Session:
+        """A game's session, given its collaborators: the storage, the bot runner, the
+        listeners of its decisions (and a transport of its own)."""
+        return Session(self, game_id, game, seats, created, settings, storage=self.storage,
+                       bots=self.bot_runner, listeners=self.listeners)
 
     async def db(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
@@ -740,7 +762,7 @@ class Manager:
             if s["access"] in ("host", "invite"):
                 s["token"] = secrets.token_urlsafe(24)
         game_id = secrets.token_urlsafe(9)
-        session = Session(self, game_id, game, seats, time.time(), settings)
+        session = self.session(game_id, game, seats, time.time(), settings)
         speed = timing.speed_of(session.settings)
         if speed is not None:
             session.clocks = timing.start(speed, len(seats), session.waiting_seat(game), timing.now())
@@ -748,7 +770,7 @@ class Manager:
         if rematch_of is not None:
             claim = (rematch_of.game_id, rematch_of.settings,
                      {**rematch_of.settings, "rematch": game_id})
-        await self.db(self.store.create_game, game_id, game.options, seats, session.status,
+        await self.storage.create_game(game_id, game.options, seats, session.status,
                       game.state.version, game.to_move, session.settings, claim,
                       session.clocks, timing.deadline(session.clocks))
         if claim is not None:
@@ -767,7 +789,7 @@ def replay(manager, game_id, record, data) -> Session:
     """Rebuild a session from its stored record: the game by replaying every decision
     (the same as `Game.from_record`), and the log by narrating each decision's events."""
     game = Game.from_record(record, upto=0)
-    session = Session(manager, game_id, game, data["seats"], data["created"], data.get("settings"))
+    session = manager.session(game_id, game, data["seats"], data["created"], data.get("settings"))
     session.restart(game, replay_decisions(game, record["actions"], session.narrate), data.get("undos", 0))
     session.clocks = data.get("clocks")
     return session

@@ -186,9 +186,8 @@ async def catch_up(s, locked: bool = False) -> bool:
     """Bring a session up to date with the database (decisions, seats, settings); whether
     anything changed. `locked`: the caller holds the session's lock. Refused(404) if the game
     is no longer stored."""
-    m = s.m
     start, seats = s.decisions, copy.deepcopy(s.seats)
-    data = await m.db(m.store.load_since, s.game_id, start)
+    data = await s.storage.load_since(s.game_id, start)
     if data is None:
         _gone(s)
         raise Refused(404, f"no game {s.game_id!r}")
@@ -233,7 +232,7 @@ def _apply(s, acts):
 
 async def _restart(s):
     """Replay the game from its stored record (decisions were taken back elsewhere)."""
-    data = await s.m.db(s.m.store.load, s.game_id)
+    data = await s.storage.load(s.game_id)
     if data is None:
         _gone(s)
         raise Refused(404, f"no game {s.game_id!r}")
@@ -290,7 +289,7 @@ async def change_seats(s, mutate, locked: bool = False):
         old = copy.deepcopy(s.seats)
         new = copy.deepcopy(s.seats)
         result = mutate(new)
-        if await s.m.db(s.m.store.replace_seats, s.game_id, old, new, status_of(s.game, new)):
+        if await s.storage.replace_seats(s.game_id, old, new, status_of(s.game, new)):
             s.take_seats(new)
             # `result` may be a seat of the copy: hand back the session's own.
             if isinstance(result, dict) and result in new:

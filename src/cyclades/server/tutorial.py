@@ -273,10 +273,10 @@ async def create_tutorial(body: CreateTutorial, request: Request):
     if body.bot_delay is not None:
         settings["bot_delay"] = body.bot_delay
     game_id = secrets.token_urlsafe(9)
-    session = Session(m, game_id, game, seats, time.time(), settings)
+    session = m.session(game_id, game, seats, time.time(), settings)
     _lesson_of(session)
-    await m.db(m.store.create_game, game_id, game.options, seats, session.status,
-               game.state.version, game.to_move, session.settings)
+    await m.storage.create_game(game_id, game.options, seats, session.status,
+                                game.state.version, game.to_move, session.settings)
     m.sessions[game_id] = session
     session.kick_bots()
     token = seats[HUMAN]["token"]
