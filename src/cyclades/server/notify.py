@@ -300,6 +300,7 @@ class Notifier:
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self):
+        self.people.m.listeners.remove(self.decided)  # the Manager's bots may still decide
         if self.task is not None:
             self.task.cancel()
             try:

@@ -120,6 +120,9 @@ class People:
         self.tasks = [loop.create_task(self._tables()), loop.create_task(self._settle_missed())]
 
     async def stop(self):
+        # Stopped before the Manager (its bots may still decide): deaf to decisions from now on
+        # (a game that ends meanwhile is recorded by the next start's sweep, `_settle_missed`).
+        self.m.listeners.remove(self.decided)
         for t in self.tasks:
             t.cancel()
         for t in self.tasks:

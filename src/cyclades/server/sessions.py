@@ -54,6 +54,7 @@ from .transport import Pages
 
 log = logging.getLogger("cyclades.server")
 
+
 def _short(e: BaseException) -> str:
     """An exception in one line (a database that is down says so on every call: no traceback)."""
     text = str(e).strip().splitlines()
@@ -75,11 +76,11 @@ class Session:
     `take_settings`, `advance` and `restart` (sync.py)."""
 
     def __init__(self, manager: Manager, game_id: str, game: Game, seats: list, created: float,
-                 settings: dict | None = None, *, storage: GameStorage, bots: BotRunner,
+                 settings: dict | None = None, *, storage: GameStorage, bot_runner: BotRunner,
                  listeners: list, pages: Pages | None = None):
         self.m = manager
         self.storage = storage
-        self.bots = bots
+        self.bot_runner = bot_runner
         self.listeners = listeners
         self.settings = settings or {}
         self.game_id = game_id
@@ -424,7 +425,7 @@ class Session:
             key = f"{g.options.get('seed')}:timeout:{self.decisions}".encode()
             agent = make_agent(level, seed=int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
             # The bot runner's workers (server/bots.py), as for any bot: never this process's CPU.
-            await self.commit(await self.bots.decide_now(self, agent, g.to_move), timed_out=True)
+            await self.commit(await self.bot_runner.decide_now(self, agent, g.to_move), timed_out=True)
             if self.clocks["timeouts"][seat] >= timing.TIMEOUTS_TO_BOT:
                 await self._to_bot(seat, level)
         self.kick_bots()
@@ -621,7 +622,7 @@ class Session:
                 # The one decision step of every game loop (agents/match.py), in a bot worker
                 # process scheduled fairly across games, then committed under the lock if the
                 # game is still where it was (server/bots.py).
-                await self.bots.step(self, seat, plain=agent_failures >= PLAIN_AFTER)
+                await self.bot_runner.step(self, seat, plain=agent_failures >= PLAIN_AFTER)
                 failures = agent_failures = 0
             except asyncio.CancelledError:
                 raise
@@ -676,7 +677,7 @@ class Manager:
         """A game's session, given its collaborators: the storage, the bot runner, the
         listeners of its decisions (and a transport of its own)."""
         return Session(self, game_id, game, seats, created, settings, storage=self.storage,
-                       bots=self.bot_runner, listeners=self.listeners)
+                       bot_runner=self.bot_runner, listeners=self.listeners)
 
     async def db(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()

@@ -10,16 +10,27 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from . import clocks as timing
-
-if TYPE_CHECKING:
-    from .sessions import Session
 
 log = logging.getLogger("cyclades.server")
 
 LOG_TAIL = 200  # log lines sent with a full state
+
+
+class Watched(Protocol):
+    """What a page is sent of its game (sessions.Session): the log, the decisions' table (the
+    moves to animate), the count of undos, the clocks, and the state message of a seat."""
+    game_id: str
+    log: list
+    decisions: int
+    undos: int
+    table: Any
+    clocks: dict | None
+    pages: Pages
+
+    def state_text(self, seat, log_lines) -> str: ...
 
 
 class Pages:
@@ -75,7 +86,7 @@ class Connection:
 
     QUEUE = 32   # messages waiting to be sent to one client; a state counts once however often
 
-    def __init__(self, session: Session, ws, seat, token=None):
+    def __init__(self, session: Watched, ws, seat, token=None):
         self.session = session
         self.ws = ws
         self.seat = seat
