@@ -7,6 +7,9 @@ here (name, text, article, worth), its class and its test: nothing else names it
 """
 from dataclasses import dataclass
 
+from .i18n import N_
+from .names import BONUSES
+
 
 @dataclass(frozen=True)
 class Creature:
@@ -29,95 +32,95 @@ class Hero:
 _C = Creature
 CREATURES = {c.name: c for c in (
     _C("charon", None, worth=0.5,
-       text="Trade one of your Heroes for a Hero on the Hero track. The newcomer cannot be "
-            "sacrificed this cycle. Wasted if the Hero track is empty."),
+       text=N_("Trade one of your Heroes for a Hero on the Hero track. The newcomer cannot be "
+            "sacrificed this cycle. Wasted if the Hero track is empty.")),
     _C("chimera", None, article=True, worth=3.0,
-       text="Play any card of the Creature discard pile for free; then the discard pile is "
-            "shuffled back into the deck."),
+       text=N_("Play any card of the Creature discard pile for free; then the discard pile is "
+            "shuffled back into the deck.")),
     _C("cyclops", None, article=True, worth=0.0,
-       text="Swap one of your basic Buildings for a basic Building of another type."),
+       text=N_("Swap one of your basic Buildings for a basic Building of another type.")),
     _C("dryad", None, article=True, worth=4.0,
-       text="Take a Priestess from another player."),
+       text=N_("Take a Priestess from another player.")),
     _C("giant", None, article=True, worth=2.0,
-       text="Take every mercenary Troop standing on one Land Area and put them on Land Areas you "
-            "control."),
+       text=N_("Take every mercenary Troop standing on one Land Area and put them on Land Areas you "
+            "control.")),
     _C("griffin", None, article=True, worth=3.0,
-       text="Take half of another player's GP (rounded down)."),
+       text=N_("Take half of another player's GP (rounded down).")),
     _C("harpy", None, article=True, worth=3.0,
-       text="Remove one Troop (basic or mercenary) from any Land Area. Heroes are safe from her."),
+       text=N_("Remove one Troop (basic or mercenary) from any Land Area. Heroes are safe from her.")),
     _C("pegasus", None, worth=0.0,
-       text="Carry any of your Troops and Heroes from one Land Area to any other Land Area on the"
+       text=N_("Carry any of your Troops and Heroes from one Land Area to any other Land Area on the"
             " board, for free: no Fleets or neighbouring areas needed. Landing among enemies "
-            "starts a battle."),
+            "starts a battle.")),
     _C("satyr", None, article=True, worth=0.0,
-       text="Take a Philosopher from another player. If it is your fourth, you build a Metropolis"
-            " at once."),
+       text=N_("Take a Philosopher from another player. If it is your fourth, you build a Metropolis"
+            " at once.")),
     _C("sphinx", None, article=True, worth=4.0,
-       text="Draw three Creature cards: play one of them for free and discard the other two."),
+       text=N_("Draw three Creature cards: play one of them for free and discard the other two.")),
     _C("sylph", None, article=True, worth=1.0,
-       text="Swap the Fleets of two Sea Areas anywhere on the board, whoever owns them (both "
-            "areas must hold Fleets)."),
+       text=N_("Swap the Fleets of two Sea Areas anywhere on the board, whoever owns them (both "
+            "areas must hold Fleets).")),
     _C("graeae", None, article=True, worth=0.0,
-       text="Collect your income a second time: 1 GP for each Cornucopia in the areas you control"
-            " now."),
+       text=N_("Collect your income a second time: 1 GP for each Cornucopia in the areas you control"
+            " now.")),
     _C("cerberus", "land", worth=5.0, keep_worth=5.0,
-       text="Miniature on a Land Area. At Income you collect that area's income instead of the "
-            "player who controls it."),
+       text=N_("Miniature on a Land Area. At Income you collect that area's income instead of the "
+            "player who controls it.")),
     _C("hydra", "any", article=True, worth=5.0, keep_worth=5.0,
-       text="Miniature on a Land or Sea Area, whose income it doubles for its controller. When it"
+       text=N_("Miniature on a Land or Sea Area, whose income it doubles for its controller. When it"
             " arrives, and at each Maintenance, it must eat a Troop or Fleet in or next to its "
-            "area, which adds a Prosperity token there."),
+            "area, which adds a Prosperity token there.")),
     _C("kraken", "sea", article=True, worth=2.0, keep_worth=2.0,
-       text="Miniature on a Sea Area. Every Fleet where it arrives or moves is sunk, and no Fleet"
-            " (not even yours) may enter its area."),
+       text=N_("Miniature on a Sea Area. Every Fleet where it arrives or moves is sunk, and no Fleet"
+            " (not even yours) may enter its area.")),
     _C("medusa", "land", worth=1.5,
-       text="Miniature on a Land Area. No Troop, mercenary or Hero may enter or leave her area, "
-            "not even yours."),
+       text=N_("Miniature on a Land Area. No Troop, mercenary or Hero may enter or leave her area, "
+            "not even yours.")),
     _C("minotaur", "land", article=True, worth=4.0, keep_worth=4.0,
-       text="Miniature on a Land Area you control, which it defends with a Strength of 2. Its "
+       text=N_("Miniature on a Land Area you control, which it defends with a Strength of 2. Its "
             "side never retreats; after a lost round you choose whether it falls (it must if it "
-            "is your last unit)."),
+            "is your last unit).")),
     _C("polyphemus", "land", worth=2.0,
-       text="Miniature on a Land Area. The seas next to him close: you push the Fleets there to "
+       text=N_("Miniature on a Land Area. The seas next to him close: you push the Fleets there to "
             "other seas (those that cannot go are destroyed), and no Fleet may enter or cross "
-            "them."),
+            "them.")),
     # Maelström (R2)
     _C("hippalectryon", None, maelstrom=True, article=True, worth=0.0,
-       text="Trade two of your mercenary Troops for a Prosperity token, a Priestess or a "
-            "Philosopher, as many times as you like."),
+       text=N_("Trade two of your mercenary Troops for a Prosperity token, a Priestess or a "
+            "Philosopher, as many times as you like.")),
     _C("hippocampus", None, maelstrom=True, article=True, worth=0.5,
-       text="Turn any number of your Fleets in one Sea Area you control into as many mercenary "
-            "Troops on your Land Areas."),
+       text=N_("Turn any number of your Fleets in one Sea Area you control into as many mercenary "
+            "Troops on your Land Areas.")),
     _C("echidna", None, maelstrom=True, worth=1.0,
-       text="Take a Creature from another player; you may then move its miniature to another area"
-            " it may stand in."),
+       text=N_("Take a Creature from another player; you may then move its miniature to another area"
+            " it may stand in.")),
     _C("manticore", None, maelstrom=True, article=True, worth=2.0,
-       text="Destroy one Creature or Hero miniature on the board (its card is discarded)."),
+       text=N_("Destroy one Creature or Hero miniature on the board (its card is discarded).")),
     _C("triton", None, maelstrom=True, worth=0.0,
-       text="Take a basic Building from another player and build it on one of your Land Areas "
-            "(replacing one of your own buildings if no site is free)."),
+       text=N_("Take a basic Building from another player and build it on one of your Land Areas "
+            "(replacing one of your own buildings if no site is free).")),
     _C("empusa", None, maelstrom=True, article=True, worth=0.0,
-       text="Do the free actions of your god once more: its building, then its recruit."),
+       text=N_("Do the free actions of your god once more: its building, then its recruit.")),
     _C("erinyes", None, maelstrom=True, article=True, worth=4.0,
-       text="Move a Prosperity token worth one Cornucopia, anyone's, to any other area."),
+       text=N_("Move a Prosperity token worth one Cornucopia, anyone's, to any other area.")),
     _C("geryon", "land", maelstrom=True, worth=2.0, keep_worth=2.5,
-       text="Miniature on a Land Area. Each time any Troop, mercenary or Fleet is destroyed, 1 GP"
-            " is laid in his area; whoever controls that area collects it at Income."),
+       text=N_("Miniature on a Land Area. Each time any Troop, mercenary or Fleet is destroyed, 1 GP"
+            " is laid in his area; whoever controls that area collects it at Income.")),
     _C("nereid", "sea", maelstrom=True, article=True, worth=3.0, keep_worth=3.5,
-       text="Miniature on a Sea Area. At Income you collect the income of her area instead of the"
-            " player who controls it."),
+       text=N_("Miniature on a Sea Area. At Income you collect the income of her area instead of the"
+            " player who controls it.")),
     _C("calydonian-boar", "land", maelstrom=True, worth=3.0,
-       text="Miniature on a Land Area, which closes: no Troop or Hero may stay, enter or cross "
-            "it. You push the ones there to a neighbouring area."),
+       text=N_("Miniature on a Land Area, which closes: no Troop or Hero may stay, enter or cross "
+            "it. You push the ones there to a neighbouring area.")),
     _C("scylla-charybdis", "sea", maelstrom=True, worth=1.0,
-       text="Two miniatures on two Sea Areas, which count as neighbours for your Fleets: your "
-            "Fleets sail between them and your Troops cross along them."),
+       text=N_("Two miniatures on two Sea Areas, which count as neighbours for your Fleets: your "
+            "Fleets sail between them and your Troops cross along them.")),
     _C("typhon", "sea", maelstrom=True, worth=3.0, keep_worth=3.0,
-       text="Miniature on a Sea Area. Buildings on its shores lose their effects and do not count"
-            " toward a Metropolis; a Metropolis there still counts for victory."),
+       text=N_("Miniature on a Sea Area. Buildings on its shores lose their effects and do not count"
+            " toward a Metropolis; a Metropolis there still counts for victory.")),
     _C("chiron", "land", maelstrom=True, worth=1.5,
-       text="Miniature on a Land Area. Other players cannot bring Creatures there, nor aim "
-            "Creature powers at the area or anything in it."),
+       text=N_("Miniature on a Land Area. Other players cannot bring Creatures there, nor aim "
+            "Creature powers at the area or anything in it.")),
 )}
 
 HEROES = {h.name: h for h in (
@@ -132,16 +135,7 @@ HEROES = {h.name: h for h in (
 # Metropolis bonus tokens (rulebook, "Metropolis Bonuses"): 3 copies of each.
 BASE_BONUSES = ("two-troops", "prosperity", "priestess", "three-gp", "two-fleets")
 MAELSTROM_BONUSES = ("reserve-creature", "basic-building", "troop-and-fleet")
-BONUS_TEXT = {
-    "two-troops": "Gain two Troops",
-    "prosperity": "Gain a Prosperity token",
-    "priestess": "Gain a Priestess",
-    "three-gp": "Gain 3 GP",
-    "two-fleets": "Gain two Fleets",
-    "reserve-creature": "Reserve a Mythological Creature",
-    "basic-building": "Build a basic Building",
-    "troop-and-fleet": "Gain a basic Troop and a Fleet",
-}
+BONUS_TEXT = {b: gain for b, (_title, gain) in BONUSES.items()}  # English, as the log says it
 
 
 # The 2009 classic deck (R25): 17 cards, each played with its Legendary text.

@@ -25,10 +25,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from pathlib import Path
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from ..engine.actions import Action
@@ -36,11 +35,10 @@ from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
 from .errors import Refused
+from .pages import page
 from .security import client_key
 from .store import Changed
 from .sync import catch_up
-
-STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 CHECKPOINT = 32          # a copy of the game every this many decisions
 VIEW_CACHE = 96          # positions kept per replay
@@ -417,10 +415,7 @@ def build_upload(data) -> Replay:
 # --- routes ---------------------------------------------------------------------------------------
 
 def _page():
-    path = STATIC / "replay.html"
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    return HTMLResponse("<!doctype html><title>Cyclades</title><p>The replay viewer is not installed.</p>")
+    return page("replay.html")
 
 
 @router.get("/replay", include_in_schema=False)

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import yaml
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from ..agents.base import Agent
@@ -39,6 +38,7 @@ from ..engine.game import Game
 from ..engine.queries import controlled_lands
 from ..engine.undo import unknowns
 from .errors import Refused
+from .pages import page
 from .sessions import Session
 
 LESSONS_DIR = Path(__file__).resolve().parent.parent / "content" / "tutorial"
@@ -218,13 +218,12 @@ class EndsTurnBody(TokenVersion):
 
 router = APIRouter()
 _PROGRESS: dict = {}  # game id -> (version, progress): asked after every change of a lesson game
-STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
 @router.get("/tutorial", include_in_schema=False)
 async def tutorial_page():
     """The lessons, each with a button that starts it (the lobby's "Learn to play")."""
-    return FileResponse(STATIC / "tutorial.html", media_type="text/html")
+    return page("tutorial.html")
 
 
 def _manager(request):
