@@ -27,6 +27,7 @@ from starlette.datastructures import Headers, QueryParams
 
 from ..content import i18n
 from ..content.i18n import LANGUAGES, PSEUDO, language, normalize
+from ..content.names import every_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "web" / "templates"
 COOKIE = "cyclades_lang"
@@ -119,7 +120,9 @@ def browser_strings(lang: str) -> str:
             table[msgid] = t.gettext(msgid)
         else:
             table[msgid] = [t.ngettext(msgid, plural, 1), t.ngettext(msgid, plural, 2)]
-    data = {"lang": lang, "languages": LANGUAGES, "messages": table}
+    with language(lang):
+        names = every_name()
+    data = {"lang": lang, "languages": LANGUAGES, "messages": table, "names": names}
     return "globalThis.CYCLADES_STRINGS = " + json.dumps(data, ensure_ascii=False, sort_keys=True) + ";\n"
 
 
@@ -156,3 +159,14 @@ async def choose_language(body: LanguageChoice, request: Request):
 
 def set_cookie(response: Response, lang: str) -> None:
     response.set_cookie(COOKIE, lang, max_age=COOKIE_DAYS * 86400, samesite="lax", path="/")
+
+
+# --- the game's words for a page ------------------------------------------------------------------
+
+def worded(game, legal: list, names: list, you: int | None) -> tuple[list, str]:
+    """The legal actions each with its `text`, and the sentence of what the game waits on
+    (addressing `you`), in the current language: the page shows them as they are."""
+    from ..engine.actions import Action
+    from ..engine.wording import action_text, waiting_text
+    texts = [{**a, "text": action_text(Action.from_json(a), game, names)} for a in legal]
+    return texts, waiting_text(game, names, you)

@@ -28,9 +28,11 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ..content.i18n import current as current_language
 from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
+from . import i18n
 from .bots import PLAIN_AFTER, BotFailure, BotPool, bot_step, retry_delay
 from .errors import Refused, SeatsChanged
 from .presence import Presence
@@ -244,9 +246,10 @@ class Session:
         if view is None or view["version"] != g.state.version:
             view = self._views[faction] = g.view(faction)
         legal = view.get("legal_actions", []) if faction is not None and faction == g.to_move else []
+        legal, waiting = i18n.worded(g, legal, list(self.names), faction)  # the page's words
         out = {"game_id": self.game_id, "seat": seat,
                "factions": list(self.factions_of[seat]) if seat is not None else [],
-               "version": view["version"], "view": view,
+               "version": view["version"], "view": view, "waiting": waiting,
                "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
                "names": list(self.names), "status": self.status,
                "log_total": len(self.log), "undos": self.undos,
@@ -261,8 +264,9 @@ class Session:
 
     def state_text(self, seat, log_lines) -> str:
         """The WebSocket's state message as JSON text, made once for every connection that
-        gets the same one (spectators, most of all) until the game changes (`broadcast`)."""
-        key = (seat, len(self.log) - len(log_lines), len(self.log))
+        gets the same one (spectators, most of all) in the same language until the game changes
+        (`broadcast`)."""
+        key = (seat, len(self.log) - len(log_lines), len(self.log), current_language())
         text = self._texts.get(key)
         if text is None:
             text = self._texts[key] = json.dumps({"type": "state", **self.state(seat, log_lines)},
