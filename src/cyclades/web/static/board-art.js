@@ -8,7 +8,7 @@
 //
 // Each figure is drawn in a 30-unit box centred on (0, 0) (its plate included) and scaled to
 // the size the caller gives.
-import { BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
+import { _, BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
 
 export { s }; // for board.js
 
@@ -116,7 +116,7 @@ export function building(x, y, size, b, p) {
 export function metropolis(x, y, size, p) {
   const k = size / 24;
   return s("g", { class: "building metropolis", transform: `translate(${round(x)},${round(y)}) scale(${round(k)})`, filter: "url(#piece-shadow)" },
-    s("title", {}, "Metropolis"),
+    s("title", {}, _("Metropolis")),
     s("path", {
       transform: "translate(0,3.5)",
       d: "M-22,11 L-22,-4 L-18,-4 L-18,-8 L-14,-8 L-14,-4 L-7,-4 L-7,-14 L-3,-14 L-3,-18 L3,-18 L3,-14 L7,-14 L7,-4 L14,-4 L14,-8 L18,-8 L18,-4 L22,-4 L22,11 Z",
@@ -127,7 +127,7 @@ export function metropolis(x, y, size, p) {
 
 export function emptySite(x, y, size) {
   return s("rect", { x: round(x - size / 2), y: round(y - size / 2), width: round(size), height: round(size), rx: round(size * 0.15), class: "site empty" },
-    s("title", {}, "Construction site"));
+    s("title", {}, _("Construction site")));
 }
 
 // The Cornucopia printed on the board: a golden horn of plenty.
@@ -150,7 +150,7 @@ export function prosperity(x, y, size, n) {
 
 export function priestessIcon(x, y, size) {
   return s("g", { class: "priestess-icon", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})` },
-    s("title", {}, "Priestess icon: its new controller gains a Priestess"),
+    s("title", {}, _("Priestess icon: its new controller gains a Priestess")),
     s("circle", { r: 11, fill: "#fdf8ea", stroke: "#b98a1c", "stroke-width": 1.8 }),
     s("circle", { cy: -4.5, r: 3, fill: "#6b4a00" }),
     s("path", { d: "M-5,8 L0,-1.5 L5,8 Z", fill: "#6b4a00" }));
@@ -158,7 +158,7 @@ export function priestessIcon(x, y, size) {
 
 export function volcano(x, y, size) {
   return s("g", { class: "volcano", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})` },
-    s("title", {}, "Volcano"),
+    s("title", {}, _("Volcano")),
     s("path", { d: "M-11,8 L-3,-6 L3,-6 L11,8 Z", fill: "#7a4b32", stroke: "#3b2416", "stroke-width": 1.2, "stroke-linejoin": "round" }),
     s("path", { d: "M-3,-6 L-1.5,-11 L0.5,-8 L2,-12 L3,-6 Z", fill: "#e8562a" }));
 }

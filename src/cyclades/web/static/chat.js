@@ -2,7 +2,7 @@
 // On the game page (installChat): read, write, mute; the WebSocket says when a message is new
 // (chatNotice) and the panel asks for what it may read. In the replay (replayChat): the
 // messages said up to the step shown.
-import { api, colour, h, ink } from "./common.js";
+import { _, api, colour, h, ink } from "./common.js";
 
 const FALLBACK_POLL_MS = 20000;
 const LINES = { players: "Players", spectators: "Spectators" };
@@ -42,13 +42,13 @@ class ChatPanel {
   }
 
   build() {
-    this.title = h("h2", { tabindex: "0", role: "button", "aria-expanded": "true" }, "Table talk ", h("span", { class: "chat-unread", hidden: true }));
+    this.title = h("h2", { tabindex: "0", role: "button", "aria-expanded": "true" }, _("Table talk "), h("span", { class: "chat-unread", hidden: true }));
     this.title.addEventListener("click", () => this.toggle());
     this.title.addEventListener("keydown", (ev) => (ev.key === "Enter" || ev.key === " ") && (ev.preventDefault(), this.toggle()));
     this.tabs = h("div", { class: "chat-tabs", role: "tablist", hidden: true });
-    this.list = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "Messages" });
-    this.input = h("input", { type: "text", maxlength: 300, "aria-label": "Your message", placeholder: "Say something to the table", autocomplete: "off" });
-    this.send = h("button", { type: "submit", class: "small primary" }, "Send");
+    this.list = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": _("Messages") });
+    this.input = h("input", { type: "text", maxlength: 300, "aria-label": _("Your message"), placeholder: _("Say something to the table"), autocomplete: "off" });
+    this.send = h("button", { type: "submit", class: "small primary" }, _("Send"));
     this.form = h("form", { class: "chat-form" }, this.input, this.send);
     this.form.addEventListener("submit", (ev) => this.say(ev));
     this.note = h("p", { class: "chat-note muted", hidden: true });
@@ -149,7 +149,7 @@ class ChatPanel {
     else this.showNote("");
     this.mutedBox.hidden = !this.muted.length;
     this.mutedBox.replaceChildren(...(this.muted.length ? [`You muted ${this.muted.length} ${this.muted.length > 1 ? "people" : "person"} here. `,
-      h("button", { type: "button", class: "linklike", onclick: () => this.unmuteAll() }, "Unmute")] : []));
+      h("button", { type: "button", class: "linklike", onclick: () => this.unmuteAll() }, _("Unmute"))] : []));
   }
 
   item(m) {
@@ -160,7 +160,7 @@ class ChatPanel {
         !mine && this.me !== null ? h("button", {
           type: "button", class: "linklike chat-mute", title: `Mute ${m.name}: hide their messages from you`,
           onclick: () => this.mute(m.author, true),
-        }, "mute") : null));
+        }, _("mute")) : null));
   }
 
   async say(ev) {
@@ -229,8 +229,8 @@ export function chatState(status) {
 // The replay: every message said up to the step shown (a finished game shows both lines).
 export function replayChat(box, gid) {
   let messages = [];
-  const list = h("ol", { class: "chat-log", "aria-label": "Table talk" });
-  box.replaceChildren(h("h2", {}, "Table talk"), list);
+  const list = h("ol", { class: "chat-log", "aria-label": _("Table talk") });
+  box.replaceChildren(h("h2", {}, _("Table talk")), list);
   const loaded = api("GET", `/api/games/${encodeURIComponent(gid)}/chat`).then((d) => (messages = d.messages)).catch(() => (messages = []));
   return {
     async step(n) {

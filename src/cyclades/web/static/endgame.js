@@ -2,7 +2,7 @@
 // metropolises cycle by cycle (an inline SVG, drawn here), "Rematch", "Download the game
 // record" and "Watch the replay". Also the "Scroll back" link of the game page, and the
 // chart the replay viewer shows. Plain ES module, no dependencies besides common.js.
-import { api, colour, h, ink, svg as s } from "./common.js";
+import { _, api, colour, h, ink, svg as s } from "./common.js";
 
 // The end screen's and the viewer's styles live in replay.css; the game page loads it here.
 export function ensureStyles() {
@@ -133,10 +133,10 @@ export function timelineChart(timeline, opts = {}) {
     });
     svg.append(g);
   });
-  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, "cycle"));
+  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, _("cycle")));
   const legend = h("div", { class: "chart-legend" }, who.map((side) => h("span", { class: "legend-item" },
     h("span", { class: "legend-swatch", style: { background: side.colour } }), side.label)));
-  const note = showGp ? null : h("p", { class: "muted chart-note" }, "GP are hidden until the game is over.");
+  const note = showGp ? null : h("p", { class: "muted chart-note" }, _("GP are hidden until the game is over."));
   return h("figure", { class: "timeline-figure" }, svg, legend, note);
 }
 
@@ -162,8 +162,8 @@ export function chancesChart(doc, opts = {}) {
   const c1 = cycles.length ? Math.max(cycles[cycles.length - 1], c0 + 1) : 1;
   const x = (c) => left + ((c - c0) / (c1 - c0)) * (W - left - right);
   const y = (v) => top + panelH - v * panelH;
-  const svg = s("svg", { class: "timeline chances", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Each player's estimated chance to win after each cycle" });
-  svg.append(s("text", { class: "chart-title", x: left, y: top - 4 }, "Chance to win"));
+  const svg = s("svg", { class: "timeline chances", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": _("Each player's estimated chance to win after each cycle") });
+  svg.append(s("text", { class: "chart-title", x: left, y: top - 4 }, _("Chance to win")));
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     svg.append(s("line", { class: "grid", x1: left, x2: W - right, y1: y(v), y2: y(v) }));
     svg.append(s("text", { class: "tick y", x: left - 5, y: y(v) + 3.5 }, `${Math.round(v * 100)}%`));
@@ -190,11 +190,11 @@ export function chancesChart(doc, opts = {}) {
       svg.append(dot);
     }
   });
-  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, "cycle"));
+  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, _("cycle")));
   // Its own legend classes: the GP chart's legend stays the only ".chart-legend" of a card.
   const legend = h("div", { class: "chances-legend" }, who.map((side) => h("span", { class: "chances-legend-item" },
     h("span", { class: "legend-swatch", style: { background: side.colour } }), side.label)));
-  const note = h("p", { class: "muted chances-note" }, "As the bots' search estimates it at the end of each cycle (a short look-ahead from the position); the last point is the result.");
+  const note = h("p", { class: "muted chances-note" }, _("As the bots' search estimates it at the end of each cycle (a short look-ahead from the position); the last point is the result."));
   return h("figure", { class: "timeline-figure chances-figure" }, svg, legend, note);
 }
 
@@ -229,19 +229,19 @@ export function endScreen(card, ctx) {
   const names = ctx.names || Array.from({ length: n }, (_, p) => nameOf(ctx, p));
   const parts = [];
   if (r.teams && r.teams.length) parts.push(teamTable(r, names));
-  const chart = h("div", { class: "endgame-chart", id: "endgame-chart" }, h("p", { class: "muted" }, "Drawing the game, cycle by cycle…"));
-  const odds = h("div", { class: "endgame-chart", id: "chances-chart" }, h("p", { class: "muted" }, "Estimating the chances, cycle by cycle…"));
+  const chart = h("div", { class: "endgame-chart", id: "endgame-chart" }, h("p", { class: "muted" }, _("Drawing the game, cycle by cycle…")));
+  const odds = h("div", { class: "endgame-chart", id: "chances-chart" }, h("p", { class: "muted" }, _("Estimating the chances, cycle by cycle…")));
   ensureAdviceStyles();
   parts.push(h("div", { class: "endgame-charts" },
-    h("section", { class: "endgame-section" }, h("h3", {}, "Cycle by cycle"), chart),
-    h("section", { class: "endgame-section" }, h("h3", {}, "Chances to win"), odds)));
+    h("section", { class: "endgame-section" }, h("h3", {}, _("Cycle by cycle")), chart),
+    h("section", { class: "endgame-section" }, h("h3", {}, _("Chances to win")), odds)));
   const notice = h("div", { class: "rematch-notice", id: "rematch-notice", role: "status", hidden: true });
-  const rematchBtn = h("button", { class: "primary", id: "rematch", type: "button" }, "Rematch");
+  const rematchBtn = h("button", { class: "primary", id: "rematch", type: "button" }, _("Rematch"));
   rematchBtn.addEventListener("click", () => startRematch(ctx, rematchBtn, notice));
   parts.push(notice, h("div", { class: "buttons endgame-buttons" },
     rematchBtn,
-    h("a", { class: "button", id: "download-record", href: `/api/games/${enc(ctx.gid)}/record`, download: `cyclades-${ctx.gid}.json` }, "Download the game record"),
-    h("a", { class: "button", id: "watch-replay", href: `/replay/${enc(ctx.gid)}`, target: "_blank", rel: "noopener" }, "Watch the replay")));
+    h("a", { class: "button", id: "download-record", href: `/api/games/${enc(ctx.gid)}/record`, download: `cyclades-${ctx.gid}.json` }, _("Download the game record")),
+    h("a", { class: "button", id: "watch-replay", href: `/replay/${enc(ctx.gid)}`, target: "_blank", rel: "noopener" }, _("Watch the replay"))));
   const anchor = card.querySelector(".buttons");
   for (const p of parts) {
     if (anchor) card.insertBefore(p, anchor);
@@ -269,11 +269,11 @@ function teamTable(r, names) {
     return h("tr", { class: won ? "winner" : "" },
       h("td", {}, h("span", { class: "chip", style: { background: side.colour, color: side.ink } }, side.label)),
       h("td", {}, metros), h("td", {}, gp ?? "?"),
-      h("td", {}, won ? h("span", { class: "laurel" }, "★ winners") : ""));
+      h("td", {}, won ? h("span", { class: "laurel" }, _("★ winners")) : ""));
   });
-  return h("section", { class: "endgame-section" }, h("h3", {}, "Teams"),
+  return h("section", { class: "endgame-section" }, h("h3", {}, _("Teams")),
     h("table", { class: "result-table team-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Team"), h("th", {}, "Metropolises"), h("th", {}, "GP (shared)"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", {}, _("Team")), h("th", {}, _("Metropolises")), h("th", {}, _("GP (shared)")), h("th", {}, ""))),
       h("tbody", {}, rows)));
 }
 
@@ -349,7 +349,7 @@ function watchRematch(ctx, notice) {
             h("a", { class: "button primary", id: "join-rematch", href: r.rematch.url },
               r.rematch.seat !== null && r.rematch.seat !== undefined ? "Take your seat" : "Watch it"));
           const btn = document.getElementById("rematch");
-          if (btn) btn.textContent = "Go to the rematch";
+          if (btn) btn.textContent = _("Go to the rematch");
           return; // found: no more polling
         }
       } catch (e) { /* try again later */ }
@@ -372,8 +372,8 @@ export function scrollBackLink(gid, token = "") {
   const a = h("a", {
     id: "scroll-back", class: "scroll-back", href: `/replay/${enc(gid)}?step=last${token ? `&token=${enc(token)}` : ""}`,
     target: "_blank", rel: "noopener",
-    title: "Look back through the game so far, decision by decision (a new tab)",
-  }, "⟲ Scroll back");
+    title: _("Look back through the game so far, decision by decision (a new tab)"),
+  }, _("⟲ Scroll back"));
   const conn = document.getElementById("conn");
   if (conn && conn.parentNode === bar) bar.insertBefore(a, conn);
   else bar.append(a);

@@ -1,7 +1,7 @@
 // "My games" (GET /api/account/games): the games waiting on me first, with how long they have
 // waited and how long they are kept; then invitations, tables and games waiting for players,
 // the running games and the finished ones. Each is one click away.
-import { api, h } from "./common.js";
+import { _, api, h } from "./common.js";
 import { duration, loginLink, placeText, whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,8 +40,8 @@ function render(data) {
     open(g.url, "Play", true)));
   const invitations = data.invitations.map((g) => row(g, "You are invited to this game.",
     h("div", { class: "buttons" },
-      h("button", { type: "button", class: "small primary", "data-accept": g.game_id, onclick: () => answer(g.game_id, "accept") }, "Accept"),
-      h("button", { type: "button", class: "small secondary", "data-decline": g.game_id, onclick: () => answer(g.game_id, "decline") }, "Decline"))));
+      h("button", { type: "button", class: "small primary", "data-accept": g.game_id, onclick: () => answer(g.game_id, "accept") }, _("Accept")),
+      h("button", { type: "button", class: "small secondary", "data-decline": g.game_id, onclick: () => answer(g.game_id, "decline") }, _("Decline")))));
   const tables = data.tables.map((t) => h("li", { class: "game-row", "data-table": t.table_id },
     h("div", { class: "game-what" }, h("b", {}, t.mode.label),
       h("span", { class: "muted" }, ` · ${t.speed}${t.rated ? ", rated" : ""}`),
@@ -90,7 +90,7 @@ async function load() {
     showError("");
   } catch (e) {
     if (e.status === 401) {
-      $("my-games").replaceChildren(h("p", { class: "panel" }, `${e.message}. `, loginLink("Log in"), " or ", loginLink("create an account", true), "."));
+      $("my-games").replaceChildren(h("p", { class: "panel" }, `${e.message}. `, loginLink("Log in"), _(" or "), loginLink("create an account", true), "."));
       return;
     }
     showError(`Your games cannot be loaded: ${e.message}`);
@@ -101,7 +101,7 @@ async function main() {
   const me = await whoAmI();
   if (!me.account) {
     $("my-games").replaceChildren(h("p", { class: "panel" }, me.problem ? `${me.problem}. ` : "Log in to see your games. ",
-      loginLink("Log in"), " or ", loginLink("create an account", true), "."));
+      loginLink("Log in"), _(" or "), loginLink("create an account", true), "."));
     return;
   }
   await load();

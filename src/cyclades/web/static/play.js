@@ -2,7 +2,7 @@
 // the speed; join a table waiting for players of that kind or open one (POST /api/play); watch
 // it fill (GET /api/play/tables/{id}), then go to the game. The creator chose when bots fill
 // the empty seats and may fill them at once.
-import { api, h } from "./common.js";
+import { _, api, h } from "./common.js";
 import { duration, loginLink, whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -70,7 +70,7 @@ function showTable(t) {
   const now = Date.now() / 1000;
   const link = new URL(t.url, location.href).href;
   const seated = t.seated.map((s) => h("li", {}, s.name));
-  for (let i = 0; i < t.free; i++) seated.push(h("li", { class: "free" }, "a free seat"));
+  for (let i = 0; i < t.free; i++) seated.push(h("li", { class: "free" }, _("a free seat")));
   const state = {
     waiting: t.fill_at ? (t.fill_at > now ? `Bots fill the empty seats in ${duration(t.fill_at - now)}.` : "Bots are taking the empty seats…")
       : "The game starts when the table is full.",
@@ -83,14 +83,14 @@ function showTable(t) {
     h("p", { class: "muted" }, `${t.speed === "live" ? "Live" : "Turn-based"} · ${t.rated ? (t.bots_rated ? "rated, bots included" : "rated (unrated if bots play)") : "unrated"} · bots: ${t.bot}`),
     h("ol", { class: "table-seats", id: "table-seats" }, seated),
     h("p", { class: "table-state", id: "table-state" }, state),
-    t.status === "waiting" && t.mine ? h("div", { class: "link-row" }, h("span", { class: "who" }, "Invite by link"),
-      h("input", { type: "text", readonly: true, value: link, "aria-label": "the table's link", onfocus: (e) => e.target.select() })) : null,
+    t.status === "waiting" && t.mine ? h("div", { class: "link-row" }, h("span", { class: "who" }, _("Invite by link")),
+      h("input", { type: "text", readonly: true, value: link, "aria-label": _("the table's link"), onfocus: (e) => e.target.select() })) : null,
     h("div", { class: "buttons" },
-      t.status === "waiting" && t.mine && t.creator && t.free ? h("button", { type: "button", class: "primary", id: "fill-now", onclick: fillNow }, "Fill with bots now") : null,
-      t.status === "waiting" && !t.mine && t.free && me.account ? h("button", { type: "button", class: "primary", id: "join-table", onclick: joinTable }, "Sit at this table") : null,
-      t.status === "waiting" && t.mine ? h("button", { type: "button", class: "secondary", id: "leave-table", onclick: leaveTable }, "Leave the table") : null,
-      t.status === "started" && t.game_id && !t.mine ? h("a", { class: "button secondary", href: `/game/${encodeURIComponent(t.game_id)}` }, "Watch the game") : null,
-      h("a", { class: "button secondary", href: "/my" }, "My games")),
+      t.status === "waiting" && t.mine && t.creator && t.free ? h("button", { type: "button", class: "primary", id: "fill-now", onclick: fillNow }, _("Fill with bots now")) : null,
+      t.status === "waiting" && !t.mine && t.free && me.account ? h("button", { type: "button", class: "primary", id: "join-table", onclick: joinTable }, _("Sit at this table")) : null,
+      t.status === "waiting" && t.mine ? h("button", { type: "button", class: "secondary", id: "leave-table", onclick: leaveTable }, _("Leave the table")) : null,
+      t.status === "started" && t.game_id && !t.mine ? h("a", { class: "button secondary", href: `/game/${encodeURIComponent(t.game_id)}` }, _("Watch the game")) : null,
+      h("a", { class: "button secondary", href: "/my" }, _("My games"))),
     h("p", { class: "error", id: "table-error", role: "alert", hidden: true }));
   if (t.status === "waiting" || t.status === "starting") poll(t.table_id);
 }
@@ -156,7 +156,7 @@ async function listTables() {
   $("waiting-list").replaceChildren(h("ul", { class: "game-list" }, tables.map((t) => h("li", { class: "game-row", "data-table": t.table_id },
     h("div", { class: "game-what" }, h("b", {}, t.mode.label), h("span", { class: "muted" }, ` · ${t.speed}${t.rated ? ", rated" : ""}`),
       h("div", { class: "game-when" }, `${t.seated.map((s) => s.name).join(", ")} waiting · ${t.free} free`)),
-    h("a", { class: "button small secondary", href: t.url }, "See")))));
+    h("a", { class: "button small secondary", href: t.url }, _("See"))))));
 }
 
 async function main() {
@@ -164,7 +164,7 @@ async function main() {
   if (!me.account) {
     const box = $("play-login");
     box.replaceChildren(me.problem ? `${me.problem}. ` : "Play now seats you with other players who have an account: ",
-      loginLink("log in"), " or ", loginLink("create an account", true), ". Guests play by link: ", h("a", { href: "/" }, "create a game"), " and send the links.");
+      loginLink("log in"), _(" or "), loginLink("create an account", true), _(". Guests play by link: "), h("a", { href: "/" }, _("create a game")), _(" and send the links."));
     box.hidden = false;
   }
   if (currentId()) {
@@ -172,7 +172,7 @@ async function main() {
       showTable(await api("GET", `/api/play/tables/${encodeURIComponent(currentId())}`));
     } catch (e) {
       $("table").hidden = false;
-      $("table").replaceChildren(h("p", { class: "error" }, `This table cannot be shown: ${e.message}`), h("a", { href: "/play" }, "Play now"));
+      $("table").replaceChildren(h("p", { class: "error" }, `This table cannot be shown: ${e.message}`), h("a", { href: "/play" }, _("Play now")));
     }
     return;
   }

@@ -1,6 +1,6 @@
 // A player's profile (GET /api/players/{name}): games played and won per mode, the rating of
 // each edition with its history drawn, and the recent games with their replays.
-import { api, h } from "./common.js";
+import { _, api, h } from "./common.js";
 import { duration, placeText } from "./account.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -44,16 +44,16 @@ function render(p) {
     h("div", { class: "people-head" }, h("h1", {}, p.name),
       h("span", { class: "muted" }, `playing since ${new Date(p.created * 1000).toLocaleDateString()} · ${p.played} game${p.played === 1 ? "" : "s"} finished, ${p.won} won`)),
     h("div", { class: "profile-grid" },
-      h("section", { class: "panel", id: "ratings" }, h("h2", {}, "Ratings"),
+      h("section", { class: "panel", id: "ratings" }, h("h2", {}, _("Ratings")),
         ratings.length ? h("div", { class: "rating-cards" }, ratings.map(([e, r]) => ratingCard(e, r)))
-          : h("p", { class: "muted" }, "No rated game yet."),
-        h("p", {}, h("a", { href: "/leaderboard" }, "The leaderboard"))),
-      h("section", { class: "panel", id: "modes" }, h("h2", {}, "Games by mode"),
+          : h("p", { class: "muted" }, _("No rated game yet.")),
+        h("p", {}, h("a", { href: "/leaderboard" }, _("The leaderboard")))),
+      h("section", { class: "panel", id: "modes" }, h("h2", {}, _("Games by mode")),
         p.modes.length ? h("table", { class: "people-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Mode"), h("th", {}, "Played"), h("th", {}, "Won"))),
+          h("thead", {}, h("tr", {}, h("th", {}, _("Mode")), h("th", {}, _("Played")), h("th", {}, _("Won")))),
           h("tbody", {}, p.modes.map((m) => h("tr", {}, h("td", {}, m.label), h("td", {}, String(m.played)), h("td", {}, String(m.won))))))
-          : h("p", { class: "muted" }, "No finished game yet."))),
-    h("section", { class: "panel", id: "recent" }, h("h2", {}, "Recent games"),
+          : h("p", { class: "muted" }, _("No finished game yet.")))),
+    h("section", { class: "panel", id: "recent" }, h("h2", {}, _("Recent games")),
       p.recent.length ? h("ul", { class: "game-list" }, p.recent.map((g) => h("li", { class: "game-row", "data-game": g.game_id },
         h("div", { class: "game-what" }, h("b", {}, g.mode.label),
           h("span", { class: "muted" }, ` with ${g.players.filter((x) => x !== p.name).join(", ")}`),
@@ -61,8 +61,8 @@ function render(p) {
             ` · ${duration(now - g.finished)} ago`,
             g.rating ? h("span", { class: g.rating.after >= g.rating.before ? "up" : "down" },
               ` · rating ${g.rating.before} → ${g.rating.after}`) : null)),
-        h("a", { class: "button small secondary", href: g.replay }, "Replay"))))
-        : h("p", { class: "muted" }, "No finished game yet.")),
+        h("a", { class: "button small secondary", href: g.replay }, _("Replay")))))
+        : h("p", { class: "muted" }, _("No finished game yet."))),
   ];
 }
 

@@ -7,7 +7,7 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
+import { _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
 import { replayChat } from "./chat.js";
 
@@ -71,7 +71,7 @@ async function start() {
 function showOpen(error) {
   $("viewer").hidden = true;
   $("open").hidden = false;
-  $("title").textContent = "Replay";
+  $("title").textContent = _("Replay");
   const err = $("open-error");
   err.hidden = !error;
   err.textContent = error || "";
@@ -176,7 +176,7 @@ async function load(rid) {
     if (st.gid) {
       $("open").hidden = true;
       $("viewer").hidden = true;
-      $("title").textContent = "Replay";
+      $("title").textContent = _("Replay");
       showToast(`This replay cannot be loaded: ${e.message}`, true);
     } else {
       showOpen(`This replay cannot be loaded: ${e.message}`);
@@ -251,7 +251,7 @@ function follow() {
   st.ws = ws;
   ws.onopen = () => {
     $("live").className = "conn live";
-    $("live").textContent = "live";
+    $("live").textContent = _("live");
   };
   ws.onmessage = (ev) => {
     let msg;
@@ -265,7 +265,7 @@ function follow() {
   ws.onclose = () => {
     if (st.ws !== ws || st.over) return;
     $("live").className = "conn down";
-    $("live").textContent = "reconnecting…";
+    $("live").textContent = _("reconnecting…");
     setTimeout(follow, 2000);
   };
   ws.onerror = () => ws.close();
@@ -541,7 +541,7 @@ function drawStatus(n, d) {
   const v = d.view;
   const bits = [];
   if (n === 0) {
-    bits.push(h("span", {}, "The start: nothing has been decided yet."));
+    bits.push(h("span", {}, _("The start: nothing has been decided yet.")));
   } else {
     const p = st.actor[n];
     bits.push(h("span", { class: "rp-decided" }, p !== null && p !== undefined ? chip(p, fseats()) : null, " ",
@@ -553,7 +553,7 @@ function drawStatus(n, d) {
     const w = (r.winners || []).map(name);
     bits.push(h("span", { class: "rp-next" }, w.length ? `The game is over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "The game is over."));
   } else if (v.to_move !== null && v.to_move !== undefined) {
-    bits.push(h("span", { class: "rp-next" }, "Next: ", chip(v.to_move, fseats()),
+    bits.push(h("span", { class: "rp-next" }, _("Next: "), chip(v.to_move, fseats()),
       d.next_action ? ` — ${actionLabel(d.next_action, areaName, name)}` : " to decide"));
   }
   el.replaceChildren(...bits);
@@ -603,34 +603,34 @@ function drawAuction(v) {
       h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
       h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : "face down")),
       g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, title: `${name(g.bid.player)} offers ${g.bid.amount} GP` },
-        h("b", {}, g.bid.amount), " GP") : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
+        h("b", {}, g.bid.amount), _(" GP")) : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
       (order[g.god] || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) }, title: `Acts ${ordinal(i)}` }, ordinal(i))));
   });
   const apollo = GODS.apollo;
   rows.push(h("li", { class: "god apollo", "data-god": "apollo" },
     h("span", { class: "medallion", style: { background: apollo.colour } }, "A"),
-    h("span", { class: "god-name" }, "Apollo", h("small", {}, apollo.gift)),
+    h("span", { class: "god-name" }, _("Apollo"), h("small", {}, apollo.gift)),
     h("span", { class: "apollo-players" }, (v.apollo || []).map((p) => chip(p, fseats(), ""))),
     (order.apollo || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i)))));
   $("auction").replaceChildren(
-    h("h2", {}, "Auction board"),
+    h("h2", {}, _("Auction board")),
     h("ol", { class: "gods" }, rows),
-    h("div", { class: "turn-order" }, h("span", { class: "caption" }, "Turn order"), (v.turn_order || []).map((p) => chip(p, fseats()))));
+    h("div", { class: "turn-order" }, h("span", { class: "caption" }, _("Turn order")), (v.turn_order || []).map((p) => chip(p, fseats()))));
 }
 
 function drawTracks(v) {
   const creatures = (v.creature_track || []).map((c) => h("li", { class: `card creature-card ${c.card ? "" : "empty"}`, "data-card": c.card || "" },
     h("span", { class: "cost", title: `${c.cost} GP` }, c.cost),
     h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
-    c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, "reserved ", chip(c.reserved_by, fseats(), "")) : null));
+    c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, _("reserved "), chip(c.reserved_by, fseats(), "")) : null));
   const heroes = (v.hero_track || []).map((x) => (x
     ? h("li", { class: "card hero-card", "data-card": x }, h("span", { class: "star" }, "★"), h("span", { class: "card-name" }, cardName(x)))
     : h("li", { class: "card empty" }, "—")));
   $("tracks").replaceChildren(
-    h("h2", {}, "Mythological Creatures"),
+    h("h2", {}, _("Mythological Creatures")),
     h("ol", { class: "track" }, creatures.length ? creatures : h("li", { class: "card empty" }, "—")),
     h("div", { class: "deck-note" }, `${v.creature_deck} in the deck, ${(v.creature_discard || []).length} discarded`),
-    h("h2", {}, "Heroes"),
+    h("h2", {}, _("Heroes")),
     h("ol", { class: "track" }, heroes.length ? heroes : h("li", { class: "card empty" }, "—")),
     h("div", { class: "deck-note" }, `${v.hero_deck} in the deck · ${v.mercenaries_in_reserve} mercenaries · ${v.bonus_stack} Metropolis bonuses`));
 }
@@ -650,9 +650,9 @@ function drawPlayers(v, d) {
       "data-player": p,
     },
     h("header", {}, factionMark(p, 15), h("span", { class: "pname" }, name(p)),
-      bot ? h("span", { class: "tag bot", title: `${seat.kind} bot` }, "bot") : null,
-      winners.has(p) ? h("span", { class: "tag rp-winner" }, "★ winner") : null,
-      pl.eliminated ? h("span", { class: "tag" }, "eliminated") : null),
+      bot ? h("span", { class: "tag bot", title: `${seat.kind} bot` }, _("bot")) : null,
+      winners.has(p) ? h("span", { class: "tag rp-winner" }, _("★ winner")) : null,
+      pl.eliminated ? h("span", { class: "tag" }, _("eliminated")) : null),
     h("div", { class: "stats" },
       stat("gp", hidden ? "Gold: hidden while the game goes on (R24)" : "Gold", hidden ? "?" : pl.gp, "GP"),
       stat("metro", "Metropolises", pl.metropolises, "metropolises"),
@@ -712,7 +712,7 @@ function logLine(text, i) {
   return h("li", {
     class: `${/^Cycle \d+ begins/.test(text) ? "cycle" : /battle|round/i.test(text) ? "fight" : ""} future`,
     "data-line": i,
-    title: "Go to this moment",
+    title: _("Go to this moment"),
   }, parts);
 }
 

@@ -1,6 +1,6 @@
 // The rules page: /rules?ruleset=legendary|classic&maelstrom=0|1 (and #section).
 // Everything on it comes from GET /api/content, the same texts as the game screen's tooltips.
-import { GODS, BUILDINGS, api, h } from "./common.js";
+import { _, GODS, BUILDINGS, api, h } from "./common.js";
 
 const q = new URLSearchParams(location.search);
 const ruleset = q.get("ruleset") === "classic" ? "classic" : "legendary";
@@ -19,7 +19,7 @@ function editions() {
     link("Classic (2009)", "classic", false));
 }
 
-const mark = (x) => (x.maelstrom ? h("span", { class: "mael", title: "Maelström module" }, "✦ Maelström") : null);
+const mark = (x) => (x.maelstrom ? h("span", { class: "mael", title: _("Maelström module") }, _("✦ Maelström")) : null);
 const cost = (c) => (c ? h("span", { class: "cost-tag" }, c) : null);
 
 function section(id, title, ...body) {
@@ -58,21 +58,21 @@ function render(c) {
       h("p", {}, x.text)))));
   if (c.heroes.length) {
     add("heroes", `Heroes (${c.heroes.length})`,
-      h("p", {}, "Recruited with Hera for 4 GP onto one of your Land Areas. A Hero fights with a Strength of 1, uses its military power when it takes part, and may be sacrificed on your turn (not the cycle it came, not with Apollo) for its sacrificial power."),
+      h("p", {}, _("Recruited with Hera for 4 GP onto one of your Land Areas. A Hero fights with a Strength of 1, uses its military power when it takes part, and may be sacrificed on your turn (not the cycle it came, not with Apollo) for its sacrificial power.")),
       h("div", { class: "rule-cards" }, c.heroes.map((x) => h("div", { class: "rule-card hero-rule", id: `hero-${x.id}`, "data-kind": "hero", "data-card": x.id },
         h("h3", {}, "★ ", x.name, " ", mark(x)),
-        h("p", {}, h("b", {}, "In battle: "), x.military),
-        h("p", {}, h("b", {}, "Sacrifice: "), x.sacrifice)))));
+        h("p", {}, h("b", {}, _("In battle: ")), x.military),
+        h("p", {}, h("b", {}, _("Sacrifice: ")), x.sacrifice)))));
   }
   if (c.bonuses.length) {
-    add("bonuses", "Metropolis bonuses", h("p", {}, "Three of each in a face-down stack; a new Metropolis takes the top one."),
+    add("bonuses", "Metropolis bonuses", h("p", {}, _("Three of each in a face-down stack; a new Metropolis takes the top one.")),
       h("div", { class: "rule-cards" }, c.bonuses.map((x) => h("div", { class: "rule-card", id: `bonus-${x.id}`, "data-kind": "bonus", "data-card": x.id },
         h("h3", {}, x.name, " ", mark(x)), h("p", {}, x.text)))));
   }
   const modes = c.sections.find((x) => x.id === "modes");
   if (modes) add(modes.id, modes.title, ...modes.paragraphs.map((p) => h("p", {}, p)));
   document.getElementById("rules").replaceChildren(...out);
-  document.getElementById("toc").replaceChildren(h("h2", {}, "Contents"),
+  document.getElementById("toc").replaceChildren(h("h2", {}, _("Contents")),
     h("ol", {}, toc.map(([id, title]) => h("li", {}, h("a", { href: `#${id}` }, title)))));
   if (location.hash) {
     const el = document.getElementById(location.hash.slice(1));

@@ -1,5 +1,5 @@
 // Account settings (/account): change the password, log out everywhere, delete the account.
-import { api, h } from "./common.js";
+import { _, api, h } from "./common.js";
 import { loginLink, whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,7 +47,7 @@ async function deleteAccount(ev) {
 async function main() {
   const me = await whoAmI();
   if (!me.account) {
-    $("settings-login").replaceChildren(me.problem ? `${me.problem}. ` : "", loginLink("Log in"), " to change your account.");
+    $("settings-login").replaceChildren(me.problem ? `${me.problem}. ` : "", loginLink("Log in"), _(" to change your account."));
     $("settings-login").hidden = false;
     return;
   }

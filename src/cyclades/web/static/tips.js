@@ -2,7 +2,7 @@
 // (mouse) and on tap (touch screens), from the content texts of GET /api/content
 // (content/descriptions.py, the same texts as the rules page). Also: the "your move" signal
 // (the tab's title and a short WebAudio sound that can be turned off, kept in localStorage).
-import { h } from "./common.js";
+import { _, h } from "./common.js";
 
 const tips = new Map(); // "god:zeus" -> {name, text, cost, rows}
 let areaTip = null; // (id) -> element: the game page describes an area from the view
@@ -39,7 +39,7 @@ export function tipBody(key) {
     h("div", { class: "tip-head" }, h("b", {}, t.name), t.kind ? h("small", {}, ` · ${t.kind}`) : null),
     t.text ? h("p", {}, t.text) : null,
     t.rows ? h("table", { class: "tip-rows" }, h("tbody", {}, t.rows.map((r) => h("tr", {}, h("td", {}, r.text), h("td", { class: "price" }, r.cost || ""))))) : null,
-    t.cost ? h("div", { class: "tip-cost" }, "Cost: ", t.cost) : null);
+    t.cost ? h("div", { class: "tip-cost" }, _("Cost: "), t.cost) : null);
 }
 
 const $tip = () => document.getElementById("tip");
