@@ -30,10 +30,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
+from ..content.i18n import current as current_language
 from ..engine.actions import Action
 from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
+from ..engine.wording import action_text
 from .errors import Refused
 from .pages import page
 from .security import client_key
@@ -176,7 +178,7 @@ class Replay:
         """The position after n decisions, as the viewer shows it. A running game's replay
         shows what a spectator sees, or with `viewer` (a faction of the seat asking) what that
         player saw then: their own purse too (R24)."""
-        key = (n, viewer if self.public else None)
+        key = (n, viewer if self.public else None, current_language())
         with self.lock:
             hit = self.views.get(key)
             if hit is not None:
@@ -196,13 +198,17 @@ class Replay:
         out = {"step": n, "steps": self.steps, "cycle": self.cycle[n], "phase": self.phase[n],
                "view": view, "log_end": self.log_end[n],
                "actor": self.actor[n],
-               "action": None if self.public or n == 0 else self.actions[n - 1].to_json(),
-               "next_action": None if self.public or n >= self.steps else self.actions[n].to_json()}
+               "action": None if self.public or n == 0 else self._worded(self.actions[n - 1], g),
+               "next_action": None if self.public or n >= self.steps else self._worded(self.actions[n], g)}
         with self.lock:
             self.views[key] = out
             while len(self.views) > VIEW_CACHE:
                 self.views.popitem(last=False)
         return out
+
+    def _worded(self, action: Action, g: Game) -> dict:
+        """An action with its words in the current language (the page shows them as they are)."""
+        return {**action.to_json(), "text": action_text(action, g, self.names)}
 
     # --- what the viewer loads first ---------------------------------------------------
 

@@ -1,7 +1,7 @@
 // The account in every page's top bar: "Play now", "My games" with a badge counting the games
 // waiting on me, and my name (profile, settings, log out) or "Log in". On a game page opened
 // with a seat's link, it offers to keep that seat in an account (server/accounts.py).
-import { _, api, h } from "./common.js";
+import { ngettext, _, api, h } from "./common.js";
 
 const KEEP_KEY = "cyclades.keep-seat"; // sessionStorage: {game_id, token, back} while logging in
 const REFRESH_MS = 30000;
@@ -33,7 +33,7 @@ export function nextPage(fallback = "/my") {
   return next.startsWith("/") && !next.startsWith("//") ? next : fallback;
 }
 
-export function loginLink(text = "Log in", signup = false) {
+export function loginLink(text = _("Log in"), signup = false) {
   const here = location.pathname + location.search;
   return h("a", { class: "account-login", href: `/login?next=${encodeURIComponent(here)}${signup ? "#signup" : ""}` }, text);
 }
@@ -74,7 +74,7 @@ export function placeText(place, players) {
 // --- the top bar --------------------------------------------------------------------------
 
 function badge(n) {
-  return n ? h("span", { class: "badge-count", title: `${n} game${n > 1 ? "s" : ""} waiting on you`, "aria-label": `${n} waiting on you` }, String(n)) : null;
+  return n ? h("span", { class: "badge-count", title: ngettext("{n} game waiting on you", "{n} games waiting on you", n), "aria-label": _("{n} waiting on you", { n }) }, String(n)) : null;
 }
 
 function renderNav(nav, data) {
@@ -83,7 +83,7 @@ function renderNav(nav, data) {
   if (a) {
     items.push(h("a", { class: "nav-my", href: "/my" }, _("My games"), badge(data.waiting_on_me)));
     items.push(h("details", { class: "account-menu" },
-      h("summary", { title: `Logged in as ${a.name}` }, h("span", { class: "account-name" }, a.name)),
+      h("summary", { title: _("Logged in as {name}", { name: a.name }) }, h("span", { class: "account-name" }, a.name)),
       h("div", { class: "menu", role: "menu" },
         h("a", { href: `/players/${encodeURIComponent(a.name)}`, role: "menuitem" }, _("My profile")),
         h("a", { href: "/my", role: "menuitem" }, _("My games")),
@@ -163,7 +163,7 @@ async function offerToKeepSeat() {
     },
   }, "×");
   if (data.account) {
-    box.append(h("p", {}, `Keep this seat in your account (${data.account.name}): the game goes into My games.`),
+    box.append(h("p", {}, _("Keep this seat in your account ({name}): the game goes into My games.", { name: data.account.name })),
       h("div", { class: "buttons" }, h("button", {
         type: "button", class: "small primary", id: "keep-seat",
         onclick: async (ev) => {
@@ -173,7 +173,7 @@ async function offerToKeepSeat() {
             box.replaceChildren(h("p", {}, _("This seat is yours now: it is in My games.")));
             setTimeout(() => box.remove(), 4000);
           } catch (e) {
-            box.replaceChildren(h("p", { class: "error" }, `The seat cannot be kept: ${e.message}`), close);
+            box.replaceChildren(h("p", { class: "error" }, _("The seat cannot be kept: {reason}", { reason: e.message })), close);
           }
         },
       }, _("Keep this seat"))), close);
@@ -237,7 +237,7 @@ export async function offerNameInvites(box, game) {
   if (!data.account) return;
   for (const row of box.querySelectorAll("[data-invite]")) {
     const seat = Number(row.dataset.invite);
-    const input = h("input", { type: "text", maxlength: 24, placeholder: _("a player's name"), "aria-label": `Invite a player by name to seat ${seat + 1}` });
+    const input = h("input", { type: "text", maxlength: 24, placeholder: _("a player's name"), "aria-label": _("Invite a player by name to seat {n}", { n: seat + 1 }) });
     const message = h("span", { class: "muted", role: "status" });
     const form = h("form", { class: "invite-by-name", "data-invite-name": seat },
       h("span", { class: "what" }, _("or by name:")), input,
@@ -247,7 +247,7 @@ export async function offerNameInvites(box, game) {
       try {
         const r = await api("POST", `/api/games/${encodeURIComponent(game.game_id)}/invite`,
           { seat, name: input.value.trim(), host_token: game.host_token });
-        row.replaceWith(h("p", { class: "invited", "data-invited": seat }, `${r.invited} is invited to seat ${seat + 1}: the game waits in their My games (the link above no longer works).`));
+        row.replaceWith(h("p", { class: "invited", "data-invited": seat }, _("{name} is invited to seat {n}: the game waits in their My games (the link above no longer works).", { name: r.invited, n: seat + 1 })));
         form.remove();
       } catch (e) {
         message.textContent = e.message;

@@ -11,7 +11,7 @@ import { _, BUILDINGS, cardName, colour, godName, h, ink, seatName, svg } from "
 
 const SPEED_KEY = "cyclades.animationSpeed";
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, off: 0 };
-export const SPEED_NAMES = { slow: "Moves: slow", normal: "Moves: normal", fast: "Moves: fast", off: "Moves: off" };
+export const SPEED_NAMES = { slow: _("Moves: slow"), normal: _("Moves: normal"), fast: _("Moves: fast"), off: _("Moves: off") };
 // What the page animates of its own player's decisions: what chance decided, not their clicks.
 const OWN = new Set(["battle", "round", "casualty", "retreat", "escaped", "battle_won", "battle_held", "side_destroyed",
   "hector", "reroll", "metropolis", "metropolis_lost", "eliminated", "game_over", "cycle", "income", "gp", "graeae"]);
@@ -273,7 +273,7 @@ export class Animator {
       case "cycle":
         return this.banner(`Cycle ${e.cycle}`);
       case "game_over":
-        return this.banner("The game is over");
+        return this.banner(_("The game is over"));
       default:
         return null;
     }
@@ -473,7 +473,7 @@ export function lastMoveMarks(board, lastMoves, seats) {
       marks.push(svg("path", {
         d, class: "last-move", stroke: colour(m.player), "stroke-dasharray": `${5 + m.player} ${3 + (m.player % 3)}`,
         "data-player": m.player, "data-area": id,
-      }, svg("title", {}, `${seatName(seats, m.player)}'s last move`)));
+      }, svg("title", {}, _("{name}'s last move", { name: seatName(seats, m.player) }))));
     }
   }
   return marks;

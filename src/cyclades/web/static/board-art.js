@@ -8,7 +8,7 @@
 //
 // Each figure is drawn in a 30-unit box centred on (0, 0) (its plate included) and scaled to
 // the size the caller gives.
-import { _, BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
+import { ngettext, _, BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
 
 export { s }; // for board.js
 
@@ -89,7 +89,7 @@ export function creature(x, y, size, id, card, p) {
 
 // A Control token: the faction's plate alone, larger.
 export function control(x, y, size, p) {
-  return piece("control", "Control token", x, y, size,
+  return piece("control", _("Control token"), x, y, size,
     s("path", { d: factionShapePath(p, 9), fill: colour(p), stroke: "#fff", "stroke-width": 1.8, "stroke-linejoin": "round" }),
     s("path", { d: factionShapePath(p, 4.2), fill: "none", stroke: ink(p), "stroke-width": 1.2, opacity: 0.85 }));
 }
@@ -142,7 +142,7 @@ export function cornucopia(x, y, size, n) {
 // Prosperity tokens: round green tokens showing a Cornucopia.
 export function prosperity(x, y, size, n) {
   return s("g", { class: "prosperity", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})`, filter: "url(#piece-shadow)" },
-    s("title", {}, `${n} Prosperity token${n > 1 ? "s" : ""} (income)`),
+    s("title", {}, ngettext("{n} Prosperity token (income)", "{n} Prosperity tokens (income)", n)),
     s("circle", { r: 11, fill: "#4d7a2a", stroke: "#f2c230", "stroke-width": 2.4 }),
     s("path", { d: "M-6.5,-4.5 Q-3.3,5 5.8,4.4 Q7.4,1.1 6.7,-2.4 Q1.1,0.7 -6.5,-4.5 Z", fill: "#f2c230" }),
     n > 1 ? s("text", { class: "badge-small", x: 9, y: -6, "font-size": 11 }, n) : null);

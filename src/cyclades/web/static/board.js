@@ -430,7 +430,7 @@ export class BoardView {
       // Several Metropolises can stand on one area: the row shrinks to stay in its place.
       const wanted = (a.sites || []).reduce((n, _, i) => n + (blds[i] === "metropolis" ? 2.1 : 1.1), 0) + (a.cornucopias ? 1.2 : 0);
       const S = Math.min(z.sites.site, z.sites.w / wanted);
-      const widths = (a.sites || []).map((_, i) => (blds[i] === "metropolis" ? 2.1 : 1.1) * S);
+      const widths = (a.sites || []).map((_site, i) => (blds[i] === "metropolis" ? 2.1 : 1.1) * S);
       const horn = a.cornucopias ? 1.2 * S : 0;
       const total = widths.reduce((x, y) => x + y, 0) + horn;
       let x = z.sites.cx - total / 2;

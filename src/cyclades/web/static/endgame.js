@@ -2,7 +2,7 @@
 // metropolises cycle by cycle (an inline SVG, drawn here), "Rematch", "Download the game
 // record" and "Watch the replay". Also the "Scroll back" link of the game page, and the
 // chart the replay viewer shows. Plain ES module, no dependencies besides common.js.
-import { _, api, colour, h, ink, svg as s } from "./common.js";
+import { ngettext, _, api, colour, h, ink, svg as s } from "./common.js";
 
 // The end screen's and the viewer's styles live in replay.css; the game page loads it here.
 export function ensureStyles() {
@@ -21,7 +21,7 @@ const timelines = new Map(); // game id -> timeline (a finished game's never cha
 export function sides(names, teams) {
   const name = (p) => (names && names[p]) || `Player ${p + 1}`;
   if (!teams || !teams.length) {
-    return names.map((_, p) => ({ key: p, label: name(p), colour: colour(p), ink: ink(p), members: [p] }));
+    return names.map((_name, p) => ({ key: p, label: name(p), colour: colour(p), ink: ink(p), members: [p] }));
   }
   const byTeam = new Map();
   teams.forEach((t, p) => {
@@ -77,7 +77,7 @@ export function timelineChart(timeline, opts = {}) {
   const x = (c) => left + ((c - c0) / (c1 - c0)) * (W - left - right);
   const svg = s("svg", {
     class: "timeline", viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": showGp ? "GP and metropolises of each player after each cycle" : "Metropolises of each player after each cycle",
+    "aria-label": showGp ? _("GP and metropolises of each player after each cycle") : _("Metropolises of each player after each cycle"),
   });
   panels.forEach(([key, title, get], k) => {
     const y0 = top + k * (panelH + gap);
@@ -127,7 +127,7 @@ export function timelineChart(timeline, opts = {}) {
       g.append(line);
       for (const [px, py, v, c] of pointsOf) {
         const dot = s("circle", { class: `dot ${key}`, cx: r2(px), cy: r2(py), r: 2.6, fill: side.colour });
-        dot.append(s("title", {}, `${side.label}, ${c === 0 ? "after the setup" : `after cycle ${c}`}: ${v} ${key === "gp" ? "GP" : v === 1 ? "metropolis" : "metropolises"}`));
+        dot.append(s("title", {}, `${side.label}, ${c === 0 ? _("after the setup") : _("after cycle {n}", { n: c })}: ${key === "gp" ? _("{n} GP", { n: v }) : ngettext("{n} metropolis", "{n} metropolises", v)}`));
         g.append(dot);
       }
     });
@@ -146,7 +146,7 @@ export function timelineChart(timeline, opts = {}) {
 export function chancesChart(doc, opts = {}) {
   ensureAdviceStyles();
   const names = opts.names || doc.names || [];
-  const sideList = doc.sides || names.map((_, p) => [p]);
+  const sideList = doc.sides || names.map((_name, p) => [p]);
   const teamsOf = [];
   sideList.forEach((m, t) => m.forEach((p) => (teamsOf[p] = t)));
   const who = sides(names, sideList.some((m) => m.length > 1) ? teamsOf : null);
@@ -182,11 +182,11 @@ export function chancesChart(doc, opts = {}) {
     const pointsOf = pts.map((pt) => [x(pt.cycle), y((pt.side_chances || [])[i] || 0), (pt.side_chances || [])[i] || 0, pt.cycle]);
     const d = pointsOf.map(([px, py], j) => `${j ? "L" : "M"}${r2(px)},${r2(py)}`).join("");
     const line = s("path", { d, class: "series chance", stroke: side.colour, "data-side": i });
-    line.append(s("title", {}, `${side.label}: chance to win`));
+    line.append(s("title", {}, _("{name}: chance to win", { name: side.label })));
     svg.append(line);
     for (const [px, py, v, c] of pointsOf) {
       const dot = s("circle", { class: "dot chance", cx: r2(px), cy: r2(py), r: 2.6, fill: side.colour });
-      dot.append(s("title", {}, `${side.label}, ${c === 0 ? "after the setup" : `after cycle ${c}`}: ${Math.round(v * 100)}%`));
+      dot.append(s("title", {}, `${side.label}, ${c === 0 ? _("after the setup") : _("after cycle {n}", { n: c })}: ${Math.round(v * 100)}%`));
       svg.append(dot);
     }
   });
@@ -226,7 +226,7 @@ export function endScreen(card, ctx) {
   const v = ctx.view || {};
   const r = v.result || {};
   const n = (v.players || []).length;
-  const names = ctx.names || Array.from({ length: n }, (_, p) => nameOf(ctx, p));
+  const names = ctx.names || Array.from({ length: n }, (_name, p) => nameOf(ctx, p));
   const parts = [];
   if (r.teams && r.teams.length) parts.push(teamTable(r, names));
   const chart = h("div", { class: "endgame-chart", id: "endgame-chart" }, h("p", { class: "muted" }, _("Drawing the game, cycle by cycle…")));
@@ -286,7 +286,7 @@ async function loadChart(gid, box, names) {
     }
     box.replaceChildren(timelineChart(tl, { names: tl.names || names }));
   } catch (e) {
-    box.replaceChildren(h("p", { class: "muted" }, `The chart could not be drawn: ${e.message}`));
+    box.replaceChildren(h("p", { class: "muted" }, _("The chart could not be drawn: {reason}", { reason: e.message })));
   }
 }
 
@@ -301,7 +301,7 @@ async function loadChances(gid, box, names) {
     }
     box.replaceChildren(chancesChart(doc, { names: doc.names || names }));
   } catch (e) {
-    box.replaceChildren(h("p", { class: "muted" }, `The chances could not be estimated: ${e.message}`));
+    box.replaceChildren(h("p", { class: "muted" }, _("The chances could not be estimated: {reason}", { reason: e.message })));
   }
 }
 
@@ -347,7 +347,7 @@ function watchRematch(ctx, notice) {
           notice.className = "rematch-notice";
           notice.replaceChildren("A rematch has begun: ",
             h("a", { class: "button primary", id: "join-rematch", href: r.rematch.url },
-              r.rematch.seat !== null && r.rematch.seat !== undefined ? "Take your seat" : "Watch it"));
+              r.rematch.seat !== null && r.rematch.seat !== undefined ? _("Take your seat") : _("Watch it")));
           const btn = document.getElementById("rematch");
           if (btn) btn.textContent = _("Go to the rematch");
           return; // found: no more polling

@@ -66,8 +66,8 @@ export function invitesPanel(gid, seats) {
   return h("section", { class: "panel invites", id: "invites", "aria-label": _("Invitation links") },
     h("h2", {}, _("Waiting for your friends")),
     h("p", { class: "muted" }, waiting.length > 1
-      ? "Send each friend their own link: only whoever has a link plays that seat. The game begins when they come."
-      : "Send this link to your friend: only whoever has it plays that seat. The game begins when they come."),
+      ? _("Send each friend their own link: only whoever has a link plays that seat. The game begins when they come.")
+      : _("Send this link to your friend: only whoever has it plays that seat. The game begins when they come.")),
     waiting.map((x) => row(chipOf(x), x.url, { "data-invite": x.seat })),
     mine.spectator ? row(h("span", { class: "muted" }, _("Spectators")), mine.spectator) : null);
 }

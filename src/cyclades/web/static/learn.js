@@ -1,5 +1,5 @@
 // The lessons page (/tutorial, the lobby's "Learn to play"): one button per lesson.
-import { api, h } from "/static/common.js";
+import { _, api, h } from "/static/common.js";
 const list = document.getElementById("lessons");
 async function start(id, button) {
   button.disabled = true;
@@ -20,4 +20,4 @@ list.replaceChildren(...data.lessons.map((l, i) => {
   return h("li", { class: "lesson" }, h("span", { class: "no" }, i + 1),
     h("span", { class: "what" }, h("b", {}, l.title), h("small", {}, `${l.steps} steps`)), b);
 }));
-document.getElementById("total").textContent = `${data.lessons.length} lessons, ${data.steps} steps in all: about ten minutes.`;
+document.getElementById("total").textContent = _("{lessons} lessons, {steps} steps in all: about ten minutes.", { lessons: data.lessons.length, steps: data.steps });

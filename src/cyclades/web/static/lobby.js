@@ -117,7 +117,7 @@ function seatRows() {
   const old = [...box.querySelectorAll(".seat")].map((row) => ({
     kind: row.querySelector("select").value, name: row.querySelector("input").value,
   }));
-  box.replaceChildren(...Array.from({ length: n }, (_, i) => {
+  box.replaceChildren(...Array.from({ length: n }, (_seat, i) => {
     const prev = old[i] || { kind: i === 0 ? "you" : defaultBot, name: "" };
     const select = h("select", {
       name: `seat-${i}`, "aria-label": _("Seat {n}: who plays it", { n: i + 1 }), "data-seat": i,
@@ -126,7 +126,7 @@ function seatRows() {
     PEOPLE.map(([v, text]) => h("option", { value: v }, text)),
     h("optgroup", { label: _("a bot: level") }, botKinds.filter((b) => LEVELS.includes(b))
       .map((b) => h("option", { value: b, title: botLabels[b] || b },
-        _("bot: {name} (level {n} of {total})", { name: (botLabels[b] || b).split(":")[0], n: LEVELS.indexOf(b) + 1, total: LEVELS.length })))),
+        _("bot: {name} (level {n} of {total})", { name: (botLabels[b] || b).split(":")[0].trim(), n: LEVELS.indexOf(b) + 1, total: LEVELS.length })))),
     h("optgroup", { label: _("a bot: agent") }, botKinds.filter((b) => !LEVELS.includes(b))
       .map((b) => h("option", { value: b, title: botLabels[b] || b }, _("bot: {name}", { name: b })))));
     select.value = [...select.options].some((o) => o.value === prev.kind) ? prev.kind : defaultBot;

@@ -14,9 +14,9 @@ function editions() {
     return h("a", { href, class: here ? "current" : "", "aria-current": here ? "page" : null }, label);
   };
   document.getElementById("editions").replaceChildren(
-    link("Legendary + Maelström", "legendary", true),
+    link(_("Legendary + Maelström"), "legendary", true),
     link("Legendary", "legendary", false),
-    link("Classic (2009)", "classic", false));
+    link(_("Classic (2009)"), "classic", false));
 }
 
 const mark = (x) => (x.maelstrom ? h("span", { class: "mael", title: _("Maelström module") }, _("✦ Maelström")) : null);
@@ -27,7 +27,7 @@ function section(id, title, ...body) {
 }
 
 function render(c) {
-  document.title = `Cyclades — how to play (${ruleset === "classic" ? "classic" : "Legendary"})`;
+  document.title = ruleset === "classic" ? _("Cyclades — how to play (classic)") : _("Cyclades — how to play (Legendary)");
   const out = [];
   const toc = [];
   const add = (id, title, ...body) => {
@@ -38,7 +38,7 @@ function render(c) {
   for (const s of c.sections.filter((x) => x.id !== "modes")) {
     add(s.id, s.title, ...s.paragraphs.map((p) => h("p", {}, p)));
     if (s.id === "cycle") {
-      add("gods", "The gods and their actions", h("div", { class: "rule-cards gods-list" }, c.gods.map((g) => h("div", {
+      add("gods", _("The gods and their actions"), h("div", { class: "rule-cards gods-list" }, c.gods.map((g) => h("div", {
         class: "rule-card god-rule", id: `god-${g.id}`, "data-kind": "god", "data-card": g.id, style: { "--gc": (GODS[g.id] || {}).colour || "#777" },
       }, h("h3", {}, g.name), h("p", { class: "summary" }, g.summary),
       h("table", { class: "acts" }, h("tbody", {}, g.actions.map((a) => h("tr", {}, h("td", {}, a.text), h("td", { class: "price" }, a.cost)))))))));
@@ -47,7 +47,7 @@ function render(c) {
   add("buildings", "Buildings", h("div", { class: "rule-cards" }, c.buildings.map((b) => h("div", {
     class: "rule-card", id: `building-${b.id}`, "data-kind": "building", "data-card": b.id, style: { "--gc": (BUILDINGS[b.id] || {}).colour || "#777" },
   }, h("h3", {}, b.name, " ", cost(b.cost)), h("p", {}, b.text)))));
-  add("pieces", "Units and tokens", h("div", { class: "rule-cards" }, c.units.map((u) => h("div", {
+  add("pieces", _("Units and tokens"), h("div", { class: "rule-cards" }, c.units.map((u) => h("div", {
     class: "rule-card", id: `unit-${u.id}`, "data-kind": "unit", "data-card": u.id,
   }, h("h3", {}, u.name, " ", cost(u.cost)), h("p", {}, u.text)))));
   add("creatures", `Mythological Creatures (${c.creatures.length})`,
@@ -85,7 +85,7 @@ async function start() {
   try {
     render(await api("GET", `/api/content?ruleset=${ruleset}&maelstrom=${maelstrom}`));
   } catch (e) {
-    document.getElementById("rules").replaceChildren(h("p", { class: "error" }, `The rules cannot be loaded: ${e.message}`));
+    document.getElementById("rules").replaceChildren(h("p", { class: "error" }, _("The rules cannot be loaded: {reason}", { reason: e.message })));
   }
 }
 

@@ -12,9 +12,9 @@ let shownFor = null;
 export function loadContent(c) {
   tips.clear();
   for (const g of c.gods || []) tips.set(`god:${g.id}`, { name: g.name, text: g.summary, rows: g.actions });
-  for (const x of c.creatures || []) tips.set(`creature:${x.id}`, { name: x.name, text: x.text, cost: x.cost, kind: "Mythological Creature" + (x.miniature ? " with a miniature" : "") });
+  for (const x of c.creatures || []) tips.set(`creature:${x.id}`, { name: x.name, text: x.text, cost: x.cost, kind: x.miniature ? _("Mythological Creature with a miniature") : _("Mythological Creature") });
   for (const x of c.heroes || []) tips.set(`hero:${x.id}`, { name: x.name, kind: "Hero", cost: x.cost, rows: [{ text: x.military, cost: "in battle" }, { text: x.sacrifice, cost: "sacrifice" }] });
-  for (const x of c.bonuses || []) tips.set(`bonus:${x.id}`, { name: x.name, kind: "Metropolis bonus", text: x.text });
+  for (const x of c.bonuses || []) tips.set(`bonus:${x.id}`, { name: x.name, kind: _("Metropolis bonus"), text: x.text });
   for (const x of c.buildings || []) tips.set(`building:${x.id}`, { name: x.name, kind: "Building", text: x.text, cost: x.cost });
   for (const x of c.units || []) tips.set(`unit:${x.id}`, { name: x.name, text: x.text, cost: x.cost });
 }

@@ -3,7 +3,7 @@
 //   to do and why, the element to click pulses, and any other click only gets a gentle hint;
 // - "Ask before ending my turn": a setting kept in localStorage; when on, a choice that hands
 //   the decision to someone else (End your turn, an offering...) asks "End your turn?" first.
-import { _, actionLabel, api, h, seatName } from "./common.js";
+import { _, actionLabel, api, h, sameAction } from "./common.js";
 
 const CONFIRM_KEY = "cyclades.confirmEndTurn";
 const KEYS = ["kind", "what", "where", "n"];
@@ -53,7 +53,7 @@ export async function beforeSend(action, state) {
   if (tut && tutVersion !== st.version) await refreshTutorial();
   const exp = expected();
   if (exp && action.kind !== "cancel" && !matches(action, exp)) {
-    hint = `Not that one this time. ${tut.steps[tut.step].say}`;
+    hint = _("Not that one this time.") + " " + tut.steps[tut.step].say;
     renderPanel(true);
     return false;
   }
@@ -125,12 +125,12 @@ function ask(action) {
       if (ev.key === "Escape") { ev.preventDefault(); ev.stopPropagation(); done(false); }
       if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); done(true); }
     };
-    const what = action.kind === "end_turn" ? "" : ` (${actionLabel(action, (x) => (st.board ? st.board.name(x) : x), (p) => seatName(st.seats, p))})`;
+    const what = action.kind === "end_turn" ? "" : actionLabel(action, (x) => (st.board ? st.board.name(x) : x));
     const yes = h("button", { class: "primary", id: "confirm-yes", type: "button", onclick: () => done(true) }, _("End my turn"));
     const dlg = h("div", { class: "confirm-overlay", id: "confirm-dialog" },
       h("div", { class: "confirm-card", role: "alertdialog", "aria-label": _("End your turn?") },
         h("h2", {}, _("End your turn?")),
-        h("p", {}, `After this choice${what} the others play.`),
+        h("p", {}, what ? _("After this choice ({action}) the others play.", { action: what }) : _("After this choice the others play.")),
         h("div", { class: "buttons" }, yes,
           h("button", { class: "secondary", id: "confirm-no", type: "button", onclick: () => done(false) }, _("Keep playing"))),
         h("label", { class: "confirm-setting" },
@@ -196,11 +196,11 @@ function renderPanel(shake) {
     h("i", { style: { width: `${Math.round((100 * k) / n)}%` } })));
   if (tut.off_script) {
     parts.push(h("p", { class: "tut-say" }, _("This game has left the lesson's path. Start the lesson again to follow it.")),
-      h("div", { class: "buttons" }, restartButton("Start the lesson again", "primary")));
+      h("div", { class: "buttons" }, restartButton(_("Start the lesson again"), "primary")));
   } else if (tut.complete) {
     parts.push(h("p", { class: "tut-say tut-done" }, "✔ ", tut.done));
     parts.push(h("div", { class: "buttons" },
-      tut.next ? lessonButton(tut.next, "Next lesson →", "primary tut-next")
+      tut.next ? lessonButton(tut.next, _("Next lesson →"), "primary tut-next")
         : h("a", { class: "button primary tut-next", href: "/" }, _("Play a real game")),
       restartButton("Again", "secondary")));
   } else {
@@ -259,7 +259,8 @@ function targets(exp) {
   }
   if (action.kind === "apollo" || action.where) {
     if (popupOpen) {
-      const text = actionLabel(action, (x) => (st.board ? st.board.name(x) : x), (p) => seatName(st.seats, p));
+      const legal = (st.legal || []).find((a) => sameAction(a, action)) || action; // with its words
+      const text = actionLabel(legal, (x) => (st.board ? st.board.name(x) : x));
       const b = [...pop.querySelectorAll(".popup-item")].find((x) => x.textContent.trim() === text);
       if (b) return [b];
     }
