@@ -56,19 +56,19 @@ export function forgetKeepRequest() {
 // "3 min", "5 h", "2 days": how long, in words people read at a glance.
 export function duration(seconds) {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return s === 1 ? "1 second" : `${s} seconds`;
+  if (s < 60) return ngettext("{n} second", "{n} seconds", s);
   const m = Math.round(s / 60);
-  if (m < 60) return m === 1 ? "1 minute" : `${m} minutes`;
+  if (m < 60) return ngettext("{n} minute", "{n} minutes", m);
   const hours = Math.round(s / 3600);
-  if (hours < 48) return hours === 1 ? "1 hour" : `${hours} hours`;
+  if (hours < 48) return ngettext("{n} hour", "{n} hours", hours);
   const d = Math.round(s / 86400);
-  return `${d} days`;
+  return ngettext("{n} day", "{n} days", d);
 }
 
 export function placeText(place, players) {
   const n = place + 1;
-  const ord = n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
-  return `${ord} of ${players}`;
+  const ord = n === 1 ? _("1st") : n === 2 ? _("2nd") : n === 3 ? _("3rd") : _("{n}th", { n });
+  return _("{place} of {players}", { place: ord, players });
 }
 
 // --- the top bar --------------------------------------------------------------------------

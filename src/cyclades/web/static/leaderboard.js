@@ -16,7 +16,7 @@ async function load() {
     return;
   }
   if (!data.players.length) {
-    $("board").replaceChildren(h("p", { class: "muted" }, _("No rated game of this edition yet: "), h("a", { href: "/play" }, _("play one")), "."));
+    $("board").replaceChildren(h("p", { class: "muted" }, _("No rated game of this edition yet:"), " ", h("a", { href: "/play" }, _("play one")), "."));
     return;
   }
   $("board").replaceChildren(h("table", { class: "people-table leaderboard" },

@@ -51,7 +51,7 @@ async function playNow(ev) {
     history.pushState(null, "", table.url);
     showTable(table);
   } catch (e) {
-    $("play-error").textContent = `No table for you: ${e.message}`;
+    $("play-error").textContent = _("No table for you: {reason}", { reason: e.message });
     $("play-error").hidden = false;
   } finally {
     $("play-submit").disabled = false;
@@ -72,15 +72,15 @@ function showTable(t) {
   const seated = t.seated.map((s) => h("li", {}, s.name));
   for (let i = 0; i < t.free; i++) seated.push(h("li", { class: "free" }, _("a free seat")));
   const state = {
-    waiting: t.fill_at ? (t.fill_at > now ? `Bots fill the empty seats in ${duration(t.fill_at - now)}.` : "Bots are taking the empty seats…")
-      : "The game starts when the table is full.",
-    starting: "The game is being set up…",
-    started: t.mine ? "The game has started." : "This table's game has started.",
-    closed: "This table is closed: everyone left it.",
+    waiting: t.fill_at ? (t.fill_at > now ? _("Bots fill the empty seats in {time}.", { time: duration(t.fill_at - now) }) : _("Bots are taking the empty seats…"))
+      : _("The game starts when the table is full."),
+    starting: _("The game is being set up…"),
+    started: t.mine ? _("The game has started.") : _("This table's game has started."),
+    closed: _("This table is closed: everyone left it."),
   }[t.status] || t.status;
   box.replaceChildren(
     h("h2", {}, t.mode.label),
-    h("p", { class: "muted" }, `${t.speed === "live" ? "Live" : "Turn-based"} · ${t.rated ? (t.bots_rated ? "rated, bots included" : "rated (unrated if bots play)") : "unrated"} · bots: ${t.bot}`),
+    h("p", { class: "muted" }, [t.speed === "live" ? _("Live") : _("Turn-based"), t.rated ? (t.bots_rated ? _("rated, bots included") : _("rated (unrated if bots play)")) : _("unrated"), _("bots: {level}", { level: t.bot })].join(" · ")),
     h("ol", { class: "table-seats", id: "table-seats" }, seated),
     h("p", { class: "table-state", id: "table-state" }, state),
     t.status === "waiting" && t.mine ? h("div", { class: "link-row" }, h("span", { class: "who" }, _("Invite by link")),
@@ -154,8 +154,8 @@ async function listTables() {
   const tables = data.tables.filter((t) => !t.mine);
   $("waiting-tables").hidden = !tables.length;
   $("waiting-list").replaceChildren(h("ul", { class: "game-list" }, tables.map((t) => h("li", { class: "game-row", "data-table": t.table_id },
-    h("div", { class: "game-what" }, h("b", {}, t.mode.label), h("span", { class: "muted" }, ` · ${t.speed}${t.rated ? ", rated" : ""}`),
-      h("div", { class: "game-when" }, `${t.seated.map((s) => s.name).join(", ")} waiting · ${t.free} free`)),
+    h("div", { class: "game-what" }, h("b", {}, t.mode.label), h("span", { class: "muted" }, " · " + (t.speed === "live" ? _("live") : _("turn-based")) + (t.rated ? ", " + _("rated") : "")),
+      h("div", { class: "game-when" }, _("{players} waiting · {n} free", { players: t.seated.map((s) => s.name).join(", "), n: t.free }))),
     h("a", { class: "button small secondary", href: t.url }, _("See"))))));
 }
 
@@ -163,8 +163,9 @@ async function main() {
   me = await whoAmI();
   if (!me.account) {
     const box = $("play-login");
-    box.replaceChildren(me.problem ? `${me.problem}. ` : "Play now seats you with other players who have an account: ",
-      loginLink("log in"), _(" or "), loginLink("create an account", true), _(". Guests play by link: "), h("a", { href: "/" }, _("create a game")), _(" and send the links."));
+    box.replaceChildren(me.problem ? `${me.problem}. ` : _("Play now seats you with other players who have an account:") + " ",
+      loginLink(_("log in")), " ", _("or"), " ", loginLink(_("create an account"), true), ". ",
+      _("Guests play by link:"), " ", h("a", { href: "/" }, _("create a game and send the links")), ".");
     box.hidden = false;
   }
   if (currentId()) {
@@ -172,7 +173,7 @@ async function main() {
       showTable(await api("GET", `/api/play/tables/${encodeURIComponent(currentId())}`));
     } catch (e) {
       $("table").hidden = false;
-      $("table").replaceChildren(h("p", { class: "error" }, `This table cannot be shown: ${e.message}`), h("a", { href: "/play" }, _("Play now")));
+      $("table").replaceChildren(h("p", { class: "error" }, _("This table cannot be shown: {reason}", { reason: e.message })), h("a", { href: "/play" }, _("Play now")));
     }
     return;
   }

@@ -553,7 +553,7 @@ function drawStatus(n, d) {
     const w = (r.winners || []).map(name);
     bits.push(h("span", { class: "rp-next" }, w.length > 1 ? _("The game is over: {names} win.", { names: listing(w) }) : w.length ? _("The game is over: {name} wins.", { name: w[0] }) : _("The game is over.")));
   } else if (v.to_move !== null && v.to_move !== undefined) {
-    bits.push(h("span", { class: "rp-next" }, _("Next: "), chip(v.to_move, fseats()),
+    bits.push(h("span", { class: "rp-next" }, _("Next:"), " ", chip(v.to_move, fseats()),
       d.next_action ? ` — ${actionLabel(d.next_action, areaName)}` : " " + _("to decide")));
   }
   el.replaceChildren(...bits);

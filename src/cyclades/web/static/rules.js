@@ -5,7 +5,7 @@ import { _, GODS, BUILDINGS, api, h } from "./common.js";
 const q = new URLSearchParams(location.search);
 const ruleset = q.get("ruleset") === "classic" ? "classic" : "legendary";
 const maelstrom = ruleset === "legendary" && q.get("maelstrom") !== "0" && q.get("maelstrom") !== "false";
-const WHERE = { land: "stands on a Land Area", sea: "stands on a Sea Area", any: "stands on a Land or Sea Area" };
+const WHERE = { land: _("Miniature: stands on a Land Area"), sea: _("Miniature: stands on a Sea Area"), any: _("Miniature: stands on a Land or Sea Area") };
 
 function editions() {
   const link = (label, rs, m) => {
@@ -50,22 +50,22 @@ function render(c) {
   add("pieces", _("Units and tokens"), h("div", { class: "rule-cards" }, c.units.map((u) => h("div", {
     class: "rule-card", id: `unit-${u.id}`, "data-kind": "unit", "data-card": u.id,
   }, h("h3", {}, u.name, " ", cost(u.cost)), h("p", {}, u.text)))));
-  add("creatures", `Mythological Creatures (${c.creatures.length})`,
-    h("p", {}, `Bought on a god's turn (not Apollo's) for the price of their slot on the track: ${c.creature_costs.join(", ")} GP, minus 1 GP per Temple you own. Their power is used at once; those with a miniature stay on the board.`),
+  add("creatures", _("Mythological Creatures ({n})", { n: c.creatures.length }),
+    h("p", {}, _("Bought on a god's turn (not Apollo's) for the price of their slot on the track: {costs} GP, minus 1 GP per Temple you own. Their power is used at once; those with a miniature stay on the board.", { costs: c.creature_costs.join(", ") })),
     h("div", { class: "rule-cards" }, c.creatures.map((x) => h("div", { class: "rule-card creature-rule", id: `creature-${x.id}`, "data-kind": "creature", "data-card": x.id },
       h("h3", {}, x.name, x.copies > 1 ? h("small", {}, ` ×${x.copies}`) : null, " ", mark(x)),
-      x.miniature ? h("p", { class: "where" }, `Miniature: ${WHERE[x.miniature] || x.miniature}`) : null,
+      x.miniature ? h("p", { class: "where" }, WHERE[x.miniature] || x.miniature) : null,
       h("p", {}, x.text)))));
   if (c.heroes.length) {
-    add("heroes", `Heroes (${c.heroes.length})`,
+    add("heroes", _("Heroes ({n})", { n: c.heroes.length }),
       h("p", {}, _("Recruited with Hera for 4 GP onto one of your Land Areas. A Hero fights with a Strength of 1, uses its military power when it takes part, and may be sacrificed on your turn (not the cycle it came, not with Apollo) for its sacrificial power.")),
       h("div", { class: "rule-cards" }, c.heroes.map((x) => h("div", { class: "rule-card hero-rule", id: `hero-${x.id}`, "data-kind": "hero", "data-card": x.id },
         h("h3", {}, "★ ", x.name, " ", mark(x)),
-        h("p", {}, h("b", {}, _("In battle: ")), x.military),
-        h("p", {}, h("b", {}, _("Sacrifice: ")), x.sacrifice)))));
+        h("p", {}, h("b", {}, _("In battle:")), " ", x.military),
+        h("p", {}, h("b", {}, _("Sacrifice:")), " ", x.sacrifice)))));
   }
   if (c.bonuses.length) {
-    add("bonuses", "Metropolis bonuses", h("p", {}, _("Three of each in a face-down stack; a new Metropolis takes the top one.")),
+    add("bonuses", _("Metropolis bonuses"), h("p", {}, _("Three of each in a face-down stack; a new Metropolis takes the top one.")),
       h("div", { class: "rule-cards" }, c.bonuses.map((x) => h("div", { class: "rule-card", id: `bonus-${x.id}`, "data-kind": "bonus", "data-card": x.id },
         h("h3", {}, x.name, " ", mark(x)), h("p", {}, x.text)))));
   }

@@ -47,7 +47,7 @@ async function deleteAccount(ev) {
 async function main() {
   const me = await whoAmI();
   if (!me.account) {
-    $("settings-login").replaceChildren(me.problem ? `${me.problem}. ` : "", loginLink("Log in"), _(" to change your account."));
+    $("settings-login").replaceChildren(me.problem ? `${me.problem}. ` : "", loginLink(_("Log in")), " ", _("to change your account."));
     $("settings-login").hidden = false;
     return;
   }

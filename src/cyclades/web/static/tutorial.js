@@ -100,7 +100,7 @@ function decorateActions() {
   const box = h("input", { type: "checkbox", id: "confirm-end" });
   box.checked = confirmWanted();
   box.addEventListener("change", () => setConfirmWanted(box.checked));
-  act.append(h("label", { class: "confirm-setting", for: "confirm-end" }, box, " Ask before ending my turn"));
+  act.append(h("label", { class: "confirm-setting", for: "confirm-end" }, box, " ", _("Ask before ending my turn")));
 }
 
 function toast(text) {
@@ -135,7 +135,7 @@ function ask(action) {
           h("button", { class: "secondary", id: "confirm-no", type: "button", onclick: () => done(false) }, _("Keep playing"))),
         h("label", { class: "confirm-setting" },
           h("input", { type: "checkbox", checked: true, onchange: (ev) => setConfirmWanted(ev.target.checked) }),
-          " Ask before ending my turn")));
+          " ", _("Ask before ending my turn"))));
     document.addEventListener("keydown", onKey, true);
     document.body.append(dlg);
     yes.focus();
