@@ -197,7 +197,7 @@ def extract_yaml(fileobj, keywords, comment_tags, options):
             for v in node:
                 walk(v, key)
         elif isinstance(node, str) and key in TUTORIAL_KEYS and node.strip():
-            found.append((0, "", node, []))
+            found.append((0, "", " ".join(node.split()), []))
 
     walk(data)
     yield from found

@@ -33,6 +33,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from ..agents.base import Agent
+from ..content.i18n import _
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.queries import controlled_lands
@@ -169,10 +170,17 @@ def goal_reached(d: dict, game: Game) -> bool:
     raise ValueError(f"unknown goal {goal!r}")
 
 
+def said(text: str) -> str:
+    """A lesson's sentence in the current language (the catalog holds it with its spaces folded)."""
+    text = " ".join(str(text).split())
+    return _(text) if text else text
+
+
 def public_lesson(d: dict) -> dict:
     ids = [x["id"] for x in lessons()]
-    return {"id": d["id"], "title": d["title"], "intro": d.get("intro", ""), "done": d.get("done", ""),
-            "steps": [{"say": " ".join(st["say"].split()), "expect": st["expect"]} for st in d["steps"]],
+    return {"id": d["id"], "title": said(d["title"]), "intro": said(d.get("intro", "")),
+            "done": said(d.get("done", "")),
+            "steps": [{"say": said(st["say"]), "expect": st["expect"]} for st in d["steps"]],
             "next": next_lesson(d["id"]), "number": ids.index(d["id"]) + 1, "count": len(ids)}
 
 
@@ -248,7 +256,7 @@ def _lesson_of(session: Session):
 @router.get("/api/tutorial")
 async def list_lessons():
     """The lessons of the guided first game, in order."""
-    return {"lessons": [{"id": d["id"], "title": d["title"], "steps": len(d["steps"])} for d in lessons()],
+    return {"lessons": [{"id": d["id"], "title": said(d["title"]), "steps": len(d["steps"])} for d in lessons()],
             "steps": total_steps()}
 
 
