@@ -75,6 +75,18 @@ def launch(playwright, animations: bool = False):
 
 
 @contextlib.contextmanager
+def chromium(animations: bool = False):
+    """A browser for a test module (`launch`'s), closed with Playwright at the end."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = launch(playwright, animations)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
 def served(directory, db: str = "games.db"):
     """A server on the SQLite file `directory/db`, its output in `directory/server.log`."""
     directory = Path(directory)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 httpx = pytest.importorskip("httpx")
-from serverproc import browser_server, launch, wait_over  # noqa: E402
+from serverproc import browser_server, chromium, wait_over  # noqa: E402
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
@@ -49,11 +49,8 @@ def api(server):
 
 @pytest.fixture(scope="module")
 def browser(server):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = launch(p)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def audit(page, what: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from people import PASSWORD, game_of, play_out, token_of
-from serverproc import CHROMIUM, START_SECONDS, chromium_missing, launch
+from serverproc import CHROMIUM, START_SECONDS, chromium, chromium_missing
 
 from cyclades.server.testing import ServerProcess
 
@@ -46,13 +46,8 @@ def server(db_url, tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser(server):
     assert Path(CHROMIUM).exists()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = launch(p)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture

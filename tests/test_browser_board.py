@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from serverproc import browser_server, chromium_missing, launch
+from serverproc import browser_server, chromium, chromium_missing
 from test_browser_screen import VIEWPORTS, seed_games
 
 httpx = pytest.importorskip("httpx")
@@ -98,13 +98,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        b = launch(pw)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def new_page(browser, size):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serverproc import browser_server, launch, wait_over
+from serverproc import browser_server, chromium, wait_over
 
 T = 30_000  # ms for anything the page waits on (a hint searches for up to ~2 s on a loaded machine)
 SIZES = [(1280, 720), (390, 844)]
@@ -37,11 +37,8 @@ def api(server):
 
 @pytest.fixture(scope="module")
 def browser(server):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = launch(p)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from serverproc import api_get, api_post, browser_server, launch
+from serverproc import api_get, api_post, browser_server, chromium
 
 TIMEOUT_MS = 15_000
 
@@ -25,13 +25,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(server):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = launch(p)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import time
 
 import httpx
 import pytest
-from serverproc import browser_server, launch, wait_over
+from serverproc import browser_server, chromium, wait_over
 
 import cyclades
 
@@ -45,11 +45,8 @@ def finished(api):
 
 @pytest.fixture(scope="module")
 def browser(server):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = launch(p)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 class Watch:

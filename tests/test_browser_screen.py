@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from serverproc import browser_server, chromium_missing, launch, served
+from serverproc import browser_server, chromium, chromium_missing, launch, served
 
 from cyclades.content.descriptions import content
 from cyclades.engine.game import Game
@@ -88,13 +88,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        b = launch(pw)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 SHOTS = os.environ.get("CYCLADES_SHOTS")

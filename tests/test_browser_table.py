@@ -22,7 +22,7 @@ import pytest
 import yaml
 from serverproc import api_get as get
 from serverproc import api_post as post
-from serverproc import browser_server, launch
+from serverproc import browser_server, chromium
 from test_browser import click_area, play_one_decision, play_until
 
 from cyclades.engine.game import Game
@@ -92,6 +92,8 @@ def site(tmp_path_factory):
         # Ann attacks Bob's Kythnos through the API; Bob's page watches (the Ares lesson's position).
         "battle": store(db, "battle", Game.from_scenario(lesson_scenario("3-ares.yaml")), seats(["human"] * 3)),
         "hera": store(db, "hera", Game.from_scenario(satyr_and_pericles()), seats(["human", "casual", "casual"])),
+        "hera-quick": store(db, "hera-quick", Game.from_scenario(satyr_and_pericles()),
+                            seats(["human", "casual", "casual"])),
         "classic": store(db, "classic", Game.new(players=3, ruleset="classic", seed=8),
                          seats(["human", "human", "human"]), classic_fleet_move, random.Random(8)),
     }
@@ -101,13 +103,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(site):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = launch(p, animations=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(animations=True) as b:
+        yield b
 
 
 class Page:
@@ -247,9 +244,11 @@ def test_others_moves_speed_skip_last_moves_and_since(site, browser):
     for m in bots:
         marked = page.locator(f".board-underlay path.last-move[data-player='{m['player']}']")
         assert sorted(marked.evaluate_all("els => els.map(e => e.dataset.area)")) == sorted(m["areas"])
-    # Off: the next states are drawn at once.
+    # Off: the next states are drawn at once. (The bots go on moving meanwhile: the count is read
+    # once the move being played when "Off" was chosen has been drawn.)
     page.select_option("#anim-speed", "off")
-    moves = st["stats"]["moves"]
+    page.wait_for_function("() => !window.cyclades.anim.busy", timeout=T)
+    moves = p.state()["stats"]["moves"]
     play_until(page, rng, "s.view.phase === 'actions'")
     assert p.state()["stats"]["moves"] == moves
     assert page.evaluate("() => localStorage.getItem('cyclades.animationSpeed')") == "off"
@@ -303,6 +302,31 @@ def test_recruiting_pericles_is_taken_back_and_the_satyr_names_its_target(site, 
     page.wait_for_selector("#act button.action[data-kind='target_player']")
     labels = page.locator("#act button.action[data-kind='target_player']").all_inner_texts()
     assert labels == ["Target Bob"], labels
+    p.close()
+
+
+def test_a_click_on_the_new_choices_counts_before_the_answer_to_the_last_one(site, browser):
+    """The live update of a decision often comes before the answer to its POST: the choices it
+    shows take a click at once (a quick player's click is not lost)."""
+    srv, games, _ = site
+    g = games["hera-quick"]
+    p = Page(browser, f"{srv.url}/game/{g['gid']}?token={g['tokens'][0]}", speed="off")
+    page = p.page
+    held = []  # the server's answers to the decisions, held back until the end
+
+    def hold(route):
+        held.append((route, route.fetch()))
+
+    page.route("**/api/games/hera-quick/actions", hold)
+    page.click("#act button.action[data-kind='choose_building'][data-what='fortress']")
+    page.wait_for_selector("svg path.area.legal[data-area='thera']")  # the live update
+    assert len(held) == 1  # its answer still on its way
+    click_area(page, "thera")
+    page.wait_for_function("() => window.cyclades.legal.some(a => a.kind === 'place_merc')")
+    assert len(held) == 2
+    for route, response in held:
+        route.fulfill(response=response)
+    page.wait_for_function("() => !window.cyclades.sending")
     p.close()
 
 

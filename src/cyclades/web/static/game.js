@@ -33,7 +33,7 @@ const st = {
   board: null,
   ws: null,
   wsDelay: 500,
-  sending: false,
+  sending: null, // the decision on its way: {version} it was sent from, until a newer state or the answer
   resultShown: false,
   setup: null, // GET /api/games/{id}/setup: ruleset, maelstrom, teams, seat_factions
   content: null, // GET /api/content: the texts of the tooltips
@@ -172,6 +172,7 @@ function newer(msg) {
 
 function applyState(msg, appendLog = true) {
   if (!newer(msg)) return; // an older message overtaken by a newer one
+  if (st.sending && (msg.version > st.sending.version || (msg.undos ?? 0) !== st.undos)) sendingDone(st.sending);
   if ((msg.undos ?? 0) !== st.undos) {
     st.undos = msg.undos ?? 0;
     if (msg.log) {
@@ -284,7 +285,8 @@ async function send(action) {
   const listed = st.legal.find((a) => a === action);
   if (!listed) return;
   if (!(await beforeSend(listed, st))) return;
-  st.sending = true;
+  const sent = { version: st.version };
+  st.sending = sent;
   document.body.classList.add("sending");
   try {
     await api("POST", `/api/games/${encodeURIComponent(st.gid)}/actions`, {
@@ -297,9 +299,16 @@ async function send(action) {
       applyFull(await api("GET", stateUrl()));
     } catch (e2) { /* the toast says enough */ }
   } finally {
-    st.sending = false;
-    document.body.classList.remove("sending");
+    sendingDone(sent);
   }
+}
+
+// The decision on its way has arrived: the page takes clicks again. The live update often comes
+// before the answer to the POST; a click on the new choices must not wait for that answer.
+function sendingDone(sent) {
+  if (st.sending !== sent) return; // already done (a newer state came first)
+  st.sending = null;
+  document.body.classList.remove("sending");
 }
 
 let toastTimer = null;
