@@ -34,7 +34,7 @@ const CREST = "M-7,-5 C-6,-12 4,-14.5 9.5,-9 C6,-11 -1,-10.5 -7,-5 Z";
 const EYE = "M2.2,-3.6 L8,-3.6 L8,-1.6 L2.2,-1.6 Z";
 
 export function troop(x, y, size, p, n, merc) {
-  const title = merc ? `${n} mercenary Troop${n > 1 ? "s" : ""}` : `${n} Troop${n > 1 ? "s" : ""}`;
+  const title = merc ? ngettext("{n} mercenary Troop", "{n} mercenary Troops", n) : ngettext("{n} Troop", "{n} Troops", n);
   return piece(merc ? "merc" : "troop", title, x, y, size,
     s("g", { transform: "translate(-4.5,-1) scale(1.05)" },
       s("path", { d: CREST, fill: merc ? "#9a9a9a" : "#f4ecd8", stroke: OUTLINE, "stroke-width": 0.9 }),
@@ -44,7 +44,7 @@ export function troop(x, y, size, p, n, merc) {
 }
 
 export function fleet(x, y, size, p, n) {
-  return piece("fleet", `${n} Fleet${n > 1 ? "s" : ""}`, x, y, size,
+  return piece("fleet", ngettext("{n} Fleet", "{n} Fleets", n), x, y, size,
     // A trireme: a hull with a ram and oars, a mast and a square sail in the faction's colour.
     s("path", { d: "M-7,-1.5 L-7,-11 M-7,-10 L-7,-1", stroke: OUTLINE, "stroke-width": 1.2 }),
     s("path", { d: "M-13,-9.5 L-1,-9.5 L-2,-2 L-12,-2 Z", fill: colour(p), stroke: OUTLINE, "stroke-width": 1, "stroke-linejoin": "round" }),
@@ -55,7 +55,7 @@ export function fleet(x, y, size, p, n) {
 
 export function hero(x, y, size, p, id) {
   const name = cardName(id);
-  return piece("hero", `${name} (Hero)`, x, y, size,
+  return piece("hero", _("{name} (Hero)", { name }), x, y, size,
     s("circle", { r: 11, fill: "#f6d36b", stroke: "#8a6212", "stroke-width": 1.2 }),
     s("path", { d: "M-8,-5 C-7,-13 6,-13.5 10,-6 C6,-9 -2,-10 -8,-5 Z", fill: "#b3261e", stroke: OUTLINE, "stroke-width": 0.8 }),
     s("path", { d: HELMET, transform: "translate(-2,1) scale(0.85)", fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round" }),
@@ -80,7 +80,7 @@ const BEAST_OF = {
 
 export function creature(x, y, size, id, card, p) {
   const kind = BEAST_OF[card] || BEAST_OF[id] || "horns";
-  return piece("creature", `${cardName(id)} (Mythological Creature)`, x, y, size,
+  return piece("creature", _("{name} (Mythological Creature)", { name: cardName(id) }), x, y, size,
     s("circle", { r: 11.5, fill: "#3b2350", stroke: p >= 0 ? colour(p) : "#d9c7ef", "stroke-width": 2.4 }),
     s("path", { d: BEASTS[kind], fill: "#e8d9ff", stroke: "#1a0f24", "stroke-width": 0.6, "stroke-linejoin": "round" }),
     kind === "eye" ? s("circle", { cy: -3, r: 2.6, fill: "#3b2350" }) : null,
@@ -133,7 +133,7 @@ export function emptySite(x, y, size) {
 // The Cornucopia printed on the board: a golden horn of plenty.
 export function cornucopia(x, y, size, n) {
   return s("g", { class: "cornucopia", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})` },
-    s("title", {}, `${n} Cornucopia${n > 1 ? "s" : ""} (income)`),
+    s("title", {}, ngettext("{n} Cornucopia (income)", "{n} Cornucopias (income)", n)),
     s("path", { d: "M-11,-8 Q-6,9 10,8 Q13,2 12,-4 Q2,1 -11,-8 Z", fill: "#f2c230", stroke: "#6b4a00", "stroke-width": 1.6, "stroke-linejoin": "round" }),
     s("ellipse", { cx: 11, cy: 2, rx: 2.2, ry: 5.8, fill: "#fff3c4", stroke: "#6b4a00", "stroke-width": 1 }),
     n > 1 ? s("text", { class: "badge-small", x: -7, y: 11, "font-size": 11 }, n) : null);

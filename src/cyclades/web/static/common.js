@@ -171,9 +171,10 @@ export function h(tag, attrs = {}, ...children) {
 export function chip(p, seats, text) {
   const name = seatName(seats, p);
   if (text === "") { // the faction's mark alone, named for a screen reader
-    return h("span", { class: "chip-mark", title: name, role: "img", "aria-label": name }, factionMark(p, 14));
+    return h("span", { class: "chip-mark", title: name, role: "img", "aria-label": name, translate: "no" }, factionMark(p, 14));
   }
-  return h("span", { class: "chip", style: { background: colour(p), color: ink(p) }, title: name },
+  // A player's name is theirs in every language (translate="no").
+  return h("span", { class: "chip", style: { background: colour(p), color: ink(p) }, title: name, translate: text ? null : "no" },
     p >= 0 ? factionMark(p, 11) : null, text ?? name);
 }
 

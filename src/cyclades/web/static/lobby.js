@@ -221,7 +221,7 @@ function linkRow(labelEl, url, extra, attrs = {}) {
 
 function seatChip(s) {
   const f = (s.factions && s.factions[0]) ?? s.seat;
-  return h("span", { class: "chip", style: { background: colour(f), color: ink(f) } }, s.name || _("Player {n}", { n: s.seat + 1 }));
+  return h("span", { class: "chip", style: { background: colour(f), color: ink(f) }, translate: s.name ? "no" : null }, s.name || _("Player {n}", { n: s.seat + 1 }));
 }
 
 function showCreated(game) {
@@ -307,11 +307,11 @@ async function loadGames() {
       const host = hosted[g.game_id];
       const humans = seats.filter((s) => s.kind === "human");
       return h("tr", { class: g.status, "data-game": g.game_id },
-        h("td", {}, h("code", {}, g.game_id), h("div", { class: "muted" }, modeText(g))),
+        h("td", {}, h("code", { translate: "no" }, g.game_id), h("div", { class: "muted" }, modeText(g))),
         h("td", {}, seats.map((s) => h("span", {
           class: `seat-chip ${s.kind === "human" ? "human" : "bot"} ${s.joined ? "joined" : ""} ${s.open ? "open" : ""}`,
           style: { background: colour((s.factions && s.factions[0]) ?? s.seat), color: ink((s.factions && s.factions[0]) ?? s.seat) },
-          title: seatTitle(s),
+          title: seatTitle(s), translate: s.name ? "no" : null,
         }, s.name || (s.kind === "human" ? _("P{n}", { n: s.seat + 1 }) : s.kind), s.kind !== "human" ? " " + _("(bot)") : ""))),
         h("td", {}, STATUS[g.status] || g.status,
           g.status === "playing" && g.cycle ? h("div", { class: "muted" }, _("cycle {n}", { n: g.cycle })) : null,

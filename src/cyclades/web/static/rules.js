@@ -15,7 +15,7 @@ function editions() {
   };
   document.getElementById("editions").replaceChildren(
     link(_("Legendary + Maelström"), "legendary", true),
-    link("Legendary", "legendary", false),
+    link(_("Legendary"), "legendary", false),
     link(_("Classic (2009)"), "classic", false));
 }
 
@@ -44,7 +44,7 @@ function render(c) {
       h("table", { class: "acts" }, h("tbody", {}, g.actions.map((a) => h("tr", {}, h("td", {}, a.text), h("td", { class: "price" }, a.cost)))))))));
     }
   }
-  add("buildings", "Buildings", h("div", { class: "rule-cards" }, c.buildings.map((b) => h("div", {
+  add("buildings", _("Buildings"), h("div", { class: "rule-cards" }, c.buildings.map((b) => h("div", {
     class: "rule-card", id: `building-${b.id}`, "data-kind": "building", "data-card": b.id, style: { "--gc": (BUILDINGS[b.id] || {}).colour || "#777" },
   }, h("h3", {}, b.name, " ", cost(b.cost)), h("p", {}, b.text)))));
   add("pieces", _("Units and tokens"), h("div", { class: "rule-cards" }, c.units.map((u) => h("div", {
