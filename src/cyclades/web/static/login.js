@@ -37,7 +37,7 @@ async function submit(ev, path, body, errorId, button) {
 
 $("login-form").addEventListener("submit", (ev) => submit(ev, "/api/account/login", {
   name: $("login-name").value.trim(), password: $("login-password").value,
-}, _("login-error"), "login-submit"));
+}, "login-error", "login-submit"));
 
 $("signup-form").addEventListener("submit", (ev) => {
   if ($("signup-password").value !== $("signup-again").value) {
@@ -48,7 +48,7 @@ $("signup-form").addEventListener("submit", (ev) => {
   }
   submit(ev, "/api/account/signup", {
     name: $("signup-name").value.trim(), password: $("signup-password").value,
-  }, _("signup-error"), "signup-submit");
+  }, "signup-error", "signup-submit");
 });
 
 showKeepNote();
