@@ -155,6 +155,14 @@ def pgettext(context: str, message: str) -> str:
     return translations(_current.get()).pgettext(context, message)
 
 
+def listing(items) -> str:
+    """Items as a sentence lists them: "a, b and c" ("a, b et c")."""
+    items = [str(x) for x in items if x]
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
 def N_(message: str) -> str:
     """Marks `message` for the catalog without translating it now (a table of words)."""
     return message
