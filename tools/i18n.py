@@ -5,6 +5,7 @@
     python tools/i18n.py compile   # each messages.po -> messages.mo (the package compiles on
                                    # install too, and in memory when the .mo is stale)
     python tools/i18n.py missing   # the messages of a language without a translation
+    python tools/i18n.py extract FILE  # the template as the sources mark it now, into FILE
 """
 import os
 import sys
@@ -25,11 +26,16 @@ def babel(*args: str) -> None:
     CommandLineInterface().run(["pybabel", "-q", *args])
 
 
-def update() -> None:
+def extract(pot: Path = POT) -> None:
+    """Every marked string of the sources (babel.cfg) into the template `pot`."""
     os.chdir(ROOT)  # the catalog names source files by their paths in the repository
-    babel("extract", "-F", str(ROOT / "babel.cfg"), "-o", str(POT), "--no-wrap", "--sort-by-file",
+    babel("extract", "-F", str(ROOT / "babel.cfg"), "-o", str(pot), "--no-wrap", "--sort-by-file",
           "--project", "cyclades", "--copyright-holder", "the Cyclades project",
           *(f"-k{k}" for k in KEYWORDS), ".")
+
+
+def update() -> None:
+    extract()
     for po in LOCALE.glob("*/LC_MESSAGES/messages.po"):
         babel("update", "-i", str(POT), "-o", str(po), "-l", po.parent.parent.name, "--no-wrap",
               "--ignore-obsolete", "--no-fuzzy-matching")
@@ -49,4 +55,5 @@ def missing(lang: str = "fr") -> None:
 
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "update"
-    {"update": update, "compile": compile_all, "missing": lambda: missing(*sys.argv[2:])}[what]()
+    {"update": update, "compile": compile_all, "missing": lambda: missing(*sys.argv[2:]),
+     "extract": lambda: extract(Path(sys.argv[2]).resolve())}[what]()

@@ -16,7 +16,7 @@ import click
 import cyclades
 from cyclades.agents import make_agent
 from cyclades.agents.match import decide
-from cyclades.content.i18n import _, listing
+from cyclades.content.i18n import N_, _, listing
 from cyclades.engine import undo
 from cyclades.engine.log import Narrator
 from cyclades.engine.wording import action_text
@@ -79,7 +79,7 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, c
     mine = _my_factions(game, players, seat)
     names = faction_names(game, mine)
     con.print(_("Cyclades, {mode}, seed {seed}, {board} board.").format(mode=mode_text(game), seed=seed,
-                                                                         board=_(board))
+                                                                         board=_(BOARD_WORDS.get(board, board)))
               + " " + _you_are(game, mine), markup=False)
     con.print(keys_text(), markup=False)
     terminal_game = TerminalGame(con, game, names, mine, _bots(game, mine, bot_names, seed),
@@ -88,6 +88,9 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, c
     game = terminal_game.game  # a new game object after an undo
     terminal_game.news.show(con, game, names, mine, areas=False)
     _leave(con, game, names, _save(save or game_record_path(seed), game), quit_reason)
+
+
+BOARD_WORDS = {"random": N_("random"), "recommended": N_("recommended"), "classic": N_("classic")}
 
 
 def _my_factions(game, players, seat) -> list:
