@@ -69,7 +69,7 @@ export function timelineChart(timeline, opts = {}) {
   const panelH = 96;
   const gap = 34;
   const top = 18;
-  const panels = showGp ? [["gp", "GP", gpOf], ["metro", "Metropolises", mOf]] : [["metro", "Metropolises", mOf]];
+  const panels = showGp ? [["gp", _("GP"), gpOf], ["metro", _("Metropolises"), mOf]] : [["metro", _("Metropolises"), mOf]];
   const H = top + panels.length * panelH + (panels.length - 1) * gap + 30;
   const cycles = pts.map((p) => p.cycle);
   const c0 = cycles.length ? cycles[0] : 0;
@@ -99,7 +99,7 @@ export function timelineChart(timeline, opts = {}) {
       if (i % every && i !== cycles.length - 1) return;
       g.append(s("line", { class: "grid x", x1: x(c), x2: x(c), y1: y0 + panelH, y2: y0 + panelH + 3 }));
       if (k === panels.length - 1) {
-        g.append(s("text", { class: "tick x", x: x(c), y: y0 + panelH + 14 }, c === 0 ? "setup" : String(c)));
+        g.append(s("text", { class: "tick x", x: x(c), y: y0 + panelH + 14 }, c === 0 ? _("setup") : String(c)));
       }
     });
     if (opts.cursor !== undefined && opts.cursor !== null && pts.length) {
@@ -172,7 +172,7 @@ export function chancesChart(doc, opts = {}) {
   cycles.forEach((c, i) => {
     if (i % every && i !== cycles.length - 1) return;
     svg.append(s("line", { class: "grid x", x1: x(c), x2: x(c), y1: top + panelH, y2: top + panelH + 3 }));
-    svg.append(s("text", { class: "tick x", x: x(c), y: top + panelH + 14 }, c === 0 ? "setup" : String(c)));
+    svg.append(s("text", { class: "tick x", x: x(c), y: top + panelH + 14 }, c === 0 ? _("setup") : String(c)));
   });
   if (opts.cursor !== undefined && opts.cursor !== null && pts.length) {
     const cx = x(Math.min(Math.max(opts.cursor, c0), c1));
