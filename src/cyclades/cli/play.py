@@ -136,7 +136,7 @@ class TerminalGame:
         while not self.game.is_over:
             p = self.game.to_move
             if p not in self.mine:
-                action, _ = decide(self.bots[p], self.game, p)  # the loop's one decision step (match.py)
+                action, _events = decide(self.bots[p], self.game, p)  # the loop's one decision step (match.py)
                 self.news.add(narrate(self.narrator, self.game, action, self.names))
                 continue
             left = self._decide(p, stdin)

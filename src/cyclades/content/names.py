@@ -55,6 +55,9 @@ CREATURES = {
     "scylla-charybdis": (N_("Scylla and Charybdis"), N_("Scylla and Charybdis")),
     "typhon": (N_("Typhon"), N_("Typhon")),
     "chiron": (N_("Chiron"), N_("Chiron")),
+    # the two miniatures of Scylla and Charybdis
+    "scylla": (N_("Scylla"), N_("Scylla")),
+    "charybdis": (N_("Charybdis"), N_("Charybdis")),
 }
 
 HEROES = {
