@@ -27,6 +27,21 @@ export function ngettext(one, many, n, params) {
   return fill(text, { n, ...(params || {}) });
 }
 
+export function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// The log's lines of a new cycle and of battles, told apart in the page's language (the
+// server's sentences are the catalog's, so the catalog's words find them).
+const CYCLE_LINE = new RegExp("^" + escapeRegExp(_("Cycle {n} begins")).replace("\\{n\\}", "\\d+"));
+const FIGHT_WORDS = new RegExp([_("battle"), _("round")].map(escapeRegExp).join("|"), "i");
+export function logKind(line) {
+  return CYCLE_LINE.test(line) ? "cycle" : FIGHT_WORDS.test(line) ? "fight" : "";
+}
+export function isFightLine(line) {
+  return FIGHT_WORDS.test(line);
+}
+
 // A list in the page's language: "a, b and c".
 export function listing(items) {
   const xs = items.filter((x) => x !== "" && x !== null && x !== undefined).map(String);

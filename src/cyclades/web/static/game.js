@@ -4,7 +4,7 @@
 import { Animator, lastMoveMarks, speedControl } from "./animate.js";
 import { BoardView } from "./board.js";
 import { endScreen, scrollBackLink } from "./endgame.js";
-import {
+import { escapeRegExp, isFightLine, logKind,
   _, BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, listing, ngettext, seatName, unitWords,
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
@@ -930,7 +930,7 @@ function battleDialog(v, dec, acts) {
   const where = dec.area ? areaName(dec.area) : "";
   const att = dec.attacker;
   const dfd = dec.defender;
-  const lastRound = [...st.log].reverse().find((l) => /round|roll|die|dice/i.test(l));
+  const lastRound = [...st.log].reverse().find((l) => isFightLine(l));
   const loss = acts.filter((a) => a.kind === "lose" || a.kind === "lose_hero");
   const retreat = acts.filter((a) => a.kind === "retreat");
   const hold = acts.filter((a) => a.kind === "hold");
@@ -968,10 +968,6 @@ function defenders(v, area) {
   return forces(a.troops, a.mercs, a.heroes, a.fleets);
 }
 
-function escapeRegExp(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 // A log line with the players' names in their colours.
 function inColours(text) {
   const names = ((st.view && st.view.players) || []).map((pl) => [pname(pl.index), pl.index]).sort((a, b) => b[0].length - a[0].length);
@@ -985,7 +981,7 @@ function renderLog() {
   const el = $("log");
   const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
   const lines = st.log.slice(-300);
-  el.replaceChildren(...lines.map((l) => h("li", { class: /^Cycle \d+ begins/.test(l) ? "cycle" : /battle|round/i.test(l) ? "fight" : "" }, inColours(l))));
+  el.replaceChildren(...lines.map((l) => h("li", { class: logKind(l) }, inColours(l))));
   if (!lines.length) el.replaceChildren(h("li", { class: "empty" }, _("What happens in the game is told here, from the first move on.")));
   if (atBottom || !el.dataset.scrolled) {
     el.scrollTop = el.scrollHeight;

@@ -7,7 +7,7 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { listing, _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
+import { escapeRegExp, logKind, listing, _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
 import { replayChat } from "./chat.js";
 
@@ -700,17 +700,13 @@ async function loadChances() {
 
 // --- the log --------------------------------------------------------------------------
 
-function escapeRegExp(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 function logLine(text, i) {
   const names = st.names.map((n, p) => [n, p]).sort((a, b) => b[0].length - a[0].length);
   const re = names.length ? new RegExp("(" + names.map(([n]) => escapeRegExp(n)).join("|") + ")") : null;
   const who = Object.fromEntries(names);
   const parts = re ? text.split(re).map((part, k) => (k % 2 ? h("span", { class: "who", style: { "--pc": colour(who[part]) } }, part) : part)) : [text];
   return h("li", {
-    class: `${/^Cycle \d+ begins/.test(text) ? "cycle" : /battle|round/i.test(text) ? "fight" : ""} future`,
+    class: `${logKind(text)} future`,
     "data-line": i,
     title: _("Go to this moment"),
   }, parts);
