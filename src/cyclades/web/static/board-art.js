@@ -40,7 +40,7 @@ export function troop(x, y, size, p, n, merc) {
       s("path", { d: CREST, fill: merc ? "#9a9a9a" : "#f4ecd8", stroke: OUTLINE, "stroke-width": 0.9 }),
       s("path", { d: HELMET, fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round", "stroke-dasharray": merc ? "2.4 1.4" : null }),
       s("path", { d: EYE, fill: OUTLINE })),
-    plate(p, 7, 6, 8, merc ? `${n}m` : n));
+    plate(p, 7, 6, 8, merc ? _("{n}m", { n }) : n));
 }
 
 export function fleet(x, y, size, p, n) {

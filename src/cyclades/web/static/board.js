@@ -19,7 +19,7 @@
 //   board.tokenSize              a token's size in board units
 import * as art from "./board-art.js";
 import { bestAngle, borders, grow, isleGrowth, orient, placeLabels, rowOf, smoothPath, zones } from "./board-layout.js";
-import { colour } from "./common.js";
+import { _, colour } from "./common.js";
 
 const { s, round } = art;
 const ringPath = (ring) => (ring && ring.length ? "M" + ring.map((p) => `${p[0]},${p[1]}`).join("L") + "Z" : "");
@@ -44,7 +44,7 @@ export class BoardView {
     this.measured = new Map();
     svg.setAttribute("class", "board");
     svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", "The board");
+    svg.setAttribute("aria-label", _("The board"));
     this.fit();
     if (window.ResizeObserver) {
       let queued = false;
@@ -238,7 +238,8 @@ export class BoardView {
     for (const a of this.geo.areas) {
       const l = placed.get(a.id);
       if (!l) continue;
-      const text = s("text", { x: round(l.x), y: round(l.y), class: `label ${a.kind}`, "font-size": round(l.size), "data-area": a.id });
+      // the map's place names, printed as they are (translate="no")
+      const text = s("text", { x: round(l.x), y: round(l.y), class: `label ${a.kind}`, "font-size": round(l.size), "data-area": a.id, translate: "no" });
       l.lines.forEach((line, i) => text.append(s("tspan", { x: round(l.x), dy: i ? round(l.lh) : null }, line)));
       this.labels.append(text);
     }
@@ -350,7 +351,7 @@ export class BoardView {
       taken.push(...this.drawArea(a, st, heroOwner, creatureOwner, card, attack));
     }
     this.placeNames(taken);
-    for (const id of legal) this.mark(id, "legal-ring", "You may choose this area");
+    for (const id of legal) this.mark(id, "legal-ring", _("You may choose this area"));
     if (opts.origin) this.mark(opts.origin, "origin", "Moving from here");
     if (opts.battle) this.mark(opts.battle, "battle", "Battle!");
   }
