@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 
 class ActionBody(BaseModel):
-    """One of the `legal_actions` of the seat to move, as the engine lists it."""
+    """One of the `legal_actions` of the seat to move, as the engine lists it (its `text`, the
+    words the server lists it with, may come back with it: they are not part of the action)."""
     # Its public name (app.py imports it): the OpenAPI schema calls it
     # cyclades__server__app__ActionBody, beside the tutorial's own ActionBody, as it did when
     # the routes were written in app.py.
@@ -20,6 +21,7 @@ class ActionBody(BaseModel):
     what: StrictStr = ""
     where: StrictStr = ""
     n: StrictInt = 0
+    text: StrictStr | None = Field(None, max_length=500, description="ignored: the action's words, as listed")
 
 
 class DecisionBody(BaseModel):

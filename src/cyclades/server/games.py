@@ -53,7 +53,7 @@ async def get_game(game_id: str, request: Request, token: str | None = None):
     s = await manager_of(request).get(game_id)
     seat = await s.seat_for(token)
     await s.join(seat, token)
-    out = s.state(seat, s.log[-LOG_TAIL:])
+    out = s.state(seat, s.lines()[-LOG_TAIL:])
     out["log_total"] = len(s.log)
     return out
 
@@ -70,7 +70,7 @@ async def get_board(game_id: str, request: Request):
 async def get_log(game_id: str, request: Request, start: int = Query(0, ge=0)):
     """The whole log from line `start` on (public)."""
     s = await manager_of(request).get(game_id)
-    return {"start": start, "total": len(s.log), "log": s.log[start:]}
+    return {"start": start, "total": len(s.log), "log": s.lines()[start:]}
 
 
 @router.post("/api/games/{game_id}/actions", responses=refusals(403, 404, 409, 422, 503))
@@ -84,7 +84,7 @@ async def post_action(game_id: str, body: DecisionBody, request: Request):
         raise Refused(403, "a token is required to act")
     await s.join(seat, body.token)
     # The token is checked again under the game's lock, against the seats as stored.
-    return await s.act(body.token, body.version, body.action.model_dump())
+    return await s.act(body.token, body.version, body.action.model_dump(exclude={"text"}))
 
 
 @router.post("/api/games/{game_id}/undo", responses=refusals(403, 404, 409, 422, 503))

@@ -170,3 +170,43 @@ def worded(game, legal: list, names: list, you: int | None) -> tuple[list, str]:
     from ..engine.wording import action_text, waiting_text
     texts = [{**a, "text": action_text(Action.from_json(a), game, names)} for a in legal]
     return texts, waiting_text(game, names, you)
+
+
+# --- a game's log in the reader's language ----------------------------------------------------------
+
+class Chronicle:
+    """A game's log in every language it is read in. The log is narrated once, in English (the
+    lines a session keeps and stores); the events of each decision are kept too, and told again
+    in another language the first time a page in that language reads them (a Narrator of its
+    own, which counts the lines as the English one does: the same events make the same lines,
+    in any language). English costs nothing more."""
+
+    def __init__(self, names: list) -> None:
+        self.names = names
+        self.events: list[list] = []           # each decision's events, in order
+        self._told: dict[str, tuple] = {}      # language -> (its narrator, its lines, decisions told)
+
+    def add(self, events: list) -> None:
+        self.events.append(list(events))
+
+    def pop(self) -> None:
+        """The last decision was taken back."""
+        self.events.pop()
+        self._told.clear()
+
+    def clear(self) -> None:
+        self.events.clear()
+        self._told.clear()
+
+    def lines(self, english: list, game) -> list:
+        """The log in the current language (`english`: the lines as narrated)."""
+        lang = i18n.current()
+        if lang == i18n.DEFAULT:
+            return english
+        from ..engine.log import Narrator
+        narrator, lines, told = self._told.get(lang) or (Narrator(game, names=self.names), [], 0)
+        narrator.game = game
+        for events in self.events[told:]:
+            lines.extend(narrator.lines(events))
+        self._told[lang] = (narrator, lines, len(self.events))
+        return lines if len(lines) == len(english) else english  # a narration that went astray

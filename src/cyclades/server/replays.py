@@ -37,6 +37,7 @@ from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
 from ..engine.wording import action_text
 from .errors import Refused
+from .i18n import Chronicle
 from .pages import page
 from .security import client_key
 from .store import Changed
@@ -87,6 +88,7 @@ class Replay:
         self.actions: list[Action] = []
         self.checkpoints = {0: g.copy()}
         self.log: list[str] = []
+        self.chronicle = Chronicle(self.names)  # the log in the reader's language (server/i18n.py)
         # Per step n (the position after n decisions), n = 0..len(actions):
         self.cycle = [g.state.cycle]
         self.phase = [g.state.phase]
@@ -132,6 +134,7 @@ class Replay:
                     lines = [str(e.get("type", "event")) for e in events if isinstance(e, dict)]
                 self.actions.append(action)
                 self.log.extend(lines)
+                self.chronicle.add(events)
                 self.log_end.append(len(self.log))
                 self.actor.append(actor)
                 self.cycle.append(g.state.cycle)
@@ -228,7 +231,7 @@ class Replay:
                 "to_move": self.to_move[since:until + 1], "actor": self.actor[since:until + 1],
                 "log_end": self.log_end[since:until + 1],
                 "actions": None if self.public else [a.to_json() for a in self.actions[since:until]],
-                "log_start": first_log, "log": self.log[first_log:self.log_end[until]],
+                "log_start": first_log, "log": self.chronicle.lines(self.log, self.game)[first_log:self.log_end[until]],
                 "cycles": self.cycle_starts(),
                 "result": self.game.result() if self.over else None,
             }

@@ -87,6 +87,7 @@ class Session:
                               self.factions_of)
         self.narrator = _narrator(game, names)
         self.names = names            # per faction, as the log names them
+        self.chronicle = i18n.Chronicle(names)  # the log in the reader's language (server/i18n.py)
         self._views = {}              # faction -> view of the current version
         self._texts: dict = {}        # the WebSocket's state messages since the last change
 
@@ -230,6 +231,10 @@ class Session:
         return [f"{e.get('type', 'event')}" for e in events if isinstance(e, dict)]
 
     # --- what a seat sees ----------------------------------------------------------------
+
+    def lines(self) -> list:
+        """The log in the reader's language (the current one): `log`, told again if need be."""
+        return self.chronicle.lines(self.log, self.game)
 
     def viewer(self, seat):
         """The faction whose view a seat gets: the one to move if it is one of the seat's,
@@ -388,6 +393,7 @@ class Session:
 
     def keep(self, played: Played, lines: list, version: int) -> None:
         self.log.extend(lines)
+        self.chronicle.add(played.events)
         self.decisions += 1
         self.table.add(played, len(self.log), version)
 
@@ -396,6 +402,7 @@ class Session:
         self.game = game
         self.decisions = 0
         self.log.clear()
+        self.chronicle.clear()
         self.table = Table()
         self._views.clear()
         for played, lines, version in done:
@@ -431,6 +438,7 @@ class Session:
         self.game = back
         self.decisions -= 1
         self.table.pop()
+        self.chronicle.pop()
         del self.log[self.table.log_start(len(self.table)):]
 
     # --- bots --------------------------------------------------------------------------
@@ -567,9 +575,9 @@ class Connection:
         if reset:  # decisions were taken back: the log starts again from its tail
             self.sent = max(0, len(s.log) - LOG_TAIL)
             self.undos = s.undos
-        lines = s.log[self.sent:]
+        lines = s.lines()[self.sent:]
         self.sent = len(s.log)
-        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.log)
+        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.lines())
         self.seen = s.decisions
         text = s.state_text(self.seat, lines)
         extra = {"log_reset": True} if reset else {}
