@@ -4,6 +4,7 @@ before each decision."""
 from __future__ import annotations
 
 from cyclades.content.i18n import _, ngettext
+from cyclades.content.names import place
 from cyclades.engine.log import area_name, card_name, god_name
 
 from .terminal import count, faction_names, phase_name, teams_of, units
@@ -113,7 +114,7 @@ def _land_rows(game, v, names) -> list:
             here = units(d["troops"], "troop") + units(d["mercs"], "merc")
             here += [card_name(h) for h in d["heroes"]] + [card_name(c) for c in d["creatures"]]
             sites = [card_name(x) if x else "·" for x in d["buildings"]]
-            label = _("{area} (Priestess icon)").format(area=b.names[a]) if b.priestess[a] else b.names[a]
+            label = _("{area} (Priestess icon)").format(area=place(b.names[a])) if b.priestess[a] else place(b.names[a])
             rows.append((str(k + 1) if j == 0 else "", label, _short(names, d["owner"]),
                          ", ".join(here) or "-", " ".join(sites) or "-", _income(b, d, a)))
     return rows

@@ -209,3 +209,24 @@ def extract_yaml(fileobj, keywords, comment_tags, options):
 
     walk(data)
     yield from found
+
+
+def extract_places(fileobj, keywords, comment_tags, options):
+    """The names of the board's areas (content/*.json): each as the map prints it, and a sea's
+    as a sentence names it ("the Gulf of Eos"; in French "le golfe d'Éos")."""
+    import json
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("name"), str) and node.get("kind") in ("land", "sea"):
+                yield node["name"]
+                if node["kind"] == "sea" and not node["name"].lower().startswith("the "):
+                    yield "the " + node["name"]
+            for v in node.values():
+                yield from walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from walk(v)
+
+    for name in dict.fromkeys(walk(json.load(fileobj))):
+        yield (0, "", name, [])

@@ -169,6 +169,20 @@ def bonus_gain(bonus_id: str) -> str:
     return _(entry[1]) if entry else title(bonus_id)
 
 
+def place(name: str) -> str:
+    """An area's name as the map prints it, in the current language ("Golfe d'Éos")."""
+    return _(name) if name else name
+
+
+def place_in_sentence(name: str, sea: bool) -> str:
+    """An area's name as a sentence says it: a sea with its article ("the Gulf of Eos", "le golfe
+    d'Éos"), an island as printed."""
+    if sea and not name.lower().startswith("the "):
+        said = "the " + name  # the catalog holds it as such (content/i18n.py extract_places)
+        return _(said)
+    return place(name)
+
+
 def every_name() -> dict[str, dict[str, str]]:
     """Every id with its title and sentence name in the current language (the browser's copy)."""
     out = {}

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Query, Request
 from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
 from .holders import creator_holds
+from .i18n import board_words
 from .options import CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
 from .sessions import LOG_TAIL, manager_of
 
@@ -63,7 +64,7 @@ async def get_board(game_id: str, request: Request):
     """The map's geometry for drawing (public, never changes during a game)."""
     s = await manager_of(request).get(game_id)
     b = s.game.board
-    return {**b.geometry(), "ids": list(b.ids)}
+    return {**board_words(b.geometry()), "ids": list(b.ids)}
 
 
 @router.get("/api/games/{game_id}/log", responses=refusals(404))

@@ -172,6 +172,14 @@ def worded(game, legal: list, names: list, you: int | None) -> tuple[list, str]:
     return texts, waiting_text(game, names, you)
 
 
+def board_words(geometry: dict) -> dict:
+    """A board's geometry (engine/board.py) with its areas' names in the current language."""
+    from ..content.names import place
+    if i18n.current() == i18n.DEFAULT:
+        return geometry
+    return {**geometry, "areas": [{**a, "name": place(a["name"])} for a in geometry.get("areas", [])]}
+
+
 # --- a game's log in the reader's language ----------------------------------------------------------
 
 class Chronicle:

@@ -19,6 +19,7 @@ game's, or a game whose seed its owner knows already: everything.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import secrets
@@ -37,7 +38,7 @@ from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
 from ..engine.wording import action_text
 from .errors import Refused
-from .i18n import Chronicle
+from .i18n import Chronicle, board_words
 from .pages import page
 from .security import client_key
 from .store import Changed
@@ -237,7 +238,7 @@ class Replay:
             }
             if since == 0:
                 b = self.game.board
-                out["board"] = {**b.geometry(), "ids": list(b.ids)}
+                out["board"] = {**board_words(b.geometry()), "ids": list(b.ids)}
             out["timeline"] = self.timeline()
             return out
 
@@ -323,7 +324,8 @@ def _building(request) -> asyncio.Semaphore:
 
 
 async def _in_thread(fn, *args):
-    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+    """fn(*args) on a thread, in the request's context (its language among it)."""
+    return await asyncio.get_running_loop().run_in_executor(None, contextvars.copy_context().run, fn, *args)
 
 
 async def game_replay(request, game_id: str) -> Replay:
