@@ -5,7 +5,8 @@ catalog message reads ⟦…⟧: the browser, in that language, visits the lobby
 lesson's game, the rules of each edition, a game of each edition (Legendary with and without
 Maelström, classic), an ended game's end screen, its replay, and a broken link's error page; on
 each, every text a person reads (the page's text, its title, and the titles, labels and
-placeholders of its elements) must be marked, player names apart. A word outside the marks is a
+placeholders of its elements) must be marked, player names apart (the map's place names are
+catalog messages too). A word outside the marks is a
 word some code wrote itself instead of asking the catalog.
 
 Then French at a laptop's size (1280x720) and a phone's (390x844): the pages take no more width
@@ -51,7 +52,6 @@ NAMES = """() => {
   const names = [];
   if (s && s.seats) for (const x of s.seats) if (x && x.name) names.push(x.name, ...(x.faction_names || []));
   if (s && s.names) names.push(...s.names);
-  if (s && s.board && s.board.areas) for (const a of s.board.areas.values()) if (a.name) names.push(a.name);
   return names.filter(Boolean);
 }"""
 

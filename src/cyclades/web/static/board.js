@@ -238,8 +238,7 @@ export class BoardView {
     for (const a of this.geo.areas) {
       const l = placed.get(a.id);
       if (!l) continue;
-      // the map's place names, printed as they are (translate="no")
-      const text = s("text", { x: round(l.x), y: round(l.y), class: `label ${a.kind}`, "font-size": round(l.size), "data-area": a.id, translate: "no" });
+      const text = s("text", { x: round(l.x), y: round(l.y), class: `label ${a.kind}`, "font-size": round(l.size), "data-area": a.id });
       l.lines.forEach((line, i) => text.append(s("tspan", { x: round(l.x), dy: i ? round(l.lh) : null }, line)));
       this.labels.append(text);
     }
