@@ -147,6 +147,34 @@ def test_the_server_speaks_the_asked_language(tmp_path):
         assert '<html lang="fr">' in other.get("/").text
 
 
+def test_a_game_log_reads_in_each_language(tmp_path):
+    """The same game's log, asked in English and in French: as many lines, the French ones in
+    French (the server narrates once and tells the events again in the reader's language), and
+    each listed action with its words in the page's language."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0)) as http:
+        g = http.post("/api/games", json={"players": 3, "seats": ["you", "random", "random"], "seed": 4}).json()
+        token = g["seats"][0]["url"].split("token=")[1]
+        for _step in range(30):  # the offerings: the person bids, the bots answer
+            st = http.get(f"/api/games/{g['game_id']}", params={"token": token, "lang": "fr"}).json()
+            if st["legal_actions"]:
+                a = st["legal_actions"][0]
+                assert a["text"] and st["waiting"].startswith("Vous ")
+                http.post(f"/api/games/{g['game_id']}/actions",
+                          json={"token": token, "version": st["version"], "action": a})
+            else:
+                time.sleep(0.05)
+        en = http.get(f"/api/games/{g['game_id']}/log").json()["log"]
+        fr = http.get(f"/api/games/{g['game_id']}/log", params={"lang": "fr"}).json()["log"]
+    assert len(en) == len(fr) > 10 and en != fr
+    assert any(" prend le contrôle de " in line for line in fr), fr[:5]
+    assert any(" takes control of " in line for line in en)
+
+
 def test_the_terminal_game_in_the_pseudo_locale_leaves_no_word_unmarked(tmp_path):
     """`cyclades play --lang qps`: the whole screen up to the first choices, a bad key's answer,
     the position and the leaving words, every word from the catalog (player and area names

@@ -20,10 +20,10 @@ RULESET_OPTION = click.option("--ruleset", type=click.Choice(tuple(RULESETS)), d
                                    "on its own board; --board and team play do not apply).")
 def _speak(ctx, param, value):
     """--lang: the command speaks that language from now on (content/i18n.py)."""
-    from cyclades.content.i18n import LANGUAGES, PSEUDO, set_language
+    from cyclades.content.i18n import LANGUAGES, PSEUDO, language
     if value is not None and value not in LANGUAGES and value != PSEUDO:
         raise click.BadParameter(f"{value!r}: one of {', '.join(LANGUAGES)}")
-    set_language(value)
+    ctx.with_resource(language(value))  # until the command ends
     return value
 
 

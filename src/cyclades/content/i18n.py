@@ -131,12 +131,6 @@ def language(lang: str | None) -> Iterator[str]:
         _current.reset(token)
 
 
-def set_language(lang: str | None) -> str:
-    """Speak `lang` from now on in this context (a request's task, a command)."""
-    _current.set(normalize(lang))
-    return _current.get()
-
-
 def _(message: str) -> str:
     """`message` in the current language."""
     return translations(_current.get()).gettext(message)

@@ -11,6 +11,9 @@ it ("the Kraken": `called`), each a catalog message, so that French says "le Kra
 """
 from __future__ import annotations
 
+from .cards import BONUS_TEXT, BONUS_TITLES
+from .cards import CREATURES as CARDS
+from .cards import HEROES as HERO_CARDS
 from .i18n import N_, _, ngettext
 
 # id: (title, as a sentence names it)
@@ -23,61 +26,14 @@ GODS = {
     "apollo": (N_("Apollo"), N_("Apollo")),
 }
 
-CREATURES = {
-    "charon": (N_("Charon"), N_("Charon")),
-    "chimera": (N_("Chimera"), N_("the Chimera")),
-    "cyclops": (N_("Cyclops"), N_("the Cyclops")),
-    "dryad": (N_("Dryad"), N_("the Dryad")),
-    "giant": (N_("Giant"), N_("the Giant")),
-    "griffin": (N_("Griffin"), N_("the Griffin")),
-    "harpy": (N_("Harpy"), N_("the Harpy")),
-    "pegasus": (N_("Pegasus"), N_("Pegasus")),
-    "satyr": (N_("Satyr"), N_("the Satyr")),
-    "sphinx": (N_("Sphinx"), N_("the Sphinx")),
-    "sylph": (N_("Sylph"), N_("the Sylph")),
-    "graeae": (N_("Graeae"), N_("the Graeae")),
-    "cerberus": (N_("Cerberus"), N_("Cerberus")),
-    "hydra": (N_("Hydra"), N_("the Hydra")),
-    "kraken": (N_("Kraken"), N_("the Kraken")),
-    "medusa": (N_("Medusa"), N_("Medusa")),
-    "minotaur": (N_("Minotaur"), N_("the Minotaur")),
-    "polyphemus": (N_("Polyphemus"), N_("Polyphemus")),
-    "hippalectryon": (N_("Hippalectryon"), N_("the Hippalectryon")),
-    "hippocampus": (N_("Hippocampus"), N_("the Hippocampus")),
-    "echidna": (N_("Echidna"), N_("Echidna")),
-    "manticore": (N_("Manticore"), N_("the Manticore")),
-    "triton": (N_("Triton"), N_("Triton")),
-    "empusa": (N_("Empusa"), N_("the Empusa")),
-    "erinyes": (N_("Erinyes"), N_("the Erinyes")),
-    "geryon": (N_("Geryon"), N_("Geryon")),
-    "nereid": (N_("Nereid"), N_("the Nereid")),
-    "calydonian-boar": (N_("Calydonian Boar"), N_("the Calydonian Boar")),
-    "scylla-charybdis": (N_("Scylla and Charybdis"), N_("Scylla and Charybdis")),
-    "typhon": (N_("Typhon"), N_("Typhon")),
-    "chiron": (N_("Chiron"), N_("Chiron")),
-    # the two miniatures of Scylla and Charybdis
+# Creatures and heroes are named on their card entries (content/cards.py); the two miniatures of
+# Scylla and Charybdis here.
+MINIATURES = {
     "scylla": (N_("Scylla"), N_("Scylla")),
     "charybdis": (N_("Charybdis"), N_("Charybdis")),
 }
-
-HEROES = {
-    "ajax": (N_("Ajax"), N_("Ajax")),
-    "croesus": (N_("Croesus"), N_("Croesus")),
-    "hector": (N_("Hector"), N_("Hector")),
-    "helen": (N_("Helen"), N_("Helen")),
-    "jason": (N_("Jason"), N_("Jason")),
-    "odysseus": (N_("Odysseus"), N_("Odysseus")),
-    "pandora": (N_("Pandora"), N_("Pandora")),
-    "penthesilea": (N_("Penthesilea"), N_("Penthesilea")),
-    "perseus": (N_("Perseus"), N_("Perseus")),
-    "antigone": (N_("Antigone"), N_("Antigone")),
-    "achilles": (N_("Achilles"), N_("Achilles")),
-    "hippolyta": (N_("Hippolyta"), N_("Hippolyta")),
-    "leto": (N_("Leto"), N_("Leto")),
-    "penelope": (N_("Penelope"), N_("Penelope")),
-    "pericles": (N_("Pericles"), N_("Pericles")),
-    "heracles": (N_("Heracles"), N_("Heracles")),
-}
+CREATURES = {c: (card.title, card.called) for c, card in CARDS.items()}
+HEROES = {h: (hero.title, hero.title) for h, hero in HERO_CARDS.items()}
 
 BUILDINGS = {
     "port": (N_("Port"), N_("a Port")),
@@ -88,16 +44,7 @@ BUILDINGS = {
 }
 
 # Metropolis bonus tokens: (title, what it gives)
-BONUSES = {
-    "two-troops": (N_("Two Troops"), N_("Gain two Troops")),
-    "prosperity": (N_("Prosperity"), N_("Gain a Prosperity token")),
-    "priestess": (N_("A Priestess"), N_("Gain a Priestess")),
-    "three-gp": (N_("3 GP"), N_("Gain 3 GP")),
-    "two-fleets": (N_("Two Fleets"), N_("Gain two Fleets")),
-    "reserve-creature": (N_("Reserve a Creature"), N_("Reserve a Mythological Creature")),
-    "basic-building": (N_("A building"), N_("Build a basic Building")),
-    "troop-and-fleet": (N_("Troop and Fleet"), N_("Gain a basic Troop and a Fleet")),
-}
+BONUSES = {b: (BONUS_TITLES[b], BONUS_TEXT[b]) for b in BONUS_TEXT}
 
 
 def _units(n: int) -> dict[str, tuple[str, str]]:
@@ -114,7 +61,7 @@ def _units(n: int) -> dict[str, tuple[str, str]]:
 
 UNITS = ("troop", "merc", "fleet", "hero", "philosopher", "priestess")
 
-TABLES = (GODS, CREATURES, HEROES, BUILDINGS, BONUSES)
+TABLES = (GODS, CREATURES, MINIATURES, HEROES, BUILDINGS, BONUSES)
 
 
 def _entry(thing_id: str) -> tuple[str, str] | None:
