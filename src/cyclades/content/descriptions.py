@@ -9,10 +9,12 @@ codes are for the code, not for players.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import BASE_BONUSES, CLASSIC_CREATURES, CREATURES, HEROES, MAELSTROM_BONUSES
 from .i18n import N_, _
 from .names import BONUSES, title
-from .rulesets import RULESETS
+from .rulesets import RULESETS, Ruleset
 
 
 def name(card_id: str) -> str:
@@ -83,7 +85,7 @@ BONUS_TEXT = {
 }
 
 
-def gp(n) -> str:
+def gp(n: int) -> str:
     return _("{n} GP").format(n=n)
 
 
@@ -93,7 +95,7 @@ def free() -> str:
 
 # --- gods ----------------------------------------------------------------------------------
 
-def _builds(r) -> dict:
+def _builds(r: Ruleset) -> dict[str, dict[str, str]]:
     """Each god's building action, a whole sentence per building."""
     if r.name == "classic":
         cost = {"cost": _("{n} GP each").format(n=r.building_cost)}
@@ -114,7 +116,7 @@ def _builds(r) -> dict:
                                      "of one of your buildings)."), **cost}}
 
 
-def _gods(r) -> list:
+def _gods(r: Ruleset) -> list[dict[str, Any]]:
     classic = r.name == "classic"
     build = _builds(r)
     creature = {"text": _("Buy Creatures from the track."),
@@ -160,9 +162,10 @@ def _gods(r) -> list:
                         {"text": _("Recruit one Hero from the Hero track onto one of your Land Areas."),
                          "cost": gp(HERO_COST)}, creature, heroic]},
     }
-    out = []
+    out: list[dict[str, Any]] = []
     for g in r.gods:
         out.append({"id": g, "name": name(g), **gods[g]})
+    apollo: dict[str, Any]
     if classic:
         apollo = {"summary": _("Rest and save: the free choice, for any number of players."),
                   "actions": [{"text": _("Gain 1 GP, or 4 GP if you have only one isle."), "cost": free()},
@@ -175,15 +178,15 @@ def _gods(r) -> list:
                                          "Sea Areas."), "cost": free()},
                               {"text": _("No Creatures, no Hero moves or sacrifices this turn."), "cost": ""}]}
     out.append({"id": "apollo", "name": name("apollo"), **apollo})
-    for g in out:
-        g["text"] = g["summary"] + " " + " ".join(
-            a["text"] + (f" ({a['cost']})" if a["cost"] else "") for a in g["actions"])
+    for god in out:
+        god["text"] = god["summary"] + " " + " ".join(
+            a["text"] + (f" ({a['cost']})" if a["cost"] else "") for a in god["actions"])
     return out
 
 
 # --- buildings and pieces ------------------------------------------------------------------
 
-def _buildings(r) -> list:
+def _buildings(r: Ruleset) -> list[dict[str, Any]]:
     cost = (_("{n} GP on its god's turn").format(n=r.building_cost) if r.building_cost
             else _("free on its god's turn"))
     return [
@@ -203,7 +206,7 @@ def _buildings(r) -> list:
     ]
 
 
-def _units(r) -> list:
+def _units(r: Ruleset) -> list[dict[str, Any]]:
     units = [
         {"id": "troop", "name": _("Troop"),
          "text": _("Fights on land with a Strength of 1. Each player has {n}.").format(n=r.troops),
@@ -250,7 +253,7 @@ def _units(r) -> list:
 
 # --- the rules, section by section -------------------------------------------------------------
 
-def _cycle(r) -> list:
+def _cycle(r: Ruleset) -> list[str]:
     classic = r.name == "classic"
     steps = [_("Each cycle runs the same steps:"),
              _("1. The Creature track is refreshed: the unbought card on the cheapest slot is discarded, the "
@@ -283,7 +286,7 @@ def _cycle(r) -> list:
     return steps
 
 
-def _sections(r, maelstrom) -> list:
+def _sections(r: Ruleset, maelstrom: bool) -> list[dict[str, Any]]:
     classic = r.name == "classic"
     win = r.metropolises_to_win
     sec = []
@@ -351,7 +354,7 @@ def _title(ruleset: str, maelstrom: bool) -> str:
     return _("Cyclades Legendary Edition with Maelström") if maelstrom else _("Cyclades Legendary Edition")
 
 
-def content(ruleset: str = "legendary", maelstrom: bool = True) -> dict:
+def content(ruleset: str = "legendary", maelstrom: bool = True) -> dict[str, Any]:
     """Everything a game of `ruleset` is played with, each with its text, in the current language."""
     if ruleset not in RULESETS:
         raise KeyError(f"no ruleset {ruleset!r}: one of {', '.join(RULESETS)}")

@@ -24,10 +24,11 @@ import contextvars
 import gettext as _gettext
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import IO
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "messages"
@@ -149,12 +150,12 @@ def pgettext(context: str, message: str) -> str:
     return translations(_current.get()).pgettext(context, message)
 
 
-def listing(items) -> str:
+def listing(items: Iterable[object]) -> str:
     """Items as a sentence lists them: "a, b and c" ("a, b et c")."""
-    items = [str(x) for x in items if x]
-    if len(items) <= 1:
-        return "".join(items)
-    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+    words = [str(x) for x in items if x]
+    if len(words) <= 1:
+        return "".join(words)
+    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
 
 
 def N_(message: str) -> str:
@@ -185,13 +186,16 @@ def unmarked(text: str) -> str:
 TUTORIAL_KEYS = ("title", "intro", "text", "hint", "done", "goal", "summary", "say", "tip", "why")
 
 
-def extract_yaml(fileobj, keywords, comment_tags, options):
+Extracted = Iterator[tuple[int, str, str, list[str]]]  # Babel's extractor protocol
+
+
+def extract_yaml(fileobj: IO[bytes], keywords: object, comment_tags: object, options: object) -> Extracted:
     """Every string of a tutorial lesson (YAML) a person reads: the values of TUTORIAL_KEYS."""
     import yaml
     data = yaml.safe_load(fileobj)
-    found: list[tuple[int, str, str, list]] = []
+    found: list[tuple[int, str, str, list[str]]] = []
 
-    def walk(node, key=None):
+    def walk(node: object, key: object = None) -> None:
         if isinstance(node, dict):
             for k, v in node.items():
                 walk(v, k)
@@ -205,12 +209,12 @@ def extract_yaml(fileobj, keywords, comment_tags, options):
     yield from found
 
 
-def extract_places(fileobj, keywords, comment_tags, options):
+def extract_places(fileobj: IO[bytes], keywords: object, comment_tags: object, options: object) -> Extracted:
     """The names of the board's areas (content/*.json): each as the map prints it, and a sea's
     as a sentence names it ("the Gulf of Eos"; in French "le golfe d'Éos")."""
     import json
 
-    def walk(node):
+    def walk(node: object) -> Iterator[str]:
         if isinstance(node, dict):
             if isinstance(node.get("name"), str) and node.get("kind") in ("land", "sea"):
                 yield node["name"]
