@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from serverproc import browser_server, chromium, wait_over
 
-from cyclades.content.i18n import marked, unmarked
+from cyclades.content.i18n import unmarked
 
 # What a person reads on a page: its text, and what its elements say on hover or to a screen
 # reader. Player names are read from the game's state (window.cyclades.seats); the language
@@ -35,10 +35,11 @@ READ = """() => {
   const out = [];
   const skip = (el) => el.closest('#language, script, style, [hidden], .chat-log, [translate="no"]');
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const text = [];  // the page's text in order, as one string: a message may span elements
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const t = n.textContent.trim();
-    if (t && n.parentElement && !skip(n.parentElement)) out.push(t);
+    if (n.parentElement && !skip(n.parentElement)) text.push(n.textContent);
   }
+  out.push(text.join(" "));
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
     if (skip(el)) continue;
     for (const a of ['title', 'aria-label', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
@@ -92,15 +93,14 @@ def games(server):
 
 
 def unmarked_words(page, names=()) -> list[str]:
-    texts = page.evaluate(READ)
+    """The words of the page outside every ⟦…⟧, player names apart."""
     names = sorted(set(names) | set(page.evaluate(NAMES)), key=len, reverse=True)
     bad = []
-    for t in texts:
+    for t in page.evaluate(READ):
         rest = unmarked(t)
         for n in names:
             rest = rest.replace(n, " ")
-        if not marked(rest):
-            bad.append(t)
+        bad += [w for w in re.findall(r"[^\W\d_][\w'’-]*", rest)]
     return bad
 
 

@@ -149,7 +149,8 @@ export function seatName(seats, p) {
   const owner = Array.isArray(seats) && seats.find((x) => x && Array.isArray(x.factions) && x.factions.length > 1 && x.factions.includes(p));
   if (owner) {
     const k = owner.factions.indexOf(p);
-    return (owner.faction_names && owner.faction_names[k]) || `${owner.name || _("Player {n}", { n: owner.seat + 1 })} (${"AB"[k]})`;
+    const person = owner.name || _("Player {n}", { n: owner.seat + 1 });
+    return (owner.faction_names && owner.faction_names[k]) || `${person} (${"AB"[k]})`;
   }
   const s = seats && seats[p];
   if (s && s.name) return s.name;

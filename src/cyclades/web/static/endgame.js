@@ -127,7 +127,9 @@ export function timelineChart(timeline, opts = {}) {
       g.append(line);
       for (const [px, py, v, c] of pointsOf) {
         const dot = s("circle", { class: `dot ${key}`, cx: r2(px), cy: r2(py), r: 2.6, fill: side.colour });
-        dot.append(s("title", {}, `${side.label}, ${c === 0 ? _("after the setup") : _("after cycle {n}", { n: c })}: ${key === "gp" ? _("{n} GP", { n: v }) : ngettext("{n} metropolis", "{n} metropolises", v)}`));
+        const when = c === 0 ? _("after the setup") : _("after cycle {n}", { n: c });
+        const what = key === "gp" ? _("{n} GP", { n: v }) : ngettext("{n} metropolis", "{n} metropolises", v);
+        dot.append(s("title", {}, `${side.label}, ${when}: ${what}`));
         g.append(dot);
       }
     });
@@ -186,7 +188,8 @@ export function chancesChart(doc, opts = {}) {
     svg.append(line);
     for (const [px, py, v, c] of pointsOf) {
       const dot = s("circle", { class: "dot chance", cx: r2(px), cy: r2(py), r: 2.6, fill: side.colour });
-      dot.append(s("title", {}, `${side.label}, ${c === 0 ? _("after the setup") : _("after cycle {n}", { n: c })}: ${Math.round(v * 100)}%`));
+      const when = c === 0 ? _("after the setup") : _("after cycle {n}", { n: c });
+      dot.append(s("title", {}, `${side.label}, ${when}: ${Math.round(v * 100)}%`));
       svg.append(dot);
     }
   });

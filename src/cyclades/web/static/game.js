@@ -683,7 +683,7 @@ function renderPlayers(v) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, factionMark(p, 15), h("span", { class: "pname", title: pname(p) }, pname(p)),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname", title: pname(p), translate: "no" }, pname(p)),
       isMe(p) ? h("span", { class: "tag" }, _("you")) : null,
       bot ? h("span", { class: "tag bot", "data-tip": "text:" + _("Played by the server ({kind} bot).", { kind: seat.kind }) }, _("bot")) : null,
       pl.eliminated ? h("span", { class: "tag" }, _("out")) : null),

@@ -649,7 +649,7 @@ function drawPlayers(v, d) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, factionMark(p, 15), h("span", { class: "pname" }, name(p)),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname", translate: "no" }, name(p)),
       bot ? h("span", { class: "tag bot", title: _("{kind} bot", { kind: seat.kind }) }, _("bot")) : null,
       winners.has(p) ? h("span", { class: "tag rp-winner" }, _("★ winner")) : null,
       pl.eliminated ? h("span", { class: "tag" }, _("eliminated")) : null),
@@ -736,7 +736,7 @@ function syncLog(n) {
   st.current = items.slice(begin, end);
   for (const li of st.current) li.classList.add("current");
   st.shownEnd = end;
-  $("log-count").textContent = `${end} of ${st.log.length} lines`;
+  $("log-count").textContent = _("{n} of {total} lines", { n: end, total: st.log.length });
   const box = $("log");
   const target = st.current[st.current.length - 1] || items[end - 1];
   if (target) {
