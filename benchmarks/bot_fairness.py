@@ -32,12 +32,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-from cyclades.server.testing import ServerProcess  # noqa: E402
+from cyclades.server.testing import ServerProcess
 
 
 def percentile(xs, q):
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(q / 100 * (len(xs) - 1)))]
 
 
 class Person:

@@ -439,7 +439,6 @@ def ratios(games, calls, peer, peer_calls):
 
 def report(result, baseline):
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     console = Console(width=150)
@@ -492,7 +491,17 @@ def report(result, baseline):
         row("  of which interpreter + imports (MB)", [None, None, child and child["imports_mb"], None],
             pchild and pchild["imports_mb"], fmt="{:.1f}")
     console.print(t)
+    for line in _verdicts(result, baseline):
+        console.print(line, highlight=False)
 
+
+def _verdicts(result, baseline):
+    """The figures against their targets and the baseline, one line each."""
+    from rich.markup import escape
+
+    r, mem = result["ratios"] or {}, result["cyclades"]["memory"]
+    g = result["cyclades"]["games"]
+    pg = result["catanatron"]["games"] if result["catanatron"] else {}
     lines = []
     if r:
         lines.append(_target("decisions/s ratio (ours / catanatron)", r["decisions_ratio"], ">=",
@@ -537,8 +546,7 @@ def report(result, baseline):
         lines.append(f"[bold red]ENGINE BUG, game left out:[/] {w['players']}-player seed {w['seed']}: "
                      f"no legal action at decision {w['decision']}, frame {escape(str(w['frame']))}")
     lines.append(f"wall time {result['wall_seconds']:.1f} s")
-    for line in lines:
-        console.print(line, highlight=False)
+    return lines
 
 
 def _target(name, value, op, target):

@@ -25,7 +25,7 @@ NO_LIMITS = ["--game-rate", "none", "--max-open-games", "0"]
 
 def percentile(xs, q):
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(q / 100 * (len(xs) - 1)))]
 
 
 @contextlib.contextmanager
@@ -74,7 +74,7 @@ def run(args, parts):
                 srv = ServerProcess(url, bot_delay=0.0, log_path=f"{tmp}/server.log",
                                     args=NO_LIMITS + (["--workers", str(n)] if n > 1 else [])).start()
                 try:
-                    xs, errors, games = asyncio.run(people(srv, args.people, args.seconds, args.seed))
+                    xs, errors, _games = asyncio.run(people(srv, args.people, args.seconds, args.seed))
                 finally:
                     srv.stop()
                 print(f"{n} server process{'es' if n > 1 else ''} on PostgreSQL, {args.people} people "

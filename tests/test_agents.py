@@ -388,6 +388,7 @@ def test_agents_judge_unknown_decisions_by_looking_ahead(monkeypatch):
     """New cards bring new kinds of decisions: greedy (and the search) try each on a copy and
     value the result; here the one that gains GP over the one that loses them."""
     from cyclades.engine.frames import HANDLERS, Handler, pop, push
+    from cyclades.engine.teams import gain, pay
 
     class Mystery(Handler):
         @staticmethod
@@ -398,9 +399,9 @@ def test_agents_judge_unknown_decisions_by_looking_ahead(monkeypatch):
         def apply(g, f, a):
             pop(g, f)
             if a.kind == "find_gold":
-                g.gain(f["player"], a.n)
+                gain(g, f["player"], a.n)
             else:
-                g.pay(f["player"], a.n)
+                pay(g, f["player"], a.n)
 
     monkeypatch.setitem(HANDLERS, "mystery", Mystery)
     g = _turn("zeus", {"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1}})

@@ -1,9 +1,9 @@
 """The package's modules form layers a reader can follow from the bottom up (docs/architecture.md).
 
-Every import statement counts, the ones inside functions included: the module graph is read
-from the source (ast), not from what happens to be imported at run time. Only the imports under
-`if TYPE_CHECKING:` are left out: they are never run, and name the types of annotations (the
-rules' functions take the `Game`, engine/game.py, which sits at the top of the engine).
+Every import statement counts, the ones inside functions and the ones under `if TYPE_CHECKING:`
+(made only for annotations) included: the module graph is read from the source (ast), not from
+what happens to be imported at run time. The rules take the `Context` of engine/context.py, below
+them, never the `Game`, which sits at the top of the engine.
 """
 import ast
 import re
@@ -50,27 +50,15 @@ def _known(name, modules) -> str:
     return name
 
 
-def _type_checking(node) -> bool:
-    """`if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`): imports for annotations only."""
-    if not isinstance(node, ast.If):
-        return False
-    test = node.test
-    return getattr(test, "id", None) == "TYPE_CHECKING" or getattr(test, "attr", None) == "TYPE_CHECKING"
-
-
 def import_graph() -> dict:
-    """module -> the cyclades modules it imports anywhere in its source."""
+    """module -> the cyclades modules it imports anywhere in its source, for annotations too."""
     modules = _modules()
     graph = {}
     for name, (path, package) in modules.items():
         here = name if package else name.rpartition(".")[0]
         deps = set()
         tree = ast.parse(path.read_text(), str(path))
-        typing_only = {id(n) for block in ast.walk(tree) if _type_checking(block)
-                       for stmt in block.body for n in ast.walk(stmt)}
         for node in ast.walk(tree):
-            if id(node) in typing_only:
-                continue
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -130,10 +118,11 @@ def layer(module) -> int:
 GRAPH = import_graph()
 
 
-def test_the_graph_sees_imports_inside_functions():
-    # engine/game.py imports engine/observation.py inside Game.observe only.
-    assert "cyclades.engine.observation" in GRAPH["cyclades.engine.game"]
-    assert "cyclades.engine.ops" in GRAPH["cyclades.engine.turns"]
+def test_the_graph_sees_imports_inside_functions_and_for_annotations():
+    # env/encoding.py imports engine/game.py inside game_options; engine/ops.py imports the
+    # Context under `if TYPE_CHECKING:` only.
+    assert "cyclades.engine.game" in GRAPH["cyclades.env.encoding"]
+    assert "cyclades.engine.context" in GRAPH["cyclades.engine.ops"]
 
 
 def test_the_engine_and_the_content_have_no_import_cycle():
@@ -161,13 +150,19 @@ def test_no_layer_imports_a_higher_one():
 
 
 def test_the_bottom_of_the_engine_imports_no_rule_module():
-    """engine/hooks.py imports nothing; frames, queries and ops only what is below them."""
+    """engine/hooks.py imports nothing; the context, frames, teams, queries and ops only what is
+    below them; no rule module imports the Game."""
     assert GRAPH["cyclades.engine.hooks"] == set()
     below = {"cyclades.engine.hooks", "cyclades.engine.state", "cyclades.engine.frames",
-             "cyclades.engine.queries", "cyclades.content", "cyclades.content.gods",
-             "cyclades.content.cards"}
-    for m in ("frames", "queries", "ops"):
+             "cyclades.engine.queries", "cyclades.engine.context", "cyclades.engine.teams",
+             "cyclades.engine.actions", "cyclades.engine.board", "cyclades.engine.rng",
+             "cyclades.content", "cyclades.content.gods", "cyclades.content.cards",
+             "cyclades.content.rulesets"}
+    for m in ("context", "frames", "teams", "queries", "ops"):
         assert GRAPH[f"cyclades.engine.{m}"] <= below, (m, GRAPH[f"cyclades.engine.{m}"] - below)
+    above_the_game = {"cyclades", "cyclades.engine.game"}
+    importers = sorted(m for m, deps in GRAPH.items() if m.startswith("cyclades.engine.") and deps & above_the_game)
+    assert importers == [], importers
 
 
 def test_the_layers_are_documented():
@@ -215,14 +210,55 @@ def test_the_log_the_bot_and_the_tooltips_read_the_card_entry():
         assert CREATURE_TEXT[c] == card.text
 
 
-def test_every_extension_point_is_declared_in_hooks_and_used():
-    """engine/hooks.py declares every table a card or a ruleset fills; each is read somewhere
-    in the engine, and no other engine module declares a table of its own for cards."""
+def test_every_extension_point_is_plugged_and_read():
+    """Every Hook and Table (engine/hooks.py: ALL, each declared where the engine asks it) is
+    read somewhere in the engine besides its declaration, and something plugs into it."""
+    import cyclades  # noqa: F401  (loads every rule module and card)
     from cyclades.engine import hooks
-    tables = [n for n in vars(hooks) if n.isupper()]
     engine = SRC / "cyclades" / "engine"
-    sources = {p: p.read_text() for p in engine.rglob("*.py") if p.name != "hooks.py"}
-    for name in tables:
-        assert any(re.search(rf"\b{name}\b", text) for text in sources.values()), name
-    for key in list(hooks.MODIFIERS) + list(hooks.BATTLE) + list(hooks.MOVES):
-        assert any(f'["{key}"]' in text for text in sources.values()), key
+    sources = [p.read_text() for p in engine.rglob("*.py")]
+    assert len(hooks.ALL) >= 30
+    for name, point in hooks.ALL.items():
+        assert len(point) > 0, f"nothing plugs into {name}"
+        uses = sum(len(re.findall(rf'\b{name.upper()}\b|\["{name}"\]', text)) for text in sources)
+        assert uses >= 2, f"{name} is declared but never read"
+
+
+def test_cards_declare_their_hooks_on_their_classes():
+    """No card module wires hooks at its bottom: every function a card plugs in is a method of
+    its class, marked `@plugs(...)` (engine/cards/)."""
+    for path in sorted((SRC / "cyclades" / "engine" / "cards").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)] if isinstance(node, ast.Expr) else []
+            assigns = isinstance(node, (ast.Assign, ast.AugAssign)) and any(
+                isinstance(t, ast.Subscript) for t in getattr(node, "targets", [getattr(node, "target", None)]))
+            wired = [c for c in calls if getattr(c.func, "attr", "") in ("append", "plug", "update", "extend")]
+            assert not wired and not assigns, f"{path.name}:{node.lineno} wires a hook outside a class"
+
+
+def test_hooks_run_in_an_order_of_their_own():
+    """A hook's functions run by their owners' names, each after the owners it names in
+    `after`, whatever order they were plugged in (the import order decides nothing)."""
+    import random
+
+    import cyclades  # noqa: F401
+    from cyclades.engine.battle import BATTLE
+    from cyclades.engine.hooks import ALL, Hook, ordered
+    assert BATTLE["building_kinds"].owners() == ["hippolyta", "odysseus"]  # Odysseus ignores hers
+    assert BATTLE["before_battle"].owners() == ["pandora", "hector"]  # mercenaries turn, then he strikes
+    for name, point in ALL.items():
+        if isinstance(point, Hook):
+            for _ in range(5):
+                shuffled = list(point.entries)
+                random.shuffle(shuffled)
+                assert [e.owner for e in ordered(shuffled)] == point.owners(), name
+            done = []
+            for e in ordered(point.entries):
+                assert all(a in done for a in e.after if a in point.owners()), (name, e.owner)
+                done.append(e.owner)
+    with pytest.raises(ValueError, match="cycle"):
+        h = Hook("test_cycle", "two functions each after the other")
+        h.plug(len, "a", after=("b",))
+        h.plug(abs, "b", after=("a",))
+    ALL.pop("test_cycle", None)

@@ -21,6 +21,7 @@ from cyclades.engine.board import (
     validate,
 )
 from cyclades.engine.rng import Rng
+from cyclades.web.geometry import geometry
 
 TILES_JSON = Path(board_mod.__file__).resolve().parent.parent / "content" / "tiles.json"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -278,7 +279,7 @@ def drawn_adjacency(geometry):
 
 
 def check_r7(board):
-    g = board.geometry()
+    g = geometry(board)
     drawn = drawn_adjacency(g)
     for link in g["links"]:
         drawn[link["a"]].add(link["b"])
@@ -305,7 +306,7 @@ def test_r7_drawn_adjacency_equals_rules_adjacency():
 
 def test_r7_geometry_contents():
     board = Board.recommended(4)
-    g = board.geometry()
+    g = geometry(board)
     assert g["width"] > 0 and g["height"] > 0 and g["viewBox"].startswith("0 0 ")
     assert [a["id"] for a in g["areas"]] == list(board.ids)
     for i, a in enumerate(g["areas"]):
@@ -317,7 +318,7 @@ def test_r7_geometry_contents():
     assert all(isl["outlines"] for isl in g["islands"])
     assert len(g["tiles"]) == 8
     json.dumps(g)
-    assert board.geometry() is g  # cached
+    assert geometry(board) is g  # cached
 
 
 # ---- spec, immutability, maps ---------------------------------------------
@@ -371,7 +372,7 @@ def test_from_map_five_areas():
     check_structure(board)
     assert Board.from_spec(json.loads(json.dumps(board.spec))) == board
     # R7 for maps: no cells, so every adjacency is a drawn link
-    g = board.geometry()
+    g = geometry(board)
     drawn = {frozenset((lk["a"], lk["b"])) for lk in g["links"]}
     rules = {frozenset((board.ids[i], board.ids[j])) for i in range(5) for j in board.adj[i]}
     assert drawn == rules

@@ -18,6 +18,7 @@ from cyclades.content.cards import CLASSIC_CREATURES
 from cyclades.content.rulesets import CLASSIC, RULESETS
 from cyclades.engine.board import Board, load_classic
 from cyclades.engine.invariants import check
+from cyclades.web.geometry import geometry
 
 CLASSIC_GODS = {"poseidon", "ares", "zeus", "athena"}
 
@@ -95,7 +96,7 @@ def test_r8_metropolis_space_on_a_hand_written_map():
     b = Board.from_map([{"id": "isle", "kind": "land", "sites": 2, "metropolis_site": True, "adj": ["sea"]},
                         {"id": "sea", "kind": "sea", "adj": ["isle"]}])
     assert b.sites[0] == 3 and b.metro_site[0] == 2 and list(b.building_sites(0)) == [0, 1]
-    assert Board.from_spec(b.spec) == b and b.geometry()["areas"][0]["metropolis_site"] == 2
+    assert Board.from_spec(b.spec) == b and geometry(b)["areas"][0]["metropolis_site"] == 2
     g = classic(areas={"naxos": {"owner": 0, "buildings": ["port", "metropolis"]}})
     assert sites(g, "naxos") == ["port", "", "", "", "metropolis"]
 

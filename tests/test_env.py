@@ -119,20 +119,35 @@ def test_index_outside_the_space_raises():
         decode(-1)
 
 
-def test_new_kind_gets_slots_from_its_template():
-    """A kind missing from KIND_ARGS is laid out from its English template: {what} over every
-    vocabulary, {where} over the areas, {n} over the widest range."""
+def test_a_new_kind_gets_slots_from_its_declaration(monkeypatch):
+    """A kind the engine declares (engine/actions.py) is laid out from what its arguments range
+    over: `what` over its vocabularies, `where` over the areas, `n` up to its bound; appended at
+    the end, so that the slots of the other kinds stay where they are."""
+    from cyclades.engine import actions
     from cyclades.env import encoding
-    encoding.DESCRIPTIONS["summon"] = "Summon {what} on {where}"
-    try:
-        space = encoding.ActionSpace()
-    finally:
-        del encoding.DESCRIPTIONS["summon"]
+    summon = actions.ActionKind("summon", "Summon {what} on {where}", (actions.CREATURE,), actions.AREA,
+                                actions.COUNT)
+    monkeypatch.setitem(actions.KINDS, "summon", summon)
+    space = encoding.ActionSpace(kinds=[k.name for k in actions.PLAYER_KINDS] + ["summon"])
     block = space.block_of("summon")
-    assert block.whats == encoding.ALL_WORDS and block.areas == encoding.MAX_AREAS and block.ns == 0
-    assert block.offset == ACTION_SPACE.n  # appended: the slots of the other kinds stay put
-    a = cyclades.Action("summon", "kraken", "#3")
+    assert block.whats == actions.CREATURE.words and block.areas == encoding.MAX_AREAS
+    assert block.ns == actions.COUNT.high + 1
+    assert block.offset == ACTION_SPACE.n
+    a = cyclades.Action("summon", "kraken", "#3", 2)
     assert space.decode(space.encode(a, _any_board())) == a
+
+
+def test_every_kind_a_player_takes_has_slots_and_no_chance_kind_has():
+    """The action space is the engine's declarations of the kinds players take; chance outcomes
+    (a die's face, a card drawn) are numbered apart (env/openspiel.py: CHANCE_SPACE)."""
+    from cyclades.engine.actions import KINDS
+    from cyclades.env import encoding
+    assert [b.kind for b in ACTION_SPACE.blocks] == [k for k, d in KINDS.items() if not d.chance]
+    for b in ACTION_SPACE.blocks:
+        what, where, n = encoding.KIND_ARGS[b.kind]
+        kind = KINDS[b.kind]
+        assert what == tuple(a.name for a in kind.what) and bool(where) == (kind.where is not None)
+        assert (n is None) == (kind.n is None)
 
 
 @pytest.mark.parametrize("options", MODES)
@@ -616,34 +631,43 @@ def test_openspiel_random_sim_test():
 
 
 def _to_first_die(pyspiel, players=3, seed=0):
-    game = pyspiel.load_game("cyclades", {"players": players, "seed": seed, "seeds": 1})
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_chance_node():
-        assert not state.is_terminal()
-        state.apply_action(rng.choice(state.legal_actions()))
-    return game, state
+    """A state at a battle die's chance node, the way there random (cards drawn included): in
+    the game of `seed`, or of the next seed whose random game has a battle."""
+    from cyclades.env.openspiel import DIE_PROBS
+    for s in range(seed, seed + 50):
+        game = pyspiel.load_game("cyclades", {"players": players, "seed": s, "seeds": 1})
+        state = game.new_initial_state()
+        rng = random.Random(s)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                if state.chance_outcomes() == list(DIE_PROBS):
+                    return game, state
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no battle in 50 random games")
 
 
 def test_openspiel_dice_are_chance_nodes():
     """R3: a decision that needs a die waits at a chance node with the die's faces 0, 1, 1,
-    2, 2, 3, and is carried out with exactly the dice chance gave."""
+    2, 2, 3, and goes on with exactly the dice chance gave: the engine's own chance decisions
+    (chance="explicit"), the same as dice given in advance (a scenario's `dice`)."""
     pyspiel = _pyspiel()
+    from cyclades.engine.play import settle
     from cyclades.env.openspiel import DIE_PROBS
     game, state = _to_first_die(pyspiel)
-    assert state.chance_outcomes() == list(DIE_PROBS)
     assert sum(p for _, p in DIE_PROBS) == pytest.approx(1)
     before = state.engine.copy()
-    action = state.pending
     given = []
-    while state.is_chance_node():
+    while state.is_chance_node() and state.chance_outcomes() == list(DIE_PROBS):
         d = (3, 0, 2, 1)[len(given) % 4]
         given.append(d)
         state.apply_action(d)
     forced = before.copy()
-    forced.state.dice = list(given)  # the engine's own forced-dice hook (docs/scenarios.md)
-    forced.apply(action)
+    forced.state.dice = list(given)  # dice given in advance resolve without waiting
+    settle(forced)
     assert not forced.state.dice  # every die given was used
+    forced.state.version = state.engine.state.version  # (one decision per die there)
     assert forced.to_json() == state.engine.to_json()
     assert state.information_state_string(0).startswith(" ".join(state.public))
 

@@ -10,7 +10,7 @@ from conftest import SMALL_MAP
 
 import cyclades
 from cyclades.engine.formats import FORMAT, FORMAT_1_COMMON_KEYS, FORMAT_1_FRAME_KEYS, FormatError, frame_from_format_1
-from cyclades.engine.hooks import HANDLERS
+from cyclades.engine.frames import HANDLERS
 from cyclades.engine.state import _frame_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +181,7 @@ def test_the_turn_menu_order_does_not_depend_on_import_order():
     them were imported in (ruff sorts imports: registration order must decide nothing)."""
     from cyclades.content.rulesets import RULESETS
     from cyclades.engine import turns
-    from cyclades.engine.hooks import MENU
+    from cyclades.engine.turns import MENU
 
     before = {name: turns.menu_for(RULESETS[name]) for name in RULESETS}
     saved = dict(MENU)

@@ -1,7 +1,7 @@
 """Positions that once left the engine without a legal action, kept so they never return."""
 from conftest import act, kinds, scenario
 
-from cyclades.engine import metropolis
+from cyclades.engine import metropolis, play
 from cyclades.engine.invariants import check
 
 
@@ -14,7 +14,7 @@ def test_bonus_placements_skip_when_the_reserve_runs_out():
     assert g.state.troops_left[0] == 1
     metropolis.apply_bonus(g, 0, "two-troops")
     metropolis.apply_bonus(g, 0, "troop-and-fleet")
-    g._settle()
+    play.settle(g)
     assert kinds(g) == {"place_troop"}
     act(g, "place_troop", where="argos")  # the last troop
     assert kinds(g) == {"place_fleet"}  # the troop-and-fleet bonus goes on with its fleet

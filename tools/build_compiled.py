@@ -231,8 +231,8 @@ def build(src: str, dest: str, backend: str, modules_of, opt: str, jobs: int,
             else:
                 fh.write(SETUP_CYTHON.format(jobs=jobs))
         print(f"{backend}: {len(modules)} modules, {jobs} jobs")
-        proc = subprocess.run([sys.executable, setup] + modules, cwd=work,
-                              capture_output=not verbose, text=True)
+        proc = subprocess.run([sys.executable, setup, *modules], cwd=work,
+                              capture_output=not verbose, text=True, check=False)
         if proc.returncode:
             sys.stderr.write((proc.stdout or "") + (proc.stderr or ""))
             raise SystemExit(f"{backend} build failed (exit {proc.returncode})")

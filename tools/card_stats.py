@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-import cyclades  # noqa: E402
-from cyclades.content.cards import CREATURES, HEROES  # noqa: E402
+import cyclades
+from cyclades.content.cards import CREATURES, HEROES
 
 
 def main():

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import cyclades  # noqa: E402
-from cyclades.engine.hooks import HANDLERS  # noqa: E402
+from cyclades.engine.frames import HANDLERS  # noqa: E402
 
 MODES = (
     dict(players=2), dict(players=3), dict(players=4), dict(players=5), dict(players=6),

@@ -166,7 +166,7 @@ def run(bug: Bug, tree: Path, timeout: float) -> str:
         env.pop("CI", None)
         try:
             p = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                                "-m", "not slow", *tests], cwd=tree, env=env, capture_output=True,
+                                "-m", "not slow", *tests], cwd=tree, env=env, check=False, capture_output=True,
                                text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return "timed out"

@@ -1,4 +1,4 @@
-"""Render a board to SVG (and PNG if rsvg-convert is installed) from Board.geometry().
+"""Render a board to SVG (and PNG if rsvg-convert is installed) from web/geometry.py's geometry(board).
 
 Everything drawn comes from geometry(), so the picture is the adjacency the
 rules use (R7): areas are adjacent where their shapes share a border, plus the
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from cyclades.engine.board import Board, validate
 from cyclades.engine.rng import Rng
+from cyclades.web.geometry import geometry
 
 LAND = "#e3cf9a"
 LAND_VOLCANO = "#c98f6b"
@@ -34,7 +35,7 @@ def _path(ring) -> str:
 
 
 def render_svg(board: Board, title: str = "") -> str:
-    g = board.geometry()
+    g = geometry(board)
     w, h = g["width"], g["height"]
     top = 24 if title else 0
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h + top:.0f}" '
@@ -72,34 +73,41 @@ def render_svg(board: Board, title: str = "") -> str:
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" '
                    f'stroke-width="2.5" stroke-dasharray="7,5" opacity="0.8"/>')
     for a in g["areas"]:
-        lx, ly = a["label"]
-        land = a["kind"] == "land"
-        name = a["name"]
-        size = 8.5 if len(name) <= 12 else 7.5
-        out.append(f'<text x="{lx}" y="{ly + 3}" font-size="{size}" text-anchor="middle" '
-                   f'fill="{"#3a2a10" if land else "#1d4a66"}" '
-                   f'font-style="{"normal" if land else "italic"}">{escape(name)}</text>')
-        for sx, sy in a["sites"]:
-            out.append(f'<rect x="{sx - 4}" y="{sy - 4}" width="8" height="8" fill="#fff" '
-                       f'stroke="#6b5a3a" stroke-width="1"/>')
-        cx, cy = a["centre"]
-        badges = []
-        if a["cornucopias"]:
-            badges.append(("#d9a400", f'{a["cornucopias"]}'))
-        if a["priestess"]:
-            badges.append(("#7b4fa0", "P"))
-        if a["volcano"]:
-            badges.append(("#b03a2e", "V"))
-        # Badges sit around the piece spot without covering it.
-        for k, (colour, text) in enumerate(badges):
-            bx, by = cx - 8 + 16 * k - 8 * (len(badges) - 1), cy + (0 if land and a["sites"] else 6)
-            if land and a["sites"] and len(a["cells"]) < 2:
-                by = cy
-            out.append(f'<circle cx="{bx}" cy="{by}" r="6.5" fill="{colour}"/>'
-                       f'<text x="{bx}" y="{by + 3.2}" font-size="8.5" text-anchor="middle" '
-                       f'fill="#fff" font-weight="bold">{text}</text>')
+        out.extend(_area_marks(a))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _area_marks(a: dict) -> list[str]:
+    """An area's name, construction sites and badges (cornucopias, priestess, volcano)."""
+    out = []
+    lx, ly = a["label"]
+    land = a["kind"] == "land"
+    name = a["name"]
+    size = 8.5 if len(name) <= 12 else 7.5
+    out.append(f'<text x="{lx}" y="{ly + 3}" font-size="{size}" text-anchor="middle" '
+               f'fill="{"#3a2a10" if land else "#1d4a66"}" '
+               f'font-style="{"normal" if land else "italic"}">{escape(name)}</text>')
+    for sx, sy in a["sites"]:
+        out.append(f'<rect x="{sx - 4}" y="{sy - 4}" width="8" height="8" fill="#fff" '
+                   f'stroke="#6b5a3a" stroke-width="1"/>')
+    cx, cy = a["centre"]
+    badges = []
+    if a["cornucopias"]:
+        badges.append(("#d9a400", f'{a["cornucopias"]}'))
+    if a["priestess"]:
+        badges.append(("#7b4fa0", "P"))
+    if a["volcano"]:
+        badges.append(("#b03a2e", "V"))
+    # Badges sit around the piece spot without covering it.
+    for k, (colour, text) in enumerate(badges):
+        bx, by = cx - 8 + 16 * k - 8 * (len(badges) - 1), cy + (0 if land and a["sites"] else 6)
+        if land and a["sites"] and len(a["cells"]) < 2:
+            by = cy
+        out.append(f'<circle cx="{bx}" cy="{by}" r="6.5" fill="{colour}"/>'
+                   f'<text x="{bx}" y="{by + 3.2}" font-size="8.5" text-anchor="middle" '
+                   f'fill="#fff" font-weight="bold">{text}</text>')
+    return out
 
 
 def all_faces_board(face: str) -> Board:

@@ -28,7 +28,7 @@ import hashlib
 import random
 import time
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..engine.actions import Action
@@ -135,10 +135,11 @@ class _Reasoner:
 
     def label(self, a) -> str:
         """The action in words, with areas, cards and units by their printed names."""
-        from ..engine.actions import DESCRIPTIONS
-        template = DESCRIPTIONS.get(a.kind)
-        if template is None:
+        from ..engine.actions import KINDS
+        kind = KINDS.get(a.kind)
+        if kind is None:
             return str(a)
+        template = kind.text
         what = a.what
         if what in ("troop", "merc", "fleet", "philosopher", "priestess"):
             words = unit_name(what, 2).split(" ", 1)[1]
@@ -570,7 +571,7 @@ def cycle_ends(cycles: list) -> list:
 def side_list(game) -> list:
     """[[members] per side]: teams in team play, else one player each."""
     sides = ev.sides(game)
-    out = {}
+    out: dict[Any, Any] = {}
     for q, t in enumerate(sides):
         out.setdefault(t, []).append(q)
     return [out[t] for t in sorted(out)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Any
 
 from ..content.gods import BUILDINGS, METROPOLIS
 from ..engine.ops import DIE_FACES
@@ -41,7 +42,7 @@ TEMPERATURE = 18.0              # values -> win chances (softmax)
 
 # --- the die (R3) --------------------------------------------------------------------------
 
-_DIFF = {}
+_DIFF: dict[Any, Any] = {}
 for _a in DIE_FACES:
     for _d in DIE_FACES:
         _DIFF[_a - _d] = _DIFF.get(_a - _d, 0) + 1 / 36
@@ -222,7 +223,7 @@ class Position:
         self._read_buildings(g)
         self._count_cards(g.state)
         if g.teams:  # R22: a team builds its Metropolis from its combined four types
-            side = {}
+            side: dict[Any, Any] = {}
             for q in range(self.n):
                 side.setdefault(g.teams[q], set()).update(self.types[q])
             self.side_types = [side[g.teams[q]] for q in range(self.n)]
@@ -237,8 +238,10 @@ class Position:
         self.hero_count = hero_count = [0] * nareas
         for a in s.hero_at.values():
             hero_count[a] += 1
-        self.lands = lands = [[] for _ in range(n)]
-        self.seas = seas = [[] for _ in range(n)]
+        self.lands: list[list[int]] = [[] for _ in range(n)]
+        lands = self.lands
+        self.seas: list[list[int]] = [[] for _ in range(n)]
+        seas = self.seas
         self.income = income = [0] * n
         self.troops = troops = [0] * n
         self.fleets = fleets = [0] * n
@@ -285,7 +288,7 @@ class Position:
         self.ports = ports = [0] * nareas
         self.metros_in = metros_in = [0] * nareas
         self.buildings_in = buildings_in = [0] * nareas
-        self.types = [set() for _ in range(n)]
+        self.types: list[set[str]] = [set() for _ in range(n)]
         self.dups = dups = [0] * n
         self.free = free = [0] * n
         self.metros = metros = [0] * n
@@ -353,7 +356,7 @@ class Position:
         coast_mask, sea_adj = tab.coast_mask, tab.sea_adj
         # The chains of q's fleets (in team play a teammate's fleets carry q's troops too,
         # R22, queries.fleet_chain_lands): sea -> bit mask of the lands on the chain's coasts.
-        chain = {}
+        chain: dict[int, int | None] = {}
         for x in friends:
             for sea in self.seas[x]:
                 if sea in chain or not fleets[sea]:
@@ -550,7 +553,7 @@ def sides(g) -> list:
 
 def side_values(g, vals) -> dict:
     """side -> its value: a team's members added up (R22), else a player's own."""
-    out = {}
+    out: dict[Any, Any] = {}
     for q, t in enumerate(sides(g)):
         out[t] = out.get(t, 0.0) + vals[q]
     return out

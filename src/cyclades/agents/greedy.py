@@ -23,6 +23,7 @@ counts the team's buildings together toward a Metropolis and plans no attack thr
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..content.cards import CREATURES
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
@@ -421,7 +422,7 @@ def creature_worth(ctx, c) -> float:
     g, p, pos = ctx.g, ctx.p, ctx.pos
     s = g.state
     if c not in _NEEDS_RIVALS:
-        others = ()  # (the rivals are read by three cards only)
+        others: list[int] = []  # (the rivals are read by three cards only)
     else:
         others = [q for q in range(s.n) if not ctx.friend(q) and not s.eliminated[q]]  # rivals
     if c == "satyr":
@@ -626,13 +627,13 @@ def bid_plan(ctx, legal) -> dict:
     s = g.state
     gp = ctx.gp
     gods = sorted({a.what for a in legal if a.kind == "bid"})
-    low = {}
+    low: dict[str, int] = {}
     for a in legal:
         if a.kind == "bid":
             low[a.what] = min(low.get(a.what, 99), a.n)
     top = {god: max(a.n for a in legal if a.kind == "bid" and a.what == god) for god in gods}
     apollo = god_value(ctx, APOLLO) + RESERVE_GP * 0  # its GP are counted in the value
-    plan = {"apollo": apollo}
+    plan: dict[str, Any] = {"apollo": apollo}
     f = ctx.f
     # The rivals who may still bid: a teammate is none (R22).
     later = set(f.get("queue", ())) | {q for q, _ in s.bids.values()}

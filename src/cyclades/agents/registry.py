@@ -53,11 +53,11 @@ def _level_factory(level: levels.Level):
         agent_name, opts = parse_agent_spec(level.spec)
         opts.update(options)
         agent = make_agent(agent_name, seed=seed, **opts)
-        agent.level = level.name
+        agent.level = level.name  # type: ignore[attr-defined]  # (the level an agent was made at)
         return agent
     make.__name__ = f"level_{level.name}"
     make.__doc__ = f"The {level.name} level: {level.spec} ({level.about})."
-    make.level = level
+    make.level = level  # type: ignore[attr-defined]
     return make
 
 

@@ -27,6 +27,11 @@ class Creature:
         return self.called == "the " + self.title and self.name != "calydonian-boar"
 
 
+# Scylla and Charybdis are one card with two miniatures; every other card's miniature bears the
+# card's name (the engine keys `creature_at` by miniature, `creature_owner` by card).
+MINIATURES = {"scylla-charybdis": ("scylla", "charybdis")}
+
+
 @dataclass(frozen=True)
 class Hero:
     name: str
@@ -175,7 +180,7 @@ CLASSIC_CREATURES = (("pegasus", 2), ("harpy", 2), ("dryad", 2), ("sylph", 2), (
                      ("medusa", 1), ("polyphemus", 1), ("chiron", 1))
 
 
-def classic_creature_deck() -> tuple:
+def classic_creature_deck() -> tuple[str, ...]:
     return tuple(c for c, copies in CLASSIC_CREATURES for _ in range(copies))
 
 

@@ -14,7 +14,7 @@ class God:
     building: str | None   # the free building; None: Hera's choice of a type you lack
     recruit: str           # the free recruit: fleet, troop, merc, philosopher, priestess
     paid_recruit: str      # what the paid recruit buys
-    paid_costs: tuple      # cost of the 1st, 2nd, 3rd paid recruit this turn
+    paid_costs: tuple[int, ...]  # cost of the 1st, 2nd, 3rd paid recruit this turn
     move: str | None       # the paid move this god grants (1 GP each): sea, land
     heroic_moves: bool     # heroes may make Heroic Moves (not with Ares, who moves them as troops)
 

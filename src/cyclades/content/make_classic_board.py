@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 SQ3 = math.sqrt(3)
@@ -73,7 +74,7 @@ def slug(name: str) -> str:
     return name.lower().replace(" ", "-")
 
 
-def ring(k: int) -> list:
+def ring(k: int) -> list[tuple[int, int]]:
     if k == 0:
         return [(0, 0)]
     out = []
@@ -85,26 +86,26 @@ def ring(k: int) -> list:
     return out
 
 
-def bearing(cell) -> float:
+def bearing(cell: tuple[int, int]) -> float:
     """Degrees clockwise from the top of the screen (y grows downwards)."""
     q, r = cell
     x, y = SQ3 * (q + r / 2), 1.5 * r
     return (math.degrees(math.atan2(y, x)) + 90) % 360
 
 
-def clockwise(cells, start=0.0) -> list:
+def clockwise(cells: list[tuple[int, int]], start: float = 0.0) -> list[tuple[int, int]]:
     return sorted(cells, key=lambda c: (bearing(c) - start) % 360)
 
 
-def _gap(a, b) -> float:
+def _gap(a: float, b: float) -> float:
     d = abs(a - b) % 360
-    return min(d, 360 - d)
+    return float(min(d, 360 - d))
 
 
-def layout() -> dict:
+def layout() -> dict[tuple[int, int], tuple[Any, ...]]:
     """Cell -> area key: ("O", k) outer isle, ("I", j) inner isle, ("S", k) strait,
     ("G", k) gulf, ("C", j) channel, ("D",) the Delian Sea."""
-    area = {}
+    area: dict[tuple[int, int], tuple[Any, ...]] = {}
     rim5 = clockwise(ring(5), start=-10)
     for k in range(10):
         area[rim5[3 * k]] = ("O", k)
@@ -128,28 +129,28 @@ def layout() -> dict:
     return area
 
 
-def _players_of(key) -> int:
+def _players_of(key: tuple[Any, ...]) -> int:
     """The smallest player count whose board holds the area: a sea is in play as soon as an
     isle it touches is, or, for gulfs and straits between two cut isles, with them."""
     kind = key[0]
     if kind == "O":
-        return OUTER[key[1]][3]
+        return int(OUTER[key[1]][3])
     if kind == "G":
-        return OUTER[key[1]][3]
+        return int(OUTER[key[1]][3])
     if kind == "S":
         k = key[1]
-        return min(OUTER[k][3], OUTER[(k + 1) % 10][3])
+        return int(min(OUTER[k][3], OUTER[(k + 1) % 10][3]))
     return 2
 
 
-def main() -> dict:
+def main() -> dict[str, Any]:
     cells = layout()
-    by_area = {}
+    by_area: dict[tuple[Any, ...], list[list[int]]] = {}
     for c, key in cells.items():
         by_area.setdefault(key, []).append(list(c))
     areas = []
 
-    def add(key, name, kind, **extra):
+    def add(key: tuple[Any, ...], name: str, kind: str, **extra: Any) -> None:
         areas.append({"id": slug(name), "name": name, "kind": kind,
                       "cells": sorted(by_area[key]), **extra, "players": _players_of(key)})
 

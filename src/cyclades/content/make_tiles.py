@@ -52,6 +52,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 RING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 CELLS = ((0, 0),) + RING  # index 0 = centre, 1..6 = ring 0..5
@@ -170,7 +171,7 @@ def _adjacent(i: int, j: int) -> bool:
     return (q2 - q1, r2 - r1) in RING
 
 
-def _numbers(rng: random.Random, areas, volcano):
+def _numbers(rng: random.Random, areas: list[tuple[str, list[int]]], volcano: str | None) -> list[tuple[int, int]]:
     """Sites, cornucopias and priestess flags of one face, under hand constraints.
 
     - land: 1-4 sites (a two-cell area has 2-4), 0-2 cornucopias; a volcano is
@@ -214,7 +215,7 @@ def check_layout(layout: str) -> None:
             ), (layout, letter)
 
 
-def main() -> dict:
+def main() -> dict[str, Any]:
     rng = random.Random(SEED)
     land_names = list(LAND_NAMES)
     sea_names = list(SEA_NAMES)
@@ -223,10 +224,10 @@ def main() -> dict:
     volcano_names = iter(VOLCANO_NAMES)
     land_iter, sea_iter = iter(land_names), iter(sea_names)
 
-    tiles = []
+    tiles: list[dict[str, Any]] = []
     land_refs = []  # every non-volcano land area dict, for the priestess pass
     for number in range(1, 13):
-        faces = {}
+        faces: dict[str, Any] = {}
         for face in "AB":
             family, rot, volcano = FACES[(number, face)]
             layout = rotate_layout(FAMILIES[family], rot)
@@ -236,11 +237,8 @@ def main() -> dict:
             out = []
             for (letter, cells), (sites, corn) in zip(areas, numbers):
                 land = letter.isupper()
-                if land:
-                    name = next(volcano_names) if letter == volcano else next(land_iter)
-                else:
-                    name = next(sea_iter)
-                area = {
+                name = (next(volcano_names) if letter == volcano else next(land_iter)) if land else next(sea_iter)
+                area: dict[str, Any] = {
                     "id": slug(name),
                     "name": name,
                     "kind": "land" if land else "sea",

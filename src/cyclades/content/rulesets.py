@@ -6,6 +6,7 @@ table of the strategies it knows, e.g. `cycle.GOD_PREPARATION[ruleset.god_prepar
 classic strategies register themselves from `engine/classic.py`.
 """
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import classic_creature_deck
 from .gods import CLASSIC_GOD_NAMES, GOD_NAMES
@@ -19,7 +20,7 @@ class Ruleset:
     min_payment: int = 0                        # R12 (classic: 1)
     apollo_gp: int = 2                          # R9
     metropolises_to_win: int = 3                # R21
-    creature_costs: tuple = (2, 3, 4, 5)        # the creature track's slots
+    creature_costs: tuple[int, ...] = (2, 3, 4, 5)  # the creature track's slots
     creature_min_cost: int = 0                  # what Temples may bring a creature down to
     hero_track: int = 2
     troops: int = 8                             # R28 component limits
@@ -29,14 +30,14 @@ class Ruleset:
     philosophers: int = 20
     buildings_per_type: int = 10
     philosophers_for_metropolis: int = 4
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     # --- what the ruleset is played with ------------------------------------------------
-    gods: tuple = GOD_NAMES                     # the god tiles, Apollo apart
-    face_up: tuple = ((2, 3), (3, 2), (4, 3), (5, 4))   # (factions, gods face up); else all
-    players: tuple = (2, 3, 4, 5, 6)            # player counts
+    gods: tuple[str, ...] = GOD_NAMES           # the god tiles, Apollo apart
+    face_up: tuple[tuple[int, int], ...] = ((2, 3), (3, 2), (4, 3), (5, 4))  # (factions, gods face up); else all
+    players: tuple[int, ...] = (2, 3, 4, 5, 6)  # player counts
     team_play: bool = True                      # R22: 2 and 6 players (and 4 on request)
-    offering_markers: tuple = ()                # (players, markers each): R23; else 1
-    creature_deck: tuple = ()                   # the classic deck (R25); () = Legendary's
+    offering_markers: tuple[tuple[int, int], ...] = ()  # (players, markers each): R23; else 1
+    creature_deck: tuple[str, ...] = ()         # the classic deck (R25); () = Legendary's
     heroes: bool = True
     metropolis_bonuses: bool = True             # R20
     board: str | None = None                    # a fixed board (R8); None: tiles (R5, R6)

@@ -1,14 +1,24 @@
-"""Actions: small immutable values, one per decision (R26).
+"""Actions: small immutable values, one per decision (R26), and the declaration of every kind.
 
-Every action has a `kind` and up to three arguments: `what` (a god, unit,
-building, card or hero), `where` (an area id) and `n` (an amount). The same
-four fields serialize to JSON, so bots, the browser and tests all speak the
-same language.
+Every action has a `kind` and up to three arguments: `what` (a god, unit, building, card or
+hero), `where` (an area id) and `n` (an amount). The same four fields serialize to JSON, so bots,
+the browser and tests all speak the same language.
+
+`KINDS` declares each kind once: its arguments, what each ranges over (`Arg`: an area, a card, a
+god, a count up to N...), and its words. The RL action space (env/encoding.py), the OpenSpiel
+action and chance outcome ids (env/openspiel.py), the server's schema of an action
+(server/bodies.py) and `str(action)` are read from it. A chance outcome (chance="explicit",
+engine/chance.py) is an action too, of a kind declared `chance=True`: no player takes it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from ..content.cards import BASE_BONUSES, CREATURES, HEROES, MAELSTROM_BONUSES, MINIATURES
+from ..content.gods import BUILDINGS, GODS, METROPOLIS
+from ..content.rulesets import RULESETS
 
 
 class Action(NamedTuple):
@@ -19,7 +29,7 @@ class Action(NamedTuple):
     where: str = ""
     n: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d: dict[str, str | int] = {"kind": self.kind}
         if self.what:
             d["what"] = self.what
@@ -30,7 +40,7 @@ class Action(NamedTuple):
         return d
 
     @classmethod
-    def from_json(cls, d: dict) -> Action:
+    def from_json(cls, d: dict[str, Any]) -> Action:
         if not isinstance(d, dict) or not isinstance(d.get("kind"), str):
             raise ValueError("an action is an object with a string 'kind'")
         what, where, n = d.get("what", ""), d.get("where", ""), d.get("n", 0)
@@ -40,16 +50,16 @@ class Action(NamedTuple):
         return cls(d["kind"], what, where, n)
 
     def __str__(self) -> str:
-        template = DESCRIPTIONS.get(self.kind)
-        if template is None:
+        kind = KINDS.get(self.kind)
+        if kind is None:
             return f"{self.kind} {self.what} {self.where} {self.n}".strip()
         # Players are numbered from 1 for people ("Player 2" is index 1).
-        return template.format(what=_title(self.what), where=self.where, n=self.n, player=self.n + 1)
+        return kind.text.format(what=_title(self.what), where=self.where, n=self.n, player=self.n + 1)
 
     def __repr__(self) -> str:
-        """As it is written in Python, to be pasted back: Action('bid', what='zeus', n=3)."""
+        """As it is written in Python, to be pasted back: `Action('bid', what='zeus', n=3)`."""
         args = [repr(self.kind)] + [f"{k}={v!r}" for k, v in (("what", self.what), ("where", self.where),
-                                                            ("n", self.n)) if v]
+                                                                ("n", self.n)) if v]
         return f"Action({', '.join(args)})"
 
 
@@ -63,68 +73,143 @@ def _title(s: str) -> str:
     return s.replace("-", " ").title() if s else s
 
 
-# One-line English for each kind, in the rulebook's words.
-DESCRIPTIONS = {
-    "claim": "Place a Control token on {where}",
-    "place_fleet": "Place a Fleet in {where}",
-    "place_troop": "Place a Troop on {where}",
-    "place_merc": "Place a mercenary Troop on {where}",
-    "place_hero": "Place {what} on {where}",
-    "bid": "Offer {n} GP to {what}",
-    "apollo": "Make an Offering to Apollo",
-    "build": "Build a {what} on {where}",
-    "replace": "Build in place of your {what} on {where}",
-    "forgo": "Forgo this building",
-    "choose_building": "Choose a {what}",
-    "recruit": "Recruit a {what} for {n} GP",
-    "recruit_hero": "Recruit {what} for {n} GP",
-    "sea_move": "Sea Move for {n} GP",
-    "land_move": "Land Move for {n} GP",
-    "heroic_move": "Heroic Move with {what} for {n} GP",
-    "origin": "Move from {where}",
-    "take": "Take {n} {what}",
-    "take_hero": "Take {what} along",
-    "destination": "Move to {where}",
-    "lose": "Lose a {what}",
-    "lose_hero": "Lose {what}",
-    "retreat": "Retreat to {where}",
-    "hold": "Do not retreat",
-    "prosperity": "Place a Prosperity token on {where}",
-    "metropolis": "Build the Metropolis on {where}",
-    "remove": "Give up the {what} on {where}",
-    "reserve": "Reserve {what}",
-    "peek": "Look at the top Creature card",
-    "play_peeked": "Play the peeked {what} for {n} GP",
-    "return_peeked": "Put the Creature card back",
-    "buy_creature": "Buy {what} for {n} GP",
-    "keep": "Keep {what} by discarding a Priestess",
-    "release": "Release {what}",
-    "move_creature": "Move {what} to {where}",
-    "stay": "Leave {what} where it is",
-    "place_creature": "Place {what} on {where}",
-    "displace": "Move the displaced {what} to {where}",
-    "end_turn": "End your turn",
-    "target_player": "Target Player {player}",
-    "target_area": "Choose {where}",
-    "destroy": "Destroy a {what} on {where}",
-    "steal": "Steal {what} from {where}",
-    "swap_hero": "Give up {what} for a Hero of the track",
-    "choose_hero": "Take {what} from the Hero track",
-    "choose_card": "Play {what} for free",
-    "exchange": "Exchange 2 mercenary Troops for a {what}",
-    "return_merc": "Return a mercenary Troop from {where}",
-    "done": "Done choosing",
-    "cancel": "Cancel",
-    "sacrifice": "Sacrifice {what}",
-    "use_power": "Use the Sacrificial Power of {what}",
-    "discard_prosperity": "Discard a Prosperity token from {where}",
-    "convert": "Turn 2 Priestesses into a Philosopher, {n} times",
-    "metropolis_on_card": "Place the Metropolis on {what}'s card",
-    "reroll": "Pay {n} GP to re-roll the die ({what})",
-    "keep_roll": "Keep the die",
-    "escape": "Let a {what} retreat to {where} instead of being destroyed",
+
+
+# --- what an argument ranges over ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Arg:
+    """What an action's argument ranges over: names (`words`), the board's areas (`areas`), or
+    a whole number from 0 to `high`."""
+    name: str
+    meaning: str
+    words: tuple[str, ...] = ()
+    areas: bool = False
+    high: int = 0
+
+
+def _unique(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x for g in groups for x in g))
+
+
+MAX_FACTIONS = 6  # six players, or two players with two factions each (R22)
+UNCAPPED_BID = 60  # the highest bid of a ruleset without a cap: no purse reaches it in practice
+
+GOD = Arg("god", "a god", words=tuple(GODS))
+BUILDING = Arg("building", "a building", words=_unique(BUILDINGS, (METROPOLIS,)))
+# "take 3 troop", "displace units" (all of an area's units), "steal mercs" (all its mercenaries)
+UNIT = Arg("unit", "a unit, a card a player gains, or a group of units",
+           words=("troop", "merc", "fleet", "priestess", "philosopher", "units", "mercs"))
+CREATURE = Arg("creature", "a creature card, or a miniature of a card that has two",
+               words=_unique(tuple(CREATURES), tuple(m for minis in MINIATURES.values() for m in minis)))
+HERO = Arg("hero", "a hero", words=tuple(HEROES))
+BONUS = Arg("bonus", "a metropolis bonus token", words=_unique(BASE_BONUSES, MAELSTROM_BONUSES))
+AREA = Arg("area", "an area of the board (its id)", areas=True)
+TRACK_SLOT = Arg("track_slot", "a slot of the creature track, by its price",
+                 words=tuple(f"slot-{c}" for c in sorted({c for r in RULESETS.values() for c in r.creature_costs})))
+COST = Arg("cost", "GP paid", high=15)
+BUILDING_COST = Arg("building_cost", "GP paid for a building (0: free)",
+                    high=max(r.building_cost or 0 for r in RULESETS.values()))
+COUNT = Arg("count", "a number of units", high=20)
+BID = Arg("bid", "GP offered to a god",
+          high=UNCAPPED_BID if any(r.bid_cap is None for r in RULESETS.values())
+          else max([r.bid_cap or 0 for r in RULESETS.values()] + [25]))
+PLAYER = Arg("player", "a player (faction) index", high=MAX_FACTIONS - 1)
+FACE = Arg("face", "a battle die's face (R3)", high=3)
+CARD = Arg("card", "a card drawn", words=_unique(CREATURE.words, HERO.words, BONUS.words))
+PIECES = (UNIT, BUILDING, CREATURE, HERO)
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    """One kind of action: its arguments and what they range over, and its words."""
+    name: str
+    text: str                      # one line of English, in the rulebook's words (str(action))
+    what: tuple[Arg, ...] = ()     # the names `what` takes: the union of these, in order
+    where: Arg | None = None       # AREA, or the names `where` takes
+    n: Arg | None = None           # the range of `n`
+    chance: bool = False           # an outcome of chance (engine/chance.py), taken by no player
+
+    def whats(self) -> tuple[str, ...]:
+        return _unique(*(a.words for a in self.what))
+
+
+def _k(name: str, text: str, what: tuple[Arg, ...] = (), where: Arg | None = None, n: Arg | None = None,
+       chance: bool = False) -> ActionKind:
+    return ActionKind(name, text, what, where, n, chance)
+
+
+# Every kind, in the order of the RL action space's blocks (env/encoding.py): a new kind goes at
+# the end, so that the slots of the others stay where they are.
+KINDS: dict[str, ActionKind] = {k.name: k for k in (
+    _k("claim", "Place a Control token on {where}", where=AREA),
+    _k("place_fleet", "Place a Fleet in {where}", where=AREA),
+    _k("place_troop", "Place a Troop on {where}", where=AREA),
+    _k("place_merc", "Place a mercenary Troop on {where}", where=AREA),
+    _k("place_hero", "Place {what} on {where}", (HERO,), AREA),
+    _k("bid", "Offer {n} GP to {what}", (GOD,), n=BID),
+    _k("apollo", "Make an Offering to Apollo"),
+    _k("build", "Build a {what} on {where}", (BUILDING,), AREA, BUILDING_COST),  # classic: bought
+    _k("replace", "Build in place of your {what} on {where}", (BUILDING,), AREA),
+    _k("forgo", "Forgo this building"),
+    _k("choose_building", "Choose a {what}", (BUILDING,)),
+    _k("recruit", "Recruit a {what} for {n} GP", (UNIT,), n=COST),
+    _k("recruit_hero", "Recruit {what} for {n} GP", (HERO,), n=COST),
+    _k("sea_move", "Sea Move for {n} GP", n=COST),
+    _k("land_move", "Land Move for {n} GP", n=COST),
+    _k("heroic_move", "Heroic Move with {what} for {n} GP", (HERO,), n=COST),
+    _k("origin", "Move from {where}", where=AREA),
+    _k("take", "Take {n} {what}", (UNIT,), n=COUNT),
+    _k("take_hero", "Take {what} along", (HERO,)),
+    _k("destination", "Move to {where}", where=AREA),
+    _k("lose", "Lose a {what}", (UNIT, CREATURE)),
+    _k("lose_hero", "Lose {what}", (HERO,)),
+    _k("retreat", "Retreat to {where}", where=AREA),
+    _k("hold", "Do not retreat"),
+    _k("prosperity", "Place a Prosperity token on {where}", where=AREA),
+    _k("metropolis", "Build the Metropolis on {where}", where=AREA),
+    _k("remove", "Give up the {what} on {where}", (BUILDING,), AREA),
+    _k("reserve", "Reserve {what}", (CREATURE,)),
+    _k("peek", "Look at the top Creature card"),
+    _k("play_peeked", "Play the peeked {what} for {n} GP", (CREATURE,), n=COST),
+    _k("return_peeked", "Put the Creature card back"),
+    _k("buy_creature", "Buy {what} for {n} GP", (CREATURE,), n=COST),
+    _k("keep", "Keep {what} by discarding a Priestess", (CREATURE,)),
+    _k("release", "Release {what}", (CREATURE,)),
+    _k("move_creature", "Move {what} to {where}", (CREATURE,), AREA),
+    _k("stay", "Leave {what} where it is", (CREATURE,)),
+    _k("place_creature", "Place {what} on {where}", (CREATURE,), AREA),
+    _k("displace", "Move the displaced {what} to {where}", (UNIT,), AREA),
+    _k("end_turn", "End your turn"),
+    _k("target_player", "Target Player {player}", n=PLAYER),
+    _k("target_area", "Choose {where}", where=AREA),
+    _k("destroy", "Destroy a {what} on {where}", PIECES, AREA),
+    _k("steal", "Steal {what} from {where}", PIECES, AREA),
+    _k("swap_hero", "Give up {what} for a Hero of the track", (HERO,)),
+    _k("choose_hero", "Take {what} from the Hero track", (HERO,)),
+    _k("choose_card", "Play {what} for free", (CREATURE,)),
+    _k("exchange", "Exchange 2 mercenary Troops for a {what}", (UNIT, BONUS)),
+    _k("return_merc", "Return a mercenary Troop from {where}", where=AREA),
+    _k("done", "Done choosing"),
+    _k("cancel", "Cancel"),
+    _k("sacrifice", "Sacrifice {what}", (HERO,)),
+    _k("use_power", "Use the Sacrificial Power of {what}", (HERO,)),
+    _k("discard_prosperity", "Discard a Prosperity token from {where}", where=AREA),
+    _k("convert", "Turn 2 Priestesses into a Philosopher, {n} times", (UNIT,), n=COUNT),
+    _k("metropolis_on_card", "Place the Metropolis on {what}'s card", (HERO,)),
+    _k("reroll", "Pay {n} GP to re-roll the die ({what})", (HERO,), n=COST),
+    _k("keep_roll", "Keep the die"),
+    _k("escape", "Let a {what} retreat to {where} instead of being destroyed", (UNIT,), AREA),
     # The classic edition (engine/classic.py).
-    "fleet_move": "Move Fleets up to 3 sea spaces for {n} GP",
-    "drop": "Leave {n} of the moving Fleets here",
-    "swap_creature": "Replace {what} ({where}) with the top Creature card for {n} GP",
-}
+    _k("fleet_move", "Move Fleets up to 3 sea spaces for {n} GP", n=COST),
+    _k("drop", "Leave {n} of the moving Fleets here", (UNIT,), n=COUNT),
+    _k("swap_creature", "Replace {what} ({where}) with the top Creature card for {n} GP", (CREATURE,),
+       TRACK_SLOT, COST),
+    # Chance (chance="explicit"): a die's face, a card drawn.
+    _k("roll", "The die shows {n}", n=FACE, chance=True),
+    _k("draw", "{what} is drawn", (CARD,), chance=True),
+)}
+PLAYER_KINDS = tuple(k for k in KINDS.values() if not k.chance)
+CHANCE_KINDS = tuple(k for k in KINDS.values() if k.chance)
+# One line of English per kind a player takes, in the rulebook's words (`str(action)`).
+DESCRIPTIONS = {k.name: k.text for k in PLAYER_KINDS}

@@ -1,4 +1,4 @@
-"""The board: land and sea areas, their adjacency and their drawing (R5, R6, R7).
+"""The board: land and sea areas and their adjacency (R5, R6, R7).
 
 A ``Board`` is built once per game and shared, never mutated, between copies of
 the game state, so every rule can read its plain tuples on the hot path.
@@ -25,9 +25,9 @@ Geometry (R7). Tile boards live on a hex grid: every archipelago tile face is a
 "flower" of 7 hex cells (see ``content/make_tiles.py`` and ``tiles.json``).
 Adjacency is never stored: it is derived from the cells (two areas are adjacent
 iff a cell of one shares an edge with a cell of the other), which is exactly
-what ``geometry()`` draws. The one exception is the volcano rule (R5): when
-tiles 2 and 11 are both in play their volcano areas are adjacent, and
-``geometry()`` draws that adjacency as a "link". The classic board (R8,
+what the browser draws (``web/geometry.py``). The one exception is the volcano
+rule (R5): when tiles 2 and 11 are both in play their volcano areas are
+adjacent, drawn as a "link". The classic board (R8,
 ``content/classic_board.json``) lives on the same grid: each of its areas lists
 its cells, and ``Board.classic(players)`` keeps the part in play for a count.
 
@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,10 +49,7 @@ if TYPE_CHECKING:
 
 # Axial neighbour directions in ring order: each one touches the next (R7).
 HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-FLOWER = ((0, 0),) + HEX_DIRS
-
-HEX_SIZE = 40.0  # pixels from a cell's centre to a corner (pointy-top)
-MARGIN = 20.0
+FLOWER = ((0, 0), *HEX_DIRS)
 
 TILE_COUNT = 12
 FACES = ("A", "B")
@@ -75,13 +73,13 @@ def rotate(cell: tuple[int, int], rot: int) -> tuple[int, int]:
 # coordinates the six neighbours of a flower are (+-1, 0), (0, +-1), (1, -1),
 # (-1, 1). The layouts are compact, wider than tall, and every slot touches at
 # least two others (checked by the tests).
-def _layout(points):
+def _layout(points: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     cells = [lattice(a, b) for a, b in points]
     # reading order: by pixel row then column
     return tuple(sorted(cells, key=lambda c: (round(1.5 * c[1], 3), math.sqrt(3) * (c[0] + c[1] / 2))))
 
 
-SLOTS = {
+SLOTS: dict[int, tuple[tuple[int, int], ...]] = {
     # a flower of seven tiles minus its bottom one
     6: _layout([(0, 0), (1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1)]),
     # the full flower of seven tiles plus one on the right
@@ -128,37 +126,29 @@ def tiles_for_players(players: int) -> int:
     raise ValueError(f"Cyclades takes 2 to 6 players, not {players}")
 
 
-_TILES = None
-
-
-def load_tiles() -> dict:
+@cache
+def load_tiles() -> dict[int, dict[str, list[dict[str, Any]]]]:
     """tiles.json as {number: {face: [area dicts]}}, read once."""
-    global _TILES
-    if _TILES is None:
-        path = Path(__file__).resolve().parent.parent / "content" / "tiles.json"
-        data = json.loads(path.read_text())
-        _TILES = {t["number"]: {f: body["areas"] for f, body in t["faces"].items()}
-                  for t in data["tiles"]}
-    return _TILES
+    path = Path(__file__).resolve().parent.parent / "content" / "tiles.json"
+    data = json.loads(path.read_text())
+    return {t["number"]: {f: body["areas"] for f, body in t["faces"].items()} for t in data["tiles"]}
 
 
-_CLASSIC = None
-_CLASSIC_BOARDS: dict[Any, Any] = {}
+_CLASSIC_BOARDS: dict[int, Board] = {}
 
 
-def load_classic() -> dict:
+@cache
+def load_classic() -> dict[str, Any]:
     """classic_board.json (R8): areas with cells and the player count from which each is in
     play, and the starting positions by player count. Read once."""
-    global _CLASSIC
-    if _CLASSIC is None:
-        path = Path(__file__).resolve().parent.parent / "content" / "classic_board.json"
-        _CLASSIC = json.loads(path.read_text())
-    return _CLASSIC
+    path = Path(__file__).resolve().parent.parent / "content" / "classic_board.json"
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
 
 
-def _cell_adjacency(cell_area: dict, n: int) -> list:
+def _cell_adjacency(cell_area: dict[tuple[int, int], int], n: int) -> list[set[int]]:
     """R7: two areas are adjacent iff a cell of one shares an edge with a cell of the other."""
-    adjacency: list[Any] = [set() for _ in range(n)]
+    adjacency: list[set[int]] = [set() for _ in range(n)]
     for (q, r), i in cell_area.items():
         for dq, dr in HEX_DIRS:
             j = cell_area.get((q + dq, r + dr))
@@ -169,10 +159,32 @@ def _cell_adjacency(cell_area: dict, n: int) -> list:
 
 class Board:
     __slots__ = (
-        "ids", "names", "index", "is_land", "sites", "site_start", "n_sites",
-        "site_area", "metro_site", "cornucopias", "priestess", "volcano", "adj", "land_adj",
-        "sea_adj", "coast", "island", "islands", "lands", "seas", "tile",
-        "cells", "links", "overlaps", "spec", "_geometry", "memo",
+        "adj",
+        "cells",
+        "coast",
+        "cornucopias",
+        "ids",
+        "index",
+        "is_land",
+        "island",
+        "islands",
+        "land_adj",
+        "lands",
+        "links",
+        "memo",
+        "metro_site",
+        "n_sites",
+        "names",
+        "overlaps",
+        "priestess",
+        "sea_adj",
+        "seas",
+        "site_area",
+        "site_start",
+        "sites",
+        "spec",
+        "tile",
+        "volcano",
     )
     # Set once by __init__ (the board is immutable); areas and sites are numbered from 0.
     ids: tuple[str, ...]                   # area ids
@@ -197,16 +209,15 @@ class Board:
     seas: tuple[int, ...]
     tile: tuple[int, ...]
     cells: Any
-    links: tuple
-    overlaps: tuple
-    spec: dict
-    _geometry: Any
-    memo: dict  # what the rules derive from the board alone, made once (e.g. turns.Prosper's menus)
+    links: tuple[tuple[int, int, str], ...]
+    overlaps: tuple[Any, ...]
+    spec: dict[str, Any]
+    memo: dict[Any, Any]  # what the rules derive from the board alone, made once (e.g. turns.Prosper's menus)
 
     # ---- construction -------------------------------------------------
 
-    def __init__(self, areas: list[dict], adjacency: list[set], *, spec: dict,
-                 cells: tuple | None = None, links: Sequence[Any] = (), overlaps: Sequence[Any] = ()) -> None:
+    def __init__(self, areas: list[dict[str, Any]], adjacency: list[set[int]], *, spec: dict[str, Any],
+                 cells: tuple[Any, ...] | None = None, links: Sequence[Any] = (), overlaps: Sequence[Any] = ()) -> None:
         """Low level: ``areas`` are dicts with id, name, kind, sites,
         cornucopias, priestess, volcano, tile, metropolis_site (an extra site:
         the isle's metropolis space, R8); ``adjacency`` the neighbour sets.
@@ -274,35 +285,34 @@ class Board:
         s(self, "links", tuple(links))
         s(self, "overlaps", tuple(overlaps))
         s(self, "spec", spec)
-        s(self, "_geometry", None)
         s(self, "memo", {})
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Board is immutable")
 
     # Immutable and shared: copying a game state keeps the same board, and a
     # pickle stores only the spec.
-    def __copy__(self):
+    def __copy__(self) -> Board:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: Any) -> Board:
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Board.from_spec, (self.spec,))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.spec == other.spec
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(json.dumps(self.spec, sort_keys=True))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<Board {len(self.ids)} areas: {len(self.lands)} land, "
                 f"{len(self.seas)} sea, {len(self.islands)} islands>")
 
     @classmethod
-    def from_tiles(cls, placements: list) -> Board:
+    def from_tiles(cls, placements: list[Any]) -> Board:
         """Assemble tiles: placements are (tile_number, face, (q, r) flower
         centre in the global axial grid, rotation 0..5)."""
         tiles = load_tiles()
@@ -311,19 +321,19 @@ class Board:
         cell_area: dict[Any, Any] = {}
         overlaps: list[Any] = []
         spec_pl = []
-        volcanoes = {}
-        for number, face, (cq, cr), rot in placements:
-            number, face, rot = int(number), str(face), int(rot) % 6
+        volcanoes: dict[int, int] = {}
+        for placed in placements:
+            number, face, (cq, cr), rot = int(placed[0]), str(placed[1]), placed[2], int(placed[3]) % 6
             if number not in tiles or face not in tiles[number]:
                 raise ValueError(f"no tile {number}{face}")
             spec_pl.append([number, face, [int(cq), int(cr)], rot])
-            for a in tiles[number][face]:
+            for area in tiles[number][face]:
                 i = len(areas)
-                areas.append({**a, "tile": number})
-                if a.get("volcano"):
+                areas.append({**area, "tile": number})
+                if area.get("volcano"):
                     volcanoes[number] = i
                 mine = []
-                for c in a["cells"]:
+                for c in area["cells"]:
                     q, r = rotate(c, rot)
                     g = (q + cq, r + cr)
                     if g in cell_area:
@@ -334,7 +344,7 @@ class Board:
                 cells_of.append(tuple(mine))
         adjacency = _cell_adjacency(cell_area, len(areas))
         # R5: the two volcanoes are adjacent when tiles 2 and 11 are in play.
-        links = []
+        links: list[tuple[int, int, str]] = []
         if all(t in volcanoes for t in VOLCANO_TILES):
             a, b = (volcanoes[t] for t in VOLCANO_TILES)
             adjacency[a].add(b)
@@ -370,7 +380,7 @@ class Board:
         return board
 
     @classmethod
-    def from_map(cls, areas: list) -> Board:
+    def from_map(cls, areas: list[Any]) -> Board:
         """A small hand-written map without tiles (test scenarios): dicts with
         id, name (optional), kind "land"|"sea", sites, cornucopias, priestess,
         volcano, metropolis_site (optional: an isle's metropolis space beside its
@@ -403,7 +413,7 @@ class Board:
         return cls(norm, adjacency, spec={"kind": "map", "areas": norm})
 
     @classmethod
-    def from_spec(cls, spec: dict) -> Board:
+    def from_spec(cls, spec: dict[str, Any]) -> Board:
         """The board a spec describes (`board.spec`: tiles, a map or the classic board)."""
         needs = {"tiles": "placements", "map": "areas", "classic": "players"}
         if not isinstance(spec, dict):
@@ -480,189 +490,6 @@ class Board:
         k = self.site_start[area]
         return range(k, k + self.sites[area] - (self.metro_site[area] >= 0))
 
-    # ---- drawing (R7) -------------------------------------------------
-
-    def geometry(self) -> dict:
-        """Drawing data, pixel coordinates, pointy-top hexes of HEX_SIZE px.
-
-        {"width", "height", "viewBox": "0 0 w h", "hex_size",
-         "areas": [{"id", "name", "kind", "tile", "cells": [[q, r]...],
-                    "polygons": [one hexagon per cell], "outline": boundary of
-                    the area (one closed ring), "centre": [x, y] for pieces,
-                    "label": [x, y], "sites": [[x, y]...], "metropolis_site"
-                    (index into sites of an isle's metropolis space, R8, or
-                    None), "cornucopias", "priestess", "volcano", "island"}],
-         "islands": [{"areas": [ids], "outlines": [closed rings]}],
-         "links": [{"a": id, "b": id, "kind": "volcano"|"map", "points": [[x,y],[x,y]]}],
-         "tiles": [{"number", "face", "outline": ring}]}
-
-        On a tile board two areas are adjacent iff their polygons share an
-        edge, except the listed links (R7). A map board has no cells: each
-        area is a small hexagon on a circle and all adjacencies are links.
-        """
-        if self._geometry is None:
-            object.__setattr__(self, "_geometry",
-                               _tile_geometry(self) if self.cells is not None else _map_geometry(self))
-        return self._geometry
-
-
-# ---- geometry helpers --------------------------------------------------
-
-_SQ3 = math.sqrt(3)
-
-
-def _cell_centre(q, r, s=HEX_SIZE):
-    return (s * _SQ3 * (q + r / 2), s * 1.5 * r)
-
-
-def _corner_points(x, y, s=HEX_SIZE):
-    """The six corners of a pointy-top hexagon, clockwise on screen from the
-    upper-right corner."""
-    return [(x + s * math.cos(math.radians(60 * k - 30)),
-             y + s * math.sin(math.radians(60 * k - 30))) for k in range(6)]
-
-
-def _key(p):
-    return (round(p[0], 3), round(p[1], 3))
-
-
-def _outlines(polygons: list) -> list[list[list[float]]]:
-    """Boundary rings of a union of hexagons: edges shared by two of them
-    cancel, the rest are chained into closed rings."""
-    count: dict[Any, Any] = {}
-    directed = []
-    for poly in polygons:
-        pts = [_key(p) for p in poly]
-        for k in range(len(pts)):
-            a, b = pts[k], pts[(k + 1) % len(pts)]
-            e = frozenset((a, b))
-            count[e] = count.get(e, 0) + 1
-            directed.append((a, b))
-    nxt = {}
-    for a, b in directed:
-        if count[frozenset((a, b))] == 1:
-            nxt[a] = b
-    rings = []
-    while nxt:
-        start, cur = next(iter(nxt.items()))
-        ring = [start]
-        del nxt[start]
-        while cur != start:
-            ring.append(cur)
-            cur = nxt.pop(cur)
-        rings.append([list(p) for p in ring])
-    return rings
-
-
-def _site_points(x, y, n, s=HEX_SIZE):
-    """n site squares in a row below a point."""
-    step = 0.28 * s
-    return [[round(x + (k - (n - 1) / 2) * step, 2), round(y + 0.42 * s, 2)] for k in range(n)]
-
-
-def _metro_index(board: Board, a: int) -> int | None:
-    """Which of the area's sites is its metropolis space (R8), or None."""
-    m = board.metro_site[a]
-    return m - board.site_start[a] if m >= 0 else None
-
-
-def _tile_geometry(board: Board) -> dict:
-    raw = [[_cell_centre(q, r) for q, r in cells] for cells in board.cells]
-    xs = [x for cs in raw for x, _ in cs] or [0.0]
-    ys = [y for cs in raw for _, y in cs] or [0.0]
-    ox = -min(xs) + HEX_SIZE * _SQ3 / 2 + MARGIN
-    oy = -min(ys) + HEX_SIZE + MARGIN
-    width = max(xs) - min(xs) + HEX_SIZE * _SQ3 + 2 * MARGIN
-    height = max(ys) - min(ys) + 2 * HEX_SIZE + 2 * MARGIN
-    rnd = lambda p: [round(p[0], 2), round(p[1], 2)]  # noqa: E731
-
-    areas = []
-    polys_of = []
-    for i, cells in enumerate(board.cells):
-        centres = [(x + ox, y + oy) for x, y in raw[i]]
-        polys = [[rnd(p) for p in _corner_points(x, y)] for x, y in centres]
-        polys_of.append(polys)
-        outline = _outlines(polys)
-        cx = sum(x for x, _ in centres) / len(centres)
-        cy = sum(y for _, y in centres) / len(centres)
-        # Pieces go to the middle of the area (for two cells: on their shared
-        # border, still inside). The label sits at the top of the upper cell,
-        # clear of that middle; the sites of a two-cell area in the other cell.
-        top = min(centres, key=lambda c: (round(c[1], 3), c[0]))
-        lx, ly = top
-        if len(centres) == 2:
-            sx, sy = centres[1] if top == centres[0] else centres[0]
-            site_pts = _site_points(sx, sy - 0.2 * HEX_SIZE, board.sites[i])
-        else:
-            site_pts = _site_points(lx, ly, board.sites[i])
-        areas.append({
-            "id": board.ids[i], "name": board.names[i],
-            "kind": "land" if board.is_land[i] else "sea",
-            "tile": board.tile[i],
-            "cells": [list(c) for c in cells],
-            "polygons": polys,
-            "outline": outline[0] if outline else [],
-            "centre": rnd((cx, cy)),
-            "label": rnd((lx, ly - 0.45 * HEX_SIZE)),
-            "sites": site_pts,
-            "metropolis_site": _metro_index(board, i),
-            "cornucopias": board.cornucopias[i],
-            "priestess": board.priestess[i],
-            "volcano": board.volcano[i],
-            "island": board.island[i],
-        })
-    islands = [{"areas": [board.ids[i] for i in isl],
-                "outlines": _outlines([p for i in isl for p in polys_of[i]])}
-               for isl in board.islands]
-    links = [{"a": board.ids[a], "b": board.ids[b], "kind": kind,
-              "points": [areas[a]["centre"], areas[b]["centre"]]}
-             for a, b, kind in board.links]
-    tiles = []
-    for number, face, (cq, cr), _rot in board.spec.get("placements", ()):  # none: classic
-        x, y = _cell_centre(cq, cr)
-        polys = [_corner_points(px + x + ox, py + y + oy)
-                 for px, py in (_cell_centre(q, r) for q, r in FLOWER)]
-        ring = _outlines([[rnd(p) for p in poly] for poly in polys])
-        tiles.append({"number": number, "face": face, "centre": rnd((x + ox, y + oy)),
-                      "outline": ring[0]})
-    return {"width": round(width, 2), "height": round(height, 2),
-            "viewBox": f"0 0 {round(width, 2)} {round(height, 2)}",
-            "hex_size": HEX_SIZE, "areas": areas, "islands": islands,
-            "links": links, "tiles": tiles}
-
-
-def _map_geometry(board: Board) -> dict:
-    """Map boards have no cells: areas sit on a circle (lands outside, seas
-    inside) and every adjacency is drawn as a link."""
-    n = len(board.ids)
-    s = HEX_SIZE * 0.8
-    radius = max(2.5 * HEX_SIZE, n * HEX_SIZE * 2.2 / (2 * math.pi))
-    c = radius + HEX_SIZE + MARGIN
-    areas = []
-    for i in range(n):
-        ang = 2 * math.pi * i / max(n, 1) - math.pi / 2
-        rad = radius if board.is_land[i] else radius * 0.62
-        x, y = c + rad * math.cos(ang), c + rad * math.sin(ang)
-        poly = [[round(px, 2), round(py, 2)] for px, py in _corner_points(x, y, s)]
-        areas.append({
-            "id": board.ids[i], "name": board.names[i],
-            "kind": "land" if board.is_land[i] else "sea", "tile": 0, "cells": [],
-            "polygons": [poly], "outline": poly, "centre": [round(x, 2), round(y, 2)],
-            "label": [round(x, 2), round(y - 0.45 * s, 2)],
-            "sites": _site_points(x, y, board.sites[i], s),
-            "metropolis_site": _metro_index(board, i),
-            "cornucopias": board.cornucopias[i], "priestess": board.priestess[i],
-            "volcano": board.volcano[i], "island": board.island[i],
-        })
-    links = [{"a": board.ids[i], "b": board.ids[j], "kind": "map",
-              "points": [areas[i]["centre"], areas[j]["centre"]]}
-             for i in range(n) for j in board.adj[i] if i < j]
-    islands = [{"areas": [board.ids[i] for i in isl], "outlines": []} for isl in board.islands]
-    size = round(2 * c, 2)
-    return {"width": size, "height": size, "viewBox": f"0 0 {size} {size}",
-            "hex_size": s, "areas": areas, "islands": islands, "links": links, "tiles": []}
-
-
 # ---- validation (R6) ---------------------------------------------------
 
 SPARE_LANDS = 3  # land areas beyond the 3 starting areas of every faction
@@ -677,13 +504,13 @@ def factions(players: int) -> int:
     return 4 if players == 2 else players
 
 
-def max_matching(left: list, options: dict) -> int:
+def max_matching(left: Sequence[int], options: Mapping[int, Sequence[int]]) -> int:
     """Size of a maximum bipartite matching of `left` with their `options` (augmenting paths;
     tiny graphs). A vertex of `left` once matched stays matched, so the first one, if it has an
     option, is matched in the matching counted."""
-    match: dict[Any, Any] = {}
+    match: dict[int, int] = {}
 
-    def augment(u, seen):
+    def augment(u: int, seen: set[int]) -> bool:
         for v in options[u]:
             if v in seen:
                 continue
@@ -710,25 +537,30 @@ def validate(board: Board, players: int) -> list[str]:
     problems = []
     if board.overlaps:
         problems.append(f"overlapping cells: {sorted(set(board.overlaps))[:5]}")
-    n = len(board.ids)
-    if n == 0:
-        return problems + ["empty board"]
+    if not board.ids:
+        return [*problems, "empty board"]
+    return problems + _shape_problems(board) + _start_problems(board, players)
 
-    def connected(nodes, nbrs):
-        nodes = list(nodes)
-        if not nodes:
-            return True
-        seen, stack = {nodes[0]}, [nodes[0]]
-        while stack:
-            for y in nbrs[stack.pop()]:
-                if y not in seen:
-                    seen.add(y)
-                    stack.append(y)
-        return len(seen) == len(nodes)
 
-    if not connected(range(n), board.adj):
+def _connected(nodes: Iterable[int], nbrs: Sequence[Sequence[int]]) -> bool:
+    todo = list(nodes)
+    if not todo:
+        return True
+    seen, stack = {todo[0]}, [todo[0]]
+    while stack:
+        for y in nbrs[stack.pop()]:
+            if y not in seen:
+                seen.add(y)
+                stack.append(y)
+    return len(seen) == len(todo)
+
+
+def _shape_problems(board: Board) -> list[str]:
+    """The board in one piece, its seas one network, every island coastal and not too big."""
+    problems = []
+    if not _connected(range(len(board.ids)), board.adj):
         problems.append("board is not connected")
-    if not connected(board.seas, board.sea_adj):
+    if not _connected(board.seas, board.sea_adj):
         problems.append("sea areas are not one connected network")
     for k, isl in enumerate(board.islands):
         if not any(board.coast[i] for i in isl):
@@ -736,21 +568,25 @@ def validate(board: Board, players: int) -> list[str]:
         if len(isl) > MAX_ISLAND_LANDS:
             problems.append(f"island {k} ({board.ids[isl[0]]}) has {len(isl)} land areas, "
                             f"more than {MAX_ISLAND_LANDS}")
+    return problems
 
+
+def _start_problems(board: Board, players: int) -> list[str]:
+    """Room for every faction's starting areas, on enough islands, each with a sea for its fleet."""
+    problems = []
     f = factions(players)
     starts = [i for i in board.lands if board.coast[i]]
     need = 3 * f + SPARE_LANDS
     if len(starts) < need:
         problems.append(f"{len(starts)} coastal land areas, need {need} for {players} players")
     # Capacity of each island for starting areas.
-    cap = [sum(1 for i in isl if board.coast[i]) for isl in board.islands]
-    cap = [c for c in cap if c]
+    cap = [c for c in (sum(1 for i in isl if board.coast[i]) for isl in board.islands) if c]
     if len(cap) < 2:
         problems.append("fewer than 2 islands with a coast")
 
     # First round: every faction picks 2 areas on 2 different islands. Such a
     # choice exists iff sum(min(cap, k)) >= 2k for k = 1..f (Gale-Ryser).
-    def fits(demand, groups):
+    def fits(demand: int, groups: int) -> bool:
         return all(sum(min(c, k) for c in cap) >= demand * k for k in range(1, groups + 1))
 
     if not fits(2, f):

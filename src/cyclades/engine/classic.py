@@ -18,23 +18,25 @@ the 2-player game, R23; the 17-card deck, R25) is data the general rules read.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..content.gods import APOLLO, GODS
 from . import ops
 from .actions import Action
 from .board import load_classic
-from .cycle import GOD_PREPARATION, discard_creature_card, draw
-from .frames import Frame, Handler, handler, pop, push
-from .maintenance import release
+from .chance import after_chance, draw
+from .cycle import GOD_PREPARATION
+from .frames import Area, AreaCounts, Areas, Count, Frame, From, Handler, handler, pop, push
 from .moves import arrive_sea, sea_origins
+from .ops import discard_creature_card, release
 from .queries import can_enter_sea, controlled_lands, sea_neighbours
 from .setup import SETUPS
 from .state import NOBODY
-from .turns import APOLLO_REWARDS, TURN_START, menu_item, place_building
+from .teams import gain, may_attack, pay, purse
+from .turns import APOLLO_REWARDS, TURN_START, TurnFrame, menu_item, place_building
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 CANCEL = Action("cancel")
 DONE = Action("done")
@@ -42,7 +44,7 @@ VOYAGE_LENGTH = 3  # "move them a maximum of 3 spaces"
 
 # --- Setup: the starting positions printed on the board (R8) ------------------------------------
 
-def printed_starts(g: Game) -> None:
+def printed_starts(g: Context) -> None:
     """Setup 2: "Place the isles, and the starting troops and fleets, according to the player
     count as shown on the board": player i takes starting position i of the board's data."""
     s, b = g.state, g.board
@@ -56,12 +58,12 @@ def printed_starts(g: Game) -> None:
             ops.place_fleets(g, b.index[area], p, n)
 
 
-SETUPS["printed"] = printed_starts
+SETUPS.plug("printed", printed_starts, "classic")
 
 
 # --- 2. The Gods: shuffled every cycle -----------------------------------------------------------
 
-def shuffle_gods(g: Game) -> None:
+def shuffle_gods(g: Context) -> None:
     """"Shuffle the four God tiles onto the spaces above Apollo (...) with 3-4 players some
     Gods are placed face down and become available in the following cycle": the gods that
     were face down take the first spaces, face up, in random order; the others are shuffled
@@ -74,12 +76,12 @@ def shuffle_gods(g: Game) -> None:
     s.gods = down + up
 
 
-GOD_PREPARATION["shuffle"] = shuffle_gods
+GOD_PREPARATION.plug("shuffle", shuffle_gods, "classic")
 
 
 # --- Creatures: a figure stays until its owner's next turn ----------------------------------------
 
-def creatures_leave(g: Game, p: int) -> None:
+def creatures_leave(g: Context, p: int) -> None:
     """The classic cycle has no maintenance phase and its Priests stay in play; the creature
     booklet is not in the rulebooks (R25). Reading: a figure acts until its owner's next turn,
     as the 2009 figures did. So the cards p holds are discarded (their figures leave the board)
@@ -94,35 +96,35 @@ def creatures_leave(g: Game, p: int) -> None:
         release(g, card)
 
 
-TURN_START["next_turn"] = creatures_leave
+TURN_START.plug("next_turn", creatures_leave, "classic")
 
 
 # --- Apollo (R9) -----------------------------------------------------------------------------
 
-def apollo_classic(g: Game, p: int) -> None:
+def apollo_classic(g: Context, p: int) -> None:
     """"1 GP if he owns more than one isle, or 4 GP if he owns a single isle (...) Moreover, he
     takes one prosperity marker which he places on the isle of his choice (...) only the first
     player to have chosen Apollo will get a prosperity marker" (R9)."""
     s = g.state
-    g.gain(p, 4 if len(controlled_lands(g, p)) == 1 else g.rules.apollo_gp)
+    gain(g, p, 4 if len(controlled_lands(g, p)) == 1 else g.rules.apollo_gp)
     # The first to choose Apollo; with two markers (R23) only that marker's turn.
     if s.apollo and s.apollo[0] == p and not s.turn_flags.get("apollo_marker"):
         s.turn_flags["apollo_marker"] = 1
         push(g, "prosper", p, left=("land",))
 
 
-APOLLO_REWARDS["classic"] = apollo_classic
+APOLLO_REWARDS.plug("classic", apollo_classic, "classic")
 
 
 # --- C. Build: 2 GP a building, any number ---------------------------------------------------------
 
-def _build_legal(g, f):
+def _build_legal(g: Context, f: TurnFrame) -> list[Action]:
     """"A player may build the same sort of building multiple times, including on the same isle,
     so long as he can afford the cost of 2 GP" -- on a free building space of an isle of his
     (the metropolis space is kept for a metropolis, R8)."""
     p, god = f["player"], f["god"]
     cost = g.rules.building_cost
-    if god == APOLLO or g.purse(p) < cost:
+    if cost is None or god == APOLLO or purse(g, p) < cost:
         return []
     kind = GODS[god].building
     if kind is None or ops.buildings_left(g, kind) <= 0:  # R28 (every classic god but Apollo builds)
@@ -131,17 +133,19 @@ def _build_legal(g, f):
             for a in controlled_lands(g, f["player"]) if _free_building_site(g, a) is not None]
 
 
-def _free_building_site(g, a):
+def _free_building_site(g: Context, a: int) -> int | None:
     sites = g.state.sites
     return next((i for i in g.board.building_sites(a) if not sites[i]), None)
 
 
-def _build_apply(g, f, a):
+def _build_apply(g: Context, f: TurnFrame, a: Action) -> None:
     p, area = f["player"], g.board.index[a.where]
-    g.pay(p, a.n)
+    pay(g, p, a.n)
+    site = _free_building_site(g, area)
+    assert site is not None  # offered only with a free building space
     # "As soon as a player owns 4 different buildings (...) he automatically creates a
     # Metropolis": place_building checks it.
-    place_building(g, p, _free_building_site(g, area), a.what)
+    place_building(g, p, site, a.what)
 
 
 menu_item("buy_building", ("build",), when=lambda r: r.building_cost is not None)(
@@ -150,26 +154,31 @@ menu_item("buy_building", ("build",), when=lambda r: r.building_cost is not None
 
 # --- D. Zeus: change the creatures (R25) ------------------------------------------------------------
 
-def _swap_legal(g, f):
+def _swap_legal(g: Context, f: TurnFrame) -> list[Action]:
     """"For 1 GP, the player can discard an available Creature card and replace it with the
     first card of the draw pile" -- as often as he can pay. `where` names the track slot by its
     price ("slot-3": the same card may lie on two slots); `n` is the 1 GP paid."""
     s = g.state
-    if f["god"] != "zeus" or g.purse(f["player"]) < 1:
+    if f["god"] != "zeus" or purse(g, f["player"]) < 1:
         return []
     return [Action("swap_creature", what=c, where=f"slot-{cost}", n=1)
             for c, cost in zip(s.creature_track, g.rules.creature_costs) if c]
 
 
-def _swap_apply(g, f, a):
+def _swap_apply(g: Context, f: TurnFrame, a: Action) -> None:
     s, p = g.state, f["player"]
     slot = g.rules.creature_costs.index(int(a.where.removeprefix("slot-")))
-    g.pay(p, a.n)
+    pay(g, p, a.n)
     s.creature_track[slot] = None
     discard_creature_card(g, a.what)
-    new = draw(g, s.creature_deck, s.creature_discard)
-    s.creature_track[slot] = new
-    g.emit("creature_swapped", player=p, card=a.what, new=new, cost=a.n)
+    draw(g, "creature_deck", 1, "creature_swapped", (p, slot, a.what, a.n))
+
+
+@after_chance("creature_swapped")
+def _swapped(g: Context, cards: tuple[Any, ...], args: tuple[Any, ...]) -> None:
+    p, slot, old, cost = args
+    g.state.creature_track[slot] = cards[0]
+    g.emit("creature_swapped", player=p, card=old, new=cards[0], cost=cost)
 
 
 menu_item("swap_creature", ("swap_creature",), when=lambda r: r.zeus_action == "swap")(
@@ -178,13 +187,13 @@ menu_item("swap_creature", ("swap_creature",), when=lambda r: r.zeus_action == "
 
 # --- D. Poseidon: move fleets up to 3 sea spaces (R17) ---------------------------------------------
 
-def _voyage_legal(g, f):
-    if f["god"] != "poseidon" or g.purse(f["player"]) < 1 or not sea_origins(g, f["player"]):
+def _voyage_legal(g: Context, f: TurnFrame) -> list[Action]:
+    if f["god"] != "poseidon" or purse(g, f["player"]) < 1 or not sea_origins(g, f["player"]):
         return []
     return [Action("fleet_move", n=1)]
 
 
-def _voyage_apply(g, f, a):
+def _voyage_apply(g: Context, f: TurnFrame, a: Action) -> None:
     push(g, "voyage", f["player"], stage="origin", origin=-1, fleets_from_origin=0, fleets=0,
          position=-1, path=(), changes=(), picked=False, dropped=False)
 
@@ -193,12 +202,12 @@ menu_item("fleet_move", ("fleet_move",), when=lambda r: r.sea_move == "voyage")(
     (_voyage_legal, _voyage_apply))
 
 
-def _enemy_fleets(g: Game, p: int, sea: int) -> bool:
+def _enemy_fleets(g: Context, p: int, sea: int) -> bool:
     s = g.state
     return s.fleets[sea] > 0 and s.ctrl[sea] not in (NOBODY, p)
 
 
-def _stationed(g: Game, f: VoyageFrame, sea: int) -> int:
+def _stationed(g: Context, f: VoyageFrame, sea: int) -> int:
     """p's fleets that would stand in `sea` as the move goes, the moving ones apart: those on
     the board, less those taken from the origin and picked up there, plus those dropped."""
     s, p = g.state, f["player"]
@@ -208,24 +217,24 @@ def _stationed(g: Game, f: VoyageFrame, sea: int) -> int:
     return n - sum(delta for x, delta in f["changes"] if x == sea)
 
 
-def _next_seas(g: Game, f: VoyageFrame) -> list:
+def _next_seas(g: Context, f: VoyageFrame) -> list[int]:
     """Where the moving fleets may sail next: an adjacent sea they may enter; one with enemy
     fleets ends the move in a sea battle."""
     p = f["player"]
     s = g.state
     return [y for y in sea_neighbours(g, p, f["position"]) if can_enter_sea(g, p, y)
-            and not (_enemy_fleets(g, p, y) and not g.may_attack(p, s.ctrl[y], y))]
+            and not (_enemy_fleets(g, p, y) and not may_attack(g, p, s.ctrl[y], y))]
 
 
 class VoyageFrame(Frame):
     """Poseidon's classic fleet move (R17), sea by sea."""
     stage: str               # origin|count|route
-    origin: int              # the sea the move starts from (-1 until chosen)
-    fleets_from_origin: int  # fleets taken from the origin
-    fleets: int              # fleets moving now (picked up ones added, dropped ones taken off)
-    position: int            # the sea they are in
-    path: tuple              # the seas entered, in order
-    changes: tuple           # ((sea, +picked up or -dropped), ...) on the way
+    origin: From             # the sea the move starts from (-1 until chosen)
+    fleets_from_origin: Count  # fleets taken from the origin
+    fleets: Count            # fleets moving now (picked up ones added, dropped ones taken off)
+    position: Area           # the sea they are in
+    path: Areas              # the seas entered, in order
+    changes: AreaCounts      # ((sea, +picked up or -dropped), ...) on the way
     picked: bool             # fleets were picked up at this sea (once per sea)
     dropped: bool            # fleets were dropped at this sea (once per sea)
 
@@ -245,7 +254,7 @@ class Voyage(Handler):
     Frame: `VoyageFrame`."""
 
     @staticmethod
-    def legal(g: Game, f: VoyageFrame) -> list:
+    def legal(g: Context, f: VoyageFrame) -> list[Action]:
         s, ids = g.state, g.board.ids
         if f["stage"] == "origin":
             return [Action("origin", where=ids[a]) for a in sea_origins(g, f["player"])] + [CANCEL]
@@ -260,10 +269,10 @@ class Voyage(Handler):
             if not f["dropped"]:
                 out += [Action("drop", what="fleet", n=k) for k in range(1, f["fleets"])]
             out.append(DONE)
-        return out + [CANCEL]
+        return [*out, CANCEL]
 
     @staticmethod
-    def apply(g: Game, f: VoyageFrame, a: Action) -> None:
+    def apply(g: Context, f: VoyageFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)
         elif a.kind == "origin":
@@ -290,13 +299,13 @@ class Voyage(Handler):
                 _sail(g, f)
 
 
-def _sail(g, f):
+def _sail(g: Context, f: VoyageFrame) -> None:
     """The move happens now, and is paid now: fleets leave the origin, are picked up and
     dropped on the way, and arrive (or fight) in the last sea entered."""
     s, p = g.state, f["player"]
     frm, path, dest = f["origin"], f["path"], f["position"]
     pop(g, f)
-    g.pay(p, 1)
+    pay(g, p, 1)
     ids = g.board.ids
     g.emit("sea_move", player=p, origin=ids[frm], destination=ids[dest], fleets=f["fleets"], cost=1,
            path=[ids[x] for x in path],

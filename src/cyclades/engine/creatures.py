@@ -9,20 +9,26 @@ bonus) may be bought only by the player who reserved it.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..content.cards import CREATURES
 from ..content.gods import APOLLO, METROPOLIS
 from .actions import Action, new_action
-from .frames import Frame, Handler, handler, pop, push
-from .hooks import EFFECTS
-from .ops import discard_creature_card, draw
-from .queries import building_active, controlled_lands, count_in_area, shielded  # noqa: F401  (shielded: for the cards)
-from .turns import menu_item
+from .chance import after_chance, draw
+from .context import SEEDED
+from .frames import Area, Areas, At, Frame, From, Handler, SecretCreature, SecretCreatures, handler, pop, push
+from .hooks import plug_class
+from .ops import ON_CREATURE_LEAVES, PEEKED_ON_TOP, discard_creature_card
+from .queries import building_active, card_of, creatures_on_board, shielded
+
+__all__ = ["EFFECTS", "CreatureFrame", "Effect", "effect", "finish", "play_creature", "shielded"]
+from .teams import pay, purse
+from .turns import TurnFrame, menu_item
 from .unit_choice import UnitChoice
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
 class Effect:
@@ -35,35 +41,76 @@ class Effect:
     handler; the effect calls `finish(g, f)` when done, which discards the card
     (a creature with a miniature stays with its buyer instead)."""
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return True
 
-    def play(self, g: Game, p: int, card: str) -> None:
+    def play(self, g: Context, p: int, card: str) -> None:
         push(g, "creature", p, card=card, stage="start")
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return []
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         raise NotImplementedError
 
-    def auto(self, g: Game, f: CreatureFrame) -> bool:
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         return False
 
-    def hidden(self, f: CreatureFrame) -> tuple:
-        """Frame keys only the buyer may see (R24), e.g. the Sphinx's drawn cards."""
-        return ()
+    # A creature with a miniature (engine/cards/miniatures.py) answers these too.
+    def places(self, g: Context, p: int, mini: str) -> list[int]:
+        """Where p may place the miniature: its card's area type, no Creature there, not another
+        player's Chiron's area."""
+        return creature_destinations(g, mini, p=p)
+
+    def arrives(self, g: Context, mini: str, area: int, p: int) -> None:
+        """The miniature was placed, or moved here (maintenance, Echidna)."""
+
+    def kept(self, g: Context, card: str, p: int) -> None:
+        """During Maintenance, once its owner kept it (the Hydra)."""
+
+    def leaves(self, g: Context, card: str) -> None:
+        """Its miniatures left the board: its lasting effect ends (Typhon)."""
 
 
-def effect(name: str) -> Callable[..., Any]:
-    """Register a creature's Effect class: @effect("harpy")."""
-    def register(cls):
+# creature card -> its Effect: what buying the card does (a card without one is not offered), and
+# the hooks its class declares.
+EFFECTS: dict[str, Effect] = {}
+
+E = TypeVar("E", bound=type[Effect])
+
+
+def effect(name: str) -> Callable[[E], E]:
+    """Register a creature's Effect class, and plug in the hooks it declares: @effect("harpy")."""
+    def register(cls: E) -> E:
         EFFECTS[name] = cls()
-        return cls
+        return plug_class(cls, name)
     return register
 
 
-def finish(g: Game, f: CreatureFrame, discard: bool = True) -> None:
+@ON_CREATURE_LEAVES.append
+def _leaves(g: Context, card: str) -> None:
+    if card in EFFECTS:
+        EFFECTS[card].leaves(g, card)
+
+
+def creature_destinations(g: Context, c: str, frm: int | None = None, p: int | None = None) -> list[int]:
+    """Areas where the miniature (or card) c may stand: its card's area type, no other creature
+    there; adjacent to `frm` for a move; for a player p, not the area of another player's
+    Chiron ("Other players cannot move Creatures into the Area with Chiron")."""
+    b = g.board
+    kind = CREATURES[card_of(c)].miniature
+    occupied = set(creatures_on_board(g).values())
+    areas: Sequence[int] = b.lands if kind == "land" else b.seas if kind == "sea" else range(len(b.ids))
+    if frm is not None:
+        adj = set(b.adj[frm])
+        areas = [a for a in areas if a in adj]
+    out = [a for a in areas if a not in occupied]
+    if p is not None:
+        out = [a for a in out if not shielded(g, p, a)]
+    return out
+
+
+def finish(g: Context, f: CreatureFrame, discard: bool = True) -> None:
     """The creature's effect is over: its frame leaves the stack and its card is discarded."""
     pop(g, f)
     if discard:
@@ -75,18 +122,18 @@ class CreatureFrame(Frame, UnitChoice, total=False):
     Pegasus adds the unit choice's fields (engine/unit_choice.py)."""
     card: str            # the creature card played
     stage: str           # start, then the card's own stages
-    area: int            # the Calydonian Boar's area; the Cyclops' chosen building's area
-    seas: tuple          # Polyphemus: the seas whose fleets must move
-    origin: int          # where something is taken from (-1: not chosen yet)
+    area: At             # the Calydonian Boar's area; the Cyclops' chosen building's area
+    seas: Areas          # Polyphemus: the seas whose fleets must move
+    origin: From         # where something is taken from (-1: not chosen yet)
     hero: str            # Charon: the player's hero to swap
     old_building: str    # Cyclops: the building to exchange
-    miniatures: tuple    # Echidna: the stolen card's miniatures still to move or stay
+    miniatures: tuple[str, ...]  # Echidna: the stolen card's miniatures still to move or stay
     god: str             # Empusa: the god of the turn
     left: int            # Giant, Hippalectryon, Hippocampus: mercenaries still to place or return
     reward: str          # Hippalectryon: what the exchange gives
     exchanges_made: int  # Hippalectryon: exchanges made (then the player may stop)
-    cards: tuple         # Sphinx: the cards drawn (seen by their drawer only, R24)
-    first_sea: int       # Sylph: the first sea chosen
+    cards: SecretCreatures  # Sphinx: the cards drawn (seen by their drawer only, R24)
+    first_sea: Area      # Sylph: the first sea chosen
     building: str        # Triton: the building stolen
 
 
@@ -95,23 +142,19 @@ class CreatureHandler(Handler):
     """Frame: `CreatureFrame`."""
 
     @staticmethod
-    def legal(g: Game, f: CreatureFrame) -> list:
+    def legal(g: Context, f: CreatureFrame) -> list[Action]:
         return EFFECTS[f["card"]].legal(g, f)
 
     @staticmethod
-    def apply(g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(g: Context, f: CreatureFrame, a: Action) -> None:
         EFFECTS[f["card"]].apply(g, f, a)
 
     @staticmethod
-    def auto(g: Game, f: CreatureFrame) -> bool:
+    def auto(g: Context, f: CreatureFrame) -> bool:
         return EFFECTS[f["card"]].auto(g, f)
 
-    @staticmethod
-    def hidden(f: CreatureFrame) -> tuple:
-        return EFFECTS[f["card"]].hidden(f)
 
-
-def temples(g: Game, p: int) -> int:
+def temples(g: Context, p: int) -> int:
     """Temples (a Metropolis counts as one) whose discount p has not used this Cycle."""
     # count_in_area over controlled_lands, inlined: asked for every turn's menu of every search.
     b, s = g.board, g.state
@@ -121,12 +164,12 @@ def temples(g: Game, p: int) -> int:
         if ctrl[a] == p:
             for site in range(start[a], start[a] + count[a]):
                 k = sites[site]
-                if (k == "temple" or k == METROPOLIS) and building_active(g, site):
+                if (k in ("temple", METROPOLIS)) and building_active(g, site):
                     n += 1
     return max(0, n - s.turn_flags.get(f"temples_used:{p}", 0))
 
 
-def creature_cost(g: Game, p: int, slot: int, free_temples: int | None = None) -> tuple:
+def creature_cost(g: Context, p: int, slot: int, free_temples: int | None = None) -> tuple[int, int]:
     """(price, temples used) for the creature on a track slot. The classic game never lets
     Temples bring a price below 1 GP (`Ruleset.creature_min_cost`, R25). `free_temples`:
     `temples(g, p)` if the caller has it already."""
@@ -137,12 +180,12 @@ def creature_cost(g: Game, p: int, slot: int, free_temples: int | None = None) -
     return base - used, used
 
 
-def _buy_legal(g, f):
+def _buy_legal(g: Context, f: TurnFrame) -> list[Action]:
     s, p = g.state, f["player"]
     if f["god"] == APOLLO:
         return []
-    purse = g.purse(p)
-    if purse < g.rules.creature_min_cost:
+    gp = purse(g, p)
+    if gp < g.rules.creature_min_cost:
         return []  # not even a card at the lowest price Temples allow
     out = []
     costs, min_cost = g.rules.creature_costs, g.rules.creature_min_cost
@@ -154,21 +197,21 @@ def _buy_legal(g, f):
             free_temples = temples(g, p)
         base = costs[slot]
         cost = base - min(max(0, base - min_cost), free_temples)  # creature_cost, inlined
-        if purse >= cost:
+        if gp >= cost:
             action = new_action(("buy_creature", c, "", cost))
             if action not in out:  # two copies of a card (R25) at one price
                 out.append(action)
     return out
 
 
-def _buy_apply(g, f, a):
+def _buy_apply(g: Context, f: TurnFrame, a: Action) -> None:
     s, p = g.state, f["player"]
     # The slot of the card at that price (the classic deck has two copies of some cards).
     free_temples = temples(g, p)
     slot = next(i for i, c in enumerate(s.creature_track)
                 if c == a.what and creature_cost(g, p, i, free_temples)[0] == a.n)
     cost, used = creature_cost(g, p, slot, free_temples)
-    g.pay(p, cost)
+    pay(g, p, cost)
     key = f"temples_used:{p}"
     s.turn_flags[key] = s.turn_flags.get(key, 0) + used
     s.creature_track[slot] = None
@@ -177,7 +220,7 @@ def _buy_apply(g, f, a):
     play_creature(g, p, a.what)
 
 
-def play_creature(g: Game, p: int, card: str) -> None:
+def play_creature(g: Context, p: int, card: str) -> None:
     effect = EFFECTS[card]
     if not effect.applicable(g, p):
         g.emit("creature_wasted", player=p, card=card)
@@ -188,20 +231,25 @@ def play_creature(g: Game, p: int, card: str) -> None:
 
 # --- Zeus: a look at the top of the creature deck --------------------------------------
 
-def _peek_legal(g, f):
+def _peek_legal(g: Context, f: TurnFrame) -> list[Action]:
     s = g.state
     if f["god"] != "zeus" or s.turn_flags.get("peeked") or not (s.creature_deck or s.creature_discard):
         return []
     return [Action("peek")]
 
 
-def _peek_apply(g, f, a):
-    s, p = g.state, f["player"]
-    s.turn_flags["peeked"] = 1
-    card = draw(g, s.creature_deck, s.creature_discard)
-    s.creature_deck.append(card)  # it stays on top unless played
+def _peek_apply(g: Context, f: TurnFrame, a: Action) -> None:
+    p = f["player"]
+    g.state.turn_flags["peeked"] = 1
+    draw(g, "creature_deck", 1, "peeked", (p,), private_to=p)
+
+
+@after_chance("peeked")
+def _peeked(g: Context, cards: tuple[Any, ...], args: tuple[Any, ...]) -> None:
+    """The top card, in the hand of Zeus' player until they play it or put it back on top."""
+    p = args[0]
     g.emit("peek", player=p)
-    push(g, "peek", p, card=card)
+    push(g, "peek", p, card=cards[0])
 
 
 menu_item("buy_creature", ("buy_creature",))((_buy_legal, _buy_apply))
@@ -210,32 +258,30 @@ menu_item("peek", ("peek",), when=lambda r: r.zeus_action == "peek")((_peek_lega
 
 
 class PeekFrame(Frame):
-    card: str  # the top card of the creature deck, seen by Zeus' player only (R24)
+    card: SecretCreature  # the top card of the creature deck, seen by Zeus' player only (R24)
 
 
 @handler("peek", PeekFrame)
 class Peek(Handler):
     @staticmethod
-    def hidden(f: PeekFrame) -> tuple:
-        return ("card",)  # R24: what Zeus' peek showed is the peeker's secret
-
-    @staticmethod
-    def legal(g: Game, f: PeekFrame) -> list:
+    def legal(g: Context, f: PeekFrame) -> list[Action]:
         out = [Action("return_peeked")]
         c = f["card"]
-        if c in EFFECTS and g.purse(f["player"]) >= 1:  # the Temple discount does not apply
+        if c in EFFECTS and purse(g, f["player"]) >= 1:  # the Temple discount does not apply
             out.insert(0, Action("play_peeked", what=c, n=1))
         return out
 
     @staticmethod
-    def apply(g: Game, f: PeekFrame, a: Action) -> None:
+    def apply(g: Context, f: PeekFrame, a: Action) -> None:
         s, p = g.state, f["player"]
         pop(g, f)
         if a.kind == "return_peeked":
+            s.creature_deck.append(f["card"])  # face down on top, known to its player
+            if g.chance != SEEDED:  # the next card drawn is no longer chance's (engine/chance.py)
+                s.turn_flags[PEEKED_ON_TOP] = 1
             g.emit("peek_returned", player=p)
             return
-        s.creature_deck.pop()
-        g.pay(p, 1)
+        pay(g, p, 1)
         g.emit("creature_bought", player=p, card=f["card"], cost=1)
         play_creature(g, p, f["card"])
 

@@ -5,21 +5,35 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..content.gods import APOLLO
+from .chance import after_chance, draw
 from .frames import push
-from .hooks import GOD_PREPARATION, MAINTENANCE
+from .hooks import Table
 from .maintenance import start_maintenance
 from .offerings import pay_offerings, start_offerings
-from .ops import discard_creature_card, draw  # noqa: F401  (for the cards and the classic game)
+from .ops import discard_creature_card
 from .queries import area_income, income_receiver
+from .scoring import goal_reached, result
+from .teams import gain
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
-def advance(g: Game) -> None:
+class Phase(Protocol):
+    def __call__(self, g: Context, /) -> None: ...
+
+
+# ruleset.god_preparation -> f(g): Cycle Preparation of the gods ("rotate"; classic "shuffle").
+GOD_PREPARATION: Table[Phase] = Table("god_preparation", "ruleset.god_preparation -> f(g): Cycle "
+                                      "Preparation of the gods")
+# ruleset.upkeep -> f(g): phase 4 (Legendary's Maintenance Costs; none in the classic game).
+MAINTENANCE: Table[Phase] = Table("maintenance", "ruleset.upkeep -> f(g): phase 4, Maintenance Costs")
+
+
+def advance(g: Context) -> None:
     """Called when no decision is pending: move the cycle on to the next decision."""
     s = g.state
     if s.phase == "setup":
@@ -46,26 +60,30 @@ def advance(g: Game) -> None:
         end_cycle(g)
 
 
-def begin_cycle(g: Game) -> None:
+def begin_cycle(g: Context) -> None:
     s = g.state
     s.cycle += 1
     g.emit("cycle", cycle=s.cycle)
     s.bids = {}
     s.apollo = []
-    s.turn_flags = {}
     if s.cycle > 1:  # the first Cycle uses the gods and tracks as set up
         prepare(g)
-    income(g)
-    s.phase = "offerings"
-    start_offerings(g)
+    else:
+        open_offerings(g)
 
 
-def prepare(g: Game) -> None:
-    """1- Cycle Preparation: heroes, creatures, gods (the gods the ruleset's way)."""
+def prepare(g: Context) -> None:
+    """1- Cycle Preparation: heroes, creatures, gods (the gods the ruleset's way). The cards
+    are drawn (engine/chance.py) for the receivers below, which go on from there."""
+    slots = tuple(i for i, h in enumerate(g.state.hero_track) if h is None)
+    draw(g, "hero_deck", len(slots), "hero_track_refilled", slots)
+
+
+@after_chance("hero_track_refilled")
+def _heroes_drawn(g: Context, heroes: tuple[Any, ...], slots: tuple[Any, ...]) -> None:
     s = g.state
-    for i, h in enumerate(s.hero_track):
-        if h is None:
-            s.hero_track[i] = draw(g, s.hero_deck, s.hero_discard)
+    for i, h in zip(slots, heroes):
+        s.hero_track[i] = h
     # The creature on the 2 GP slot is discarded; the others slide down; refill.
     track = s.creature_track
     if track[0] is not None:
@@ -75,27 +93,44 @@ def prepare(g: Game) -> None:
     # A reservation lasts "as long as the card remains on the Creature track": a discarded card
     # loses it, and the same card drawn back by the refill below is a new card.
     s.reserved = {c: p for c, p in s.reserved.items() if c in cards}
-    for i in range(len(track)):
-        track[i] = cards[i] if i < len(cards) else draw(g, s.creature_deck, s.creature_discard)
+    track[:] = cards + [None] * (len(track) - len(cards))
+    draw(g, "creature_deck", len(track) - len(cards), "creature_track_refilled", (len(cards),))
+
+
+@after_chance("creature_track_refilled")
+def _creatures_drawn(g: Context, cards: tuple[Any, ...], args: tuple[Any, ...]) -> None:
+    s = g.state
+    first = args[0]
+    s.creature_track[first:] = list(cards)
     GOD_PREPARATION[g.rules.god_preparation](g)
     g.emit("gods", order=list(s.gods), faceup=s.faceup)
+    open_offerings(g)
 
 
-def rotate_gods(g: Game) -> None:
+def open_offerings(g: Context) -> None:
+    """The last cycle's flags go (once its cards are drawn: Zeus' card put back on top is known
+    until then), 2- Income, then 3- Offerings."""
+    s = g.state
+    s.turn_flags = {}
+    income(g)
+    s.phase = "offerings"
+    start_offerings(g)
+
+
+def rotate_gods(g: Context) -> None:
     """Legendary: the top god leaves, the others slide up, it returns at the bottom (face down
     if <6)."""
     s = g.state
     s.gods.append(s.gods.pop(0))
 
 
-# God preparation by `Ruleset.god_preparation`; engine/classic.py adds "shuffle".
-GOD_PREPARATION["rotate"] = rotate_gods
-# Phase 4 by `Ruleset.upkeep`: Legendary's Maintenance Costs. A ruleset without an entry has no
-# such phase (classic: creatures leave at their owner's next turn, engine/classic.py).
-MAINTENANCE["maintenance"] = start_maintenance
+GOD_PREPARATION.plug("rotate", rotate_gods, "cycle")
+# A ruleset without a Maintenance entry has no such phase (classic: creatures leave at their
+# owner's next turn, engine/classic.py).
+MAINTENANCE.plug("maintenance", start_maintenance, "cycle")
 
 
-def income(g: Game) -> None:
+def income(g: Context) -> None:
     """2- Income: 1 GP per Cornucopia in the areas a player controls (or whose income a
     creature gives them), and the GP Geryon left in those areas."""
     s = g.state
@@ -106,18 +141,18 @@ def income(g: Game) -> None:
             gains[p] = earned[p] + take_geryon_gp(g, p)
     for p, n in enumerate(gains):
         if n:
-            g.gain(p, n)
+            gain(g, p, n)
     g.emit("income", gains=gains)
 
 
-def income_of(g: Game, p: int) -> int:
+def income_of(g: Context, p: int) -> int:
     """p's income: the Cornucopias of the areas whose income p receives (queries.income_receiver:
     the controller, unless Cerberus or the Nereid is there), with their modifiers (the Hydra).
     Also what the Graeae pays ("Repeat your Income Phase")."""
     return sum(area_income(g, a) for a in range(len(g.board.ids)) if income_receiver(g, a) == p)
 
 
-def incomes(g: Game) -> list:
+def incomes(g: Context) -> list[int]:
     """Every player's `income_of`, in one pass over the areas (the Income phase: asking each
     player in turn cost one pass per player)."""
     out = [0] * g.state.n
@@ -128,7 +163,7 @@ def incomes(g: Game) -> list:
     return out
 
 
-def take_geryon_gp(g: Game, p: int) -> int:
+def take_geryon_gp(g: Context, p: int) -> int:
     """Geryon (Maelström): "In the '2. Income' phase, the player who controls the Area where the
     GP lie takes them into their personal reserve" -- the controller, whoever receives the
     area's Cornucopias. The Graeae's note: they are taken with the Graeae too."""
@@ -142,14 +177,14 @@ def take_geryon_gp(g: Game, p: int) -> int:
     return n
 
 
-def end_cycle(g: Game) -> None:
+def end_cycle(g: Context) -> None:
     """6- End of Cycle: the new turn order, then the end of the game (R21)."""
     s = g.state
     acted = [p for p, _ in s.action_order]
     rest = [p for p in s.turn_order if p not in acted]
     # Each player takes the last free slot after acting: first to act, last to bid.
     s.turn_order = list(reversed(acted)) + rest
-    if s.end_flag or g.goal_reached():
+    if s.end_flag or goal_reached(g):
         finish(g)
     elif g.max_cycles and s.cycle >= g.max_cycles:
         s.cycle_limit_hit = True
@@ -158,8 +193,8 @@ def end_cycle(g: Game) -> None:
         begin_cycle(g)
 
 
-def finish(g: Game) -> None:
+def finish(g: Context) -> None:
     s = g.state
     s.over = True
     s.phase = "over"
-    g.emit("game_over", winners=g.result()["winners"])
+    g.emit("game_over", winners=result(g)["winners"])

@@ -24,14 +24,14 @@ Field types:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..content.cards import BONUS_TEXT, CREATURES, HEROES
 from ..content.gods import APOLLO, BUILDINGS, GOD_NAMES, METROPOLIS
 from .queries import CARD_OF
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,10 @@ class Field:
 class Kind:
     name: str
     when: str
-    fields: tuple
+    fields: tuple[Field, ...]
 
 
-def _kind(name, when, *fields):
+def _kind(name: str, when: str, *fields: tuple[Any, ...]) -> Kind:
     return Kind(name, when, tuple(Field(*f) for f in fields))
 
 
@@ -272,11 +272,11 @@ NAMED = {
 }
 
 
-def _is_int(v):
+def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _problem(value, typ, game):
+def _problem(value: Any, typ: str, game: Context) -> str | None:
     """Why value is not of type typ, or None."""
     if typ.endswith("?"):
         return None if value is None else _problem(value, typ[:-1], game)
@@ -308,11 +308,11 @@ def _problem(value, typ, game):
     raise ValueError(f"unknown field type {typ!r}")
 
 
-def check(event: dict, game: Game) -> list:
+def check(event: dict[str, Any], game: Context) -> list[str]:
     """What is wrong with an event, against its declaration (an empty list: nothing)."""
     if not isinstance(event, dict):
         return [f"not a dict: {event!r}"]
-    kind = EVENTS.get(event.get("type"))
+    kind = EVENTS.get(str(event.get("type")))
     if kind is None:
         return [f"unknown event type {event.get('type')!r}"]
     out = []
@@ -333,7 +333,7 @@ def check(event: dict, game: Game) -> list:
 
 # --- what everyone may know ---------------------------------------------------------------------
 
-def public_events(events: list) -> list:
+def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events as every player may see them (R24): without the GP the Griffin takes, which
     only its thief and its victim know (the `gp` event right after `gp_stolen`)."""
     return [e for i, e in enumerate(events)

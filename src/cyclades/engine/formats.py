@@ -43,13 +43,13 @@ class FormatError(ValueError):
     """A saved game in a format this engine cannot read."""
 
 
-def frame_from_format_1(f: dict) -> dict:
+def frame_from_format_1(f: dict[str, Any]) -> dict[str, Any]:
     """A format-1 frame with the current keys, in the same order (values unchanged)."""
     keys = FORMAT_1_FRAME_KEYS.get(f.get("k"), {})  # type: ignore[arg-type]
     return {FORMAT_1_COMMON_KEYS.get(k) or keys.get(k, k): v for k, v in f.items()}
 
 
-def check_format(fmt: Any, what: str) -> int:
+def check_format(fmt: Any, what: str) -> Any:
     """`fmt` if this engine reads it; a FormatError naming it otherwise."""
     if fmt not in READABLE_FORMATS:
         known = " and ".join(map(str, READABLE_FORMATS))
@@ -58,7 +58,7 @@ def check_format(fmt: Any, what: str) -> int:
     return fmt
 
 
-def upgrade_game_json(d: dict) -> dict:
+def upgrade_game_json(d: dict[str, Any]) -> dict[str, Any]:
     """`Game.to_json()`'s dict in the current format (a new dict; `d` is left as it was)."""
     fmt = check_format(d.get("format"), "game")
     if fmt == FORMAT:
@@ -68,7 +68,7 @@ def upgrade_game_json(d: dict) -> dict:
     return {**d, "format": FORMAT, "options": _upgrade_options(d["options"], fmt), "state": state}
 
 
-def upgrade_record(record: dict) -> dict:
+def upgrade_record(record: dict[str, Any]) -> dict[str, Any]:
     """`Game.record()` in the current format. A record without a format is taken as current."""
     fmt = check_format(record.get("format", FORMAT), "record")
     if fmt == FORMAT:
@@ -76,7 +76,7 @@ def upgrade_record(record: dict) -> dict:
     return {**record, "format": FORMAT, "options": _upgrade_options(record["options"], fmt)}
 
 
-def _upgrade_options(options: dict, fmt: int) -> dict:
+def _upgrade_options(options: dict[str, Any], fmt: int) -> dict[str, Any]:
     """A game's options: a game started from a scenario carries it (`options["scenario"]`)."""
     scenario = options.get("scenario")
     if not isinstance(scenario, dict):
@@ -84,7 +84,7 @@ def _upgrade_options(options: dict, fmt: int) -> dict:
     return {**options, "scenario": upgrade_scenario({"format": fmt, **scenario})}
 
 
-def upgrade_scenario(d: dict) -> dict:
+def upgrade_scenario(d: dict[str, Any]) -> dict[str, Any]:
     """A scenario in the current format: its `decision.stack.frames` renamed if they are of
     format 1. Without a `format` key (a scenario written by hand, or by an engine of format 1),
     a frame that has `k` is of format 1."""
@@ -98,7 +98,7 @@ def upgrade_scenario(d: dict) -> dict:
     return {**d, "format": FORMAT, "decision": {**d["decision"], "stack": stack}}
 
 
-def _frames(d: dict) -> Any:
+def _frames(d: dict[str, Any]) -> Any:
     """The scenario's decision.stack.frames if it has such a list, else None."""
     dec = d.get("decision")
     stack = dec.get("stack") if isinstance(dec, dict) else None

@@ -1,8 +1,24 @@
-"""The Game: a board, a ruleset and a state, and the one way to change it: `apply`.
+"""The Game: the engine's public face. A board, a ruleset and a state, and the one way to change
+them: `apply`.
 
-Everything a player chooses is one of `legal_actions()` for the player the
-engine waits on (`to_move`); automatic steps (income, dice, refills) run
-inside `apply` and come back as events.
+Everything a player chooses is one of `legal_actions()` for the player the engine waits on
+(`to_move`); automatic steps (income, refills, the battle's dice) run inside `apply` and come
+back as events. With `chance="explicit"` the game also waits on chance (`to_move == CHANCE`):
+its legal actions are then the outcomes of a die or a card drawn (`chance_outcomes()` gives
+their probabilities), which the caller applies.
+
+The stable API (docs/api.md):
+
+- making games: `Game.new(...)` (`cyclades.new_game`), `from_scenario`, `from_record`,
+  `from_json`;
+- playing: `to_move`, `is_over`, `phase`, `legal_actions()`, `apply(action)`, `events`,
+  `chance_outcomes()`, `sample_chance()`, `result()`, `copy()`, `history`;
+- reading: `view(player)`, `observe(player)`, `state_dict()`, `to_json()`, `record()`, and
+  `board`, `rules`, `state` (plain data), `options`, `teams`, `goal`, `max_cycles`, `chance`;
+- team play and the end of the game (R21, R22), for agents: `purse`, `purse_holder`, `friends`,
+  `teammates`, `sees_purse`, `committed`, `side_metropolises`, `counted_metropolises`.
+
+The rules work on the `Context` below (engine/context.py) and never see this module.
 """
 from __future__ import annotations
 
@@ -11,25 +27,35 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..content.rulesets import RULESETS
-from . import cycle, ops
+from . import chance as _chance
+from . import play, scoring, teams
 from .actions import Action
 from .board import Board
-from .formats import FORMAT, READABLE_FORMATS, upgrade_game_json, upgrade_record  # noqa: F401
+from .context import EXPLICIT, SEEDED, Context
+from .formats import FORMAT, READABLE_FORMATS, upgrade_game_json, upgrade_record
 from .frames import HANDLERS
+from .observation import Observation
+from .offerings import committed
 from .plugins import register_all
-from .queries import metropolis_counts
-from .setup import new_state, placement_shortfall, share_purses, start_placement, team_layout  # noqa: F401  (re-exported)
+from .rng import Rng
+from .scenario import load_scenario
+from .scenario_export import state_dict
+from .setup import new_state, placement_shortfall, start_placement
+from .state import State
+from .teams import share_purses, team_layout
+from .view import view
+from .wording import illegal_text
 
 if TYPE_CHECKING:
-    from ..content.rulesets import Ruleset
-    from .setup import PlaceFrame
-    from .state import State
+    from typing import Self
 
-# Every rule module and card fills the tables of engine/hooks.py: engine/plugins.py lists them.
+# Every rule module and card fills its hooks as it loads: engine/plugins.py lists them.
 register_all()
 
-# FORMAT (engine/formats.py): what to_json, record and state_dict write; READABLE_FORMATS: what
-# from_json, from_record and from_scenario read (an older format through its migration).
+__all__ = ["CHANCE", "FORMAT", "READABLE_FORMATS", "Game", "IllegalAction", "team_layout"]
+
+CHANCE = _chance.CHANCE
+CHANCE_MODES = (SEEDED, EXPLICIT)
 
 
 class IllegalAction(Exception):
@@ -40,88 +66,74 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
-class Game:
-    __slots__ = ("board", "rules", "state", "events", "options", "max_cycles", "teams", "goal", "_legal", "_hist")
-    board: Board             # the board
-    rules: Ruleset           # the ruleset (content/rulesets.py)
-    state: State             # the state: plain data (engine/state.py)
-    events: list[dict]       # the events of the last apply
-    options: dict            # how the game was made (record(): what replays it)
-    max_cycles: int | None
-    teams: tuple | None      # each faction's team (R22), or None
-    goal: int                # the metropolises that end the game (R21)
-    _legal: list | None      # the legal actions, computed once per position
-    _hist: Any               # the decisions so far: (action, previous) links
+class Game(Context):
+    """A game of Cyclades: its board, ruleset and state, and the decisions it waits on. The
+    stable API is listed in this module's docstring; everything else is private."""
+
+    __slots__ = ("_hist",)
+    _hist: Any  # the decisions so far: (action, previous) links
 
     # --- creation -----------------------------------------------------------------
 
     @classmethod
-    def _blank(cls, board: Board, options: dict) -> Game:
+    def _blank(cls, board: Board, options: dict[str, Any]) -> Self:
         """A game with its board, ruleset and options, and no state yet."""
-        register_all()
-        g = cls.__new__(cls)
-        g.board = board
-        g.rules = RULESETS[options["ruleset"]]
-        g.options = options
-        g.max_cycles = options.get("max_cycles")
-        teams = options.get("teams")
-        g.teams = tuple(teams) if teams else None
-        g.goal = options.get("team_goal") or g.rules.metropolises_to_win
-        g.events = []
-        g._legal = None
+        g = super()._blank(board, options)
         g._hist = None
-        g.state = None  # type: ignore[assignment]  # set by the caller
         return g
 
     @classmethod
     def new(cls, players: int = 3, ruleset: str = "legendary", seed: int = 0,
-            board: str | dict | Board = "random", maelstrom: bool = True,
-            max_cycles: int | None = None, teams: bool = False, team_goal: int = 3) -> Game:
+            board: str | dict[str, Any] | Board = "random", maelstrom: bool = True,
+            max_cycles: int | None = None, teams: bool = False, team_goal: int = 3,
+            chance: str = SEEDED) -> Self:
         if ruleset not in RULESETS:
             raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance is one of {CHANCE_MODES}, not {chance!r}")
         r = RULESETS[ruleset]
         team_of = team_layout(players, teams, r)
         if team_goal not in (3, 4):
             raise ValueError("the team goal is 3 or 4 metropolises")
         factions = len(team_of) if team_of else players
         # The board is assembled from the game's own generator (R4): seed it first.
-        from .rng import Rng
         rng = Rng(seed)
         if isinstance(board, Board):
             b = board
         elif r.board and board in ("random", "recommended", r.board):
             b = Board.for_players(players, rng, kind=r.board)  # a fixed board (classic, R8)
-        elif board in ("random", "recommended"):
+        elif isinstance(board, str) and board in ("random", "recommended"):
             b = Board.for_players(players, rng, kind=board)
         else:
             b = Board.from_spec(board)  # type: ignore[arg-type]  # a spec dict (docs/scenarios.md)
         # `board` keeps the caller's argument so that a replay assembles the same
         # board from the same generator; `board_spec` rebuilds it directly.
-        options = {"players": players, "ruleset": ruleset, "seed": seed,
-                   "maelstrom": maelstrom, "max_cycles": max_cycles,
-                   "board": board if isinstance(board, str) else b.spec, "board_spec": b.spec}
+        options: dict[str, Any] = {
+            "players": players, "ruleset": ruleset, "seed": seed, "maelstrom": maelstrom,
+            "max_cycles": max_cycles, "board": board if isinstance(board, str) else b.spec,
+            "board_spec": b.spec}
         if team_of:
             options.update(teams=list(team_of), team_goal=team_goal)
+        if chance != SEEDED:
+            options["chance"] = chance
         g = cls._blank(b, options)
-        new_state(g, factions, rng.s, maelstrom)
+        g.state = new_state(g, factions, rng.s, maelstrom)
         if team_of:
             share_purses(g)
         start_placement(g)
         shortfall = placement_shortfall(g)
         if shortfall:
             raise ValueError(f"this board cannot seat {players} players: {shortfall}")
-        g._settle()
+        play.settle(g)
         g.events = []
         return g
 
-    # --- the public API ---------------------------------------------------------------
+    # --- playing ----------------------------------------------------------------------
 
     @property
     def to_move(self) -> int | None:
-        s = self.state
-        if s.over or not s.stack:
-            return None
-        return s.stack[-1]["player"]
+        """The player the game waits on; CHANCE when it waits on chance; None once it is over."""
+        return play.to_move(self)
 
     @property
     def is_over(self) -> bool:
@@ -131,32 +143,26 @@ class Game:
     def phase(self) -> str:
         return self.state.phase
 
-    def legal_actions(self) -> list:
-        if self._legal is None:
-            s = self.state
-            if s.over or not s.stack:
-                self._legal = []
-            else:
-                f = s.stack[-1]
-                self._legal = HANDLERS[f["kind"]].legal(self, f)
-        return list(self._legal)  # a copy: callers may shuffle or sort it
+    legal_actions = play.legal_actions
 
-    def apply(self, action: Action | dict) -> list[dict]:
+    def apply(self, action: Action | dict[str, Any]) -> list[dict[str, Any]]:
         """Apply one legal action; return the events it caused (engine/events.py declares
         them; docs/events.md). An illegal one raises IllegalAction and changes nothing."""
         if isinstance(action, dict):
             action = Action.from_json(action)
         if self.state.over:
             raise IllegalAction("the game is over")
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             self.legal_actions()
-        if action not in self._legal:  # type: ignore[operator]  # computed just above
+            legal = self._legal
+        if action not in legal:  # type: ignore[operator]  # computed just above
             raise IllegalAction(self._why_illegal(action))
         s = self.state
         f = s.stack[-1]
         self.events = []
         HANDLERS[f["kind"]].apply(self, f, action)
-        self._settle()
+        play.settle(self)
         s.version += 1
         self._legal = None
         self._hist = (action, self._hist)
@@ -168,63 +174,34 @@ class Game:
         # In the rulebook's words, for the people the command line and the server show it to:
         # "'Offer 3 GP to Zeus' cannot be played now: Player 2 is placing their starting units
         # (first round): choose a free land area for a Control token (for example: ...)".
-        from .wording import illegal_text
         return illegal_text(self, action)
 
-    def _settle(self):
-        """Run automatic steps until a decision is pending or the game is over."""
-        s = self.state
-        while not s.over:
-            if not s.stack:
-                cycle.advance(self)
-                continue
-            f = s.stack[-1]
-            if not HANDLERS[f["kind"]].auto(self, f):
-                break
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance decision (`to_move == CHANCE`): each outcome with its probability."""
+        f = self._chance_frame()
+        return _chance.outcomes(self, f)
 
-    def result(self) -> dict:
+    def sample_chance(self) -> Action:
+        """At a chance decision: the outcome the seeded game would have, drawn from the game's own
+        generator (which moves on, as in the seeded game); `apply` it to play as the seeded game
+        plays."""
+        return _chance.sample(self, self._chance_frame())
+
+    def _chance_frame(self) -> Any:
+        s = self.state
+        if s.over or not s.stack or s.stack[-1]["kind"] != "chance":
+            raise IllegalAction("the game is not waiting on chance")
+        return s.stack[-1]
+
+    def result(self) -> dict[str, Any]:
         """Winners (R21: most metropolises, then most GP, else shared) and per-player figures.
         In team play a team's metropolises and purse are counted together and the team wins."""
-        s = self.state
-        metros = metropolis_counts(self)
-        alive = [p for p in range(s.n) if not s.eliminated[p]]
-        score = {p: (self.counted_metropolises(self.side_metropolises(p, metros)), self.purse(p)) for p in alive}
-        best = max(score.values(), default=(0, 0))
-        winners = [p for p in alive if score[p] == best] if s.over else []
-        if self.teams and s.over:  # the whole team wins, eliminated teammates included
-            won = {self.teams[p] for p in winners}
-            winners = [p for p in range(s.n) if self.teams[p] in won]
-        out = {"over": s.over, "winners": winners, "metropolises": metros,
-               "gp": [self.purse(p) for p in range(s.n)],  # team play: each the team's purse
-               "cycles": s.cycle, "cycle_limit": s.cycle_limit_hit, "eliminated": list(s.eliminated)}
-        if self.teams:
-            out["teams"] = list(self.teams)
-        return out
+        return scoring.result(self)
 
-    def counted_metropolises(self, metropolises: int) -> int:
-        """Metropolises as the winner is decided (R21). Classic: whoever reached the goal wins,
-        ties among them on GP, so a metropolis past the goal does not count."""
-        return min(metropolises, self.goal) if self.rules.score_caps_at_goal else metropolises
-
-    def side_metropolises(self, p: int, metros: list | None = None) -> int:
-        """Metropolises of p, or of p's team in team play (R21, R22)."""
-        if metros is None:
-            metros = metropolis_counts(self)
-        if not self.teams:
-            return metros[p]
-        return sum(metros[q] for q in self.teammates(p, include_self=True))
-
-    def goal_reached(self) -> bool:
-        """R21: someone (team play: a team) controls the metropolises needed to end the game."""
-        s = self.state
-        metros = metropolis_counts(self)
-        return any(self.side_metropolises(p, metros) >= self.goal
-                   for p in range(s.n) if not s.eliminated[p])
-
-    def copy(self) -> Game:
-        g = Game.__new__(Game)
+    def copy(self) -> Self:
+        g = self.__class__.__new__(self.__class__)
         g.board, g.rules, g.options, g.max_cycles = self.board, self.rules, self.options, self.max_cycles
-        g.teams, g.goal = self.teams, self.goal
+        g.teams, g.goal, g.chance = self.teams, self.goal, self.chance
         g.state = self.state.copy()
         g.events = []
         g._legal = self._legal  # never mutated: replaced on apply, copied when handed out
@@ -232,24 +209,46 @@ class Game:
         return g
 
     @property
-    def history(self) -> list:
+    def history(self) -> list[Action]:
         out, node = [], self._hist
         while node is not None:
             out.append(node[0])
             node = node[1]
         return out[::-1]
 
-    # --- serialization ------------------------------------------------------------------
+    # --- team play and the end of the game, for agents (engine/teams.py, engine/scoring.py) ---
+
+    purse = teams.purse
+    purse_holder = teams.purse_holder
+    friends = teams.friends
+    teammates = teams.teammates
+    sees_purse = teams.sees_purse
+    committed = committed
+    side_metropolises = scoring.side_metropolises
+    counted_metropolises = scoring.counted_metropolises
+
+    # --- reading and saving ------------------------------------------------------------------
+
+    def observe(self, player: int) -> Observation[Self]:
+        """What `player` knows, for agents: view, legal actions, determinize(rng) (R24)."""
+        return Observation(self, player)
+
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        return view(self, player)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The position as a scenario (docs/scenarios.md): `Game.from_scenario(state_dict())`
+        is the same position (state, generator, views, legal actions, future)."""
+        return state_dict(self)
 
     def to_json(self, history: bool = False) -> str:
-        d = {"format": FORMAT, "options": self.options, "state": self.state.to_dict()}
+        d: dict[str, Any] = {"format": FORMAT, "options": self.options, "state": self.state.to_dict()}
         if history:
             d["history"] = [a.to_json() for a in self.history]
         return json.dumps(d, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str | bytes | dict) -> Game:
-        from .state import State
+    def from_json(cls, text: str | bytes | dict[str, Any]) -> Self:
         d = upgrade_game_json(json.loads(text) if isinstance(text, (str, bytes)) else text)
         o = d["options"]
         g = cls._blank(Board.from_spec(o["board_spec"]), o)
@@ -258,14 +257,14 @@ class Game:
             g._hist = (Action.from_json(a), g._hist)
         return g
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """What replays this game exactly: its options and the decisions made (R4)."""
         return {"format": FORMAT, "options": self.options,
                 "actions": [a.to_json() for a in self.history]}
 
     @classmethod
-    def from_record(cls, record: dict, upto: int | None = None,
-                    on_events: Callable[[Action, list[dict]], Any] | None = None) -> Game:
+    def from_record(cls, record: dict[str, Any], upto: int | None = None,
+                    on_events: Callable[[Action, list[dict[str, Any]]], Any] | None = None) -> Self:
         """Replay a record; `on_events(action, events)` sees what each decision caused."""
         record = upgrade_record(record)
         o = record["options"]
@@ -275,7 +274,8 @@ class Game:
             g = cls.new(players=o["players"], ruleset=o["ruleset"], seed=o["seed"],
                         board=o["board"] if isinstance(o["board"], str) else Board.from_spec(o["board"]),
                         maelstrom=o["maelstrom"], max_cycles=o["max_cycles"],
-                        teams=bool(o.get("teams")), team_goal=o.get("team_goal", 3))
+                        teams=bool(o.get("teams")), team_goal=o.get("team_goal", 3),
+                        chance=o.get("chance", SEEDED))
         for i, a in enumerate(record["actions"]):
             if upto is not None and i >= upto:
                 break
@@ -285,90 +285,11 @@ class Game:
                 on_events(action, events)
         return g
 
-    def observe(self, player: int) -> Any:
-        """What `player` knows, for agents: view, legal actions, determinize(rng) (R24)."""
-        from .observation import Observation
-        return Observation(self, player)
-
-    def view(self, player: int | None = None) -> dict:
-        from .view import view
-        return view(self, player)
-
     @classmethod
-    def from_scenario(cls, data_or_path: Any) -> Game:
-        from .scenario import load_scenario
+    def from_scenario(cls, data_or_path: Any) -> Self:
         return load_scenario(data_or_path, cls)
 
-    def state_dict(self) -> dict:
-        """The position as a scenario (docs/scenarios.md): `Game.from_scenario(state_dict())`
-        is the same position (state, generator, views, legal actions, future)."""
-        from .scenario_export import state_dict
-        return state_dict(self)
-
-    # --- services for the rules (team play overrides purse and friendship) ---------------------
-
-    def emit(self, kind: str, **data: Any) -> None:
-        # ops.emit, inlined: a second call with the keywords repacked cost as much as the rest.
-        if self.events is not None:
-            data["type"] = kind
-            self.events.append(data)
-
-    # A team's purse is kept with its first member (R22): these are the only ways in and out.
-
-    def purse_holder(self, p: int) -> int:
-        return self.teams.index(self.teams[p]) if self.teams else p
-
-    def purse(self, p: int) -> int:
-        return self.state.gp[self.purse_holder(p)]
-
-    def committed(self, p: int, displaced: str | None = None) -> int:
-        """GP a teammate's current offerings already need from the shared purse (R11), less
-        the offering on the god `displaced`, which an outbid takes back (R29)."""
-        if not self.teams:
-            return 0
-        from .offerings import cost_of
-        return sum(cost_of(self, q, amount) for god, (q, amount) in self.state.bids.items()
-                   if q != p and self.teams[q] == self.teams[p] and god != displaced)
-
-    def gain(self, p: int, n: int) -> None:
-        ops.gain_gp(self, self.purse_holder(p), n)
-
-    def pay(self, p: int, n: int) -> None:
-        if n:
-            h = self.purse_holder(p)
-            if n > self.state.gp[h]:
-                raise AssertionError(f"player {p} cannot pay {n} GP")  # the legal list prevents it
-            self.state.gp[h] -= n
-
-    def teammates(self, p: int, include_self: bool = False) -> list:
-        if not self.teams:
-            return [p] if include_self else []
-        return [q for q in range(len(self.teams))
-                if self.teams[q] == self.teams[p] and (include_self or q != p)]
-
-    def friends(self, p: int, q: int) -> bool:
-        return p == q or (self.teams is not None and q >= 0 and self.teams[p] == self.teams[q])
-
-    def may_attack(self, p: int, q: int, area: int) -> bool:
-        """R22: teammates never fight each other."""
-        return not self.friends(p, q)
-
-    def may_stop(self, p: int, area: int) -> bool:
-        """R22: a player may pass through a teammate's areas but never stop there."""
-        q = self.state.ctrl[area]
-        return q == p or not self.friends(p, q)
-
-    def allowed_start(self, p: int, area: int, frame: PlaceFrame) -> bool:
-        """Team play: teammates may not start on the same island in the first round."""
-        if not self.teams or frame["round"] != 1:
-            return True
-        island = self.board.island[area]
-        return not any(self.state.ctrl[a] == q for q in self.teammates(p) for a in self.board.islands[island])
-
-    def sees_purse(self, viewer: int | None, p: int) -> bool:
-        """R24: a purse is hidden from other players; teammates share theirs (R22)."""
-        return viewer is not None and self.friends(viewer, p)
-
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<Game {self.options['ruleset']} players={self.state.n} cycle={self.state.cycle} "
                 f"phase={self.state.phase} to_move={self.to_move}>")
+

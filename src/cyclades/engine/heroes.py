@@ -16,40 +16,55 @@ the effect applies only then.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..content.gods import APOLLO
 from . import ops
 from .actions import Action
-from .frames import Frame, Handler, handler, pop, push
-from .hooks import ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT, POWERS  # noqa: F401
+from .frames import Area, Frame, Handler, handler, pop, push
+from .hooks import Hook, plug_class
+from .ops import ON_HERO_LOST
 from .queries import can_place_land, controlled_lands
-from .turns import menu_item
+from .teams import pay, purse
+from .turns import TurnFrame, menu_item
 from .unit_choice import UnitChoice
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 HERO_COST = 4
 CANCEL = Action("cancel")
 
-# POWERS (hero name -> Power), ON_HERO_LOST, ON_HEROES_ARRIVE, ON_RECRUIT: engine/hooks.py.
+
+class HeroesArrive(Protocol):
+    def __call__(self, g: Context, player: int, area: int, heroes: tuple[str, ...],
+                 route: tuple[int, ...], /) -> None: ...
 
 
-def hero_sites(g: Game, p: int) -> list:
+class OnHero(Protocol):
+    def __call__(self, g: Context, hero: str, /) -> None: ...
+
+
+ON_HEROES_ARRIVE: Hook[HeroesArrive] = Hook(
+    "on_heroes_arrive", "f(g, player, area, heroes, route): heroes arrived in an area by a move or a "
+    "retreat, before anything else happens there; route lists the seas passed through (Heracles)")
+ON_RECRUIT: Hook[OnHero] = Hook("on_recruit", "f(g, hero): a hero was recruited (Heracles)")
+
+
+def hero_sites(g: Context, p: int) -> list[int]:
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
 
 
-def _recruit_legal(g, f):
+def _recruit_legal(g: Context, f: TurnFrame) -> list[Action]:
     p = f["player"]
-    if f["god"] != "hera" or "hero" in f["done_once"] or g.purse(p) < HERO_COST or not hero_sites(g, p):
+    if f["god"] != "hera" or "hero" in f["done_once"] or purse(g, p) < HERO_COST or not hero_sites(g, p):
         return []
     return [Action("recruit_hero", what=h, n=HERO_COST) for h in g.state.hero_track if h]
 
 
-def _recruit_apply(g, f, a):
+def _recruit_apply(g: Context, f: TurnFrame, a: Action) -> None:
     s, p = g.state, f["player"]
-    g.pay(p, a.n)
+    pay(g, p, a.n)
     f["done_once"] = f["done_once"] + ("hero",)
     s.hero_track[s.hero_track.index(a.what)] = None
     s.hero_owner[a.what] = p
@@ -70,18 +85,18 @@ class PlaceHeroFrame(Frame):
 @handler("place_hero", PlaceHeroFrame)
 class PlaceHero(Handler):
     @staticmethod
-    def legal(g: Game, f: PlaceHeroFrame) -> list:
+    def legal(g: Context, f: PlaceHeroFrame) -> list[Action]:
         return [Action("place_hero", what=f["hero"], where=g.board.ids[a]) for a in hero_sites(g, f["player"])]
 
     @staticmethod
-    def auto(g: Game, f: PlaceHeroFrame) -> bool:
+    def auto(g: Context, f: PlaceHeroFrame) -> bool:
         if not hero_sites(g, f["player"]):  # nowhere to stand: the card is kept off the board
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g: Game, f: PlaceHeroFrame, a: Action) -> None:
+    def apply(g: Context, f: PlaceHeroFrame, a: Action) -> None:
         area = g.board.index[a.where]
         g.state.hero_at[f["hero"]] = area
         g.emit("hero_placed", player=f["player"], hero=f["hero"], area=a.where)
@@ -90,12 +105,12 @@ class PlaceHero(Handler):
 
 # --- losing heroes and moving them ------------------------------------------------------
 
-def lose_hero(g: Game, h: str) -> None:
+def lose_hero(g: Context, h: str) -> None:
     """A hero destroyed (battle loss, Achilles): the card is discarded, with what lies under it."""
     ops.discard_hero(g, h)
 
 
-def heroes_arrive(g: Game, p: int, area: int, heroes: Sequence[Any], route: tuple = ()) -> None:
+def heroes_arrive(g: Context, p: int, area: int, heroes: Sequence[str], route: tuple[int, ...] = ()) -> None:
     if heroes:
         for fn in ON_HEROES_ARRIVE:
             fn(g, p, area, tuple(heroes), tuple(route))
@@ -115,36 +130,42 @@ class Power:
     menu = True          # offered on the turn menu (Penthesilea's acts when a Metropolis is built)
     lendable = True      # Pandora may use it from the hero track
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return True
 
-    def choices(self, g: Game, f: SacrificeFrame) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         return []
 
-    def choose(self, g: Game, f: SacrificeFrame, a: Action) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         raise NotImplementedError
 
-    def effect(self, g: Game, f: SacrificeFrame) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         raise NotImplementedError
 
 
-def power(name: str) -> Callable[..., Any]:
-    """Register a hero's Power: @power("ajax")."""
-    def register(cls):
+# hero card -> its Power: the sacrificial power, and the military power's hooks on its class.
+POWERS: dict[str, Power] = {}
+
+P = TypeVar("P", bound=type[Power])
+
+
+def power(name: str) -> Callable[[P], P]:
+    """Register a hero's Power, and plug in the hooks its class declares: @power("ajax")."""
+    def register(cls: P) -> P:
         POWERS[name] = cls()
-        return cls
+        return plug_class(cls, name)
     return register
 
 
-def own_turn_god(g: Game, p: int) -> str | None:
+def own_turn_god(g: Context, p: int) -> str | None:
     """The god of p's turn if p is taking their god's actions now, else None."""
     for f in g.state.stack:
         if f["kind"] == "turn" and f["player"] == p:
-            return f["god"]
+            return str(f["god"])
     return None
 
 
-def may_sacrifice(g: Game, p: int, h: str, god: str | None) -> bool:
+def may_sacrifice(g: Context, p: int, h: str, god: str | None) -> bool:
     """Timing rules of every sacrificial power (rulebook, Heroes: "Important")."""
     s = g.state
     if s.hero_owner.get(h) != p or h not in POWERS or god is None:
@@ -154,7 +175,7 @@ def may_sacrifice(g: Game, p: int, h: str, god: str | None) -> bool:
     return god != APOLLO or POWERS[h].with_apollo
 
 
-def _sacrifice_legal(g, f):
+def _sacrifice_legal(g: Context, f: TurnFrame) -> list[Action]:
     p = f["player"]
     owners = g.state.hero_owner
     if p not in owners.values():  # the common case: no hero of this player's (a scan in C)
@@ -166,14 +187,14 @@ def _sacrifice_legal(g, f):
     return out
 
 
-def _sacrifice_apply(g, f, a):
+def _sacrifice_apply(g: Context, f: TurnFrame, a: Action) -> None:
     push(g, "sacrifice", f["player"], hero=a.what, power=a.what, stage="start", chosen=())
 
 
 menu_item("sacrifice", ("sacrifice",))((_sacrifice_legal, _sacrifice_apply))
 
 
-def remove_from_game(g: Game, h: str) -> None:
+def remove_from_game(g: Context, h: str) -> None:
     """A sacrificed hero leaves the game: the miniature and the card (not the discard pile)."""
     s = g.state
     s.hero_at.pop(h, None)
@@ -189,19 +210,19 @@ class SacrificeFrame(Frame, UnitChoice, total=False):
     unit choice's fields (engine/unit_choice.py) and its destination."""
     hero: str          # the hero sacrificed
     power: str         # the power applied: the hero's own, or the one Pandora lends
-    chosen: tuple      # the power's choices so far
-    destination: int   # Perseus: where the units go
+    chosen: tuple[Any, ...]  # the power's choices so far (areas' ids, building types, a number)
+    destination: Area  # Perseus: where the units go
 
 
 @handler("sacrifice", SacrificeFrame)
 class Sacrifice(Handler):
 
     @staticmethod
-    def legal(g: Game, f: SacrificeFrame) -> list:
-        return POWERS[f["power"]].choices(g, f) + [CANCEL]
+    def legal(g: Context, f: SacrificeFrame) -> list[Action]:
+        return [*POWERS[f["power"]].choices(g, f), CANCEL]
 
     @staticmethod
-    def auto(g: Game, f: SacrificeFrame) -> bool:
+    def auto(g: Context, f: SacrificeFrame) -> bool:
         if POWERS[f["power"]].choices(g, f):
             return False
         pop(g, f)
@@ -212,7 +233,7 @@ class Sacrifice(Handler):
         return True
 
     @staticmethod
-    def apply(g: Game, f: SacrificeFrame, a: Action) -> None:
+    def apply(g: Context, f: SacrificeFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)  # nothing happened yet (R26)
             return

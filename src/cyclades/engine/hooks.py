@@ -1,128 +1,130 @@
-"""Every place where a card, a ruleset or a higher rule module plugs into the engine.
+"""How cards, rulesets and higher rule modules plug into the engine: `Hook` and `Table`.
 
-This module is the map: each table below is one extension point, with the signature of what
-goes in it and when the engine calls it. It imports nothing, so every module may read it; the
-modules that *fill* it are listed in one place, `engine/plugins.py` (`register_all()`, which
-the Game calls). A module low in the engine (ops, queries, turns...) announces an event by
-calling the functions of a table here, and never imports the module that listens, so that the
-engine's modules form layers (docs/architecture.md).
+A module that asks a question other modules may change, or announces a change others may act
+on, declares the extension point where it calls it: a `Hook` (a list of functions called in
+order: `queries.MODIFIERS["can_enter_sea"]`, `battle.BATTLE["die"]`, `ops.ON_DESTROY`...) or a
+`Table` (one function per key: `turns.APOLLO_REWARDS[ruleset.apollo]`). Each is typed by a
+`Protocol` saying what its functions take and return, so that mypy checks every function plugged
+in. `ALL` lists every extension point by name once the engine is loaded (engine/plugins.py);
+docs/architecture.md says where each kind lives.
 
-A card never needs a new table for a simple effect: a creature is an `Effect` in `EFFECTS`
-(engine/creatures.py), a hero a `Power` in `POWERS` (engine/heroes.py); the other tables are
-for cards that change a rule while they are on the board.
+A card declares on its own class the hooks it plugs into, with `@plugs(hook)` on the method
+(its class decorator, `@effect`, `@miniature` or `@power`, plugs them in under the card's name).
+A hook calls its functions in an order that does not depend on which module was loaded first:
+by their owners' names, except where a function says it comes `after` others (Odysseus ignores
+the Fortresses that Hippolyta's power adds, so his comes after hers).
+
+This module imports nothing of the engine, so that every module may declare hooks.
 """
-from typing import Any
+from __future__ import annotations
 
-# --- the decision stack (engine/frames.py) ------------------------------------------------------
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-# frame kind -> Handler subclass: legal(g, f), apply(g, f, action), auto(g, f), hidden(f).
-# Called by Game.legal_actions / Game.apply / Game._settle for the frame on top of the stack.
-# Filled by `@handler("kind", KindFrame)` in every rule module and card module (KindFrame: the
-# TypedDict of the frame's fields, kept on the class as `fields`).
-HANDLERS: dict[str, Any] = {}
+F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C", bound=type)
 
-# --- rule questions (engine/queries.py): each a list of functions, applied in order ------------
+ALL: dict[str, Hook[Any] | Table[Any]] = {}  # every extension point by name
 
-MODIFIERS: dict[str, list[Any]] = {
-    # f(g, area, base) -> income: when an area's Cornucopias are counted (Income, the Graeae).
-    "area_income": [],
-    # f(g, area, controller) -> player: who receives an area's income (Cerberus, the Nereid).
-    "income_to": [],
-    # f(g, player, area, kind, name, base) -> strength of one unit in a battle (Hippolyta).
-    "unit_strength": [],
-    # f(g, battle_frame, side_player, base) -> strength a side adds in a battle (Penelope).
-    "battle_bonus": [],
-    # f(g, player, area) -> False forbids troops/heroes entering a land area (the Boar, Medusa).
-    "can_enter_land": [],
-    # f(g, player, area) -> False forbids troops/heroes leaving a land area.
-    "can_leave_land": [],
-    # f(g, player, area) -> False forbids fleets entering a sea area (the Kraken...).
-    "can_enter_sea": [],
-    # f(g, player, area) -> False forbids placing recruited troops/heroes in a land area.
-    "can_place_land": [],
-    # f(g, player, sea) -> extra seas adjacent to `sea` for player's fleets (Scylla and Charybdis).
-    "sea_links": [],
-    # f(g, site) -> False: the building on the site has no effect (Typhon).
-    "building_active": [],
-}
 
-# --- battles (engine/battle.py): each a list of functions, called in order ----------------------
+@dataclass(frozen=True)
+class Entry(Generic[F]):
+    owner: str                  # who plugged it in: a card's name, or a rule module's
+    fn: F
+    after: tuple[str, ...] = ()  # owners whose functions must run first
 
-BATTLE: dict[str, list[Any]] = {
-    "before_battle": [],   # f(g, battle) before the first round; may change sides or push a frame
-    "after_roll": [],      # f(g, battle) once f["dice"] is rolled; may push a frame (re-roll)
-    "die": [],             # f(g, battle, side, die) -> the result that counts for the side
-    "building_kinds": [],  # f(g, battle, player, land, kind, kinds) -> site kinds counting as kind
-    "round_result": [],    # f(g, battle, sa, sd, losers) -> the sides that lose the round
-    "loss_options": [],    # f(g, battle, side, options) -> options (e.g. an "escape" instead)
-    "may_retreat": [],     # f(g, battle, side) -> False: the side may not retreat
-    "must_retreat": [],    # f(g, battle) -> sides that must retreat now (or be destroyed)
-    "creature_units": [],  # f(g, area, player) -> creatures fighting for player there (Minotaur)
-}
 
-# --- moves (engine/moves.py): heroes' military powers on Heroic Moves ------------------------------
+def ordered(entries: list[Entry[F]]) -> list[Entry[F]]:
+    """The entries by owner name, each after the owners its `after` names (when plugged in)."""
+    left = sorted(entries, key=lambda e: e.owner)
+    out: list[Entry[F]] = []
+    while left:
+        done = {e.owner for e in out}
+        present = {e.owner for e in left}
+        ready = next((e for e in left if all(a in done or a not in present for a in e.after)), None)
+        if ready is None:
+            raise ValueError(f"hook order: a cycle among {sorted(present)}")
+        out.append(ready)
+        left.remove(ready)
+    return out
 
-MOVES: dict[str, list[Any]] = {
-    "heroic_cost": [],         # f(g, turn_frame, hero, cost) -> cost of this hero's Heroic Move
-    "heroic_with_apollo": [],  # f(g, hero) -> True: the hero may make Heroic Moves with Apollo
-    "heroic_reach": [],        # f(g, player, frm, hero) -> extra land areas the move may reach
-}
 
-# --- announcements of the primitive changes (engine/ops.py) ------------------------------------
+class Hook(list[F]):
+    """An extension point: the functions plugged in, in their order. It is a plain list, so
+    that the engine's hot paths iterate it at the speed of one."""
 
-# f(g, area, kind, count): units destroyed (not merely moved), after the "destroyed" event (Geryon).
-ON_DESTROY: list[Any] = []
-# f(g, hero): a hero left play (destroyed, discarded, sacrificed, eliminated) (Heracles' cards).
-ON_HERO_LOST: list[Any] = []
-# f(g, player): player may have completed the four building types: called after they build, and
-# after they take control of a land area with buildings. engine/metropolis.py listens ("as soon
-# as", Metropolises).
-ON_BUILDINGS_GAINED: list[Any] = []
-# creature card -> f(g, card): its miniatures left the board, so its lasting effect ends (Typhon).
-ON_CREATURE_LEAVES: dict[str, Any] = {}
+    __slots__ = ("entries", "meaning", "name")
 
-# --- creatures (engine/creatures.py, engine/maintenance.py) ------------------------------------
+    def __init__(self, name: str, meaning: str) -> None:
+        super().__init__()
+        self.name, self.meaning = name, meaning
+        self.entries: list[Entry[F]] = []
+        ALL[name] = self
 
-# creature card -> Effect instance: what buying the card does; a card without one is not offered.
-# Filled by `@effect("name")` / `@miniature("name")` in engine/cards/.
-EFFECTS: dict[str, Any] = {}
-# miniature -> f(g, miniature, area, player): it arrived in an area by a move (Echidna).
-ON_CREATURE_ARRIVES: dict[str, Any] = {}
-# creature card -> f(g, card, player): during Maintenance, once its owner kept it (the Hydra).
-ON_MAINTENANCE: dict[str, Any] = {}
+    def plug(self, fn: F, owner: str, after: tuple[str, ...] = ()) -> F:
+        if any(e.owner == owner and e.fn is fn for e in self.entries):
+            return fn
+        self.entries.append(Entry(owner, fn, tuple(after)))
+        self[:] = [e.fn for e in ordered(self.entries)]
+        return fn
 
-# --- heroes (engine/heroes.py) ------------------------------------------------------------------
+    def owners(self) -> list[str]:
+        return [e.owner for e in ordered(self.entries)]
 
-# hero card -> Power instance: its sacrificial power. Filled by `@power("name")` in cards/heroes.py.
-POWERS: dict[str, Any] = {}
-# f(g, player, area, heroes, route): heroes arrived in an area by a move or a retreat, before
-# anything else happens there; route lists the seas passed through (Heracles).
-ON_HEROES_ARRIVE: list[Any] = []
-# f(g, hero): a hero was recruited (Heracles).
-ON_RECRUIT: list[Any] = []
+    def __repr__(self) -> str:
+        return f"Hook({self.name!r}: {', '.join(self.owners())})"
 
-# --- the turn (engine/turns.py) ----------------------------------------------------------------
 
-# name -> (legal(g, turn_frame) -> list[Action], apply(g, turn_frame, action)): the optional
-# actions of a god's turn menu, in registration order. Filled by `turns.menu_item(...)`, which
-# also notes the action kinds each item answers and the rulesets that offer it.
-MENU: dict[str, Any] = {}
-# ruleset.apollo -> f(g, player): Apollo's favour (R9; classic.py adds "classic").
-APOLLO_REWARDS: dict[str, Any] = {}
-# ruleset.upkeep -> f(g, player): as a player's turn starts (classic: their creatures leave).
-TURN_START: dict[str, Any] = {}
+class Table(dict[str, F]):
+    """An extension point keyed by name: one function per key (a ruleset's strategy, a card's
+    action kind)."""
 
-# --- the cycle and the setup (engine/cycle.py, engine/setup.py) --------------------------------
+    __slots__ = ("meaning", "name", "owner")
 
-# ruleset.god_preparation -> f(g): Cycle Preparation of the gods ("rotate"; classic "shuffle").
-GOD_PREPARATION: dict[str, Any] = {}
-# ruleset.upkeep -> f(g): phase 4 (Legendary's Maintenance Costs; none in the classic game).
-MAINTENANCE: dict[str, Any] = {}
-# ruleset.setup -> f(g): how the first units reach the board ("placement"; classic "printed").
-SETUPS: dict[str, Any] = {}
+    def __init__(self, name: str, meaning: str) -> None:
+        super().__init__()
+        self.name, self.meaning = name, meaning
+        self.owner: dict[str, str] = {}
+        ALL[name] = self
 
-# --- metropolises (engine/metropolis.py) ---------------------------------------------------------
+    def plug(self, key: str, fn: F, owner: str) -> F:
+        if key in self and self[key] is not fn:
+            raise ValueError(f"{self.name}: {key!r} is plugged in already by {self.owner[key]}")
+        self[key] = fn
+        self.owner[key] = owner
+        return fn
 
-# name -> (legal(g, metro_frame) -> list[Action], apply(g, metro_frame, action)): places a
-# Metropolis may go instead of a construction site (Penthesilea's card).
-ELSEWHERE: dict[str, Any] = {}
+    def __repr__(self) -> str:
+        return f"Table({self.name!r}: {', '.join(self)})"
+
+
+@dataclass(frozen=True)
+class _Plug:
+    point: Hook[Any] | Table[Any]
+    key: str
+    after: tuple[str, ...]
+
+
+def plugs(point: Hook[F] | Table[F], key: str = "", after: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """Mark a card's method as plugged into `point` (a Table: under `key`); the card's class
+    decorator plugs it in under the card's name. Put it under `@staticmethod`."""
+    def mark(fn: F) -> F:
+        marks = list(getattr(fn, "__plugs__", ()))
+        marks.append(_Plug(point, key, tuple(after)))
+        fn.__plugs__ = marks  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def plug_class(cls: C, owner: str) -> C:
+    """Plug in the methods of `cls` marked with `@plugs`, under `owner` (the card's name)."""
+    for attr in vars(cls).values():
+        fn = attr.__func__ if isinstance(attr, (staticmethod, classmethod)) else attr
+        for mark in getattr(fn, "__plugs__", ()):
+            target = getattr(cls, fn.__name__)  # the function as the class hands it out
+            if isinstance(mark.point, Table):
+                mark.point.plug(mark.key, target, owner)
+            else:
+                mark.point.plug(target, owner, mark.after)
+    return cls

@@ -8,16 +8,18 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.cards import CREATURES
 from ..content.gods import BUILDINGS
+from .play import legal_actions
 from .queries import card_of, card_on_board, heroes_at, miniatures_of
 from .setup import placement_shortfall
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
+    from .state import State
 
 
-def _battle_units(s):
+def _battle_units(s: State) -> dict[int, tuple[int, int, int]]:
     """Units of attackers standing in battle frames, by player: (troops, mercs, fleets)."""
-    out: dict[Any, Any] = {}
+    out: dict[int, tuple[int, int, int]] = {}
     for f in s.stack:
         if f["kind"] == "battle":
             t, m, fl = out.get(f["attacker"], (0, 0, 0))
@@ -26,13 +28,18 @@ def _battle_units(s):
     return out
 
 
-def check(game: Game) -> list:
+def check(game: Context) -> list[str]:
+    return (_reserves(game) + _areas(game) + _heroes(game) + _creatures(game) + _hero_cards(game)
+            + _decision(game))
+
+
+def _reserves(game: Context) -> list[str]:
+    """Every unit on the board, in a battle or in its reserve; purses and supplies (R28)."""
     s, b, r = game.state, game.board, game.rules
     errors = []
     in_battle = _battle_units(s)
-    battle_heroes = {h for f in s.stack if f["kind"] == "battle" for h in f["attacker_heroes"]}
     for p in range(s.n):
-        bt, bm, bf = in_battle.get(p, (0, 0, 0))
+        bt, _bm, bf = in_battle.get(p, (0, 0, 0))
         troops = sum(s.troops[a] for a in b.lands if s.ctrl[a] == p) + bt
         fleets = sum(s.fleets[a] for a in b.seas if s.ctrl[a] == p) + bf
         if troops + s.troops_left[p] != r.troops:
@@ -51,11 +58,18 @@ def check(game: Game) -> list:
     for kind in BUILDINGS:
         if s.sites.count(kind) > r.buildings_per_type:
             errors.append(f"more than {r.buildings_per_type} {kind}s")
+    return errors
+
+
+def _areas(game: Context) -> list[str]:
+    """One player's units per area, of the area's kind, and its controller (R16, R27)."""
+    s, b = game.state, game.board
+    errors = []
     for a in range(len(b.ids)):
         units = s.troops[a] + s.mercs[a] + s.fleets[a]
         if min(s.troops[a], s.mercs[a], s.fleets[a]) < 0:
             errors.append(f"negative units in {b.ids[a]}")
-        if b.is_land[a] and s.fleets[a] or not b.is_land[a] and (s.troops[a] or s.mercs[a]):
+        if (b.is_land[a] and s.fleets[a]) or (not b.is_land[a] and (s.troops[a] or s.mercs[a])):
             errors.append(f"units of the wrong kind in {b.ids[a]}")
         if units and s.ctrl[a] < 0:
             errors.append(f"{b.ids[a]} holds units but no one controls it (R16)")
@@ -63,6 +77,14 @@ def check(game: Game) -> list:
             errors.append(f"empty sea {b.ids[a]} is controlled (R16)")
         if s.ctrl[a] >= 0 and s.eliminated[s.ctrl[a]]:
             errors.append(f"{b.ids[a]} controlled by an eliminated player")
+    return errors
+
+
+def _heroes(game: Context) -> list[str]:
+    """Heroes stand where their owner's units are, and not twice; buildings on controlled land."""
+    s, b = game.state, game.board
+    errors = []
+    battle_heroes = {h for f in s.stack if f["kind"] == "battle" for h in f["attacker_heroes"]}
     for h, a in s.hero_at.items():
         if h in battle_heroes:
             errors.append(f"hero {h} both in a battle frame and on the board")
@@ -71,26 +93,32 @@ def check(game: Game) -> list:
     for site, kind in enumerate(s.sites):
         if kind and s.ctrl[b.site_area[site]] < 0:
             errors.append(f"building on uncontrolled {b.ids[b.site_area[site]]}")
-    errors.extend(_creatures(game))
-    errors.extend(_hero_cards(game))
-    if not s.over:
-        shortfall = placement_shortfall(game)
-        if shortfall:
-            errors.append(shortfall)
-        if not s.stack:
-            errors.append("no decision pending and the game is not over")
-        elif not game.legal_actions():
-            errors.append(f"no legal action in frame {s.stack[-1]}")
-        elif s.eliminated[s.stack[-1]["player"]]:
-            errors.append("an eliminated player is to decide")
     return errors
 
 
-def _battle_area(s, a):
+def _decision(game: Context) -> list[str]:
+    """A game not over waits on a decision with legal actions, by a player still in the game."""
+    s = game.state
+    if s.over:
+        return []
+    errors = []
+    shortfall = placement_shortfall(game)
+    if shortfall:
+        errors.append(shortfall)
+    if not s.stack:
+        errors.append("no decision pending and the game is not over")
+    elif not legal_actions(game):
+        errors.append(f"no legal action in frame {s.stack[-1]}")
+    elif s.stack[-1]["player"] >= 0 and s.eliminated[s.stack[-1]["player"]]:  # (chance: -1)
+        errors.append("an eliminated player is to decide")
+    return errors
+
+
+def _battle_area(s: State, a: int) -> bool:
     return any(f["kind"] == "battle" and f["area"] == a for f in s.stack)
 
 
-def _creatures(game: Game) -> list:
+def _creatures(game: Context) -> list[str]:
     """Creature miniatures: one per area, on their card's area type, each with its card held by
     a player still in the game; a held card has its miniatures on the board; and, once the
     displaced units have been moved, what the creatures forbid is not on the board."""
@@ -134,7 +162,7 @@ def _creatures(game: Game) -> list:
     return errors
 
 
-def _hero_cards(game: Game) -> list:
+def _hero_cards(game: Context) -> list[str]:
     """Each hero card in one place at most (track, deck, discard pile, a player's hand; none once
     sacrificed, Penthesilea's card holding her Metropolis); the creature cards under Heracles'
     card in no other place."""

@@ -17,13 +17,14 @@ name the two sides even after the battle is over.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..content.cards import BONUS_TEXT, CREATURES
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .game import Game
+    from .context import Context
 
 UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
          "fleet": ("Fleet", "Fleets"), "hero": ("Hero", "Heroes"),
@@ -38,7 +39,7 @@ METROPOLIS_WAYS = {"economic": "by Economic development", "cultural": "by Cultur
 
 # --- names -----------------------------------------------------------------------
 
-def player_name(p: int | None, names: list | None = None) -> str:
+def player_name(p: int | None, names: list[str] | None = None) -> str:
     if p is None or not isinstance(p, int) or p < 0:
         return "nobody"
     if names and p < len(names):
@@ -75,7 +76,7 @@ def building_name(kind: str) -> str:
     return BUILDING_NAMES.get(kind) or card_name(kind)
 
 
-def area_index(game: Game, a: Any) -> int | None:
+def area_index(game: Context, a: Any) -> int | None:
     """The index of an area given by its id (as events name it) or its index; None if unknown."""
     b = game.board
     if isinstance(a, str):
@@ -85,20 +86,19 @@ def area_index(game: Game, a: Any) -> int | None:
     return None
 
 
-def area_name(game: Game, a: Any) -> str:
+def area_name(game: Context, a: Any) -> str:
     """The area's printed name; a sea area reads with "the" ("the Sea of Io")."""
     b = game.board
     i = area_index(game, a)
     if i is None:
         return f"area {a}" if a is not None else "an unknown area"
-    a = i
-    name = b.names[a]
-    if not b.is_land[a] and not name.lower().startswith("the "):
+    name = str(b.names[i])
+    if not b.is_land[i] and not name.lower().startswith("the "):
         return "the " + name
     return name
 
 
-def at_area(game: Game, a: Any) -> str:
+def at_area(game: Context, a: Any) -> str:
     """'on Naxos' for a land area, 'in the Sea of Io' for a sea area."""
     i = area_index(game, a)
     if i is not None and game.board.is_land[i]:
@@ -107,10 +107,10 @@ def at_area(game: Game, a: Any) -> str:
 
 
 def listing(items: Any) -> str:
-    items = [str(x) for x in items if x]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    words = [str(x) for x in items if x]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def gp(n: int | None) -> str:
@@ -121,11 +121,15 @@ def gp(n: int | None) -> str:
 # Each writer takes (event, game, P) where P(p) names a player, and returns a sentence
 # without its final full stop.
 
-def _cycle(e, g, P):
+Event = Any  # an event's dict; `describe` reads any dict (an unknown type, missing fields)
+Namer = Callable[[Any], str]
+Writer = Callable[[Event, "Context", Namer], str]
+
+def _cycle(e: Event, g: Context, P: Namer) -> str:
     return f"Cycle {e.get('cycle', '?')} begins"
 
 
-def _gods(e, g, P):
+def _gods(e: Event, g: Context, P: Namer) -> str:
     order, k = list(e.get("order") or ()), e.get("faceup", 0)
     up = ", ".join(god_name(x) for x in order[:k])
     down = ", ".join(god_name(x) for x in order[k:])
@@ -133,19 +137,19 @@ def _gods(e, g, P):
     return out + (f" (face down: {down})" if down else "")
 
 
-def _reshuffle(e, g, P):
+def _reshuffle(e: Event, g: Context, P: Namer) -> str:
     deck = e.get("deck") or "creatures"
     what = "Creature" if deck.startswith("creature") else "Hero" if deck.startswith("hero") else str(deck)
     return f"The {what} deck is shuffled together with its discard pile"
 
 
-def _income(e, g, P):
+def _income(e: Event, g: Context, P: Namer) -> str:
     gains = e.get("gains") or []
     parts = [f"{P(p)} receives {gp(n)}" for p, n in enumerate(gains) if n]
     return "Income: " + (listing(parts) if parts else "no one receives any GP")
 
 
-def _game_over(e, g, P):
+def _game_over(e: Event, g: Context, P: Namer) -> str:
     winners = e.get("winners") or []
     if not winners:
         return "The game is over, with no winner"
@@ -154,25 +158,25 @@ def _game_over(e, g, P):
     return f"The game is over: {listing(P(p) for p in winners)} share the victory"
 
 
-def _philosopher(e, g, P):
+def _philosopher(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} takes a Philosopher card"
 
 
-def _priestess(e, g, P):
+def _priestess(e: Event, g: Context, P: Namer) -> str:
     n = e.get("amount", 1)
     return f"{P(e.get('player'))} takes {'a Priestess card' if n == 1 else f'{n} Priestess cards'}"
 
 
-def _metropolis_impossible(e, g, P):
+def _metropolis_impossible(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} has nowhere to build a Metropolis and builds none"
 
 
-def _demolished(e, g, P):
+def _demolished(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} removes their {building_name(e.get('building'))} "
             f"{at_area(g, e.get('area'))} to make room")
 
 
-def _metropolis(e, g, P):
+def _metropolis(e: Event, g: Context, P: Namer) -> str:
     how = METROPOLIS_WAYS.get(e.get("how"), f"({e.get('how')})" if e.get("how") else "")
     out = f"{P(e.get('player'))} builds a Metropolis {at_area(g, e.get('area'))}"
     if how:
@@ -184,155 +188,152 @@ def _metropolis(e, g, P):
     return out + ("; no bonus token is left" if g.rules.metropolis_bonuses else "")
 
 
-def _metropolis_lost(e, g, P):
+def _metropolis_lost(e: Event, g: Context, P: Namer) -> str:
     bonus = e.get("bonus")
     return (f"{P(e.get('player'))} loses the Metropolis {at_area(g, e.get('area'))} and receives "
             f"its bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}")
 
 
-def _reserved(e, g, P):
+def _reserved(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} reserves {creature_name(e.get('card'))} on the Creature track"
 
 
-def _kept(e, g, P):
+def _kept(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} discards a Priestess to keep {creature_name(e.get('card'))}"
 
 
-def _creature_moved(e, g, P):
+def _creature_moved(e: Event, g: Context, P: Namer) -> str:
     return f"{creature_name(e.get('card'))} moves to {area_name(g, e.get('area'))}"
 
 
-def _creature_leaves(e, g, P):
+def _creature_leaves(e: Event, g: Context, P: Namer) -> str:
     return f"{creature_name(e.get('card'))} leaves the board"
 
 
-def _creature_bought(e, g, P):
+def _creature_bought(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} buys {creature_name(e.get('card'))} for {gp(e.get('cost', 0))}"
 
 
-def _creature_wasted(e, g, P):
+def _creature_wasted(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} cannot use {creature_name(e.get('card'))}: "
             f"it is discarded without effect")
 
 
-def _peek(e, g, P):
+def _peek(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} secretly looks at the top card of the Creature deck"
 
 
-def _peek_returned(e, g, P):
+def _peek_returned(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} puts the Creature card back on top of the deck"
 
 
-def _hero_recruited(e, g, P):
+def _hero_recruited(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} recruits the Hero {card_name(e.get('hero'))} for {gp(e.get('cost', 0))}"
 
 
-def _hero_placed(e, g, P):
+def _hero_placed(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} places {card_name(e.get('hero'))} {at_area(g, e.get('area'))}"
 
 
 # Creature effects (rulebook, "Mythological Creatures"; the Maelström cards).
 
-def _creature_played(e, g, P):
+def _creature_played(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} plays {creature_name(e.get('card'))} for free "
             f"through {creature_name(e.get('by'))}")
 
 
-def _creature_stolen(e, g, P):
+def _creature_stolen(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} steals {creature_name(e.get('card'))} from {P(e.get('victim'))}"
 
 
-def _card_stolen(e, g, P):
+def _card_stolen(e: Event, g: Context, P: Namer) -> str:
     card = UNITS.get(e.get("card"), (card_name(e.get("card")),))[0]
     return f"{P(e.get('player'))} steals a {card} card from {P(e.get('victim'))}"
 
 
-def _building_stolen(e, g, P):
+def _building_stolen(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} steals {P(e.get('victim'))}'s {building_name(e.get('building'))} "
             f"{at_area(g, e.get('area'))}")
 
 
-def _mercs_stolen(e, g, P):
+def _mercs_stolen(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} steals {unit_name('merc', e.get('count', 1))} from "
             f"{P(e.get('victim'))} {at_area(g, e.get('area'))}")
 
 
-def _gp_stolen(e, g, P):
+def _gp_stolen(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} steals half the GP of {P(e.get('victim'))}"
 
 
-def _graeae(e, g, P):
+def _graeae(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} repeats their Income Phase and receives {gp(e.get('amount'))}"
 
 
-def _exchanged(e, g, P):
+def _exchanged(e: Event, g: Context, P: Namer) -> str:
     reward = {"prosperity": "a Prosperity token", "priestess": "a Priestess card",
               "philosopher": "a Philosopher card"}.get(e.get("reward"), card_name(e.get("reward")))
     return f"{P(e.get('player'))} turns 2 mercenary Troops into {reward}"
 
 
-def _fleets_exchanged(e, g, P):
+def _fleets_exchanged(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 1)
     return (f"{P(e.get('player'))} exchanges {unit_name('fleet', n)} {at_area(g, e.get('area'))} "
             f"for {'a mercenary Troop' if n == 1 else f'{n} mercenary Troops'}")
 
 
-def _fleets_swapped(e, g, P):
-    areas = list(e.get("areas") or ()) + [None, None]
+def _fleets_swapped(e: Event, g: Context, P: Namer) -> str:
+    areas = [*list(e.get("areas") or ()), None, None]
     return (f"{P(e.get('player'))} swaps the Fleets of {area_name(g, areas[0])} "
             f"and {area_name(g, areas[1])}")
 
 
-def _hero_swapped(e, g, P):
+def _hero_swapped(e: Event, g: Context, P: Namer) -> str:
     out = (f"{P(e.get('player'))} swaps their Hero {card_name(e.get('old'))} for "
            f"{card_name(e.get('hero'))} from the Hero track")
     a = e.get("area")
     return out + (f", who stands {at_area(g, a)}" if a is not None else "")
 
 
-def _pegasus(e, g, P):
+def _pegasus(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} flies with Pegasus from {area_name(g, e.get('origin'))} "
             f"to {area_name(g, e.get('destination'))}")
 
 
-def _prosperity_moved(e, g, P):
+def _prosperity_moved(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} moves a Prosperity token from {area_name(g, e.get('origin'))} "
             f"to {area_name(g, e.get('destination'))}")
 
 
-def _sphinx_draw(e, g, P):
+def _sphinx_draw(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 3)
     return f"{P(e.get('player'))} draws {n} Creature card{'s' if n != 1 else ''} with the Sphinx"
 
 
-def _battle_kind(g: Game, a: Any) -> str:
+def _battle_kind(g: Context, a: Any) -> str:
     i = area_index(g, a)
     return "Land Battle" if i is not None and g.board.is_land[i] else "Sea Battle"
 
 
-def _battle(e, g, P):
+def _battle(e: Event, g: Context, P: Namer) -> str:
     a = e.get("area")
     return (f"{P(e.get('attacker'))} attacks {P(e.get('defender'))}: "
             f"a {_battle_kind(g, a)} {at_area(g, a)}")
 
 
-def _round(e, g, P, sides=None):
+def _round(e: Event, g: Context, P: Namer, sides: tuple[Any, Any] | None = None) -> str:
     a = e.get("area")
     att, dfd = sides or _battle_sides(g, a)
     dice = list(e.get("dice") or (0, 0))
     st = list(e.get("strength") or (0, 0))
     an = P(att) if att is not None else "the attacker"
     dn = P(dfd) if dfd is not None else "the defender"
-    if st[0] == st[1]:
-        outcome = "a tie: both lose the round"
-    else:
-        outcome = f"{dn if st[0] > st[1] else an} loses the round"
+    outcome = "a tie: both lose the round" if st[0] == st[1] else f"{dn if st[0] > st[1] else an} loses the round"
     return (f"{_battle_kind(g, a)} {at_area(g, a)}, round {e.get('round', '?')}: "
             f"{an} rolls {dice[0]} (strength {st[0]}), {dn} rolls {dice[1]} (strength {st[1]}); "
             f"{outcome}")
 
 
-def _battle_sides(g, a):
+def _battle_sides(g: Context, a: Any) -> tuple[Any, Any]:
     """The attacker and defender of the battle in area a, if it is still being fought."""
     i = area_index(g, a)
     for f in reversed(getattr(g.state, "stack", ()) or ()):
@@ -341,29 +342,29 @@ def _battle_sides(g, a):
     return None, None
 
 
-def _casualty(e, g, P):
+def _casualty(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} loses {unit_name(e.get('unit'))} {at_area(g, e.get('area'))}"
 
 
-def _retreat(e, g, P):
+def _retreat(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} retreats from {area_name(g, e.get('origin'))} "
             f"to {area_name(g, e.get('destination'))}")
 
 
-def _battle_won(e, g, P):
+def _battle_won(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} wins the battle and takes control of {area_name(g, e.get('area'))}"
 
 
-def _battle_held(e, g, P):
+def _battle_held(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} repels the attack on {area_name(g, e.get('area'))}"
 
 
-def _token_returned(e, g, P):
+def _token_returned(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))}'s Control token on {area_name(g, e.get('area'))} "
             f"is returned to them")
 
 
-def _moved(e, g, P):
+def _moved(e: Event, g: Context, P: Namer) -> str:
     parts = []
     for kind in ("troops", "mercs", "fleets"):
         n = e.get(kind) or 0
@@ -375,74 +376,74 @@ def _moved(e, g, P):
             f"to {area_name(g, e.get('destination'))}")
 
 
-def _land_move(e, g, P):
+def _land_move(e: Event, g: Context, P: Namer) -> str:
     hero = e.get("hero")
     kind = f"a Heroic Move with {card_name(hero)}" if hero else "a Land Move"
     return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for {kind} "
             f"from {area_name(g, e.get('origin'))} to {area_name(g, e.get('destination'))}")
 
 
-def _sea_move(e, g, P):
+def _sea_move(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for a Sea Move of "
             f"{unit_name('fleet', e.get('fleets', 1))} from {area_name(g, e.get('origin'))} "
             f"to {area_name(g, e.get('destination'))}")
 
 
-def _offering(e, g, P):
+def _offering(e: Event, g: Context, P: Namer) -> str:
     god = e.get("god")
     if god == "apollo":
         return f"{P(e.get('player'))} makes an Offering to Apollo"
     return f"{P(e.get('player'))} offers {gp(e.get('amount'))} to {god_name(god)}"
 
 
-def _outbid(e, g, P):
+def _outbid(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} is outbid on {god_name(e.get('god'))} and must bid again"
 
 
-def _paid(e, g, P):
+def _paid(e: Event, g: Context, P: Namer) -> str:
     n = e.get("amount", 0)
     if not n:
         return f"{P(e.get('player'))} pays nothing to {god_name(e.get('god'))}, thanks to their Priestesses"
     return f"{P(e.get('player'))} pays {gp(n)} to {god_name(e.get('god'))}"
 
 
-def _forgo(e, g, P):
+def _forgo(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} forgoes building the {building_name(e.get('building'))}"
 
 
-def _built(e, g, P):
+def _built(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} builds a {building_name(e.get('building'))} {at_area(g, e.get('area'))}"
 
 
-def _turn(e, g, P):
+def _turn(e: Event, g: Context, P: Namer) -> str:
     god = e.get("god")
     if god == "apollo":
         return f"Apollo: {P(e.get('player'))} receives Apollo's favour"
     return f"{god_name(god)}: {P(e.get('player'))} performs the Actions of {god_name(god)}"
 
 
-def _turn_end(e, g, P):
+def _turn_end(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} ends their turn"
 
 
-def _recruited(e, g, P):
+def _recruited(e: Event, g: Context, P: Namer) -> str:
     unit = e.get("unit")
     kind = unit_name(unit) if unit in UNITS else card_name(unit)
     return f"{P(e.get('player'))} recruits {kind} for {gp(e.get('cost', 0))}"
 
 
-def _prosperity(e, g, P):
+def _prosperity(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} places a Prosperity token {at_area(g, e.get('area'))}"
 
 
-def _gp(e, g, P):
+def _gp(e: Event, g: Context, P: Namer) -> str:
     n = e.get("amount", 0)
     if isinstance(n, int) and n < 0:
         return f"{P(e.get('player'))} loses {gp(-n)}"
     return f"{P(e.get('player'))} receives {gp(n)}"
 
 
-def _control(e, g, P):
+def _control(e: Event, g: Context, P: Namer) -> str:
     prev = e.get("previous")
     out = f"{P(e.get('player'))} takes control of {area_name(g, e.get('area'))}"
     if isinstance(prev, int) and prev >= 0:  # null: nobody held it
@@ -450,25 +451,25 @@ def _control(e, g, P):
     return out
 
 
-def _eliminated(e, g, P):
+def _eliminated(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} controls no Land Area and is eliminated"
 
 
-def _hero_lost(e, g, P):
+def _hero_lost(e: Event, g: Context, P: Namer) -> str:
     owner = e.get("player")
     whose = f"{P(owner)}'s Hero " if isinstance(owner, int) and owner >= 0 else "The Hero "
     return f"{whose}{card_name(e.get('hero'))} is discarded"
 
 
-def _destroyed(e, g, P):
+def _destroyed(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 1)
     verb = "is" if n == 1 else "are"
     what = unit_name(e.get("unit"), n)
     return f"{what[0].upper()}{what[1:]} {verb} destroyed {at_area(g, e.get('area'))}"
 
 
-def _placed(kind):
-    def write(e, g, P):
+def _placed(kind: str) -> Writer:
+    def write(e: Event, g: Context, P: Namer) -> str:
         return (f"{P(e.get('player'))} places {unit_name(kind, e.get('count', 1))} "
                 f"{at_area(g, e.get('area'))}")
     return write
@@ -476,97 +477,97 @@ def _placed(kind):
 
 # Creatures with miniatures (rulebook, "Creatures with Miniatures").
 
-def _creature_placed(e, g, P):
+def _creature_placed(e: Event, g: Context, P: Namer) -> str:
     what = creature_name(e.get('miniature') or e.get('card'))
     return f"{P(e.get('player'))} places {what} {at_area(g, e.get('area'))}"
 
 
-def _displaced(e, g, P):
+def _displaced(e: Event, g: Context, P: Namer) -> str:
     return _moved(e, g, P) + f", driven out by {P(e.get('by'))}'s creature"
 
 
-def _displaced_destroyed(e, g, P):
+def _displaced_destroyed(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))}'s units {at_area(g, e.get('area'))} have nowhere to go "
             f"and are destroyed")
 
 
-def _geryon_gp(e, g, P):
+def _geryon_gp(e: Event, g: Context, P: Namer) -> str:
     return f"Geryon: {gp(e.get('amount', 1))} placed {at_area(g, e.get('area'))}"
 
 
-def _geryon_gp_taken(e, g, P):
+def _geryon_gp_taken(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} takes the {gp(e.get('amount'))} Geryon left {at_area(g, e.get('area'))}"
 
 
 # Heroes (rulebook, "Hero Descriptions"; the Maelström heroes).
 
-def _hero_sacrificed(e, g, P):
+def _hero_sacrificed(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} sacrifices {card_name(e.get('hero'))}"
 
 
-def _power_used(e, g, P):
+def _power_used(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} uses the sacrificial power of {card_name(e.get('hero'))} "
             f"through {card_name(e.get('by'))}")
 
 
-def _paid_for_power(e, g, P):
+def _paid_for_power(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} pays {gp(e.get('amount'))} for the power"
 
 
-def _priestesses_converted(e, g, P):
+def _priestesses_converted(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} turns {e.get('count', 2)} Priestesses into a Philosopher"
 
 
-def _prosperity_discarded(e, g, P):
+def _prosperity_discarded(e: Event, g: Context, P: Namer) -> str:
     return f"{P(e.get('player'))} discards a Prosperity token {at_area(g, e.get('area'))}"
 
 
-def _metropolis_on_card(e, g, P):
+def _metropolis_on_card(e: Event, g: Context, P: Namer) -> str:
     out = f"{P(e.get('player'))} places the Metropolis on Penthesilea's card, where it cannot be attacked"
     bonus = e.get("bonus")
     return out + (f" (bonus: {BONUS_TEXT.get(bonus, bonus)})" if bonus else "")
 
 
-def _cards_discarded(e, g, P):
+def _cards_discarded(e: Event, g: Context, P: Namer) -> str:
     return f"The Creature cards under {card_name(e.get('hero'))} are discarded"
 
 
-def _creature_slain(e, g, P):
+def _creature_slain(e: Event, g: Context, P: Namer) -> str:
     return (f"{card_name(e.get('hero'))} slays {creature_name(e.get('card'))} "
             f"{at_area(g, e.get('area'))}")
 
 
-def _hector(e, g, P):
+def _hector(e: Event, g: Context, P: Namer) -> str:
     return (f"Hector: {P(e.get('player'))} destroys an invading {UNITS.get(e.get('unit'), (e.get('unit'),))[0]} "
             f"{at_area(g, e.get('area'))} before the battle")
 
 
-def _mercs_turned(e, g, P):
+def _mercs_turned(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 1)
     return (f"Pandora: {unit_name('merc', n)} {at_area(g, e.get('area'))} "
             f"{'comes' if n == 1 else 'come'} under {P(e.get('player'))}'s control")
 
 
-def _reroll(e, g, P):
+def _reroll(e: Event, g: Context, P: Namer) -> str:
     return f"Croesus: {P(e.get('player'))} pays {gp(e.get('cost', 1))} and rolls again: {e.get('die')}"
 
 
-def _escaped(e, g, P):
+def _escaped(e: Event, g: Context, P: Namer) -> str:
     return (f"Perseus: {P(e.get('player'))}'s {UNITS.get(e.get('unit'), (e.get('unit'),))[0]} retreats "
             f"from {area_name(g, e.get('origin'))} to {area_name(g, e.get('destination'))} instead of being destroyed")
 
 
-def _perseus(e, g, P):
+def _perseus(e: Event, g: Context, P: Namer) -> str:
     return (f"{P(e.get('player'))} moves Troops with Perseus' power from {area_name(g, e.get('origin'))} "
             f"to {area_name(g, e.get('destination'))}")
 
 
-def _side_destroyed(e, g, P):
+def _side_destroyed(e: Event, g: Context, P: Namer) -> str:
     return (f"Achilles: {P(e.get('player'))} cannot retreat; their Troops and Heroes "
             f"{at_area(g, e.get('area'))} are destroyed")
 
 
-def _creature_swapped(e, g, P):
+def _creature_swapped(e: Event, g: Context, P: Namer) -> str:
     """Zeus in the classic edition (R25)."""
     return (f"{P(e.get('player'))} pays 1 GP to discard {creature_name(e.get('card'))} from the "
             f"Creature track; {creature_name(e.get('new'))} takes its place")
@@ -613,20 +614,20 @@ _AREA_KEYS = {"area", "areas", "origin", "destination", "path"}
 _CARD_KEYS = {"card", "hero", "creature", "god", "building", "unit", "bonus", "old", "by", "reward"}
 
 
-def _generic(e, g, P):
+def _generic(e: Event, g: Context, P: Namer) -> str:
     """An unknown event: its type and fields in plain words, never a crash."""
     kind = str(e.get("type") or "event").replace("_", " ")
     player = e.get("player")
     parts = []
     for k, v in e.items():
-        if k in ("type", "player") or v is None or v == "" or v == [] or v == ():
+        if k in ("type", "player") or v is None or v in ("", [], ()):
             continue
         parts.append(f"{k.replace('_', ' ')} {_plain(k, v, g, P)}")
     head = f"{P(player)}: {kind}" if isinstance(player, int) else kind[:1].upper() + kind[1:]
     return head + (f" ({', '.join(parts)})" if parts else "")
 
 
-def _plain(k, v, g, P):
+def _plain(k: str, v: Any, g: Context, P: Namer) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if k in _PLAYER_KEYS and isinstance(v, int):
@@ -646,11 +647,12 @@ def _plain(k, v, g, P):
 
 # --- the public functions -----------------------------------------------------------------
 
-def describe(event: dict, game: Game, names: list | None = None, sides: tuple | None = None) -> str:
+def describe(event: Event, game: Context, names: list[str] | None = None,
+             sides: tuple[Any, Any] | None = None) -> str:
     """One sentence, in the rulebook's words, for one event. `names` replaces
     "Player 1".."Player N"; `sides` (attacker, defender) names a battle round's sides
     when the battle is no longer on the stack (see Narrator)."""
-    def P(p):
+    def P(p: Any) -> str:
         return player_name(p, names)
     try:
         if not isinstance(event, dict):
@@ -681,7 +683,7 @@ _SILENT_DECISIONS = {
 }
 
 
-def decision_sentence(action: Action, player: int | None, names: list | None = None) -> str:
+def decision_sentence(action: Action, player: int | None, names: list[str] | None = None) -> str:
     """A sentence for a decision that emits no event (a battle's "do not retreat"), or ""."""
     template = _SILENT_DECISIONS.get(getattr(action, "kind", ""))
     if not template:
@@ -695,13 +697,13 @@ class Narrator:
     what the sentence before them said: the GP of an income, a destroyed unit just
     lost in battle, the placement that a control change implies."""
 
-    def __init__(self, game: Game, names: list | None = None, full: bool = False) -> None:
+    def __init__(self, game: Context, names: list[str] | None = None, full: bool = False) -> None:
         self.game = game
         self.names = names
         self.full = full
-        self.battles: dict[Any, Any] = {}  # area -> (attacker, defender)
+        self.battles: dict[Any, tuple[Any, Any]] = {}  # area -> (attacker, defender)
 
-    def lines(self, events: list) -> list:
+    def lines(self, events: list[Event]) -> list[str]:
         out = []
         events = list(events or ())
         for i, e in enumerate(events):
@@ -720,7 +722,7 @@ class Narrator:
         return out
 
     @staticmethod
-    def _redundant(events: list, i: int) -> bool:
+    def _redundant(events: list[Event], i: int) -> bool:
         e, kind = events[i], events[i].get("type")
         if kind == "gp":
             # The Griffin's haul: half a hidden purse is the thief's and the victim's secret (R24).
@@ -740,7 +742,7 @@ class Narrator:
             return False
         if kind == "destroyed" and i > 0:
             prev = events[i - 1]
-            return (prev.get("type") == "casualty" and prev.get("area") == e.get("area")
+            return bool(prev.get("type") == "casualty" and prev.get("area") == e.get("area")
                     and prev.get("unit") == e.get("unit") and e.get("count", 1) == 1)
         if kind == "control" and i + 1 < len(events):
             # Placing or moving units into an area says who holds it now... unless

@@ -6,21 +6,19 @@ Charybdis are one card: one Priestess keeps both, and each miniature may move.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..content.cards import CREATURES
 from .actions import Action
+from .creatures import EFFECTS, creature_destinations
 from .frames import Frame, Handler, handler, pop, push
-from .hooks import EFFECTS, ON_CREATURE_ARRIVES, ON_CREATURE_LEAVES, ON_MAINTENANCE  # noqa: F401
-from .ops import release, remove_miniatures  # noqa: F401  (for the cards and the classic game)
-from .queries import card_of, card_on_board, creatures_on_board, miniatures_of, shielded
+from .ops import release
+from .queries import card_on_board, miniatures_of
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
-def start_maintenance(g: Game) -> None:
+def start_maintenance(g: Context) -> None:
     s = g.state
     for p in reversed([p for p in s.turn_order if not s.eliminated[p]]):
         mine = tuple(sorted(c for c, o in s.creature_owner.items() if o == p and card_on_board(g, c)))
@@ -28,35 +26,18 @@ def start_maintenance(g: Game) -> None:
             push(g, "maintain", p, cards_left=mine, stage="pay", miniatures=())
 
 
-def creature_destinations(g: Game, c: str, frm: int | None = None, p: int | None = None) -> list:
-    """Areas where the miniature (or card) c may stand: its card's area type, no other creature
-    there; adjacent to `frm` for a move; for a player p, not the area of another player's
-    Chiron ("Other players cannot move Creatures into the Area with Chiron")."""
-    b = g.board
-    kind = CREATURES[card_of(c)].miniature
-    occupied = set(creatures_on_board(g).values())
-    areas: Sequence[int] = b.lands if kind == "land" else b.seas if kind == "sea" else range(len(b.ids))
-    if frm is not None:
-        adj = set(b.adj[frm])
-        areas = [a for a in areas if a in adj]
-    out = [a for a in areas if a not in occupied]
-    if p is not None:
-        out = [a for a in out if not shielded(g, p, a)]
-    return out
-
-
 class MaintainFrame(Frame):
     """Phase 4: a player keeps or releases each creature card with a miniature on the board."""
-    cards_left: tuple   # the player's cards still to pay for, the current one first
-    stage: str          # pay (keep or release it)|move (its miniatures may move)
-    miniatures: tuple   # the kept card's miniatures still to move or stay
+    cards_left: tuple[str, ...]  # the player's cards still to pay for, the current one first
+    stage: str                   # pay (keep or release it)|move (its miniatures may move)
+    miniatures: tuple[str, ...]  # the kept card's miniatures still to move or stay
 
 
 @handler("maintain", MaintainFrame)
 class Maintenance(Handler):
 
     @staticmethod
-    def legal(g: Game, f: MaintainFrame) -> list:
+    def legal(g: Context, f: MaintainFrame) -> list[Action]:
         s, c = g.state, f["cards_left"][0]
         if f["stage"] == "pay":
             out = [Action("release", what=c)]
@@ -68,15 +49,13 @@ class Maintenance(Handler):
         dests = creature_destinations(g, m, frm, f["player"])
         # "a valid adjacent Area": where the card lets it be placed (the Minotaur: on a land
         # area its owner controls).
-        places = getattr(EFFECTS.get(c), "places", None)
-        if places is not None:
-            valid = set(places(g, f["player"], m))
-            dests = [a for a in dests if a in valid]
+        valid = set(EFFECTS[c].places(g, f["player"], m))
+        dests = [a for a in dests if a in valid]
         return [Action("stay", what=m)] + [Action("move_creature", what=m, where=g.board.ids[a])
                                             for a in dests]
 
     @staticmethod
-    def apply(g: Game, f: MaintainFrame, a: Action) -> None:
+    def apply(g: Context, f: MaintainFrame, a: Action) -> None:
         s, p, c = g.state, f["player"], f["cards_left"][0]
         if a.kind == "keep":
             s.priestesses[p] -= 1
@@ -90,13 +69,11 @@ class Maintenance(Handler):
                 dest = g.board.index[a.where]
                 s.creature_at[a.what] = dest
                 g.emit("creature_moved", card=a.what, area=a.where)
-                if a.what in ON_CREATURE_ARRIVES:
-                    ON_CREATURE_ARRIVES[a.what](g, a.what, dest, p)
+                EFFECTS[c].arrives(g, a.what, dest, p)
             f["miniatures"] = f["miniatures"][1:]
             if f["miniatures"]:
                 return  # Scylla moved or stayed: now Charybdis
-            if c in ON_MAINTENANCE:
-                ON_MAINTENANCE[c](g, c, p)
+            EFFECTS[c].kept(g, c, p)
         f["cards_left"], f["stage"] = f["cards_left"][1:], "pay"
         if not f["cards_left"]:
             pop(g, f)

@@ -8,31 +8,49 @@ has no bonus stack (R20) and puts a Metropolis on the isle's metropolis space (R
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..content.gods import BUILDINGS, METROPOLIS
 from . import ops
 from .actions import Action
-from .frames import Frame, Handler, handler, pop, push
-from .hooks import ELSEWHERE, ON_BUILDINGS_GAINED
-from .ops import gain_philosopher, push_metropolis  # noqa: F401  (for the cards)
+from .chance import after_chance, draw
+from .frames import Count, Frame, Handler, handler, pop, push
+from .hooks import Hook, Table
+from .ops import ON_BUILDINGS_GAINED, push_metropolis
 from .queries import buildings_of, controlled_lands, controlled_seas, empty_sites, lands_with_free_site
+from .teams import gain, teammates
 from .turns import push_build, push_place_unit
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
-def side_buildings(g: Game, p: int, kinds: tuple = BUILDINGS) -> list:
+class ElsewhereLegal(Protocol):
+    def __call__(self, g: Context, metropolis: MetropolisFrame, /) -> list[Action]: ...
+
+
+class ElsewhereApply(Protocol):
+    def __call__(self, g: Context, metropolis: MetropolisFrame, action: Action, /) -> None: ...
+
+
+# Places a Metropolis may go instead of a construction site (Penthesilea's card): the actions
+# that offer them, and what each action kind does.
+ELSEWHERE: Hook[ElsewhereLegal] = Hook("elsewhere", "f(g, metropolis_frame) -> actions placing the "
+                                       "Metropolis elsewhere than on a site (Penthesilea's card)")
+ELSEWHERE_APPLY: Table[ElsewhereApply] = Table("elsewhere_apply", "action kind -> f(g, metropolis_frame, "
+                                               "action): the Metropolis placed elsewhere")
+
+
+def side_buildings(g: Context, p: int, kinds: tuple[str, ...] = BUILDINGS) -> list[tuple[int, str]]:
     """(site, kind) of the basic buildings that count toward p's economic Metropolis: p's,
     and in team play the whole team's (R22: the team's combined four types)."""
     out = []
-    for q in g.teammates(p, include_self=True):
+    for q in teammates(g, p, include_self=True):
         out.extend(buildings_of(g, q, kinds, for_metropolis=True))
     return out
 
 
-def check_economic(g: Game, p: int) -> None:
+def check_economic(g: Context, p: int) -> None:
     """As soon as p has a Port, a Fortress, a Temple and a University, they become a Metropolis."""
     have = {k for _, k in side_buildings(g, p)}
     if len(have) == 4 and not any(f["kind"] == "metro" and f["player"] == p for f in g.state.stack):
@@ -40,10 +58,10 @@ def check_economic(g: Game, p: int) -> None:
 
 
 # ops.take_control and turns.place_building announce buildings gained; this is where they count.
-ON_BUILDINGS_GAINED.append(check_economic)
+ON_BUILDINGS_GAINED.plug(check_economic, "metropolis")
 
 
-def _remove_choices(g, f):
+def _remove_choices(g: Context, f: MetropolisFrame) -> list[tuple[int, int]]:
     """For the next building type to give up: the (site, area) candidates."""
     kind = f["to_remove"][0]
     if f.get("own_only"):
@@ -56,7 +74,7 @@ def _remove_choices(g, f):
 class MetropolisFrame(Frame):
     """A Metropolis to build (R20): the buildings it replaces are given up first."""
     how: str          # economic|cultural|heroic
-    to_remove: tuple  # the basic building types still to give up, one entry per building
+    to_remove: tuple[str, ...]  # the basic building types still to give up, one per building
     own_only: bool    # only the player's own buildings go (Helen, Odysseus), not the team's
     stage: str        # remove|site
 
@@ -65,7 +83,7 @@ class MetropolisFrame(Frame):
 class BuildMetropolis(Handler):
 
     @staticmethod
-    def auto(g: Game, f: MetropolisFrame) -> bool:
+    def auto(g: Context, f: MetropolisFrame) -> bool:
         if f["stage"] == "remove":
             while f["to_remove"]:
                 cands = _remove_choices(g, f)
@@ -84,12 +102,12 @@ class BuildMetropolis(Handler):
         return False
 
     @staticmethod
-    def legal(g: Game, f: MetropolisFrame) -> list:
+    def legal(g: Context, f: MetropolisFrame) -> list[Action]:
         b = g.board
         if f["stage"] == "remove":
             return [Action("remove", what=f["to_remove"][0], where=b.ids[a])
                     for a in sorted({a for _, a in _remove_choices(g, f)})]
-        elsewhere = [a for legal, _ in ELSEWHERE.values() for a in legal(g, f)]
+        elsewhere = [a for legal in ELSEWHERE for a in legal(g, f)]
         free = metropolis_places(g, f["player"])
         if free:
             return [Action("metropolis", where=b.ids[a]) for a in free] + elsewhere
@@ -98,10 +116,10 @@ class BuildMetropolis(Handler):
         return [Action("replace", what=k, where=b.ids[a]) for k, a in seen] + elsewhere
 
     @staticmethod
-    def apply(g: Game, f: MetropolisFrame, act: Action) -> None:
+    def apply(g: Context, f: MetropolisFrame, act: Action) -> None:
         if act.kind not in ("remove", "replace", "metropolis"):
             pop(g, f)
-            ELSEWHERE[act.kind][1](g, f, act)
+            ELSEWHERE_APPLY[act.kind](g, f, act)
             return
         area = g.board.index[act.where]
         if act.kind == "remove":
@@ -117,7 +135,7 @@ class BuildMetropolis(Handler):
         build_metropolis(g, f["player"], site, f["how"])
 
 
-def metropolis_places(g: Game, p: int) -> list:
+def metropolis_places(g: Context, p: int) -> list[int]:
     """Land areas of p where a new Metropolis may go: one with an empty site, or on the classic
     board (R8) an isle whose metropolis space is free. With none, a basic building of p's must
     make way ("If no space is free for a new metropolis, destroy your own buildings")."""
@@ -127,38 +145,40 @@ def metropolis_places(g: Game, p: int) -> list:
     return lands_with_free_site(g, p)
 
 
-def metropolis_site(g: Game, area: int) -> int:
+def metropolis_site(g: Context, area: int) -> int:
     """The site a Metropolis takes in an area offered by `metropolis_places`."""
     m = g.board.metro_site[area]
     return m if m >= 0 else empty_sites(g, area)[0]
 
 
-def _area_sites(g, a):
+def _area_sites(g: Context, a: int) -> range:
     return range(g.board.site_start[a], g.board.site_start[a] + g.board.sites[a])
 
 
-def _give_up(g, f, site):
+def _give_up(g: Context, f: MetropolisFrame, site: int) -> None:
     g.state.sites[site] = ""
     f["to_remove"] = f["to_remove"][1:]
 
 
-def build_metropolis(g: Game, p: int, site: int, how: str) -> None:
-    s = g.state
-    s.sites[site] = METROPOLIS
-    bonus = draw_bonus(g)
+def build_metropolis(g: Context, p: int, site: int, how: str) -> None:
+    """The Metropolis, and its bonus token from the top of the stack (R28: none once the stack
+    is empty; the classic game has none, R20)."""
+    g.state.sites[site] = METROPOLIS
+    draw(g, "bonus_stack", 1, "metropolis_bonus", (p, site, how))
+
+
+@after_chance("metropolis_bonus")
+def _bonus_drawn(g: Context, bonuses: tuple[Any, ...], args: tuple[Any, ...]) -> None:
+    p, site, how = args
+    bonus = bonuses[0]
     if bonus:
-        s.metro_bonus[site] = bonus
-    g.emit("metropolis", player=p, area=g.board.ids[g.board.site_area[site]], how=how, bonus=bonus or None)
+        g.state.metro_bonus[site] = bonus
+    g.emit("metropolis", player=p, area=g.board.ids[g.board.site_area[site]], how=how, bonus=bonus)
     if bonus:
         apply_bonus(g, p, bonus)
 
 
-def draw_bonus(g: Game) -> str:
-    s = g.state
-    return s.bonus_stack.pop() if s.bonus_stack else ""  # R28: an empty stack gives no bonus
-
-
-def metropolis_conquered(g: Game, area: int, loser: int) -> None:
+def metropolis_conquered(g: Context, area: int, loser: int) -> None:
     """The player who lost a metropolis benefits from its bonus at once (R20)."""
     s = g.state
     if s.eliminated[loser]:
@@ -171,9 +191,9 @@ def metropolis_conquered(g: Game, area: int, loser: int) -> None:
 
 # --- the eight bonuses (rulebook, "Metropolis Bonuses") -------------------------------
 
-def apply_bonus(g: Game, p: int, bonus: str) -> None:
+def apply_bonus(g: Context, p: int, bonus: str) -> None:
     if bonus == "three-gp":
-        g.gain(p, 3)
+        gain(g, p, 3)
     elif bonus == "priestess":
         ops.gain_priestess(g, p)
     elif bonus == "two-troops":
@@ -196,7 +216,7 @@ def apply_bonus(g: Game, p: int, bonus: str) -> None:
 
 
 class BonusFleetFrame(Frame):
-    left: int  # fleets still to place
+    left: Count  # fleets still to place
 
 
 @handler("bonus_fleet", BonusFleetFrame)
@@ -204,20 +224,20 @@ class BonusFleet(Handler):
     """Fleets go to sea areas the player already controls (Gain two Fleets)."""
 
     @staticmethod
-    def legal(g: Game, f: BonusFleetFrame) -> list:
+    def legal(g: Context, f: BonusFleetFrame) -> list[Action]:
         if not g.state.fleets_left[f["player"]]:
             return []
         return [Action("place_fleet", where=g.board.ids[a]) for a in controlled_seas(g, f["player"])]
 
     @staticmethod
-    def auto(g: Game, f: BonusFleetFrame) -> bool:
+    def auto(g: Context, f: BonusFleetFrame) -> bool:
         if not BonusFleet.legal(g, f):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g: Game, f: BonusFleetFrame, a: Action) -> None:
+    def apply(g: Context, f: BonusFleetFrame, a: Action) -> None:
         ops.place_fleets(g, g.board.index[a.where], f["player"])
         f["left"] -= 1
         if not f["left"]:
@@ -233,19 +253,19 @@ class ReserveCreature(Handler):
     """A control token on a creature of the track: only its owner may buy it."""
 
     @staticmethod
-    def legal(g: Game, f: ReserveFrame) -> list:
+    def legal(g: Context, f: ReserveFrame) -> list[Action]:
         s = g.state
         return [Action("reserve", what=c) for c in s.creature_track if c and c not in s.reserved]
 
     @staticmethod
-    def auto(g: Game, f: ReserveFrame) -> bool:
+    def auto(g: Context, f: ReserveFrame) -> bool:
         if not ReserveCreature.legal(g, f):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g: Game, f: ReserveFrame, a: Action) -> None:
+    def apply(g: Context, f: ReserveFrame, a: Action) -> None:
         g.state.reserved[a.what] = f["player"]
         g.emit("reserved", player=f["player"], card=a.what)
         pop(g, f)

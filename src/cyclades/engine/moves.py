@@ -7,15 +7,15 @@ until the destination is chosen.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from ..content.gods import APOLLO, GODS
 from . import ops
 from .actions import Action
 from .battle import creature_units, start_battle
-from .frames import Frame, Handler, handler, nearest, pop, push
+from .frames import Count, Frame, From, Handler, handler, nearest, pop, push
 from .heroes import heroes_arrive
-from .hooks import MOVES
+from .hooks import Hook
 from .queries import (
     MODIFIERS,
     accessible_lands,
@@ -25,22 +25,51 @@ from .queries import (
     heroes_at,
     sea_neighbours,
 )
+from .scoring import side_metropolises
 from .state import NOBODY
+from .teams import friends, may_attack, pay, purse
 from .turns import TurnFrame, menu_item
 from .unit_choice import UnitChoice, choose_unit, start_units, unit_choices
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 CANCEL = Action("cancel")
 
-# Heroes' military powers on Heroic Moves (engine/hooks.py declares each of them).
+
+class HeroicCost(Protocol):
+    def __call__(self, g: Context, turn: TurnFrame, hero: str, cost: int, /) -> int: ...
+
+
+class HeroRule(Protocol):
+    def __call__(self, g: Context, hero: str, /) -> bool: ...
+
+
+class HeroicReach(Protocol):
+    def __call__(self, g: Context, player: int, origin: int, hero: str, /) -> set[int]: ...
+
+
+class MoveHooks(TypedDict):
+    heroic_cost: Hook[HeroicCost]
+    heroic_with_apollo: Hook[HeroRule]
+    heroic_reach: Hook[HeroicReach]
+
+
+# Heroes' military powers on Heroic Moves.
+MOVES: MoveHooks = {
+    "heroic_cost": Hook("heroic_cost", "f(g, turn, hero, cost) -> the cost of this hero's Heroic "
+                        "Move (Pericles)"),
+    "heroic_with_apollo": Hook("heroic_with_apollo", "f(g, hero) -> True: the hero may make Heroic "
+                               "Moves with Apollo (Leto)"),
+    "heroic_reach": Hook("heroic_reach", "f(g, player, origin, hero) -> extra land areas the move "
+                         "may reach (Jason)"),
+}
 HOOKS = MOVES
 
 
 # --- where units may go ---------------------------------------------------------
 
-def land_destinations(g: Game, p: int, frm: int, hero: str = "") -> list:
+def land_destinations(g: Context, p: int, frm: int, hero: str = "") -> list[int]:
     """Where a Land Move from frm may go; `hero` names the hero of a Heroic Move (Jason)."""
     if not can_leave_land(g, p, frm):
         return []
@@ -48,8 +77,8 @@ def land_destinations(g: Game, p: int, frm: int, hero: str = "") -> list:
     out = []
     for a in accessible_lands(g, p, frm) | heroic_reach(g, p, frm, hero):
         q = s.ctrl[a]
-        if q != p and q != NOBODY:
-            if not g.may_attack(p, q, a):
+        if q not in (p, NOBODY):
+            if not may_attack(g, p, q, a):
                 continue
             if not last_area_attack_allowed(g, p, q, a):
                 continue
@@ -57,7 +86,7 @@ def land_destinations(g: Game, p: int, frm: int, hero: str = "") -> list:
     return sorted(out)
 
 
-def heroic_reach(g: Game, p: int, frm: int, hero: str) -> set:
+def heroic_reach(g: Context, p: int, frm: int, hero: str) -> set[int]:
     if not hero or not HOOKS["heroic_reach"]:
         return set()
     out = set()
@@ -67,7 +96,7 @@ def heroic_reach(g: Game, p: int, frm: int, hero: str) -> set:
     return {a for a in out if all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"])}
 
 
-def fleet_route(g: Game, p: int, frm: int, dest: int, carries: Callable[..., Any]) -> tuple:
+def fleet_route(g: Context, p: int, frm: int, dest: int, carries: Callable[[int], bool]) -> tuple[int, ...]:
     """The sea areas of a shortest chain of fleets from frm to dest, `carries(sea)` saying which
     seas carry the move: what a Land Move across the sea passes through. () when the two land
     areas are adjacent (or no chain joins them)."""
@@ -94,7 +123,7 @@ def fleet_route(g: Game, p: int, frm: int, dest: int, carries: Callable[..., Any
     return ()
 
 
-def last_area_attack_allowed(g: Game, p: int, q: int, a: int) -> bool:
+def last_area_attack_allowed(g: Context, p: int, q: int, a: int) -> bool:
     """R19: a player's last land area may be attacked only if winning it gives the
     attacker the metropolises needed to end the game; in team play (R30) the team's,
     the teammates' metropolises counted, against the team goal."""
@@ -104,17 +133,17 @@ def last_area_attack_allowed(g: Game, p: int, q: int, a: int) -> bool:
             return True
     in_area = sum(1 for i in range(g.board.site_start[a], g.board.site_start[a] + g.board.sites[a])
                   if g.state.sites[i] == "metropolis")
-    return g.side_metropolises(p) + in_area >= g.goal
+    return side_metropolises(g, p) + in_area >= g.goal
 
 
-def sea_destinations(g: Game, p: int, frm: int) -> list:
+def sea_destinations(g: Context, p: int, frm: int) -> list[int]:
     s = g.state
     out = []
     for x in sea_neighbours(g, p, frm):
         q = s.ctrl[x]
         if not can_enter_sea(g, p, x):
             continue
-        if q != p and q != NOBODY and s.fleets[x] and not g.may_attack(p, q, x):
+        if q not in (p, NOBODY) and s.fleets[x] and not may_attack(g, p, q, x):
             continue
         out.append(x)
     return out
@@ -122,8 +151,8 @@ def sea_destinations(g: Game, p: int, frm: int) -> list:
 
 # --- arriving -----------------------------------------------------------------
 
-def arrive_land(g: Game, p: int, dest: int, troops: int, mercs: int, heroes: tuple, frm: int,
-                route: tuple = ()) -> None:
+def arrive_land(g: Context, p: int, dest: int, troops: int, mercs: int, heroes: tuple[str, ...], frm: int,
+                route: tuple[int, ...] = ()) -> None:
     """Units of p enter a land area: join, take an undefended area, or fight (rulebook, Land Move).
     `route` lists the sea areas the move passed through."""
     s = g.state
@@ -145,7 +174,7 @@ def arrive_land(g: Game, p: int, dest: int, troops: int, mercs: int, heroes: tup
     ops.take_control(g, dest, p)
 
 
-def arrive_sea(g: Game, p: int, dest: int, fleets: int, frm: int) -> None:
+def arrive_sea(g: Context, p: int, dest: int, fleets: int, frm: int) -> None:
     s = g.state
     q = s.ctrl[dest]
     if q not in (NOBODY, p) and s.fleets[dest]:
@@ -157,7 +186,7 @@ def arrive_sea(g: Game, p: int, dest: int, fleets: int, frm: int) -> None:
     ops.take_control(g, dest, p)
 
 
-def leave_land(g: Game, frm: int, troops: int, mercs: int, heroes: tuple) -> None:
+def leave_land(g: Context, frm: int, troops: int, mercs: int, heroes: tuple[str, ...]) -> None:
     """Units leave; an emptied area keeps its controller's token (R16)."""
     s = g.state
     s.troops[frm] -= troops
@@ -168,29 +197,29 @@ def leave_land(g: Game, frm: int, troops: int, mercs: int, heroes: tuple) -> Non
 
 # --- Land Move (Ares) and Heroic Move ------------------------------------------------
 
-def movable_origins(g: Game, p: int) -> list:
+def movable_origins(g: Context, p: int) -> list[int]:
     return list(_movable_origins(g, p))
 
 
-def _movable_origins(g: Game, p: int) -> Iterator[int]:
+def _movable_origins(g: Context, p: int) -> Iterator[int]:
     s = g.state
     return (a for a in controlled_lands(g, p)
             if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True)) and land_destinations(g, p, a))
 
 
-def _land_move_legal(g, f):
+def _land_move_legal(g: Context, f: TurnFrame) -> list[Action]:
     # The turn's menu only asks whether there is an origin: stop at the first (a generator).
-    if f["god"] != "ares" or g.purse(f["player"]) < 1 or next(_movable_origins(g, f["player"]), None) is None:
+    if f["god"] != "ares" or purse(g, f["player"]) < 1 or next(_movable_origins(g, f["player"]), None) is None:
         return []
     return [Action("land_move", n=1)]
 
 
-def _land_move_apply(g, f, a):
+def _land_move_apply(g: Context, f: TurnFrame, a: Action) -> None:
     push(g, "lmove", f["player"], stage="origin", origin=-1, troops=0, mercenaries=0, heroes=(),
          cost=1, hero="")
 
 
-def heroic_cost(g: Game, f: TurnFrame, hero: str) -> int:
+def heroic_cost(g: Context, f: TurnFrame, hero: str) -> int:
     """R14: the n-th Heroic Move of the turn costs n GP, over all the player's heroes
     (Pericles' moves cost 1 GP but still count)."""
     cost = f["heroic_moves"] + 1
@@ -199,14 +228,14 @@ def heroic_cost(g: Game, f: TurnFrame, hero: str) -> int:
     return cost
 
 
-def _heroic_allowed(g: Game, f: TurnFrame, hero: str) -> bool:
+def _heroic_allowed(g: Context, f: TurnFrame, hero: str) -> bool:
     """Rulebook, Heroic Move: with any god but Apollo and Ares (Leto: with Apollo too)."""
     if f["god"] == APOLLO:
         return any(fn(g, hero) for fn in HOOKS["heroic_with_apollo"])
     return GODS[f["god"]].heroic_moves
 
 
-def _heroic_legal(g, f):
+def _heroic_legal(g: Context, f: TurnFrame) -> list[Action]:
     s, p = g.state, f["player"]
     if f["god"] != APOLLO and not GODS[f["god"]].heroic_moves:
         return []
@@ -214,12 +243,12 @@ def _heroic_legal(g, f):
     for h, at in sorted(s.hero_at.items()):
         if s.hero_owner.get(h) == p and _heroic_allowed(g, f, h):
             cost = heroic_cost(g, f, h)
-            if g.purse(p) >= cost and land_destinations(g, p, at, h):
+            if purse(g, p) >= cost and land_destinations(g, p, at, h):
                 out.append(Action("heroic_move", what=h, n=cost))
     return out
 
 
-def _heroic_apply(g, f, a):
+def _heroic_apply(g: Context, f: TurnFrame, a: Action) -> None:
     frm = g.state.hero_at[a.what]
     move = push(g, "lmove", f["player"], stage="origin", origin=-1, heroes=(a.what,), cost=a.n,
                 hero=a.what)
@@ -230,7 +259,7 @@ menu_item("land_move", ("land_move",))((_land_move_legal, _land_move_apply))
 menu_item("heroic_move", ("heroic_move",))((_heroic_legal, _heroic_apply))
 
 
-def _companions(g: Game, f: LandMoveFrame) -> list:
+def _companions(g: Context, f: LandMoveFrame) -> list[str]:
     """Heroes who may come along: any of the origin's with Ares; on a Heroic Move only the
     moving hero, already chosen."""
     return [] if f["hero"] else heroes_at(g, f["origin"])
@@ -239,25 +268,25 @@ def _companions(g: Game, f: LandMoveFrame) -> list:
 class LandMoveFrame(Frame, UnitChoice):
     """A Land Move (Ares) or a Heroic Move; the unit choice's fields (engine/unit_choice.py):
     stage origin|troops|mercs|heroes|dest, origin, troops, mercenaries, heroes."""
-    cost: int  # GP paid when the destination is chosen
-    hero: str  # the hero of a Heroic Move ("" for a Land Move)
+    cost: Count  # GP paid when the destination is chosen
+    hero: str    # the hero of a Heroic Move ("" for a Land Move)
 
 
 @handler("lmove", LandMoveFrame)
 class LandMove(Handler):
 
     @staticmethod
-    def legal(g: Game, f: LandMoveFrame) -> list:
+    def legal(g: Context, f: LandMoveFrame) -> list[Action]:
         b, p, stage, frm = g.board, f["player"], f["stage"], f["origin"]
         if stage == "origin":
             return [Action("origin", where=b.ids[a]) for a in movable_origins(g, p)] + [CANCEL]
         if stage != "dest":
-            return unit_choices(g, f, _companions(g, f)) + [CANCEL]
+            return [*unit_choices(g, f, _companions(g, f)), CANCEL]
         return [Action("destination", where=b.ids[a])
                 for a in land_destinations(g, p, frm, f["hero"])] + [CANCEL]
 
     @staticmethod
-    def apply(g: Game, f: LandMoveFrame, a: Action) -> None:
+    def apply(g: Context, f: LandMoveFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)
             return
@@ -268,10 +297,10 @@ class LandMove(Handler):
             _finish_land_move(g, f, g.board.index[a.where])  # the destination: moved and paid now
 
 
-def _finish_land_move(g, f, dest):
+def _finish_land_move(g: Context, f: LandMoveFrame, dest: int) -> None:
     p, frm = f["player"], f["origin"]
     pop(g, f)
-    g.pay(p, f["cost"])
+    pay(g, p, f["cost"])
     if f["hero"]:
         turn = nearest(g, "turn")
         if turn is not None:
@@ -283,34 +312,34 @@ def _finish_land_move(g, f, dest):
                 _route(g, p, frm, dest, f["heroes"]))
 
 
-def _route(g: Game, p: int, frm: int, dest: int, heroes: tuple) -> tuple:
+def _route(g: Context, p: int, frm: int, dest: int, heroes: tuple[str, ...]) -> tuple[int, ...]:
     """The seas a move with heroes passed through (Heracles): a shortest chain of the player's
     fleets (R17), or of any fleets for a move only the Heroic Move's reach allows (Jason)."""
     if not heroes:
         return ()
     s = g.state
-    route = fleet_route(g, p, frm, dest, lambda x: s.fleets[x] and g.friends(p, s.ctrl[x]))
+    route = fleet_route(g, p, frm, dest, lambda x: s.fleets[x] > 0 and friends(g, p, s.ctrl[x]))
     return route or fleet_route(g, p, frm, dest, lambda x: s.fleets[x] > 0)
 
 
 # --- Sea Move (Poseidon) --------------------------------------------------------------
 
-def sea_origins(g: Game, p: int) -> list:
+def sea_origins(g: Context, p: int) -> list[int]:
     return list(_sea_origins(g, p))
 
 
-def _sea_origins(g: Game, p: int) -> Iterator[int]:
+def _sea_origins(g: Context, p: int) -> Iterator[int]:
     s = g.state
     return (a for a in g.board.seas if s.ctrl[a] == p and s.fleets[a] and sea_destinations(g, p, a))
 
 
-def _sea_move_legal(g, f):
-    if f["god"] != "poseidon" or g.purse(f["player"]) < 1 or next(_sea_origins(g, f["player"]), None) is None:
+def _sea_move_legal(g: Context, f: TurnFrame) -> list[Action]:
+    if f["god"] != "poseidon" or purse(g, f["player"]) < 1 or next(_sea_origins(g, f["player"]), None) is None:
         return []
     return [Action("sea_move", n=1)]
 
 
-def _sea_move_apply(g, f, a):
+def _sea_move_apply(g: Context, f: TurnFrame, a: Action) -> None:
     push(g, "smove", f["player"], stage="origin", origin=-1, fleets=0)
 
 
@@ -321,15 +350,15 @@ menu_item("sea_move", ("sea_move",), when=lambda r: r.sea_move == "adjacent")(
 
 class SeaMoveFrame(Frame):
     """A Legendary Sea Move (Poseidon): fleets to one adjacent sea (R17)."""
-    stage: str   # origin|count|dest
-    origin: int  # the sea the fleets leave (-1 until chosen)
-    fleets: int  # how many move
+    stage: str     # origin|count|dest
+    origin: From   # the sea the fleets leave (-1 until chosen)
+    fleets: Count  # how many move
 
 
 @handler("smove", SeaMoveFrame)
 class SeaMove(Handler):
     @staticmethod
-    def legal(g: Game, f: SeaMoveFrame) -> list:
+    def legal(g: Context, f: SeaMoveFrame) -> list[Action]:
         s, b, p = g.state, g.board, f["player"]
         if f["stage"] == "origin":
             return [Action("origin", where=b.ids[a]) for a in sea_origins(g, p)] + [CANCEL]
@@ -338,7 +367,7 @@ class SeaMove(Handler):
         return [Action("destination", where=b.ids[a]) for a in sea_destinations(g, p, f["origin"])] + [CANCEL]
 
     @staticmethod
-    def apply(g: Game, f: SeaMoveFrame, a: Action) -> None:
+    def apply(g: Context, f: SeaMoveFrame, a: Action) -> None:
         if a.kind == "cancel":
             pop(g, f)
         elif a.kind == "origin":
@@ -349,7 +378,7 @@ class SeaMove(Handler):
             s, p, frm, n = g.state, f["player"], f["origin"], f["fleets"]
             dest = g.board.index[a.where]
             pop(g, f)
-            g.pay(p, 1)
+            pay(g, p, 1)
             g.emit("sea_move", player=p, origin=g.board.ids[frm], destination=a.where, fleets=n, cost=1)
             s.fleets[frm] -= n
             if not s.fleets[frm]:

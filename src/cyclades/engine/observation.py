@@ -12,56 +12,67 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..content.rulesets import RULESETS
-from .frames import HANDLERS
+from .context import Context
+from .frames import secret_fields
+from .offerings import offerings_cost
+from .play import legal_actions, to_move
 from .setup import full_piles
 from .state import State
+from .teams import friends, purse_holder
+from .view import view
 
 if TYPE_CHECKING:
     from ..content.rulesets import Ruleset
-    from .game import Game
+    from .actions import Action
 
 _PILES = ("creature_deck", "hero_deck", "bonus_stack")
 
 
-def public_state(g: Game, p: int) -> dict:
-    """The state as p may know it: hidden facts replaced by None or by a count."""
+def public_state(g: Context, p: int) -> dict[str, Any]:
+    """The state as p may know it: hidden facts replaced by None or by a count; a secret card
+    of a frame (engine/frames.py: its role) by None for anyone but the player who sees it."""
     s = g.state
     d = s.to_dict()
-    d["gp"] = [gp if g.friends(p, q) or s.over else None for q, gp in enumerate(s.gp)]
+    d["gp"] = [gp if friends(g, p, q) or s.over else None for q, gp in enumerate(s.gp)]
     for pile in _PILES:
         d[pile] = len(d[pile])
     d["rng"] = None
     d["dice"] = []
     for raw, f in zip(d["stack"], s.stack):
-        if f["player"] != p:
-            for key in HANDLERS[f["kind"]].hidden(f):
-                raw[key] = None
+        for key, _, seen_by in secret_fields(f):
+            if 0 <= seen_by != p:
+                v = raw[key]
+                raw[key] = [None] * len(v) if isinstance(v, list) else None
     return d
 
 
-class Observation:
+G = TypeVar("G", bound=Context)
+
+
+class Observation(Generic[G]):
     """A player's information set: `player`, `view`, `legal_actions()`, `determinize(rng)`."""
 
-    __slots__ = ("player", "view", "_public", "_board", "_options", "_legal", "_game_class",
-                 "_template")
+    __slots__ = ("_board", "_game_class", "_legal", "_options", "_public", "_template", "player", "view")
 
-    def __init__(self, g: Game, p: int) -> None:
+    def __init__(self, g: G, p: int) -> None:
         self.player = p
-        self.view = g.view(p)
+        self.view = view(g, p)
         self._public = public_state(g, p)
         self._board = g.board  # immutable and public
-        self._game_class = type(g)  # the Game, which determinize() builds (no import upward)
+        self._game_class: type[G] = type(g)  # the Game, which determinize() builds (no import upward)
         self._options = {k: v for k, v in g.options.items() if k not in ("seed", "scenario")}
-        self._legal = tuple(g.legal_actions()) if g.to_move == p else ()
-        self._template: tuple | None = None  # (public State, unseen cards), made on first use
+        self._legal: tuple[Action, ...] = tuple(legal_actions(g)) if to_move(g) == p else ()
+        self._template: tuple[State, dict[str, list[str]]] | None = None  # made on first use
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
         return list(self._legal)
 
-    def determinize(self, rng: random.Random, purse: Any = None) -> Game:
+    def determinize(self, rng: random.Random,
+                    purse: Callable[[random.Random, int, dict[str, Any]], int] | None = None) -> G:
         """A full Game consistent with this observation. Unknown purses are drawn by
         `purse(rng, player, view)` (default `guess_purse`); pile orders are shuffled from
         the cards no one has seen; the generator is drawn from `rng`."""
@@ -89,19 +100,22 @@ class Observation:
             left[pile] = pool[count:]
         s.rng = rng.getrandbits(64)
         for f in s.stack:  # the frames are the copy's own (State.copy copies them)
-            # Secret cards of another player's decision: Zeus' peek shows the deck's top
-            # card; the Sphinx's three drawn cards are among those no one has seen.
-            if f.get("card", "") is None:
-                f["card"] = s.creature_deck[-1] if s.creature_deck else None
-            if "cards" in f and f["cards"] is None:
-                cards = left["creature_deck"]
-                f["cards"], left["creature_deck"] = tuple(cards[:3]), cards[3:]
+            # Secret cards of another player's decision (Zeus' peek, the Sphinx's draw): among
+            # the cards of their pile no one has seen, after those the pile holds.
+            for key, role, _ in secret_fields(f):
+                v = f[key]
+                unseen = left[role.pile]
+                if v is None:
+                    f[key], left[role.pile] = (unseen[0] if unseen else None), unseen[1:]
+                elif isinstance(v, tuple) and None in v:
+                    k = v.count(None)
+                    f[key], left[role.pile] = tuple(unseen[:k]), unseen[k:]
         g = self._game_class._blank(self._board, dict(self._options, seed=None))
         g.state = s
         _cover_offerings(g, self._public["gp"])
         return g
 
-    def _public_template(self) -> tuple:
+    def _public_template(self) -> tuple[State, dict[str, list[str]]]:
         """(the State of the public facts, hidden ones blank; pile -> the sorted cards no
         public place shows)."""
         d = {k: (list(v) if isinstance(v, list) else v) for k, v in self._public.items()}
@@ -114,7 +128,7 @@ class Observation:
         return State.from_dict(d), unseen
 
 
-def _shuffle(x: list, rng: random.Random) -> None:
+def _shuffle(x: list[Any], rng: random.Random) -> None:
     """`rng.shuffle(x)` for a plain random.Random, written out: the same draws of getrandbits
     and so the same order (Random.shuffle with _randbelow_with_getrandbits, inlined: a search
     shuffles the piles of every sample)."""
@@ -128,33 +142,32 @@ def _shuffle(x: list, rng: random.Random) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-def _cover_offerings(g, known):
+def _cover_offerings(g: Context, known: list[int | None]) -> None:
     """A guessed purse can always pay the offerings its owner has made this cycle (R11):
     every real one could."""
-    from .offerings import offerings_cost
     s = g.state
     if s.phase != "offerings":
         return
-    amounts: dict[Any, Any] = {}  # R23: a player's two offerings share one Priestess discount
+    amounts: dict[int, list[int]] = {}  # R23: a player's two offerings share one Priestess discount
     for q, amount in s.bids.values():
         amounts.setdefault(q, []).append(amount)
-    need: dict[Any, Any] = {}
+    need: dict[int, int] = {}
     for q, mine in amounts.items():
-        holder = g.purse_holder(q)
+        holder = purse_holder(g, q)
         need[holder] = need.get(holder, 0) + offerings_cost(g, q, mine)
     for holder, n in need.items():
         if known[holder] is None and s.gp[holder] < n:
             s.gp[holder] = n
 
 
-def guess_purse(rng: random.Random, q: int, view: dict) -> int:
+def guess_purse(rng: random.Random, q: int, view: dict[str, Any]) -> int:
     """A plausible purse for a player whose GP are hidden: about one cycle of income,
     give or take (a searcher may pass a better model)."""
     income = sum(a.get("prosperity", 0) for a in view["areas"] if a["owner"] == q) + 2
     return max(0, int(rng.gauss(income + 2, 2)))
 
 
-def _unseen_cards(d: dict, rules: Ruleset, maelstrom: bool) -> dict:
+def _unseen_cards(d: dict[str, Any], rules: Ruleset, maelstrom: bool) -> dict[str, list[str]]:
     """Cards of each pile that no public place shows: they are in the pile, in some order.
     Counted as multisets, since the classic deck holds two copies of some cards (R25)."""
     seen: dict[Any, Any] = {pile: Counter() for pile in _PILES}

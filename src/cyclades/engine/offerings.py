@@ -12,14 +12,15 @@ discount the two offerings together, once per cycle, each god offering costing a
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..content.gods import APOLLO
 from .actions import Action, new_action
-from .frames import Frame, Handler, handler, pop, push
+from .frames import Frame, Handler, Queue, handler, pop, push
+from .teams import friends, pay, purse
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
 APOLLO_ACTION = Action("apollo")
@@ -37,17 +38,17 @@ def bid_actions(god: str, low: int, high: int) -> list[Action]:
     return row[low:high + 1]
 
 
-def start_offerings(g: Game) -> None:
+def start_offerings(g: Context) -> None:
     order = [p for p in g.state.turn_order if not g.state.eliminated[p]]
     push(g, "offer", order[0], queue=tuple(order[1:]), banned_god="")
 
 
-def cost_of(g: Game, p: int, amount: int) -> int:
+def cost_of(g: Context, p: int, amount: int) -> int:
     """What a bid of `amount` costs p: the bid less one GP per Priestess (R12)."""
     return max(g.rules.min_payment if amount else 0, amount - g.state.priestesses[p])
 
 
-def offerings_cost(g: Game, p: int, amounts: list) -> int:
+def offerings_cost(g: Context, p: int, amounts: list[int]) -> int:
     """What p pays for its god offerings `amounts` together (R12; R23 two of them): their sum
     less one GP per Priestess, and at least the ruleset's minimum for each."""
     if not amounts:
@@ -55,37 +56,47 @@ def offerings_cost(g: Game, p: int, amounts: list) -> int:
     return max(g.rules.min_payment * len(amounts), sum(amounts) - g.state.priestesses[p])
 
 
-def own_bids(g: Game, p: int) -> list:
+def committed(g: Context, p: int, displaced: str | None = None) -> int:
+    """GP a teammate's current offerings already need from the shared purse (R11, R22), less
+    the offering on the god `displaced`, which an outbid takes back (R29)."""
+    if not g.teams:
+        return 0
+    teams = g.teams
+    return sum(cost_of(g, q, amount) for god, (q, amount) in g.state.bids.items()
+               if q != p and teams[q] == teams[p] and god != displaced)
+
+
+def own_bids(g: Context, p: int) -> list[int]:
     """The amounts of p's offerings standing on gods (R23: the other marker's, if any)."""
     return [amount for q, amount in g.state.bids.values() if q == p]
 
 
-def max_affordable(g: Game, p: int, displaced: str | None = None) -> int:
+def max_affordable(g: Context, p: int, displaced: str | None = None) -> int:
     """The highest bid p can pay (R11) besides its standing offerings; team play pools the
     purse. A teammate's offering on the god `displaced` does not count: outbidding it gives it
     back at once (R29). 0 when even the smallest bid cannot be paid (R12's minimum)."""
     mine = own_bids(g, p)
-    room = g.purse(p) - g.committed(p, displaced)
+    room = purse(g, p) - committed(g, p, displaced)
     if room < g.rules.min_payment * (len(mine) + 1):
         return 0
     return room + g.state.priestesses[p] - sum(mine)
 
 
-def _capped(g: Game, amount: int) -> int:
+def _capped(g: Context, amount: int) -> int:
     """A bid no higher than the ruleset's cap, if it has one."""
     return amount if g.rules.bid_cap is None else min(amount, g.rules.bid_cap)
 
 
 class OfferFrame(Frame):
     """Phase 3: `player` makes an offering."""
-    queue: tuple      # the players after `player` in turn order, who have not offered yet
+    queue: Queue      # the players after `player` in turn order, who have not offered yet
     banned_god: str   # the god `player` was just outbid on: not again now (R10); "" if none
 
 
 @handler("offer", OfferFrame)
 class Offering(Handler):
     @staticmethod
-    def legal(g: Game, f: OfferFrame) -> list:
+    def legal(g: Context, f: OfferFrame) -> list[Action]:
         s, p = g.state, f["player"]
         top = _capped(g, max_affordable(g, p))
         out = []
@@ -97,7 +108,7 @@ class Offering(Handler):
                 continue  # R23: a player's two markers go to two gods
             low = held[1] + 1 if held else 1
             highest = top
-            if held and g.friends(p, held[0]):
+            if held and friends(g, p, held[0]):
                 # R29: outbidding a teammate takes its offering back from the shared purse.
                 highest = _capped(g, max_affordable(g, p, displaced=god))
             out.extend(bid_actions(god, low, highest))
@@ -105,7 +116,7 @@ class Offering(Handler):
         return out
 
     @staticmethod
-    def apply(g: Game, f: OfferFrame, a: Action) -> None:
+    def apply(g: Context, f: OfferFrame, a: Action) -> None:
         s, p = g.state, f["player"]
         if a.kind == "apollo":
             s.apollo.append(p)
@@ -123,22 +134,22 @@ class Offering(Handler):
             _next_bidder(g, f)
 
 
-def _next_bidder(g, f):
+def _next_bidder(g: Context, f: OfferFrame) -> None:
     if f["queue"]:
         f["player"], f["queue"], f["banned_god"] = f["queue"][0], f["queue"][1:], ""
     else:
         pop(g, f)
 
 
-def pay_offerings(g: Game) -> None:
+def pay_offerings(g: Context) -> None:
     """Each player pays their offering less their Priestess discount (R12); with two offerings
     (R23) the discount goes to the first god's offering first, as far as it can, then to the
     second's, so that the two together cost `offerings_cost`."""
     s = g.state
-    discount: dict[Any, Any] = {}
+    discount: dict[int, int] = {}
     for god, (p, amount) in s.bids.items():
         left = discount.get(p, s.priestesses[p])
         cost = max(g.rules.min_payment, amount - left)
         discount[p] = left - (amount - cost)
-        g.pay(p, cost)
+        pay(g, p, cost)
         g.emit("paid", player=p, god=god, amount=cost)

@@ -4,24 +4,53 @@ Everything that changes who controls an area goes through `take_control`, so
 the Priestess icon (rulebook, Land Move) and elimination (R27) are never missed;
 everything that destroys a unit goes through `destroyed`, which creatures such
 as Geryon listen to. What a change means to a higher module (a conquered building that
-completes the four types) is announced through the hooks of engine/hooks.py.
+completes the four types) is announced through the hooks declared here.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .frames import push
-from .hooks import ON_BUILDINGS_GAINED, ON_CREATURE_LEAVES, ON_DESTROY, ON_HERO_LOST
+from .hooks import Hook
 from .queries import miniatures_of
 from .state import NOBODY
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 DIE_FACES = (0, 1, 1, 2, 2, 3)  # R3
+# turn_flags: the top card of the creature deck is the one Zeus' player looked at and put back
+# (engine/chance.py resolves the next draw to it).
+PEEKED_ON_TOP = "peeked_on_top"
 
 
-def rand(g: Game, n: int) -> int:
+class OnDestroy(Protocol):
+    def __call__(self, g: Context, area: int, unit: str, count: int, /) -> None: ...
+
+
+class OnPlayer(Protocol):
+    def __call__(self, g: Context, player: int, /) -> None: ...
+
+
+class OnCard(Protocol):
+    def __call__(self, g: Context, card: str, /) -> None: ...
+
+
+ON_DESTROY: Hook[OnDestroy] = Hook(
+    "on_destroy", "f(g, area, unit, count): units destroyed (not merely moved), after the "
+    "\"destroyed\" event (Geryon)")
+ON_HERO_LOST: Hook[OnCard] = Hook(
+    "on_hero_lost", "f(g, hero): a hero left play (destroyed, discarded, sacrificed, eliminated) "
+    "(Heracles' cards)")
+ON_BUILDINGS_GAINED: Hook[OnPlayer] = Hook(
+    "on_buildings_gained", "f(g, player): the player may have completed the four building types, "
+    "after they build or take control of a land area with buildings (the economic Metropolis)")
+ON_CREATURE_LEAVES: Hook[OnCard] = Hook(
+    "on_creature_leaves", "f(g, card): the card's miniatures left the board, so its lasting "
+    "effect ends (Typhon)")
+
+
+def rand(g: Context, n: int) -> int:
     """A uniform integer in [0, n) from the state's own generator (R4): splitmix64."""
     s = g.state
     x = (s.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
@@ -31,43 +60,35 @@ def rand(g: Game, n: int) -> int:
     return (x ^ (x >> 31)) % n
 
 
-def shuffle(g: Game, items: list) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = rand(g, i + 1)
-        items[i], items[j] = items[j], items[i]
-
-
-def roll_die(g: Game) -> int:
-    """One battle die (R3); a scenario may force the next results."""
+def roll_die(g: Context) -> int:
+    """One battle die (R3) from the generator; a scenario may force the next results."""
     s = g.state
     if s.dice:
         return s.dice.pop(0)
     return DIE_FACES[rand(g, 6)]
 
 
-def emit(g: Game, kind: str, **data: Any) -> None:
-    """Record an event for `Game.apply` to return: a kind declared in engine/events.py with
-    exactly its fields, areas already as board ids (`g.board.ids[a]`)."""
-    if g.events is not None:
-        data["type"] = kind
-        g.events.append(data)
+def shuffle(g: Context, items: list[Any]) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = rand(g, i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
-def gain_gp(g: Game, p: int, n: int) -> None:
+def gain_gp(g: Context, p: int, n: int) -> None:
     if n:
         g.state.gp[p] += n
-        emit(g, "gp", player=p, amount=n)
+        g.emit("gp", player=p, amount=n)
 
 
-def gain_priestess(g: Game, p: int, n: int = 1) -> None:
+def gain_priestess(g: Context, p: int, n: int = 1) -> None:
     s = g.state
     n = min(n, g.rules.priestesses - sum(s.priestesses))  # R28
     if n > 0:
         s.priestesses[p] += n
-        emit(g, "priestess", player=p, amount=n)
+        g.emit("priestess", player=p, amount=n)
 
 
-def take_control(g: Game, a: int, p: int) -> None:
+def take_control(g: Context, a: int, p: int) -> None:
     """p now controls area a (their units are there, or their control token)."""
     s = g.state
     old = s.ctrl[a]
@@ -75,7 +96,7 @@ def take_control(g: Game, a: int, p: int) -> None:
         return
     s.ctrl[a] = p
     if g.board.is_land[a] and p != NOBODY:
-        emit(g, "control", player=p, area=g.board.ids[a], previous=None if old == NOBODY else old)
+        g.emit("control", player=p, area=g.board.ids[a], previous=None if old == NOBODY else old)
         if g.board.priestess[a]:
             gain_priestess(g, p)  # the Priestess icon (rulebook, Land Move)
     if old != NOBODY and g.board.is_land[a]:
@@ -86,7 +107,7 @@ def take_control(g: Game, a: int, p: int) -> None:
             fn(g, p)
 
 
-def check_elimination(g: Game, p: int) -> None:
+def check_elimination(g: Context, p: int) -> None:
     """R27: a player who controls no land area is eliminated; their units leave the board."""
     s, b = g.state, g.board
     if s.eliminated[p] or any(s.ctrl[a] == p for a in b.lands):
@@ -104,10 +125,10 @@ def check_elimination(g: Game, p: int) -> None:
     for c, owner in list(s.creature_owner.items()):
         if owner == p:
             release(g, c)  # its miniatures leave with it (Scylla and Charybdis: both)
-    emit(g, "eliminated", player=p)
+    g.emit("eliminated", player=p)
 
 
-def discard_hero(g: Game, h: str) -> None:
+def discard_hero(g: Context, h: str) -> None:
     """A hero destroyed (battle, Manticore, Boar, elimination): miniature gone, card discarded,
     and whatever the hooks attach to the card (Heracles' creatures) goes with it."""
     s = g.state
@@ -115,47 +136,38 @@ def discard_hero(g: Game, h: str) -> None:
     p = s.hero_owner.pop(h, None)
     s.hero_since.pop(h, None)
     s.hero_discard.append(h)
-    emit(g, "hero_lost", hero=h, player=p)
+    g.emit("hero_lost", hero=h, player=p)
     for fn in ON_HERO_LOST:
         fn(g, h)
 
 
-def release_creature(g: Game, c: str) -> None:
+def release_creature(g: Context, c: str) -> None:
     s = g.state
     s.creature_at.pop(c, None)
     s.creature_owner.pop(c, None)
     s.creature_discard.append(c)
-    emit(g, "creature_leaves", card=c)
+    g.emit("creature_leaves", card=c)
 
 
-def release(g: Game, card: str) -> None:
+def release(g: Context, card: str) -> None:
     """The card leaves the board (unpaid, destroyed): its miniatures are removed, the card
     discarded."""
     release_creature(g, card)
     remove_miniatures(g, card)
 
 
-def remove_miniatures(g: Game, card: str) -> None:
+def remove_miniatures(g: Context, card: str) -> None:
     """The card's miniatures leave the board (Scylla and Charybdis: both), and the effect they
     had ends (Typhon's silenced buildings count again)."""
     for m in miniatures_of(card):
         g.state.creature_at.pop(m, None)
-    if card in ON_CREATURE_LEAVES:
-        ON_CREATURE_LEAVES[card](g, card)
+    for fn in ON_CREATURE_LEAVES:
+        fn(g, card)
 
 
 # --- the decks ------------------------------------------------------------------------------
 
-def draw(g: Game, deck: list, discard: list) -> str | None:
-    """The top card of a deck; an empty deck is remade from its shuffled discard pile."""
-    if not deck and discard:
-        deck.extend(discard)
-        discard.clear()
-        shuffle(g, deck)
-    return deck.pop() if deck else None
-
-
-def discard_creature_card(g: Game, card: str) -> None:
+def discard_creature_card(g: Context, card: str) -> None:
     """Into the discard pile; the Chimera shuffles deck and discards together (Chimera)."""
     s = g.state
     s.creature_discard.append(card)
@@ -163,12 +175,13 @@ def discard_creature_card(g: Game, card: str) -> None:
         s.creature_deck.extend(s.creature_discard)
         s.creature_discard.clear()
         shuffle(g, s.creature_deck)
+        s.turn_flags.pop(PEEKED_ON_TOP, None)
         g.emit("reshuffle", deck="creatures")
 
 
 # --- Philosophers and the Metropolis they build --------------------------------------------
 
-def gain_philosopher(g: Game, p: int) -> None:
+def gain_philosopher(g: Context, p: int) -> None:
     s = g.state
     if sum(s.philosophers) >= g.rules.philosophers:
         return  # R28
@@ -179,7 +192,7 @@ def gain_philosopher(g: Game, p: int) -> None:
         push_metropolis(g, p, "cultural")
 
 
-def push_metropolis(g: Game, p: int, how: str, remove: tuple = (), own: bool = False) -> None:
+def push_metropolis(g: Context, p: int, how: str, remove: tuple[str, ...] = (), own: bool = False) -> None:
     """p builds a Metropolis, first giving up the basic buildings `remove` (one per entry): the
     team's for the economic Metropolis (R22), only p's own when `own` (Helen, Odysseus). The
     "metro" frame is engine/metropolis.py's."""
@@ -187,14 +200,14 @@ def push_metropolis(g: Game, p: int, how: str, remove: tuple = (), own: bool = F
          stage="remove" if remove else "site")
 
 
-def destroyed(g: Game, a: int, kind: str, n: int = 1) -> None:
+def destroyed(g: Context, a: int, kind: str, n: int = 1) -> None:
     """Units destroyed (not merely moved or exchanged): returned to their reserve."""
-    emit(g, "destroyed", area=g.board.ids[a], unit=kind, count=n)
+    g.emit("destroyed", area=g.board.ids[a], unit=kind, count=n)
     for f in ON_DESTROY:
         f(g, a, kind, n)
 
 
-def remove_land_units(g: Game, a: int, p: int, troops: int, mercs: int, destroy: bool) -> None:
+def remove_land_units(g: Context, a: int, p: int, troops: int, mercs: int, destroy: bool) -> None:
     s = g.state
     s.troops[a] -= troops
     s.mercs[a] -= mercs
@@ -207,35 +220,35 @@ def remove_land_units(g: Game, a: int, p: int, troops: int, mercs: int, destroy:
             destroyed(g, a, "merc", mercs)
 
 
-def place_troops(g: Game, a: int, p: int, n: int = 1) -> None:
+def place_troops(g: Context, a: int, p: int, n: int = 1) -> None:
     s = g.state
     n = min(n, s.troops_left[p])
     if n > 0:
         s.troops_left[p] -= n
         s.troops[a] += n
         take_control(g, a, p)
-        emit(g, "troop", player=p, area=g.board.ids[a], count=n)
+        g.emit("troop", player=p, area=g.board.ids[a], count=n)
 
 
-def place_mercs(g: Game, a: int, p: int, n: int = 1) -> None:
+def place_mercs(g: Context, a: int, p: int, n: int = 1) -> None:
     s = g.state
     n = min(n, s.mercs_left)
     if n > 0:
         s.mercs_left -= n
         s.mercs[a] += n
         take_control(g, a, p)
-        emit(g, "merc", player=p, area=g.board.ids[a], count=n)
+        g.emit("merc", player=p, area=g.board.ids[a], count=n)
 
 
-def place_fleets(g: Game, a: int, p: int, n: int = 1) -> None:
+def place_fleets(g: Context, a: int, p: int, n: int = 1) -> None:
     s = g.state
     n = min(n, s.fleets_left[p])
     if n > 0:
         s.fleets_left[p] -= n
         s.fleets[a] += n
         take_control(g, a, p)
-        emit(g, "fleet", player=p, area=g.board.ids[a], count=n)
+        g.emit("fleet", player=p, area=g.board.ids[a], count=n)
 
 
-def buildings_left(g: Game, kind: str) -> int:
+def buildings_left(g: Context, kind: str) -> int:
     return g.rules.buildings_per_type - g.state.sites.count(kind)

@@ -7,7 +7,7 @@ game exactly.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -36,7 +36,7 @@ class Rng:
     def choice(self, seq: Sequence[T]) -> T:
         return seq[self.randrange(len(seq))]
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Fisher-Yates, in place."""
         for i in range(len(items) - 1, 0, -1):
             j = self.randrange(i + 1)

@@ -14,24 +14,30 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Container, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, NoReturn, TypeVar
 
 from ..content.cards import BONUS_TEXT, CREATURES, HEROES
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
 from ..content.rulesets import RULESETS
 from . import cycle
 from .board import Board
+from .chance import CHANCE
+from .context import Context
 from .formats import FormatError, upgrade_scenario
-from .frames import HANDLERS, push
+from .frames import AREA_ROLES, AREAS, COUNT, HANDLERS, PLAYER, QUEUE, fields, push, required_fields, roles
+from .invariants import check
 from .maintenance import start_maintenance
 from .offerings import offerings_cost
+from .play import settle
 from .queries import miniatures_of
-from .setup import full_piles, new_state, placement_shortfall, share_purses, start_placement, team_layout
+from .rng import Rng
+from .setup import full_piles, new_state, placement_shortfall, start_placement
 from .state import _frame_from_json
+from .teams import purse_holder, share_purses, team_layout
 
-if TYPE_CHECKING:
-    from .game import Game
+G = TypeVar("G", bound=Context)
 
 _TOP_KEYS = {"players", "ruleset", "maelstrom", "seed", "board", "cycle", "gods", "faceup",
              "turn_order", "player", "areas", "creature_track", "hero_track", "creature_deck",
@@ -54,11 +60,11 @@ class ScenarioError(ValueError):
 
 # --- reading values: each check names the key it reads -------------------------------------
 
-def _fail(key, reason):
+def _fail(key: str, reason: str) -> NoReturn:
     raise ScenarioError(f"{key}: {reason}")
 
 
-def _int(key, v, lo=None, hi=None):
+def _int(key: str, v: Any, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         _fail(key, f"a whole number is needed, not {v!r}")
     if lo is not None and v < lo:
@@ -68,13 +74,13 @@ def _int(key, v, lo=None, hi=None):
     return v
 
 
-def _bool(key, v):
+def _bool(key: str, v: Any) -> bool:
     if not isinstance(v, bool):
         _fail(key, f"true or false is needed, not {v!r}")
     return v
 
 
-def _list(key, v):
+def _list(key: str, v: Any) -> list[Any]:
     if not isinstance(v, list):  # YAML and JSON give lists; a tuple is accepted too
         if isinstance(v, tuple):
             return list(v)
@@ -82,7 +88,7 @@ def _list(key, v):
     return v
 
 
-def _dict(key, v, allowed=None):
+def _dict(key: str, v: Any, allowed: Iterable[str] | None = None) -> dict[Any, Any]:
     if not isinstance(v, dict):
         _fail(key, f"a mapping is needed, not {v!r}")
     if allowed is not None:
@@ -92,13 +98,13 @@ def _dict(key, v, allowed=None):
     return v
 
 
-def _name(key, v, known, what):
+def _name(key: str, v: Any, known: Container[str], what: str) -> str:
     if not isinstance(v, str) or v not in known:
         _fail(key, f"no {what} {v!r} in this game")
     return v
 
 
-def _player(key, v, n, allow_nobody=False):
+def _player(key: str, v: Any, n: int, allow_nobody: bool = False) -> int:
     if v is None and allow_nobody:
         return -1
     return _int(key, v, -1 if allow_nobody else 0, n - 1)
@@ -106,7 +112,7 @@ def _player(key, v, n, allow_nobody=False):
 
 # --- loading ----------------------------------------------------------------------------------
 
-def load_scenario(data_or_path: Any, game_class: type[Game]) -> Game:
+def load_scenario(data_or_path: Any, game_class: type[G]) -> G:
     """A `game_class` (the Game, which calls this from `Game.from_scenario`) in the position."""
     try:
         data = upgrade_scenario(_read(data_or_path))
@@ -116,12 +122,12 @@ def load_scenario(data_or_path: Any, game_class: type[Game]) -> Game:
         return _load(data, game_class)
     except ScenarioError:
         raise
-    except Exception as e:  # noqa: BLE001 -- whatever the checks did not foresee is refused too
+    except Exception as e:
         raise ScenarioError(f"the engine cannot start from this position "
                             f"({type(e).__name__}: {e})") from e
 
 
-def _read(data_or_path):
+def _read(data_or_path: Any) -> dict[str, Any]:
     if isinstance(data_or_path, dict):
         return data_or_path
     if not isinstance(data_or_path, (str, Path)):
@@ -134,15 +140,14 @@ def _read(data_or_path):
             data = yaml.safe_load(text)
         else:
             data = json.loads(text)
-    except Exception as e:  # noqa: BLE001 -- a missing file, YAML or JSON errors
+    except Exception as e:
         raise ScenarioError(f"cannot read scenario {str(path)!r}: {e}") from e
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a mapping of keys, not {type(data).__name__}")
     return data
 
 
-def _load(data, Game):
-    from .rng import Rng
+def _load(data: dict[str, Any], game_class: type[G]) -> G:
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise ScenarioError(f"unknown scenario keys: {sorted(map(str, unknown))}")
@@ -176,13 +181,13 @@ def _load(data, Game):
             _fail("board", f"a name, a map or a spec is needed, not {board!r}")
     except ScenarioError:
         raise
-    except Exception as e:  # noqa: BLE001 -- the board's own checks (R6)
+    except Exception as e:
         raise ScenarioError(f"board: {type(e).__name__}: {e}") from e
     options = {"players": players, "ruleset": ruleset, "seed": seed, "maelstrom": maelstrom,
                "max_cycles": max_cycles, "board": b.spec, "board_spec": b.spec, "scenario": data}
     if teams:
         options.update(teams=list(teams), team_goal=team_goal)
-    g = Game._blank(b, options)
+    g = game_class._blank(b, options)
     new_state(g, len(teams) if teams else players, rng.s, maelstrom)
     if teams:
         share_purses(g)
@@ -194,7 +199,7 @@ def _load(data, Game):
 class _Loader:
     """Reads the keys into the fresh state `g.state`, checking each, then starts the decision."""
 
-    def __init__(self, g: Game, data: dict, maelstrom: bool) -> None:
+    def __init__(self, g: Context, data: dict[str, Any], maelstrom: bool) -> None:
         self.g, self.d, self.maelstrom = g, data, maelstrom
         self.n = g.state.n
         r = g.rules
@@ -204,7 +209,7 @@ class _Loader:
         self.bonus_box = Counter(piles["bonus_stack"])
         self.hero_places: dict[str, str] = {}  # hero -> the key that placed it
 
-    def load(self):
+    def load(self) -> None:
         g, s, d, r, n = self.g, self.g.state, self.d, self.g.rules, self.n
         s.cycle = _int("cycle", d.get("cycle", 1), 0)
         if "gods" in d:
@@ -240,7 +245,7 @@ class _Loader:
         (kind, dd), = decision.items()
         dd = _dict(f"decision.{kind}", dd if dd is not None else {})
         frames = self._stack_frames(dd) if kind == "stack" else []
-        if kind == "offerings" or kind == "stack" and dd.get("phase") == "offerings":
+        if kind == "offerings" or (kind == "stack" and dd.get("phase") == "offerings"):
             self._unpaid_offerings()
         self._reserves(frames)
         self._cards()
@@ -250,10 +255,10 @@ class _Loader:
         self._bookkeeping()
         try:
             self._start(kind, dd, frames)
-            g._settle()
+            settle(g)
         except ScenarioError:
             raise
-        except Exception as e:  # noqa: BLE001 -- frames or positions the engine cannot run
+        except Exception as e:
             raise ScenarioError(f"decision.{kind}: the engine cannot go on from this position "
                                 f"({type(e).__name__}: {e})") from e
         shortfall = placement_shortfall(g)
@@ -264,19 +269,18 @@ class _Loader:
 
     # --- players, purses, cards in hand ---------------------------------------------------
 
-    def _players(self):
+    def _players(self) -> None:
         g, s, r, n = self.g, self.g.state, self.g.rules, self.n
         entries = _list("player", self.d.get("player", []))
         if len(entries) > n:
             _fail("player", f"{len(entries)} entries for {n} players")
         purses: dict[Any, Any] = {}
-        for p, pd in enumerate(entries):
+        for p, entry in enumerate(entries):
             key = f"player[{p}]"
-            _dict(key, pd if pd is not None else {}, _PLAYER_KEYS)
-            pd = pd or {}
+            pd = _dict(key, entry if entry is not None else {}, _PLAYER_KEYS)
             if "gp" in pd:
                 gp = _int(f"{key}.gp", pd["gp"], 0)
-                purses.setdefault(g.purse_holder(p), []).append((p, gp))
+                purses.setdefault(purse_holder(g, p), []).append((p, gp))
             s.priestesses[p] = _int(f"{key}.priestesses", pd.get("priestesses", 0), 0, r.priestesses)
             s.philosophers[p] = _int(f"{key}.philosophers", pd.get("philosophers", 0), 0,
                                      r.philosophers_for_metropolis - 1)  # 4 make a Metropolis at once
@@ -292,7 +296,7 @@ class _Loader:
                 who = ", ".join(f"player[{p}].gp = {gp}" for p, gp in given)
                 _fail("player", f"teammates share one purse (R22): {who} differ")
             for p in range(n):
-                if g.purse_holder(p) == holder:
+                if purse_holder(g, p) == holder:
                     s.gp[p] = 0
             s.gp[holder] = amounts.pop()
         if sum(s.priestesses) > r.priestesses:
@@ -302,7 +306,7 @@ class _Loader:
         if all(s.eliminated):
             _fail("player", "every player is eliminated")
 
-    def _take_hero(self, key, h, p):
+    def _take_hero(self, key: str, h: Any, p: int) -> None:
         """A hero in play belongs to p: its card leaves the deck and the track."""
         s = self.g.state
         if not self.g.rules.heroes:
@@ -318,7 +322,7 @@ class _Loader:
 
     # --- decks, tracks, piles ---------------------------------------------------------------
 
-    def _piles(self):
+    def _piles(self) -> None:
         s, d, r = self.g.state, self.d, self.g.rules
         self.explicit = set()
         creatures = set(self.creature_box)
@@ -349,13 +353,13 @@ class _Loader:
 
     # --- offerings already made -------------------------------------------------------------
 
-    def _offerings(self):
+    def _offerings(self) -> None:
         s, d, r, n = self.g.state, self.d, self.g.rules, self.n
-        for god, bid in _dict("bids", d.get("bids") or {}).items():
+        for god, given in _dict("bids", d.get("bids") or {}).items():
             key = f"bids.{god}"
             if god not in s.gods[:s.faceup]:
                 _fail("bids", f"no face-up god {god!r} to bid on (face up: {s.gods[:s.faceup]})")
-            bid = _list(key, bid)
+            bid = _list(key, given)
             if len(bid) != 2:
                 _fail(key, f"give [player, amount], not {bid!r}")
             p = _player(f"{key}[0]", bid[0], n)
@@ -370,15 +374,15 @@ class _Loader:
                 _fail("bids", f"player {p} made {made} offerings with {markers} offering "
                       f"marker{'s' if markers > 1 else ''} (R23)")
 
-    def _unpaid_offerings(self):
+    def _unpaid_offerings(self) -> None:
         """Offerings still to be paid (phase 3): by players in the game, and payable."""
         g, s, n = self.g, self.g.state, self.n
         for p in range(n):
             if s.eliminated[p] and (p in s.apollo or any(q == p for q, _ in s.bids.values())):
                 _fail("bids", f"player {p} is eliminated and makes no offering (R27)")
         # R11: an offering is always payable (a team's together from the shared purse).
-        for holder in {g.purse_holder(p) for p in range(n)}:
-            side = [p for p in range(n) if g.purse_holder(p) == holder]
+        for holder in {purse_holder(g, p) for p in range(n)}:
+            side = [p for p in range(n) if purse_holder(g, p) == holder]
             cost = sum(offerings_cost(g, p, [a for q, a in s.bids.values() if q == p]) for p in side)
             if cost > s.gp[holder]:
                 _fail("bids", f"player {holder}'s purse of {s.gp[holder]} GP cannot pay the "
@@ -386,7 +390,7 @@ class _Loader:
 
     # --- areas ------------------------------------------------------------------------------
 
-    def _area(self, area_id, ad):
+    def _area(self, area_id: Any, ad: Any) -> None:
         b, s, n = self.g.board, self.g.state, self.n
         if area_id not in b.index:
             _fail("areas", f"no area {area_id!r} on this board")
@@ -410,19 +414,8 @@ class _Loader:
                 _fail(f"{key}.sites", f"{area_id} has {b.sites[a]} construction sites, not "
                       f"{len(buildings)}")
         bonuses = _list(f"{key}.bonuses", ad.get("bonuses", []))
-        if b.is_land[a]:
-            if counts["fleets"]:
-                _fail(f"{key}.fleets", f"{area_id} is a land area: fleets stand at sea")
-        else:
-            for k in ("troops", "mercs"):
-                if counts[k]:
-                    _fail(f"{key}.{k}", f"{area_id} is a sea area: {k} stand on land")
-            for k, v in (("heroes", heroes), ("buildings", buildings), ("bonuses", bonuses),
-                         ("sites", ad.get("sites"))):
-                if v:
-                    _fail(f"{key}.{k}", f"{area_id} is a sea area: no {k} there")
-            if p >= 0 and not counts["fleets"] and not self._battle_at(a):
-                _fail(key, f"sea area {area_id} has an owner but no fleet (R16)")
+        self._area_kind(key, area_id, a, p, counts, {"heroes": heroes, "buildings": buildings,
+                                                     "bonuses": bonuses, "sites": ad.get("sites")})
         if p < 0 and (any(counts.values()) or heroes):
             _fail(key, f"units on {area_id} but no owner: an area with units is their player's (R16)")
         s.troops[a], s.mercs[a], s.fleets[a] = counts["troops"], counts["mercs"], counts["fleets"]
@@ -435,7 +428,23 @@ class _Loader:
         if s.geryon_gp[a] and "geryon" not in self.creature_box:
             _fail(f"{key}.geryon_gp", "Geryon is not in this game")
 
-    def _battle_at(self, a):
+    def _area_kind(self, key: str, area_id: str, a: int, p: int, counts: dict[str, int],
+                   land_things: dict[str, Any]) -> None:
+        """Fleets at sea; troops, heroes and buildings on land; an owned sea holds fleets (R16)."""
+        if self.g.board.is_land[a]:
+            if counts["fleets"]:
+                _fail(f"{key}.fleets", f"{area_id} is a land area: fleets stand at sea")
+            return
+        for k in ("troops", "mercs"):
+            if counts[k]:
+                _fail(f"{key}.{k}", f"{area_id} is a sea area: {k} stand on land")
+        for k, v in land_things.items():
+            if v:
+                _fail(f"{key}.{k}", f"{area_id} is a sea area: no {k} there")
+        if p >= 0 and not counts["fleets"] and not self._battle_at(a):
+            _fail(key, f"sea area {area_id} has an owner but no fleet (R16)")
+
+    def _battle_at(self, a: int) -> bool:
         dec = self.d.get("decision")
         if not isinstance(dec, dict) or not isinstance(dec.get("stack"), dict):
             return False
@@ -443,9 +452,9 @@ class _Loader:
         return isinstance(frames, list) and any(
             isinstance(f, dict) and f.get("kind") == "battle" and f.get("area") == a for f in frames)
 
-    def _buildings(self, key, a, p, buildings, bonuses, exact):
+    def _buildings(self, key: str, a: int, p: int, buildings: Any, bonuses: Any, exact: bool) -> None:
         b, s, r = self.g.board, self.g.state, self.g.rules
-        kinds = BUILDINGS + (METROPOLIS,)
+        kinds = (*BUILDINGS, METROPOLIS)
         for i, k in enumerate(buildings):
             if not (exact and k in (None, "")):  # `sites`: null or "" for an empty site
                 _name(f"{key}[{i}]", k, kinds, "building")
@@ -475,7 +484,7 @@ class _Loader:
 
     # --- creatures --------------------------------------------------------------------------
 
-    def _creature(self, card, cd):
+    def _creature(self, card: Any, cd: Any) -> None:
         b, s, n = self.g.board, self.g.state, self.n
         key = f"creatures.{card}"
         _name("creatures", card, self.creature_box, "creature")
@@ -516,11 +525,11 @@ class _Loader:
             if not self._stack_form():  # a creature frame may be displacing units now
                 self._creature_rules(f"{key}.area", mini, a)
 
-    def _stack_form(self):
+    def _stack_form(self) -> bool:
         dec = self.d.get("decision")
         return isinstance(dec, dict) and "stack" in dec
 
-    def _creature_rules(self, key, mini, a):
+    def _creature_rules(self, key: str, mini: str, a: int) -> None:
         """What a creature's miniature forbids around it, once placed (creature texts)."""
         b, s, ids = self.g.board, self.g.state, self.g.board.ids
         if mini == "kraken" and s.fleets[a]:
@@ -537,7 +546,7 @@ class _Loader:
 
     # --- what the scenario adds beyond units ------------------------------------------------
 
-    def _extras(self):
+    def _extras(self) -> None:
         s, d, n = self.g.state, self.d, self.n
         for i, h in enumerate(_list("recruited_this_cycle", d.get("recruited_this_cycle", []))):
             key = f"recruited_this_cycle[{i}]"
@@ -570,7 +579,7 @@ class _Loader:
 
     # --- supplies (R28) and reserves ----------------------------------------------------------
 
-    def _reserves(self, frames):
+    def _reserves(self, frames: list[dict[str, Any]]) -> None:
         b, s, r, n = self.g.board, self.g.state, self.g.rules, self.n
         in_battle = [(f["attacker"], f.get("attacker_troops", 0), f.get("attacker_mercenaries", 0),
                       f.get("attacker_fleets", 0)) for f in frames if f["kind"] == "battle"]
@@ -594,7 +603,7 @@ class _Loader:
                 _fail("areas", f"{s.sites.count(kind)} {kind}s; the box holds "
                       f"{r.buildings_per_type} of each basic building (R28)")
 
-    def _cards(self):
+    def _cards(self) -> None:
         """Each card in one place: a track, a deck, a discard pile, a player's hand or under
         Heracles; a pile the scenario does not give loses the cards placed elsewhere."""
         s = self.g.state
@@ -623,7 +632,8 @@ class _Loader:
         if "bonus_stack" not in self.explicit:
             _drop(s.bonus_stack, [x if k != "penthesilea" else x[1] for k, x in s.metro_bonus.items()])
 
-    def _one_place(self, places, box, what, defaults):
+    def _one_place(self, places: dict[str, list[str]], box: Counter[str], what: str,
+                   defaults: tuple[str, ...]) -> None:
         s = self.g.state
         seen: Counter[Any] = Counter()
         where: dict[Any, Any] = {}
@@ -650,7 +660,7 @@ class _Loader:
                         pile.remove(c)
                     excess -= 1
 
-    def _reserved(self):
+    def _reserved(self) -> None:
         s, n = self.g.state, self.n
         for c, p in _dict("reserved", self.d.get("reserved") or {}).items():
             _name("reserved", c, self.creature_box, "creature")
@@ -660,8 +670,7 @@ class _Loader:
 
     # --- the decision -----------------------------------------------------------------------
 
-    def _stack_frames(self, dd):
-        n = self.n
+    def _stack_frames(self, dd: dict[str, Any]) -> list[dict[str, Any]]:
         _dict("decision.stack", dd, {"phase", "frames", "action_order", "next_action"})
         frames = []
         for i, f in enumerate(_list("decision.stack.frames", dd.get("frames", []))):
@@ -669,95 +678,129 @@ class _Loader:
             _dict(key, f)
             if f.get("kind") not in HANDLERS:
                 _fail(f"{key}.kind", f"unknown frame kind {f.get('kind')!r}; known: {sorted(HANDLERS)}")
-            _player(f"{key}.player", f.get("player"), n)
-            if f["kind"] == "battle":
-                for k in ("attacker", "defender"):
-                    _player(f"{key}.{k}", f.get(k), n)
-                _int(f"{key}.area", f.get("area"), 0, len(self.g.board.ids) - 1)
-                for k in ("attacker_troops", "attacker_mercenaries", "attacker_fleets"):
-                    _int(f"{key}.{k}", f.get(k), 0)
+            self._frame_fields(key, f)
             frames.append(_frame_from_json(f))
         return frames
 
-    def _start(self, kind, d, frames):
+    def _frame_fields(self, key: str, f: dict[str, Any]) -> None:
+        """A frame's fields, each read as its kind declares it (engine/frames.py: its role)."""
+        n, areas = self.n, len(self.g.board.ids)
+        kind = f["kind"]
+        unknown = set(f) - fields(kind)
+        if unknown:
+            _fail(key, f"a {kind} frame has no {sorted(map(str, unknown))}; its fields: {sorted(fields(kind))}")
+        missing = required_fields(kind) - set(f)
+        if missing:
+            _fail(key, f"a {kind} frame needs {sorted(missing)}")
+        if kind == "chance":
+            if f.get("player") != CHANCE:
+                _fail(f"{key}.player", f"a chance frame waits on chance ({CHANCE})")
+        else:
+            _player(f"{key}.player", f.get("player"), n)
+        for k, role in roles(kind).items():
+            if k not in f:
+                continue
+            if role is PLAYER:
+                _player(f"{key}.{k}", f[k], n)
+            elif role is QUEUE:
+                for j, p in enumerate(_list(f"{key}.{k}", f[k])):
+                    _player(f"{key}.{k}[{j}]", p, n)
+            elif role in AREA_ROLES:
+                _int(f"{key}.{k}", f[k], -1, areas - 1)
+            elif role is AREAS:
+                for j, a in enumerate(_list(f"{key}.{k}", f[k])):
+                    _int(f"{key}.{k}[{j}]", a, 0, areas - 1)
+            elif role is COUNT:
+                _int(f"{key}.{k}", f[k], 0)
+
+    def _start(self, kind: str, d: dict[str, Any], frames: list[dict[str, Any]]) -> None:
         """Put the engine where the scenario says it waits."""
-        g, s, r, n = self.g, self.g.state, self.g.rules, self.n
+        s = self.g.state
         if kind in ("placement", "new_cycle") and (s.bids or s.apollo):
             _fail(f"decision.{kind}", "offerings are made after the placement and the income "
                   "(phase 3): no bids or apollo here")
-        if s.cycle == 0 and not (kind == "placement" or kind == "stack" and d.get("phase") == "setup"):
+        if s.cycle == 0 and not (kind == "placement" or (kind == "stack" and d.get("phase") == "setup")):
             _fail("cycle", "cycle 0 is the Setup, before the first cycle: only a placement "
                   "decision is there")
         if kind in ("placement", "new_cycle") and self.d.get("recruited_this_cycle"):
             _fail("recruited_this_cycle", f"no hero is recruited before a {kind} decision")
-        if kind == "placement":
-            _dict("decision.placement", d, set())
-            s.phase = "setup"
-            start_placement(g)
-        elif kind == "offerings":
-            _dict("decision.offerings", d, set())
-            s.phase = "offerings"
-            made = Counter(p for p, _ in s.bids.values()) + Counter(s.apollo)
-            order = []
-            for p in s.turn_order:  # the markers already placed have gone (R23: two each)
-                if s.eliminated[p]:
-                    continue
-                if made[p]:
-                    made[p] -= 1
-                else:
-                    order.append(p)
-            if not order:
-                _fail("decision.offerings", "every player has made their offerings: the "
-                      "engine is at maintenance or later")
-            push(g, "offer", order[0], queue=tuple(order[1:]), banned_god="")
-        elif kind == "maintenance":
-            _dict("decision.maintenance", d, set())
-            markers = r.markers(n)
-            missing = [p for p in range(n) if not s.eliminated[p]
-                       and sum(q == p for q, _ in s.bids.values()) + s.apollo.count(p) < markers]
-            if missing:
-                _fail("decision.maintenance", f"players {missing} have made no offering: phase 4 "
-                      "comes after every player's offering (bids or apollo)")
-            s.phase = "maintenance"
-            start_maintenance(g)
-        elif kind == "turn":
-            self._turn(d)
-        elif kind == "new_cycle":
-            _dict("decision.new_cycle", d, set())
-            if s.cycle < 1:
-                _fail("cycle", "a new cycle is cycle 1 or later")
-            s.cycle -= 1
-            cycle.begin_cycle(g)
-        elif kind == "stack":
-            phase = d.get("phase", "actions")
-            if phase not in ("setup", "offerings", "maintenance", "actions"):
-                _fail("decision.stack.phase", f"one of setup, offerings, maintenance, actions, "
-                      f"not {phase!r}")
-            s.phase = phase
-            s.action_order = self._action_order("decision.stack.action_order",
-                                                d.get("action_order", []))
-            s.next_action = _int("decision.stack.next_action", d.get("next_action", 0), 0,
-                                 len(s.action_order))
-            s.stack = frames
-        elif kind == "game_over":
-            _dict("decision.game_over", d, {"cycle_limit", "action_order", "next_action"})
-            s.cycle_limit_hit = _bool("decision.game_over.cycle_limit", d.get("cycle_limit", False))
-            s.over, s.phase = True, "over"
-            # the turns of the last cycle, as a finished game keeps them
-            s.action_order = self._action_order("decision.game_over.action_order",
-                                                d.get("action_order", []))
-            s.next_action = _int("decision.game_over.next_action", d.get("next_action", 0), 0,
-                                 len(s.action_order))
+        {"placement": self._placement, "offerings": self._offerings_start, "maintenance": self._maintenance,
+         "turn": self._turn, "new_cycle": self._new_cycle, "stack": lambda d: self._stack(d, frames),
+         "game_over": self._game_over}[kind](d)
 
-    def _action_order(self, key, order):
+    def _placement(self, d: dict[str, Any]) -> None:
+        _dict("decision.placement", d, set())
+        self.g.state.phase = "setup"
+        start_placement(self.g)
+
+    def _offerings_start(self, d: dict[str, Any]) -> None:
+        g, s = self.g, self.g.state
+        _dict("decision.offerings", d, set())
+        s.phase = "offerings"
+        made = Counter(p for p, _ in s.bids.values()) + Counter(s.apollo)
+        order = []
+        for p in s.turn_order:  # the markers already placed have gone (R23: two each)
+            if s.eliminated[p]:
+                continue
+            if made[p]:
+                made[p] -= 1
+            else:
+                order.append(p)
+        if not order:
+            _fail("decision.offerings", "every player has made their offerings: the "
+                  "engine is at maintenance or later")
+        push(g, "offer", order[0], queue=tuple(order[1:]), banned_god="")
+
+    def _maintenance(self, d: dict[str, Any]) -> None:
+        g, s, n = self.g, self.g.state, self.n
+        _dict("decision.maintenance", d, set())
+        markers = g.rules.markers(n)
+        missing = [p for p in range(n) if not s.eliminated[p]
+                   and sum(q == p for q, _ in s.bids.values()) + s.apollo.count(p) < markers]
+        if missing:
+            _fail("decision.maintenance", f"players {missing} have made no offering: phase 4 "
+                  "comes after every player's offering (bids or apollo)")
+        s.phase = "maintenance"
+        start_maintenance(g)
+
+    def _new_cycle(self, d: dict[str, Any]) -> None:
+        s = self.g.state
+        _dict("decision.new_cycle", d, set())
+        if s.cycle < 1:
+            _fail("cycle", "a new cycle is cycle 1 or later")
+        s.cycle -= 1
+        cycle.begin_cycle(self.g)
+
+    def _stack(self, d: dict[str, Any], frames: list[dict[str, Any]]) -> None:
+        s = self.g.state
+        phase = d.get("phase", "actions")
+        if phase not in ("setup", "offerings", "maintenance", "actions"):
+            _fail("decision.stack.phase", f"one of setup, offerings, maintenance, actions, "
+                  f"not {phase!r}")
+        s.phase = phase
+        s.action_order = self._action_order("decision.stack.action_order", d.get("action_order", []))
+        s.next_action = _int("decision.stack.next_action", d.get("next_action", 0), 0, len(s.action_order))
+        s.stack = frames
+
+    def _game_over(self, d: dict[str, Any]) -> None:
+        s = self.g.state
+        _dict("decision.game_over", d, {"cycle_limit", "action_order", "next_action"})
+        s.cycle_limit_hit = _bool("decision.game_over.cycle_limit", d.get("cycle_limit", False))
+        s.over, s.phase = True, "over"
+        # the turns of the last cycle, as a finished game keeps them
+        s.action_order = self._action_order("decision.game_over.action_order", d.get("action_order", []))
+        s.next_action = _int("decision.game_over.next_action", d.get("next_action", 0), 0,
+                             len(s.action_order))
+
+    def _action_order(self, key: str, order: Any) -> list[Any]:
         n, r = self.n, self.g.rules
         out: list[Any] = []
-        for i, x in enumerate(_list(key, order)):
-            x = _list(f"{key}[{i}]", x)
+        for i, entry in enumerate(_list(key, order)):
+            x = _list(f"{key}[{i}]", entry)
             if len(x) != 2:
                 _fail(f"{key}[{i}]", f"give [player, god], not {x!r}")
             p = _player(f"{key}[{i}][0]", x[0], n)
-            _name(f"{key}[{i}][1]", x[1], tuple(r.gods) + (APOLLO,), "god")
+            _name(f"{key}[{i}][1]", x[1], (*tuple(r.gods), APOLLO), "god")
             if x[1] != APOLLO and any(god == x[1] for _, god in out):
                 _fail(key, f"{x[1]} acts once a cycle")
             out.append([p, x[1]])
@@ -766,7 +809,7 @@ class _Loader:
                 _fail(key, f"player {p} acts {sum(q == p for q, _ in out)} times in a cycle")
         return out
 
-    def _turn(self, d):
+    def _turn(self, d: dict[str, Any]) -> None:
         g, s, r, n = self.g, self.g.state, self.g.rules, self.n
         _dict("decision.turn", d, {"player", "god", "stage", "bought", "moves", "action_order"})
         for k in ("player", "god"):
@@ -775,7 +818,7 @@ class _Loader:
         p = _player("decision.turn.player", d["player"], n)
         if s.eliminated[p]:
             _fail("decision.turn.player", f"player {p} is eliminated and takes no turn (R27)")
-        god = _name("decision.turn.god", d["god"], tuple(r.gods) + (APOLLO,), "god")
+        god = _name("decision.turn.god", d["god"], (*tuple(r.gods), APOLLO), "god")
         stage = d.get("stage", "start")
         if stage not in ("start", "main"):
             _fail("decision.turn.stage", f"start or main, not {stage!r}")
@@ -797,7 +840,7 @@ class _Loader:
         push(g, "turn", p, god=god, stage=stage, recruits_bought=bought, heroic_moves=moves,
              done_once=())
 
-    def _bookkeeping(self):
+    def _bookkeeping(self) -> None:
         """What makes a loaded game identical to the one `state_dict` wrote: the order in which
         the engine met the heroes, creatures and metropolis tokens in play (it decides the order
         of some legal actions and discards), the cycles of recruitment, the decision counter."""
@@ -828,21 +871,20 @@ class _Loader:
             s.hero_since = since
         s.version = _int("bookkeeping.version", bk.get("version", 0), 0)
 
-    def _invariants(self):
-        from .invariants import check
+    def _invariants(self) -> None:
         errors = check(self.g)
         if errors:
             raise ScenarioError("the position breaks the rules (engine/invariants.py): "
                                 + "; ".join(errors))
 
 
-def _drop(pile, cards):
+def _drop(pile: list[str], cards: Iterable[str]) -> None:
     for c in cards:
         if c in pile:
             pile.remove(c)
 
 
-def _fill_order(b: Board, a: int, buildings: list) -> list:
+def _fill_order(b: Board, a: int, buildings: list[str]) -> list[int]:
     """The sites that `buildings` fill, in order. On the classic board (R8) a Metropolis goes
     to the isle's metropolis space first, the other buildings to its building spaces."""
     if b.metro_site[a] < 0 or "metropolis" not in buildings:

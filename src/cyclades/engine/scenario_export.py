@@ -15,13 +15,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .formats import FORMAT
+from .queries import miniatures_of
 from .state import _frame_to_json
+from .teams import purse_holder
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
-def state_dict(g: Game) -> dict:
+def state_dict(g: Context) -> dict[str, Any]:
     s, b, o = g.state, g.board, g.options
     d = {"format": FORMAT, "players": o["players"], "ruleset": o["ruleset"],
          "maelstrom": o["maelstrom"], "seed": o["seed"], "board": b.spec}
@@ -75,17 +77,17 @@ def state_dict(g: Game) -> dict:
     return d
 
 
-def _player(g: Game, p: int) -> dict:
+def _player(g: Context, p: int) -> dict[str, Any]:
     s = g.state
     out = {"priestesses": s.priestesses[p], "philosophers": s.philosophers[p],
            "heroes": [h for h, o in s.hero_owner.items() if o == p and h not in s.hero_at],
            "eliminated": s.eliminated[p]}
-    if g.purse_holder(p) == p:  # R22: a team's purse is written once, with its holder
+    if purse_holder(g, p) == p:  # R22: a team's purse is written once, with its holder
         out["gp"] = s.gp[p]
     return out
 
 
-def _area(g: Game, a: int) -> dict:
+def _area(g: Context, a: int) -> dict[str, Any]:
     s, b = g.state, g.board
     out: dict[str, Any] = {}
     if s.ctrl[a] >= 0:
@@ -112,8 +114,7 @@ def _area(g: Game, a: int) -> dict:
     return out
 
 
-def _creature(g: Game, card: str, p: int) -> dict:
-    from .queries import miniatures_of
+def _creature(g: Context, card: str, p: int) -> dict[str, Any]:
     s, ids = g.state, g.board.ids
     out: dict[str, Any] = {"owner": p}
     minis = miniatures_of(card)

@@ -6,22 +6,31 @@ classic printed starting positions in engine/classic.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..content import cards
 from . import ops
 from .actions import Action
 from .board import max_matching
-from .frames import Frame, Handler, handler, pop, push
-from .hooks import SETUPS
+from .frames import Areas, Count, Frame, Handler, Queue, handler, pop, push
+from .hooks import Table
 from .state import NOBODY, State
+from .teams import allowed_start
 
 if TYPE_CHECKING:
     from ..content.rulesets import Ruleset
-    from .game import Game
+    from .context import Context
 
 
-def new_state(g: Game, players: int, seed: int, maelstrom: bool) -> State:
+class Setup(Protocol):
+    def __call__(self, g: Context, /) -> None: ...
+
+
+# ruleset.setup -> f(g): how the first units reach the board ("placement"; classic "printed").
+SETUPS: Table[Setup] = Table("setups", "ruleset.setup -> f(g): how the first units reach the board")
+
+
+def new_state(g: Context, players: int, seed: int, maelstrom: bool) -> State:
     """A fresh state before placement: decks shuffled, tracks revealed, turn order drawn."""
     b, r = g.board, g.rules
     s = State()
@@ -79,26 +88,26 @@ def new_state(g: Game, players: int, seed: int, maelstrom: bool) -> State:
     return s
 
 
-def full_piles(r: Ruleset, maelstrom: bool) -> dict:
+def full_piles(r: Ruleset, maelstrom: bool) -> dict[str, list[str]]:
     """Every card of each pile the game is played with, before shuffling (R2, R20, R25)."""
     return {"creature_deck": list(r.creature_deck) or cards.creature_deck(maelstrom),
             "hero_deck": cards.hero_deck(maelstrom) if r.heroes else [],
             "bonus_stack": cards.bonus_stack(maelstrom) if r.metropolis_bonuses else []}
 
 
-def start_placement(g: Game) -> None:
+def start_placement(g: Context) -> None:
     """The first units reach the board the ruleset's way (`SETUPS`)."""
     SETUPS[g.rules.setup](g)
 
 
-def placement_rounds(g: Game) -> None:
+def placement_rounds(g: Context) -> None:
     """1st Placement Round in turn order; the 2nd follows in reverse order."""
     g.state.cycle = 0  # placement comes before the first Cycle (a scenario may say otherwise)
     order = tuple(g.state.turn_order)
     push(g, "place", order[0], round=1, queue=order[1:], step="land", claimed=(), troops_to_place=3)
 
 
-def _empty_seas_next_to(g, a):
+def _empty_seas_next_to(g: Context, a: int) -> list[int]:
     s = g.state
     return [x for x in g.board.coast[a] if s.fleets[x] == 0 and s.ctrl[x] == NOBODY]
 
@@ -111,7 +120,7 @@ def _empty_seas_next_to(g, a):
 # fleet is being placed) can each be paired with a distinct empty sea next to it: a matching. The
 # lists below leave out only a choice that would break that; on the real boards none does.
 
-def placements_left(g: Game, f: PlaceFrame) -> int:
+def placements_left(g: Context, f: PlaceFrame) -> int:
     """Land areas, each with its fleet, still to be placed in the placement rounds, including the
     one whose fleet is being placed now."""
     first = f["round"] == 1
@@ -121,7 +130,7 @@ def placements_left(g: Game, f: PlaceFrame) -> int:
     return mine + later
 
 
-def _pairings(g: Game, f: PlaceFrame, land: int | None = None, sea: int | None = None) -> int:
+def _pairings(g: Context, f: PlaceFrame, land: int | None = None, sea: int | None = None) -> int:
     """How many of the placements left can be made: a maximum matching of the free land areas
     (and first the one whose fleet is being placed, unless `sea` is its fleet's) with the empty
     seas next to them, `land` and `sea` left out as if taken."""
@@ -132,7 +141,7 @@ def _pairings(g: Game, f: PlaceFrame, land: int | None = None, sea: int | None =
     return max_matching(free, {a: [x for x in _empty_seas_next_to(g, a) if x != sea] for a in free})
 
 
-def _greedy_pairings(g: Game) -> int:
+def _greedy_pairings(g: Context) -> int:
     """A quick lower bound of `_pairings` (each free land area takes the first empty sea left next
     to it), enough on boards with seas to spare."""
     s, b = g.state, g.board
@@ -146,7 +155,7 @@ def _greedy_pairings(g: Game) -> int:
     return len(used)
 
 
-def placement_shortfall(g: Game) -> str:
+def placement_shortfall(g: Context) -> str:
     """Why the placement under way cannot be completed on this board ("" if it can)."""
     f = g.state.stack[-1] if g.state.stack else None
     if f is None or f["kind"] != "place" or f["step"] == "troop":
@@ -160,7 +169,8 @@ def placement_shortfall(g: Game) -> str:
             f"the placement would stop with no legal action")
 
 
-def _keep_a_way_on(g: Game, f: PlaceFrame, lands: list | None = None, seas: list | None = None) -> list:
+def _keep_a_way_on(g: Context, f: PlaceFrame, lands: list[int] | None = None,
+                   seas: list[int] | None = None) -> list[int]:
     """The claims (`lands`) or the fleets (`seas`) after which the placements left can still all
     be made."""
     need = placements_left(g, f)
@@ -175,17 +185,17 @@ def _keep_a_way_on(g: Game, f: PlaceFrame, lands: list | None = None, seas: list
 class PlaceFrame(Frame):
     """The placement rounds of the setup: an area, a fleet (twice), then troops."""
     round: int              # 1 (in turn order) or 2 (in reverse order)
-    queue: tuple            # the players after `player` in this round
+    queue: Queue            # the players after `player` in this round
     step: str               # land|fleet|troop
-    claimed: tuple          # the land areas `player` claimed this round
-    troops_to_place: int    # the basic troops `player` still places (second round)
+    claimed: Areas          # the land areas `player` claimed this round
+    troops_to_place: Count  # the basic troops `player` still places (second round)
 
 
 @handler("place", PlaceFrame)
 class Placement(Handler):
 
     @staticmethod
-    def legal(g: Game, f: PlaceFrame) -> list:
+    def legal(g: Context, f: PlaceFrame) -> list[Action]:
         b, s, p = g.board, g.state, f["player"]
         step = f["step"]
         if step == "land":
@@ -199,7 +209,7 @@ class Placement(Handler):
                 free = other or free
             # Team play: not on a teammate's island in the first round, unless the board leaves
             # no other way on.
-            free = [a for a in free if g.allowed_start(p, a, f)] or free
+            free = [a for a in free if allowed_start(g, p, a, f["round"])] or free
             return [Action("claim", where=b.ids[a]) for a in free]
         if step == "fleet":
             seas = _keep_a_way_on(g, f, seas=_empty_seas_next_to(g, f["claimed"][-1]))
@@ -208,7 +218,7 @@ class Placement(Handler):
         return [Action("place_troop", where=b.ids[a]) for a in b.lands if s.ctrl[a] == p]
 
     @staticmethod
-    def apply(g: Game, f: PlaceFrame, act: Action) -> None:
+    def apply(g: Context, f: PlaceFrame, act: Action) -> None:
         p = f["player"]
         a = g.board.index[act.where]
         step = f["step"]
@@ -232,7 +242,7 @@ class Placement(Handler):
             _next_player(g, f)
 
 
-def _next_player(g, f):
+def _next_player(g: Context, f: PlaceFrame) -> None:
     if f["queue"]:
         f["player"], f["queue"] = f["queue"][0], f["queue"][1:]
         f["claimed"], f["step"], f["troops_to_place"] = (), "land", 3
@@ -244,37 +254,5 @@ def _next_player(g, f):
         pop(g, f)
 
 
-# How the first units reach the board, by `Ruleset.setup`; engine/classic.py adds "printed".
-SETUPS["placement"] = placement_rounds
+SETUPS.plug("placement", placement_rounds, "setup")
 
-
-# --- team play (R22) ------------------------------------------------------------------
-
-def team_layout(players: int, teams: bool, ruleset: Ruleset | None = None) -> tuple | None:
-    """Team of each faction (R22), or None: 2 players run two factions each. A ruleset without
-    team play (classic) has one faction per player, 2 to 5 of them (R23: two markers at 2)."""
-    if ruleset is not None and not ruleset.team_play:
-        if teams:
-            raise ValueError(f"the {ruleset.name} game has no team play")
-        if players not in ruleset.players:
-            raise ValueError(f"the {ruleset.name} game takes {ruleset.players[0]} to "
-                             f"{ruleset.players[-1]} players, not {players}")
-        return None
-    if players == 2:
-        return (0, 1, 0, 1)
-    if players == 6:
-        return (0, 1, 2, 0, 1, 2)
-    if teams:
-        if players != 4:
-            raise ValueError("team play is for 4 or 6 players (and 2, each with two factions)")
-        return (0, 1, 0, 1)
-    if not 3 <= players <= 5:
-        raise ValueError("Cyclades takes 2 to 6 players")
-    return None
-
-
-def share_purses(g: Game) -> None:
-    """R22: each team's GP are shared: 10 GP to start, kept by its first member."""
-    s = g.state
-    for p in range(s.n):
-        s.gp[p] = 10 if g.purse_holder(p) == p else 0

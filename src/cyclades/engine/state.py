@@ -65,7 +65,7 @@ class State:
     hero_since: dict[str, int]
     creature_at: dict[str, int]
     creature_owner: dict[str, int]
-    creature_cards: dict[str, tuple]
+    creature_cards: dict[str, tuple[str, ...]]
     reserved: dict[str, int]
     turn_flags: dict[str, int]
     n: int
@@ -84,7 +84,7 @@ class State:
     def copy(self) -> "State":  # replaced below by straight-line code
         raise NotImplementedError
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in _LISTS + _SCALARS}
         for k in _DICTS:
             # JSON keys must be strings: int keys are stored as "int:N".
@@ -93,7 +93,7 @@ class State:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "State":
+    def from_dict(cls, d: dict[str, Any]) -> "State":
         s = cls.__new__(cls)
         for k in _LISTS + _SCALARS:
             v = d[k]
@@ -104,31 +104,31 @@ class State:
         return s
 
 
-def _key(k):
+def _key(k: Any) -> Any:
     return tuple(k) if isinstance(k, list) else k
 
 
-def _tup(v):
+def _tup(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_tup(x) for x in v)
     return v
 
 
-def _frame_to_json(f: dict) -> dict:
+def _frame_to_json(f: dict[str, Any]) -> dict[str, Any]:
     return {k: _list(v) for k, v in f.items()}
 
 
-def _list(v):
+def _list(v: Any) -> Any:
     if isinstance(v, tuple):
         return [_list(x) for x in v]
     return v
 
 
-def _frame_from_json(f: dict) -> dict:
+def _frame_from_json(f: dict[str, Any]) -> dict[str, Any]:
     return {k: _tup(v) for k, v in f.items()}
 
 
-def _compile_copy():
+def _compile_copy() -> Any:
     """State.copy as straight-line code, generated once: copying is the hot path of search,
     and a loop of getattr/setattr over the fields costs twice as much.
     Lists are sliced, dicts of immutable values copied, frames (dicts of immutable values)

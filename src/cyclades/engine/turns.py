@@ -8,13 +8,14 @@ is said where each is registered (`menu_item(..., when=...)`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from ..content.gods import APOLLO, BUILDINGS, GODS
 from . import ops
 from .actions import Action, new_action
-from .frames import HANDLERS, Frame, Handler, handler, pop, push
-from .hooks import APOLLO_REWARDS, MENU, ON_BUILDINGS_GAINED, TURN_START
+from .frames import Count, Frame, Handler, handler, pop, push
+from .hooks import Table
+from .ops import ON_BUILDINGS_GAINED
 from .queries import (
     buildings_of,
     can_enter_sea,
@@ -25,22 +26,48 @@ from .queries import (
     lands_with_free_site,
 )
 from .state import NOBODY
+from .teams import gain, pay, purse
 
 if TYPE_CHECKING:
     from ..content.rulesets import Ruleset
-    from .game import Game
+    from .context import Context
 
-# The optional actions of a turn's menu (engine/hooks.py: MENU), by name.
-# Extra per-turn menu items by action kind: kind -> apply function.
-_MENU_KIND: dict[Any, Any] = {}
+
+class MenuLegal(Protocol):
+    def __call__(self, g: Context, turn: TurnFrame, /) -> list[Action]: ...
+
+
+class MenuApply(Protocol):
+    def __call__(self, g: Context, turn: TurnFrame, action: Action, /) -> None: ...
+
+
+MenuItem = tuple[MenuLegal, MenuApply]
+
+
+class PlayerStep(Protocol):
+    def __call__(self, g: Context, player: int, /) -> None: ...
+
+
+# name -> (legal(g, turn_frame) -> actions, apply(g, turn_frame, action)): the optional actions
+# of a god's turn menu. Filled by `menu_item(...)`, which also notes the action kinds each item
+# answers and the rulesets that offer it.
+MENU: dict[str, MenuItem] = {}
+# ruleset.apollo -> f(g, player): Apollo's favour (R9; classic.py adds "classic").
+APOLLO_REWARDS: Table[PlayerStep] = Table("apollo_rewards", "ruleset.apollo -> f(g, player): Apollo's favour (R9)")
+# ruleset.upkeep -> f(g, player): as a player's turn starts (classic: their creatures leave).
+TURN_START: Table[PlayerStep] = Table("turn_start", "ruleset.upkeep -> f(g, player): as a player's turn starts "
+                                      "(classic: their creatures leave)")
+
+_MENU_KIND: dict[str, MenuItem] = {}  # action kind -> the item that answers it
 # name -> when(ruleset) -> bool: the rulesets that offer the item (absent: all of them).
-_MENU_WHEN: dict[Any, Any] = {}
-_MENU_FOR: dict[Any, Any] = {}  # ruleset name -> the (legal, apply) pairs it offers, in registration order
+_MENU_WHEN: dict[str, Callable[[Ruleset], bool]] = {}
+_MENU_FOR: dict[str, tuple[MenuItem, ...]] = {}  # ruleset name -> the items it offers, in menu order
 
 
-def menu_item(name: str, kinds: tuple, when: Callable[..., Any] | None = None) -> Callable[..., Any]:
+def menu_item(name: str, kinds: tuple[str, ...],
+              when: Callable[[Ruleset], bool] | None = None) -> Callable[[MenuItem], MenuItem]:
     """Register a turn menu item; `when(ruleset)` limits it to the rulesets that have it (R1)."""
-    def register(fns):
+    def register(fns: MenuItem) -> MenuItem:
         MENU[name] = fns
         if when is not None:
             _MENU_WHEN[name] = when
@@ -58,19 +85,19 @@ MENU_ORDER = ("recruit_hero", "sacrifice", "buy_creature", "peek", "land_move", 
               "buy_building", "swap_creature", "fleet_move")
 
 
-def menu_for(r: Ruleset) -> tuple:
+def menu_for(r: Ruleset) -> tuple[MenuItem, ...]:
     items = _MENU_FOR.get(r.name)
     if items is None:
         rank = {name: i for i, name in enumerate(MENU_ORDER)}
         names = sorted(MENU, key=lambda name: rank.get(name, len(rank)))
         items = _MENU_FOR[r.name] = tuple(MENU[name] for name in names
-                                          if _MENU_WHEN.get(name, lambda _: True)(r))
+                                          if name not in _MENU_WHEN or _MENU_WHEN[name](r))
     return items
 
 
 # --- placing recruited units --------------------------------------------------
 
-def fleet_sites(g: Game, p: int) -> list:
+def fleet_sites(g: Context, p: int) -> list[int]:
     """Seas next to p's land areas that are empty or hold p's fleets (Poseidon)."""
     s, b = g.state, g.board
     out = set()
@@ -81,7 +108,7 @@ def fleet_sites(g: Game, p: int) -> list:
     return sorted(out)
 
 
-def unit_sites(g: Game, p: int, unit: str) -> list:
+def unit_sites(g: Context, p: int, unit: str) -> list[int]:
     if unit == "fleet":
         return fleet_sites(g, p) if g.state.fleets_left[p] else []
     if unit == "troop" and not g.state.troops_left[p]:
@@ -91,7 +118,7 @@ def unit_sites(g: Game, p: int, unit: str) -> list:
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a)]
 
 
-def has_unit_site(g: Game, p: int, unit: str) -> bool:
+def has_unit_site(g: Context, p: int, unit: str) -> bool:
     """`bool(unit_sites(g, p, unit))`, stopping at the first site: the turn's menu asks it at
     every decision (can the paid recruit be placed?)."""
     s, b = g.state, g.board
@@ -118,11 +145,11 @@ def has_unit_site(g: Game, p: int, unit: str) -> bool:
 
 class PlaceUnitFrame(Frame):
     """Where to put units just recruited (or given by a Metropolis bonus), one at a time."""
-    unit: str  # fleet|troop|merc
-    left: int  # how many are still to place
+    unit: str    # fleet|troop|merc
+    left: Count  # how many are still to place
 
 
-def push_place_unit(g: Game, p: int, unit: str, count: int = 1, then: None = None) -> None:
+def push_place_unit(g: Context, p: int, unit: str, count: int = 1, then: None = None) -> None:
     """Ask p where to put `count` new units; skipped when there is no legal place (R13)."""
     if count > 0 and has_unit_site(g, p, unit):
         push(g, "place_unit", p, unit=unit, left=count)
@@ -131,7 +158,7 @@ def push_place_unit(g: Game, p: int, unit: str, count: int = 1, then: None = Non
 @handler("place_unit", PlaceUnitFrame)
 class PlaceUnit(Handler):
     @staticmethod
-    def auto(g: Game, f: PlaceUnitFrame) -> bool:
+    def auto(g: Context, f: PlaceUnitFrame) -> bool:
         # A reserve emptied meanwhile (e.g. by a bonus decided first) skips the rest (R13, R28).
         if not has_unit_site(g, f["player"], f["unit"]):
             pop(g, f)
@@ -139,13 +166,13 @@ class PlaceUnit(Handler):
         return False
 
     @staticmethod
-    def legal(g: Game, f: PlaceUnitFrame) -> list:
+    def legal(g: Context, f: PlaceUnitFrame) -> list[Action]:
         kind = {"fleet": "place_fleet", "troop": "place_troop", "merc": "place_merc"}[f["unit"]]
         ids = g.board.ids
         return [new_action((kind, "", ids[a], 0)) for a in unit_sites(g, f["player"], f["unit"])]
 
     @staticmethod
-    def apply(g: Game, f: PlaceUnitFrame, a: Action) -> None:
+    def apply(g: Context, f: PlaceUnitFrame, a: Action) -> None:
         p, area, unit = f["player"], g.board.index[a.where], f["unit"]
         {"fleet": ops.place_fleets, "troop": ops.place_troops, "merc": ops.place_mercs}[unit](g, area, p)
         f["left"] -= 1
@@ -155,11 +182,11 @@ class PlaceUnit(Handler):
 
 # --- building -----------------------------------------------------------------
 
-def owned_types(g: Game, p: int) -> set:
+def owned_types(g: Context, p: int) -> set[str]:
     return {k for _, k in buildings_of(g, p)}
 
 
-def push_build(g: Game, p: int, what: str, may_replace: bool = True) -> None:
+def push_build(g: Context, p: int, what: str, may_replace: bool = True) -> None:
     """A basic building for p; `what` empty means p chooses a type it lacks (Hera)."""
     push(g, "build", p, building=what, may_replace=may_replace)
 
@@ -177,7 +204,7 @@ class Build(Handler):
     build in place of one of your basic buildings (R13)."""
 
     @staticmethod
-    def auto(g: Game, f: BuildFrame) -> bool:
+    def auto(g: Context, f: BuildFrame) -> bool:
         if f["building"] and ops.buildings_left(g, f["building"]) <= 0:
             pop(g, f)  # R28: none left in the reserve
             return True
@@ -187,7 +214,7 @@ class Build(Handler):
         return False
 
     @staticmethod
-    def legal(g: Game, f: BuildFrame) -> list:
+    def legal(g: Context, f: BuildFrame) -> list[Action]:
         p, what, b = f["player"], f["building"], g.board
         if not what:
             owned = () if f.get("any_type") else owned_types(g, p)  # Hera: a type you lack
@@ -207,7 +234,7 @@ class Build(Handler):
         return out
 
     @staticmethod
-    def apply(g: Game, f: BuildFrame, a: Action) -> None:
+    def apply(g: Context, f: BuildFrame, a: Action) -> None:
         p = f["player"]
         if a.kind == "choose_building":
             f["building"] = a.what
@@ -226,7 +253,7 @@ class Build(Handler):
         place_building(g, p, site, f["building"])
 
 
-def place_building(g: Game, p: int, site: int, kind: str) -> None:
+def place_building(g: Context, p: int, site: int, kind: str) -> None:
     g.state.sites[site] = kind
     g.emit("built", player=p, building=kind, area=g.board.ids[g.board.site_area[site]])
     for fn in ON_BUILDINGS_GAINED:  # the economic Metropolis (engine/metropolis.py)
@@ -238,7 +265,7 @@ def place_building(g: Game, p: int, site: int, kind: str) -> None:
 FREE_CARD = {"philosopher", "priestess"}
 
 
-def gain_card(g: Game, p: int, kind: str) -> None:
+def gain_card(g: Context, p: int, kind: str) -> None:
     if kind == "priestess":
         ops.gain_priestess(g, p)
     else:
@@ -249,9 +276,9 @@ class TurnFrame(Frame):
     """A god's turn (phase 5)."""
     god: str
     stage: str             # start (the free building first), recruit (the free recruit), main
-    recruits_bought: int   # paid recruits made this turn (the next costs more)
-    heroic_moves: int      # Heroic Moves made this turn (the n-th costs n GP, R14)
-    done_once: tuple       # the once-a-turn actions taken ("hero": a hero recruited)
+    recruits_bought: Count  # paid recruits made this turn (the next costs more)
+    heroic_moves: Count    # Heroic Moves made this turn (the n-th costs n GP, R14)
+    done_once: tuple[str, ...]  # the once-a-turn actions taken ("hero": a hero recruited)
 
 
 END_TURN = Action("end_turn")
@@ -261,7 +288,7 @@ END_TURN = Action("end_turn")
 class Turn(Handler):
 
     @staticmethod
-    def auto(g: Game, f: TurnFrame) -> bool:
+    def auto(g: Context, f: TurnFrame) -> bool:
         p, god, stage = f["player"], f["god"], f["stage"]
         if stage == "start":
             g.emit("turn", player=p, god=god)
@@ -291,7 +318,7 @@ class Turn(Handler):
         return False
 
     @staticmethod
-    def legal(g: Game, f: TurnFrame) -> list:
+    def legal(g: Context, f: TurnFrame) -> list[Action]:
         s, p, god = g.state, f["player"], f["god"]
         out = []
         if god != APOLLO:
@@ -301,7 +328,7 @@ class Turn(Handler):
                 unit = info.paid_recruit
                 # R28: a card needs one left in the supply, a unit a place and a reserve
                 available = _card_left(g, unit) if unit in FREE_CARD else has_unit_site(g, p, unit)
-                if g.purse(p) >= cost and available:
+                if purse(g, p) >= cost and available:
                     out.append(Action("recruit", what=unit, n=cost))
         for legal, _ in menu_for(g.rules):
             out.extend(legal(g, f))
@@ -309,14 +336,14 @@ class Turn(Handler):
         return out
 
     @staticmethod
-    def apply(g: Game, f: TurnFrame, a: Action) -> None:
+    def apply(g: Context, f: TurnFrame, a: Action) -> None:
         p = f["player"]
         if a.kind == "end_turn":
             pop(g, f)
             g.emit("turn_end", player=p)
             return
         if a.kind == "recruit":
-            g.pay(p, a.n)
+            pay(g, p, a.n)
             f["recruits_bought"] += 1
             g.emit("recruited", player=p, unit=a.what, cost=a.n)
             if a.what in FREE_CARD:
@@ -327,7 +354,7 @@ class Turn(Handler):
         _MENU_KIND[a.kind][1](g, f, a)
 
 
-def _card_left(g, kind):
+def _card_left(g: Context, kind: str) -> bool:
     s = g.state
     if kind == "priestess":
         return sum(s.priestesses) < g.rules.priestesses
@@ -336,19 +363,18 @@ def _card_left(g, kind):
 
 # --- Apollo -------------------------------------------------------------------
 
-def apollo_reward(g: Game, p: int) -> None:
+def apollo_reward(g: Context, p: int) -> None:
     """R9: 2 GP and a 1-Cornucopia Prosperity token on a land and on a sea area."""
-    g.gain(p, g.rules.apollo_gp)
+    gain(g, p, g.rules.apollo_gp)
     push(g, "prosper", p, left=("sea", "land"))
 
 
-# Apollo's favour by `Ruleset.apollo` (R9); engine/classic.py adds "classic".
-APOLLO_REWARDS["legendary"] = apollo_reward
+APOLLO_REWARDS.plug("legendary", apollo_reward, "turns")
 
 
 class ProsperFrame(Frame):
     """Prosperity tokens to place (Apollo, a Metropolis bonus)."""
-    left: tuple  # the area types still to receive one (land|sea|own), the last one first
+    left: tuple[str, ...]  # the area types still to receive one (land|sea|own), the last one first
 
 
 @handler("prosper", ProsperFrame)
@@ -356,7 +382,7 @@ class Prosper(Handler):
     """Place Prosperity tokens; `left` lists the area types still to receive one, last first."""
 
     @staticmethod
-    def legal(g: Game, f: ProsperFrame) -> list:
+    def legal(g: Context, f: ProsperFrame) -> list[Action]:
         b = g.board
         kind = f["left"][-1]
         if kind == "own":  # a metropolis bonus: a land or sea area the player controls
@@ -369,7 +395,7 @@ class Prosper(Handler):
         return list(menu)
 
     @staticmethod
-    def auto(g: Game, f: ProsperFrame) -> bool:
+    def auto(g: Context, f: ProsperFrame) -> bool:
         # Every board has land and sea areas: only "own" may find no area at all.
         if f["left"][-1] == "own" and not Prosper.legal(g, f):
             f["left"] = f["left"][:-1]
@@ -379,7 +405,7 @@ class Prosper(Handler):
         return False
 
     @staticmethod
-    def apply(g: Game, f: ProsperFrame, a: Action) -> None:
+    def apply(g: Context, f: ProsperFrame, a: Action) -> None:
         area = g.board.index[a.where]
         g.state.prosperity[area] += 1
         g.emit("prosperity", player=f["player"], area=a.where)
@@ -387,5 +413,3 @@ class Prosper(Handler):
         if not f["left"]:
             pop(g, f)
 
-
-assert "turn" in HANDLERS

@@ -20,12 +20,30 @@ is exactly the one the player had, generator included.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple, Protocol, Self, TypeVar
 
+from .actions import Action
 from .log import player_name
+from .state import State
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class Game(Protocol):
+    """What the rule needs of a game: its record, to replay it (the engine's Game; this module
+    sits below it and does not import it)."""
+
+    state: State
+
+    @property
+    def to_move(self) -> int | None: ...
+    @property
+    def history(self) -> list[Action]: ...
+    def apply(self, action: Action) -> list[dict[str, Any]]: ...
+    def record(self) -> dict[str, Any]: ...
+    @classmethod
+    def from_record(cls, record: dict[str, Any], upto: int | None = None) -> Self: ...
+
+
+G = TypeVar("G", bound=Game)
 
 # Why a decision stands for good (Step.final), or why the player cannot go further back
 # (Limit.reason): these, plus "other" (another player decided before), "start" (the first
@@ -52,14 +70,15 @@ class Limit(NamedTuple):
     player: int | None    # OTHER: the player who decided before; else None
 
 
-def unknowns(game: Game) -> tuple:
+def unknowns(game: Game) -> tuple[Any, ...]:
     """What changes when chance or a hidden pile plays a part: the generator, forced dice
     (a scenario's), and the sizes of the hidden piles. Taken before a decision for `judge`."""
     s = game.state
-    return (s.rng, len(s.dice), len(s.creature_deck), len(s.hero_deck), len(s.bonus_stack))
+    looked_at = sum(1 for f in s.stack if f["kind"] == "peek")  # Zeus' card: the deck's until played
+    return (s.rng, len(s.dice), len(s.creature_deck) + looked_at, len(s.hero_deck), len(s.bonus_stack))
 
 
-def judge(player: int, before: tuple, game: Game, events: list) -> Step:
+def judge(player: int, before: tuple[Any, ...], game: Game, events: list[dict[str, Any]]) -> Step:
     """The step of a decision `player` just made: `before` is `unknowns(game)` taken before
     it, `game` the game after it, `events` what it caused."""
     kinds = {e["type"] for e in events}
@@ -76,7 +95,7 @@ def judge(player: int, before: tuple, game: Game, events: list) -> Step:
     return Step(player, TURN if "turn" in kinds else None)
 
 
-def limit(steps: list, to_move: int | None) -> Limit:
+def limit(steps: list[Step], to_move: int | None) -> Limit:
     """How many of the last decisions (`steps`, in order) the player to move may take back."""
     if to_move is None:
         return Limit(0, OVER, None)
@@ -90,7 +109,7 @@ def limit(steps: list, to_move: int | None) -> Limit:
     return Limit(k, START, None)
 
 
-def steps_of(game: Game) -> list:
+def steps_of(game: Game) -> list[Step]:
     """The steps of every decision of a game, found by replaying its record."""
     g = type(game).from_record(game.record(), upto=0)
     out = []
@@ -114,7 +133,7 @@ class CannotUndo(Exception):
         self.reason = reason
 
 
-def take_back(game: Game, k: int = 1, steps: list | None = None) -> Game:
+def take_back(game: G, k: int = 1, steps: list[Step] | None = None) -> G:
     """The game as it was k decisions ago: replayed from its record without the last k
     decisions. Refused (CannotUndo, with the reason in words) beyond `limit`. `steps`: the
     game's steps if known (else found by replaying)."""
@@ -125,7 +144,7 @@ def take_back(game: Game, k: int = 1, steps: list | None = None) -> Game:
     return type(game).from_record(record, upto=len(record["actions"]) - k)
 
 
-def reason_text(lim: Limit, names: list | None = None) -> str:
+def reason_text(lim: Limit, names: list[str] | None = None) -> str:
     """Why the player to move cannot go back further, addressed to them, as a whole sentence."""
     if lim.reason == OVER:
         return "The game is over: nothing can be taken back."

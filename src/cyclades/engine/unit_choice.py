@@ -10,24 +10,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 from .actions import Action
+from .frames import Count, From
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .context import Context
 
 
 class UnitChoice(TypedDict, total=False):
     """The fields of a frame that chooses units to move (lmove, and the creature and sacrifice
     frames of Pegasus and Perseus)."""
     stage: str         # troops|mercs|heroes|dest once the origin is chosen
-    origin: int        # the land area the units leave (-1 until chosen)
-    troops: int        # troops taken
-    mercenaries: int   # mercenaries taken
-    heroes: tuple      # heroes taken (names)
+    origin: From       # the land area the units leave (-1 until chosen)
+    troops: Count      # troops taken
+    mercenaries: Count  # mercenaries taken
+    heroes: tuple[str, ...]  # heroes taken (names)
+
 
 DONE = Action("done")
 
 
-def unit_choices(g: Game, f: UnitChoice, heroes: list) -> list:
+def unit_choices(g: Context, f: UnitChoice, heroes: list[str]) -> list[Action]:
     """The actions of the current unit stage; `heroes` may come along from the origin."""
     s, frm, stage = g.state, f["origin"], f["stage"]
     taken = f["troops"] + f["mercenaries"] + len(f["heroes"])
@@ -41,7 +43,7 @@ def unit_choices(g: Game, f: UnitChoice, heroes: list) -> list:
     return [Action("take_hero", what=h) for h in left] + ([DONE] if taken else [])
 
 
-def choose_unit(g: Game, f: UnitChoice, a: Action, heroes: list) -> bool:
+def choose_unit(g: Context, f: UnitChoice, a: Action, heroes: list[str]) -> bool:
     """Record a unit choice and skip the stages with nothing to take; False if `a` is no
     unit choice (an origin, a destination...)."""
     if a.kind == "take" and a.what == "troop":
@@ -58,14 +60,14 @@ def choose_unit(g: Game, f: UnitChoice, a: Action, heroes: list) -> bool:
     return True
 
 
-def start_units(g: Game, f: UnitChoice, frm: int, heroes: list) -> None:
+def start_units(g: Context, f: UnitChoice, frm: int, heroes: list[str]) -> None:
     """The origin is chosen: ask for troops first, skipping what the area does not hold."""
     f["origin"], f["stage"], f["troops"], f["mercenaries"] = frm, "troops", 0, 0
     f.setdefault("heroes", ())
     skip_empty_stages(g, f, heroes)
 
 
-def skip_empty_stages(g: Game, f: UnitChoice, heroes: list) -> None:
+def skip_empty_stages(g: Context, f: UnitChoice, heroes: list[str]) -> None:
     s, frm = g.state, f["origin"]
     if f["stage"] == "troops" and not s.troops[frm]:
         f["stage"] = "mercs"

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .frames import HANDLERS
+from .frames import AREA_COUNTS, AREA_ROLES, AREAS, QUEUE, roles
+from .play import legal_actions, to_move
 from .queries import card_of, creatures_on_board, metropolis_counts
+from .scoring import result
+from .teams import purse, sees_purse
 
 if TYPE_CHECKING:
-    from .game import Game
-
-# Frame keys that are bookkeeping, not news: never shown.
-_PRIVATE_FRAME_KEYS = {"queue"}
+    from .context import Context
 
 
-def view(g: Game, player: int | None = None) -> dict:
+def view(g: Context, player: int | None = None) -> dict[str, Any]:
     s = g.state
     ids = g.board.ids
     on_board = creatures_on_board(g)  # miniature -> area (Scylla and Charybdis: two of one card)
@@ -28,7 +28,7 @@ def view(g: Game, player: int | None = None) -> dict:
         "ruleset": g.options["ruleset"],
         "cycle": s.cycle,
         "phase": s.phase,
-        "to_move": g.to_move,
+        "to_move": to_move(g),
         "over": s.over,
         "turn_order": list(s.turn_order),
         # Who plays with whom (R22): each faction's team, or None; the metropolises that end the
@@ -54,13 +54,13 @@ def view(g: Game, player: int | None = None) -> dict:
         "decision": _decision(g, player),
     }
     if s.over:
-        v["result"] = g.result()
-    if player is not None and player == g.to_move:
-        v["legal_actions"] = [a.to_json() for a in g.legal_actions()]
+        v["result"] = result(g)
+    if player is not None and player == to_move(g):
+        v["legal_actions"] = [a.to_json() for a in legal_actions(g)]
     return v
 
 
-def _areas(g: Game, on_board: dict) -> list:
+def _areas(g: Context, on_board: dict[str, int]) -> list[dict[str, Any]]:
     """Each area as the board shows it: owner, units, heroes, buildings, markers, creatures."""
     s, b = g.state, g.board
     heroes_by_area: dict[int, list[str]] = {}
@@ -87,14 +87,14 @@ def _areas(g: Game, on_board: dict) -> list:
     return areas
 
 
-def _players(g: Game, viewer: int | None) -> list:
+def _players(g: Context, viewer: int | None) -> list[dict[str, Any]]:
     """Each faction's public figures; its purse only for those who may see it (R24)."""
     s = g.state
     metros = metropolis_counts(g)
     return [{
         "index": p,
         "team": g.teams[p] if g.teams else None,
-        "gp": g.purse(p) if viewer == p or s.over or g.sees_purse(viewer, p) else None,
+        "gp": purse(g, p) if viewer == p or s.over or sees_purse(g, viewer, p) else None,
         "priestesses": s.priestesses[p],
         "philosophers": s.philosophers[p],
         "troops_in_reserve": s.troops_left[p],
@@ -106,7 +106,7 @@ def _players(g: Game, viewer: int | None) -> list:
     } for p in range(s.n)]
 
 
-def _gods(g: Game) -> list:
+def _gods(g: Context) -> list[dict[str, Any]]:
     """The gods in the offering order, face up or not, with the offering on each."""
     s = g.state
     out = []
@@ -117,25 +117,28 @@ def _gods(g: Game) -> list:
     return out
 
 
-def _decision(g, player):
+def _decision(g: Context, player: int | None) -> dict[str, Any] | None:
+    """The frame the game waits on, as its fields' roles say to show it (engine/frames.py):
+    areas by their ids, bookkeeping left out, secret cards only to the player who sees them."""
     s = g.state
     if s.over or not s.stack:
         return None
     f = s.stack[-1]
-    hidden = set(HANDLERS[f["kind"]].hidden(f))
+    ids = g.board.ids
+    kind_roles = roles(f["kind"])
     out: dict[str, Any] = {}
     for k, v in f.items():
-        if k in _PRIVATE_FRAME_KEYS or (k in hidden and player != f["player"]):
+        role = kind_roles.get(k)
+        if role is None:
+            out[k] = list(v) if isinstance(v, tuple) else v
+        elif role is QUEUE or (role.seen_by and 0 <= f[role.seen_by] != player):
             continue
-        out[k] = list(v) if isinstance(v, tuple) else v
-    ids = g.board.ids
-    for k in ("area", "origin"):
-        if isinstance(out.get(k), int):
-            out[k] = ids[out[k]] if out[k] >= 0 else None
-    if "claimed" in out:
-        out["claimed"] = [ids[a] for a in out["claimed"]]
-    if f["kind"] == "voyage":  # the classic fleet move's route so far (R17)
-        out["position"] = ids[out["position"]] if out["position"] >= 0 else None
-        out["path"] = [ids[a] for a in out["path"]]
-        out["changes"] = [[ids[a], d] for a, d in out["changes"]]
+        elif role in AREA_ROLES:
+            out[k] = ids[v] if v >= 0 else None
+        elif role is AREAS:
+            out[k] = [ids[a] for a in v]
+        elif role is AREA_COUNTS:
+            out[k] = [[ids[a], n] for a, n in v]
+        else:
+            out[k] = list(v) if isinstance(v, tuple) else v
     return out

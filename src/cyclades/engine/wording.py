@@ -11,13 +11,15 @@ action-space encoding reads its templates from; these are what the terminal show
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .log import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
+from .play import legal_actions, to_move
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .game import Game
+    from .context import Context
 
 # A unit kind as an action names it: (one, many).
 _UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
@@ -40,18 +42,18 @@ def _count(kind: str, n: int) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _on(game: Game, where: str) -> str:
+def _on(game: Context, where: str) -> str:
     """ "on Naxos", "in the Gulf of Panope"; a classic Creature track slot ("slot-3") as such."""
     if area_index(game, where) is None:
         return f"({where.replace('-', ' ')})" if where else ""
     return at_area(game, where)
 
 
-def _to(game: Game, where: str) -> str:
+def _to(game: Context, where: str) -> str:
     return area_name(game, where) if area_index(game, where) is not None else where.replace("-", " ")
 
 
-def action_text(action: Action, game: Game, names: list | None = None) -> str:
+def action_text(action: Action, game: Context, names: list[str] | None = None) -> str:
     """One action in the rulebook's words, its areas by their printed names."""
     k, what, where, n = action.kind, action.what, action.where, action.n
     on, to = _on(game, where), _to(game, where)
@@ -134,7 +136,7 @@ _PLACE_STEPS = {"land": "choose a free land area for a Control token",
                 "troop": "place Troops on their land areas"}
 
 
-def waiting_text(game: Game, names: list | None = None, you: int | None = None) -> str:
+def waiting_text(game: Context, names: list[str] | None = None, you: int | None = None) -> str:
     """What the game waits for, in the rulebook's words: "Player 2 is placing their starting
     units (first round): choose a free land area for a Control token". `you`: the faction
     addressed as "you" (the sentence then reads "You are placing your ...")."""
@@ -144,85 +146,111 @@ def waiting_text(game: Game, names: list | None = None, you: int | None = None) 
     if not s.stack:
         return "Nobody is to decide"
     f = s.stack[-1]
-    k, p = f.get("kind"), game.to_move
+    k, p = f.get("kind"), to_move(game)
     who = "You" if you is not None and p == you else player_name(p, names)
-    are = "are" if who == "You" else "is"
-    their = "your" if who == "You" else "their"
-    kinds = {a.kind for a in game.legal_actions()}
-    if k == "place":
-        step = f.get("step")
-        text = (f"{who} {are} placing {their} starting units "
-                f"({'first' if f.get('round') == 1 else 'second'} round): ")
-        if step == "troop":
-            left = f.get("troops_to_place", 0)
-            return text + f"place {left} more Troop{'s' if left != 1 else ''} on {their} land areas"
-        if step == "fleet" and f.get("claimed"):
-            return text + f"choose a sea next to {area_name(game, f['claimed'][-1])} for a Fleet"
-        return text + _PLACE_STEPS.get(step, "choose an area")
-    if k == "offer":
-        return f"{who} {are} making an Offering: choose a God and the GP to offer, or Apollo"
-    if k == "turn":
-        god = f.get("god")
-        if god == "apollo":
-            return f"{who} {are} taking Apollo's favour"
-        return f"{who} {are} taking {their} turn with {god_name(god)}"
-    if k == "build":
-        if not f.get("building"):
-            return f"{who} {are} building: choose what"
-        return f"{who} {are} building {_a(f.get('building'))}: choose where"
-    if k == "place_unit":
-        left, unit = f.get("left", 1), f.get("unit", "troop")
-        return f"{who} {are} placing {_count(unit, left)} just recruited: choose where"
-    if k in ("lmove", "smove", "voyage"):
-        kind = {"lmove": "a Heroic Move" if f.get("hero") else "a Land Move", "smove": "a Sea Move",
-                "voyage": "a Fleet move"}[k]
-        stage = f.get("stage")
-        if stage == "origin":
-            step = "choose where the units leave from"
-        elif "destination" in kinds or stage in ("dest", "route"):
-            step = "choose where they go"
-        else:
-            step = "choose how many Fleets go" if k != "lmove" else "choose the units that go"
-        return f"{who} {are} making {kind}: {step}"
-    if k == "battle":
-        battle = f"the {'Sea' if f.get('sea') else 'Land'} Battle {at_area(game, f.get('area'))}"
-        stage = str(f.get("stage", ""))
-        if stage == "loss":
-            return f"{who} lost the round of {battle}: choose a unit to lose"
-        if stage.startswith(("retreat", "flee")):
-            return f"{who} may retreat from {battle}"
-        return f"{who} {are} fighting {battle}"
-    if k == "metro":
-        return f"{who} {are} building a Metropolis: choose where"
-    if k == "prosper":
-        return f"{who} {are} placing a Prosperity token"
-    if k == "maintain":
-        return f"{who} {are} paying the Maintenance Costs of {their} Creatures"
-    if k == "reserve":
-        return f"{who} may reserve a Creature of the track (a Metropolis bonus)"
-    if k == "peek":
-        return f"{who} looked at the top Creature card: play it or put it back"
-    if k == "bonus_fleet":
-        return f"{who} {are} placing {their} bonus Fleets"
-    if k == "place_hero":
-        return f"{who} {are} placing {card_name(f.get('hero'))}"
-    if k == "creature":
-        return f"{who} {are} using {creature_name(f.get('card'))}"
-    if k == "sacrifice":
-        return f"{who} {are} sacrificing {card_name(f.get('hero'))}"
-    if k == "reroll":
-        return f"{who} may pay to re-roll the die (Croesus)"
-    if k == "hector":
-        return f"{who} may destroy an invading unit (Hector)"
-    return f"{who} {are} deciding ({str(k).replace('_', ' ')})"
+    w = _Who(who, "are" if who == "You" else "is", "your" if who == "You" else "their")
+    write = _WAITING.get(str(k))
+    if write is not None:
+        return write(game, f, w)
+    template = _WAITING_TEMPLATES.get(str(k))
+    if template is not None:
+        return template.format(who=w.who, are=w.are, their=w.their)
+    return f"{w.who} {w.are} deciding ({str(k).replace('_', ' ')})"
 
 
-def illegal_text(game: Game, action: Action, names: list | None = None) -> str:
+class _Who(NamedTuple):
+    who: str    # "Player 2", "Ann", "You"
+    are: str    # "is", "are"
+    their: str  # "their", "your"
+
+
+def _waiting_place(game: Context, f: dict[str, Any], w: _Who) -> str:
+    step = f.get("step")
+    text = (f"{w.who} {w.are} placing {w.their} starting units "
+            f"({'first' if f.get('round') == 1 else 'second'} round): ")
+    if step == "troop":
+        left = f.get("troops_to_place", 0)
+        return text + f"place {left} more Troop{'s' if left != 1 else ''} on {w.their} land areas"
+    if step == "fleet" and f.get("claimed"):
+        return text + f"choose a sea next to {area_name(game, f['claimed'][-1])} for a Fleet"
+    return text + _PLACE_STEPS.get(str(step), "choose an area")
+
+
+def _waiting_turn(game: Context, f: dict[str, Any], w: _Who) -> str:
+    god = f.get("god")
+    if god == "apollo":
+        return f"{w.who} {w.are} taking Apollo's favour"
+    return f"{w.who} {w.are} taking {w.their} turn with {god_name(god)}"
+
+
+def _waiting_build(game: Context, f: dict[str, Any], w: _Who) -> str:
+    if not f.get("building"):
+        return f"{w.who} {w.are} building: choose what"
+    return f"{w.who} {w.are} building {_a(str(f.get('building')))}: choose where"
+
+
+def _waiting_place_unit(game: Context, f: dict[str, Any], w: _Who) -> str:
+    left, unit = f.get("left", 1), f.get("unit", "troop")
+    return f"{w.who} {w.are} placing {_count(unit, left)} just recruited: choose where"
+
+
+def _waiting_move(game: Context, f: dict[str, Any], w: _Who) -> str:
+    k = f["kind"]
+    kind = {"lmove": "a Heroic Move" if f.get("hero") else "a Land Move", "smove": "a Sea Move",
+            "voyage": "a Fleet move"}[k]
+    stage = f.get("stage")
+    if stage == "origin":
+        step = "choose where the units leave from"
+    elif "destination" in {a.kind for a in legal_actions(game)} or stage in ("dest", "route"):
+        step = "choose where they go"
+    else:
+        step = "choose how many Fleets go" if k != "lmove" else "choose the units that go"
+    return f"{w.who} {w.are} making {kind}: {step}"
+
+
+def _waiting_battle(game: Context, f: dict[str, Any], w: _Who) -> str:
+    battle = f"the {'Sea' if f.get('sea') else 'Land'} Battle {at_area(game, f.get('area'))}"
+    stage = str(f.get("stage", ""))
+    if stage == "loss":
+        return f"{w.who} lost the round of {battle}: choose a unit to lose"
+    if stage.startswith(("retreat", "flee")):
+        return f"{w.who} may retreat from {battle}"
+    return f"{w.who} {w.are} fighting {battle}"
+
+
+def _waiting_chance(game: Context, f: dict[str, Any], w: _Who) -> str:
+    if f.get("draw") == "dice":
+        return "Chance decides: a battle die is rolled"
+    return "Chance decides: a card is drawn"
+
+
+_WAITING: dict[str, Callable[[Context, dict[str, Any], _Who], str]] = {
+    "place": _waiting_place, "turn": _waiting_turn, "build": _waiting_build,
+    "place_unit": _waiting_place_unit, "lmove": _waiting_move, "smove": _waiting_move,
+    "voyage": _waiting_move, "battle": _waiting_battle, "chance": _waiting_chance,
+    "place_hero": lambda game, f, w: f"{w.who} {w.are} placing {card_name(f.get('hero'))}",
+    "creature": lambda game, f, w: f"{w.who} {w.are} using {creature_name(str(f.get('card')))}",
+    "sacrifice": lambda game, f, w: f"{w.who} {w.are} sacrificing {card_name(f.get('hero'))}",
+}
+_WAITING_TEMPLATES = {
+    "offer": "{who} {are} making an Offering: choose a God and the GP to offer, or Apollo",
+    "metro": "{who} {are} building a Metropolis: choose where",
+    "prosper": "{who} {are} placing a Prosperity token",
+    "maintain": "{who} {are} paying the Maintenance Costs of {their} Creatures",
+    "reserve": "{who} may reserve a Creature of the track (a Metropolis bonus)",
+    "peek": "{who} looked at the top Creature card: play it or put it back",
+    "bonus_fleet": "{who} {are} placing {their} bonus Fleets",
+    "reroll": "{who} may pay to re-roll the die (Croesus)",
+    "hector": "{who} may destroy an invading unit (Hector)",
+}
+
+
+def illegal_text(game: Context, action: Action, names: list[str] | None = None) -> str:
     """Why `action` cannot be played now, for people (the reason of the engine's IllegalAction):
     "'Offer 3 GP to Zeus' is not legal now: Player 1 is placing their starting units ..."."""
     if game.state.over:
         return f"'{action_text(action, game, names)}' is not legal: the game is over"
-    legal = game.legal_actions()
+    legal = legal_actions(game)
     said = action_text(action, game, names) if hasattr(action, "kind") else repr(action)
     text = f"'{said}' is not legal now: {waiting_text(game, names)}"
     if legal:

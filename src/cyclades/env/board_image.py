@@ -25,6 +25,8 @@ import re
 from functools import cache, lru_cache
 from html import escape
 
+from ..web.geometry import geometry
+
 PANEL = (960, 720)          # width, height of a picture in pixels (the board and its status)
 STATUS_ROW = 26             # pixels per faction line under the board
 LABEL_PX = 12.5             # names at about this many pixels (board.js, LABEL_PX.panel)
@@ -145,9 +147,8 @@ def _attrs(**kw) -> str:
         if v is None or v is False:
             continue
         name = k.rstrip("_").replace("_", "-")
-        if isinstance(v, float):
-            v = _num(v)
-        out.append(f'{name}="{escape(str(v))}"')
+        text = _num(v) if isinstance(v, float) else v
+        out.append(f'{name}="{escape(str(text))}"')
     return " ".join(out)
 
 
@@ -513,6 +514,7 @@ def _splits(name) -> list:
             worst = max(len(a), len(b))
             if best is None or worst < best[0]:
                 best = (worst, [a, b])
+        assert best is not None
         out.append(best[1])
     return out
 
@@ -546,7 +548,11 @@ def place_labels(areas, R, size, measure, obstacles, bounds) -> dict:
         cells = np.array(a["cells"], dtype=float)
         spots = np.array(spots, dtype=float).reshape(-1, 3)
         near = np.min(np.hypot(cells[None, :, 0] - spots[:, None, 0], cells[None, :, 1] - spots[:, None, 1]), axis=1)
-        boxes, costs, baselines, groups, group = [], [], [], [], []
+        rows: list[np.ndarray] = []
+        costs: list[np.ndarray] = []
+        baselines: list[np.ndarray] = []
+        group: list[np.ndarray] = []
+        groups: list[tuple[list[str], float, float]] = []
         for lines in _splits(a["name"]):
             m = [measure(t, a["kind"]) for t in lines]
             for shrink in shrinks:
@@ -554,14 +560,14 @@ def place_labels(areas, R, size, measure, obstacles, bounds) -> dict:
                 w = max(x[0] for x in m) * fs + 2 * pad
                 lh = m[0][2] * fs
                 h = lh * len(lines) + 2 * pad
-                boxes.append(np.stack([spots[:, 0] - w / 2, spots[:, 1] - h / 2,
+                rows.append(np.stack([spots[:, 0] - w / 2, spots[:, 1] - h / 2,
                                        np.full(len(spots), w), np.full(len(spots), h)], axis=1))
                 costs.append(spots[:, 2] + (len(lines) - 1) * 0.35 + (1 - shrink) * 6
                              + np.clip(near - 0.75 * r, 0, None) / r * 1.5)
                 baselines.append(spots[:, 1] - h / 2 + pad + m[0][1] * fs)
                 group.append(np.full(len(spots), len(groups)))
                 groups.append((lines, fs, lh))
-        boxes = np.concatenate(boxes)
+        boxes = np.concatenate(rows)
         hard = (_overlaps(boxes, walls).sum(axis=1) + boxes[:, 2] * boxes[:, 3]
                 - _overlaps(boxes, frame)[:, 0])
         what = (np.concatenate(baselines), np.concatenate(group), groups)
@@ -571,11 +577,11 @@ def place_labels(areas, R, size, measure, obstacles, bounds) -> dict:
                   [-0.8, -0.5], [0.8, -0.5], [-0.8, 0.5], [0.8, 0.5]]
     anchor_spots = [[0, 0.6], [0, -0.6], [0, 0.74], [0, -0.74], [-0.4, 0.5], [0.4, 0.5], [-0.4, -0.5], [0.4, -0.5],
                     [0, 0.9], [0, -0.9]]
-    cell_spots = [[0, 0], [0, 0.3], [0, -0.3], [-0.3, 0], [0.3, 0], [0, 0.6], [0, -0.6]]
+    cell_spots: list[list[float]] = [[0, 0], [0, 0.3], [0, -0.3], [-0.3, 0], [0.3, 0], [0, 0.6], [0, -0.6]]
     grid = [(-1.2 + 0.15 * i, -1.2 + 0.1 * j) for i in range(17) for j in range(25)]
     candidates = {}
     for a in areas:
-        spots = []
+        spots: list[tuple[float, float, float]] = []
         r = a.get("r") or R
         for i, cell in enumerate(a["cells"]):
             offsets = land_spots if a["kind"] == "land" else anchor_spots if cell is a["anchor"] else cell_spots
@@ -692,7 +698,7 @@ class _Layout:
 
 @lru_cache(maxsize=64)
 def _layout(board, w, h) -> _Layout:
-    return _Layout(board.geometry(), w, h)
+    return _Layout(geometry(board), w, h)
 
 
 def _defs(geo) -> str:
@@ -751,7 +757,7 @@ def _board_layers(lay: _Layout) -> list:
     return [seas, sea_lines, islands, land_lines, links, icons]
 
 
-def _area_pieces(lay: _Layout, a, st, hero_owner, creature_owner, cards, attack) -> tuple:
+def _area_pieces(lay: _Layout, a, st, hero_owner, creature_owner, cards, attack) -> tuple:  # noqa: C901  (one case per kind of piece, as board.js draws them)
     """What stands in an area (board.js drawArea): (svg, boxes it takes)."""
     R = lay.R
     z = lay.zones[a["id"]]
@@ -870,7 +876,10 @@ def board_svg(game, player=None, size=PANEL) -> str:
         cards[mini] = m.get("card") or mini
     attack = _battle(view)
     areas = {a["id"]: a for a in geo["areas"]}
-    land_tints, sea_tints, pieces, taken = [], [], [], []
+    land_tints: list[str] = []
+    sea_tints: list[str] = []
+    pieces: list[str] = []
+    taken: list = []
     for st in view["areas"]:
         a = areas.get(st["id"])
         if a is None:

@@ -5,13 +5,12 @@ units, creature cards and miniatures, heroes, bonus types, frame kinds, rulesets
 of two maxima (`MAX_AREAS`, `MAX_FACTIONS`), so one policy network fits every
 ruleset, player count and mode. docs/rl.md documents both layouts.
 
-Action space. Every action kind of `engine.actions.DESCRIPTIONS` gets a block of
-slots, in the order of that dict; inside a block the slots run row-major over
-`what` x `where` x `n`, each a fixed domain per kind (`KIND_ARGS`; a kind missing
-from that table takes its fields from its English template, with the union of all
-vocabularies for `what`). `encode(action, board)` and `decode(index, board)` are
-exact inverses; an action that has no slot raises `ActionSpaceError` (never
-silently dropped).
+Action space. Every action kind a player takes (`engine.actions.KINDS`, which declares
+each kind's arguments and what they range over) gets a block of slots, in the order the
+engine declares them; inside a block the slots run row-major over `what` x `where` x `n`
+(`KIND_ARGS`, read from those declarations). `encode(action, board)` and
+`decode(index, board)` are exact inverses; an action that has no slot raises
+`ActionSpaceError` (never silently dropped).
 
 Observation. `ObservationEncoder().encode(game, player)` reads only what the player
 may know (R24): `game.view(player)`, plus the public board and the game's public
@@ -26,24 +25,39 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..content.cards import BASE_BONUSES, CREATURES, HEROES, MAELSTROM_BONUSES
-from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
+from ..content.cards import CREATURES, MINIATURES
+from ..content.gods import APOLLO
 from ..content.rulesets import RULESETS
 from ..engine import game as _game  # noqa: F401  (importing it registers every frame handler)
-from ..engine.actions import DESCRIPTIONS, Action
-from ..engine.frames import HANDLERS
-from ..engine.queries import MINIATURES
+from ..engine.actions import (
+    AREA,
+    BID,
+    BONUS,
+    BUILDING,
+    BUILDING_COST,
+    COST,
+    COUNT,
+    CREATURE,
+    GOD,
+    HERO,
+    KINDS,
+    MAX_FACTIONS,
+    PLAYER,
+    PLAYER_KINDS,
+    TRACK_SLOT,
+    UNIT,
+    Action,
+)
+from ..engine.chance import CHANCE_FRAME
+from ..engine.frames import HANDLERS, at_and_from
 
 MAX_AREAS = 64      # the largest board (10 tiles) has 63 areas
-MAX_FACTIONS = 6    # six players, or two players with two factions each (R22)
 
-# The keys of the engine's decision frames (the dicts on `game.state.stack`, which the view's
-# "decision" copies; each kind declares its fields beside its handler): the only place in
-# cyclades.env that names them.
+# The keys every decision frame has (the dicts on `game.state.stack`, which the view's
+# "decision" copies); the areas it is about are the fields its kind declares `At` and `From`
+# (engine/frames.py).
 FRAME_KIND = "kind"          # "offer", "turn", "battle"...
 FRAME_PLAYER = "player"      # the faction it waits on
-FRAME_AREA = "area"          # the area it is about (a battle's)
-FRAME_ORIGIN = "origin"      # a move's or battle's origin
 
 
 class ActionSpaceError(ValueError):
@@ -60,95 +74,29 @@ def _unique(*groups) -> tuple:
     return tuple(dict.fromkeys(x for g in groups for x in g))
 
 
-# Words that name units in actions ("take 3 troop", "displace units", "steal mercs").
-UNIT_WORDS = ("troop", "merc", "fleet", "priestess", "philosopher", "units", "mercs")
-_MINI_NAMES = tuple(m for minis in MINIATURES.values() for m in minis)
-
-VOCABULARIES = {
-    "god": tuple(GODS),
-    "building": _unique(BUILDINGS, (METROPOLIS,)),
-    "unit": UNIT_WORDS,
-    "creature": _unique(CREATURES, _MINI_NAMES),          # cards, then miniatures of two-miniature cards
-    "hero": tuple(HEROES),
-    "bonus": _unique(BASE_BONUSES, MAELSTROM_BONUSES),
-}
+# What `what`, `where` and `n` range over, as the engine declares each action kind
+# (engine/actions.py: KINDS and their `Arg`s).
+VOCABULARIES = {a.name: a.words for a in (GOD, BUILDING, UNIT, CREATURE, HERO, BONUS)}
+UNIT_WORDS = UNIT.words
 ALL_WORDS = _unique(*VOCABULARIES.values())
-
 # Ranges of `n`: costs in GP, counts of units, bids in GP, player numbers.
-BID_MAX = max([r.bid_cap for r in RULESETS.values() if r.bid_cap] + [25])
-UNCAPPED_BID_MAX = 60  # rulesets without a bid cap: no purse reaches this in practice
-N_RANGES = {
-    "cost": 16,                                    # 0..15 GP
-    "building_cost": 1 + max(r.building_cost or 0 for r in RULESETS.values()),  # 0: free
-    "count": 21,                                   # 0..20 units
-    "bid": 1 + (UNCAPPED_BID_MAX if any(r.bid_cap is None for r in RULESETS.values()) else BID_MAX),
-    "player": MAX_FACTIONS,                        # faction index 0..5
-}
-N_RANGES["any"] = max(N_RANGES.values())
-
-# Creature track slots, named by their price (swap_creature's `where`).
-TRACK_SLOTS = tuple(f"slot-{cost}" for cost in sorted({c for r in RULESETS.values() for c in r.creature_costs}))
+N_RANGES = {a.name: a.high + 1 for a in (COST, BUILDING_COST, COUNT, BID, PLAYER)}
+BID_MAX = BID.high
+TRACK_SLOTS = TRACK_SLOT.words  # creature track slots, named by their price (swap_creature's `where`)
 
 # What each kind's fields range over: (vocabularies of `what`, uses `where` (True: an area; a
-# tuple: those words), range of `n`).
-# A kind not listed here is laid out from its template in DESCRIPTIONS (see `_kind_args`).
-_PIECES = ("unit", "building", "creature", "hero")
-KIND_ARGS = {
-    "place_hero": (("hero",), True, None),
-    "bid": (("god",), False, "bid"),
-    "build": (("building",), True, "building_cost"),   # classic: bought for n GP
-    "replace": (("building",), True, None),
-    "choose_building": (("building",), False, None),
-    "recruit": (("unit",), False, "cost"),
-    "recruit_hero": (("hero",), False, "cost"),
-    "sea_move": ((), False, "cost"),
-    "land_move": ((), False, "cost"),
-    "heroic_move": (("hero",), False, "cost"),
-    "take": (("unit",), False, "count"),
-    "take_hero": (("hero",), False, None),
-    "lose": (("unit", "creature"), False, None),
-    "lose_hero": (("hero",), False, None),
-    "remove": (("building",), True, None),
-    "reserve": (("creature",), False, None),
-    "play_peeked": (("creature",), False, "cost"),
-    "buy_creature": (("creature",), False, "cost"),
-    "keep": (("creature",), False, None),
-    "release": (("creature",), False, None),
-    "move_creature": (("creature",), True, None),
-    "stay": (("creature",), False, None),
-    "place_creature": (("creature",), True, None),
-    "displace": (("unit",), True, None),
-    "target_player": ((), False, "player"),
-    "destroy": (_PIECES, True, None),
-    "steal": (_PIECES, True, None),
-    "swap_hero": (("hero",), False, None),
-    "choose_hero": (("hero",), False, None),
-    "choose_card": (("creature",), False, None),
-    "exchange": (("unit", "bonus"), False, None),
-    "sacrifice": (("hero",), False, None),
-    "use_power": (("hero",), False, None),
-    "convert": (("unit",), False, "count"),
-    "metropolis_on_card": (("hero",), False, None),
-    "reroll": (("hero",), False, "cost"),
-    "escape": (("unit",), True, None),
-    # the classic ruleset's (engine/classic.py)
-    "fleet_move": ((), False, "cost"),
-    "drop": (("unit",), False, "count"),
-    "swap_creature": (("creature",), TRACK_SLOTS, "cost"),
-}
+# tuple: those words), range of `n`), read from the engine's declarations.
+KIND_ARGS = {k.name: (tuple(a.name for a in k.what),
+                      True if k.where is AREA else (k.where.words if k.where else False),
+                      k.n.name if k.n else None)
+             for k in PLAYER_KINDS}
 
 
 def _kind_args(kind: str):
     """(what words, uses where, size of the n range) of a kind."""
-    if kind in KIND_ARGS:
-        vocabs, where, n = KIND_ARGS[kind]
-        whats = _unique(*(VOCABULARIES[v] for v in vocabs))
-    else:  # a kind added later: read its fields off its English template
-        template = DESCRIPTIONS.get(kind, "")
-        whats = ALL_WORDS if "{what}" in template else ()
-        where = "{where}" in template
-        n = "player" if "{player}" in template else ("any" if "{n}" in template else None)
-    return whats, where, (N_RANGES[n] if n else 0)
+    k = KINDS[kind]
+    return k.whats(), (True if k.where is AREA else k.where.words if k.where else False), \
+        (k.n.high + 1 if k.n else 0)
 
 
 def _places(where) -> tuple:
@@ -171,8 +119,9 @@ class KindBlock(NamedTuple):
 class ActionSpace:
     """A fixed numbering of every action: `n` slots, `encode`/`decode`, `mask`.
 
-    Slots are laid out kind by kind in the order of `kinds` (default: the order of
-    `DESCRIPTIONS`), each kind's block row-major over what x where x n."""
+    Slots are laid out kind by kind in the order of `kinds` (default: the kinds a player takes,
+    in the order the engine declares them, engine/actions.py), each kind's block row-major over
+    what x where x n."""
 
     def __init__(self, kinds=None, max_areas: int = MAX_AREAS):
         self.max_areas = max_areas
@@ -180,7 +129,7 @@ class ActionSpace:
         self._by_kind = {}
         self._what_index = {}
         offset = 0
-        for kind in (kinds if kinds is not None else DESCRIPTIONS):
+        for kind in (kinds if kinds is not None else [k.name for k in PLAYER_KINDS]):
             whats, where, ns = _kind_args(kind)
             places = _places(where)
             wheres = len(places) if places else (max_areas if where else 0)
@@ -203,7 +152,7 @@ class ActionSpace:
         kind, what, where, n = action
         block = self._by_kind.get(kind)
         if block is None:
-            raise ActionSpaceError(f"{action!r}: kind {kind!r} has no slots (not in DESCRIPTIONS)")
+            raise ActionSpaceError(f"{action!r}: kind {kind!r} has no slots in this action space")
         i = 0
         if block.whats:
             wi = self._what_index[kind].get(what)
@@ -303,7 +252,7 @@ def legal_mask(game, player, space: ActionSpace = ACTION_SPACE, view=None) -> np
 # --- the observation layout --------------------------------------------------------------
 
 PHASES = ("setup", "offerings", "actions", "maintenance", "over")
-FRAME_KINDS = tuple(sorted(HANDLERS))
+FRAME_KINDS = tuple(sorted(k for k in HANDLERS if k != CHANCE_FRAME))  # the decisions of players
 RULESET_NAMES = tuple(RULESETS)
 MINIATURE_NAMES = _unique((m for c, card in CREATURES.items() if card.miniature
                            for m in MINIATURES.get(c, (c,))))
@@ -340,7 +289,7 @@ class ObservationLayout:
 
     def __init__(self, max_areas=MAX_AREAS, max_factions=MAX_FACTIONS):
         self.max_areas, self.max_factions = max_areas, max_factions
-        self.segments = []
+        self.segments: list[Segment] = []
         self._start = 0
         self._flags = []  # (start, stop) ranges bounded by 1
         F, A = max_factions, max_areas
@@ -505,7 +454,7 @@ class ObservationEncoder:
         self._adj = L.segment("adjacency")
         self._dec = L.segment("decision").start
         self._frame = {k: j for j, k in enumerate(FRAME_KINDS)}
-        self._static = {}  # id(board) -> (board, static area block, adjacency block)
+        self._static: dict[int, tuple] = {}  # id(board) -> (board, static area block, adjacency block)
 
     def encode(self, game, player, view=None) -> np.ndarray:
         """float32 vector of `player`'s observation of `game`: from `game.view(player)`,
@@ -514,7 +463,7 @@ class ObservationEncoder:
             view = game.view(player)
         return self.encode_view(view, game.board, game.options, player)
 
-    def encode_view(self, v, board, options, me) -> np.ndarray:
+    def encode_view(self, v, board, options, me) -> np.ndarray:  # noqa: C901  (one pass over the view's parts, in layout order)
         L, F = self.layout, self._F
         if len(board.ids) > L.max_areas:
             raise EncodingError(f"the board has {len(board.ids)} areas, the layout {L.max_areas}")
@@ -648,13 +597,13 @@ class ObservationEncoder:
 
         # the pending decision
         dec = v["decision"]
-        if dec:
+        if dec and dec[FRAME_KIND] != CHANCE_FRAME:  # at a chance decision, no player's
             x[self._dec + one(self._frame, dec[FRAME_KIND], "frame kind")] = 1
             x[self._dec + len(self._frame) + rel(dec[FRAME_PLAYER])] = 1
-            for key, label in ((FRAME_AREA, "decision_area"), (FRAME_ORIGIN, "decision_from")):
-                a = dec.get(key)
-                if isinstance(a, str) and a in board.index:
-                    x[A0 + board.index[a] * aw + af[label]] = 1
+            for key, label in zip(at_and_from(dec[FRAME_KIND]), ("decision_area", "decision_from")):
+                where = dec.get(key) if key else None
+                if isinstance(where, str) and where in board.index:
+                    x[A0 + board.index[where] * aw + af[label]] = 1
         return x
 
     def _board_blocks(self, board):
@@ -688,13 +637,13 @@ class ObservationEncoder:
 # --- game options ------------------------------------------------------------------------------
 
 def game_options(players=3, ruleset="legendary", maelstrom=True, teams=False, team_goal=3,
-                 board="random", max_cycles=100) -> dict:
+                 board="random", max_cycles=100, chance="seeded") -> dict:
     """The options of `cyclades.new_game`, checked by making one game, with what the
     environments need to know about its seats: "factions" and "teams" (team of each
     faction, or None)."""
     from ..engine.game import Game
     o = dict(players=players, ruleset=ruleset, maelstrom=maelstrom, teams=teams,
-             team_goal=team_goal, board=board, max_cycles=max_cycles)
+             team_goal=team_goal, board=board, max_cycles=max_cycles, chance=chance)
     probe = Game.new(seed=0, **o)
     o["factions"], o["team_of"] = probe.state.n, probe.teams
     return o
@@ -706,7 +655,7 @@ def new_engine_game(options, seed):
     o = options
     return Game.new(players=o["players"], ruleset=o["ruleset"], seed=seed, board=o["board"],
                     maelstrom=o["maelstrom"], max_cycles=o["max_cycles"], teams=o["teams"],
-                    team_goal=o["team_goal"])
+                    team_goal=o["team_goal"], chance=o.get("chance", "seeded"))
 
 
 # --- rewards ------------------------------------------------------------------------------------
@@ -721,7 +670,7 @@ def final_rewards(result: dict) -> list:
     if not result["over"] or not winners:
         return [0.0] * n
     teams = result.get("teams")
-    side = (lambda q: teams[q]) if teams else (lambda q: q)  # noqa: E731
+    side = (lambda q: teams[q]) if teams else (lambda q: q)
     sides = {side(q) for q in winners}
     return [1.0 / len(sides) if side(q) in sides else 0.0 for q in range(n)]
 
@@ -769,7 +718,7 @@ def markdown_tables(space: ActionSpace = ACTION_SPACE, layout: ObservationLayout
     out = [f"Action space: {space.n} slots, fingerprint `{space.fingerprint}`.", "",
            "| kind | first slot | slots | what | where | n |", "|---|---:|---:|---|---|---|"]
     for b in space.blocks:
-        vocabs = KIND_ARGS[b.kind][0] if b.kind in KIND_ARGS else (("every word",) if b.whats else ())
+        vocabs = KIND_ARGS[b.kind][0]
         what = f"{len(b.whats)} ({' + '.join(vocabs)})" if b.whats else "-"
         where = f"{b.areas} areas" if b.areas else "-"
         n = f"0..{b.ns - 1}" if b.ns else "-"

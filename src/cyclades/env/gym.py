@@ -44,6 +44,8 @@ is unchanged and the learner decides again. With `invalid_action="raise"` it rai
 """
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -94,9 +96,9 @@ class CycladesEnv(gym.Env):
     a mask or a render before `reset` (`gymnasium.error.ResetNeeded`) as the order-enforcing
     wrapper would. docs/rl.md has the whole story."""
 
-    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}  # noqa: RUF012  (gymnasium.Env declares it so)
 
-    def __init__(self, players=3, seat=0, opponents="random", ruleset="legendary", maelstrom=True,
+    def __init__(self, players=3, seat=0, opponents="random", ruleset="legendary", maelstrom=True,  # noqa: PLR0913  (the environment's options)
                  teams=False, team_goal=3, board="random", max_cycles=100,
                  invalid_action="penalize", invalid_penalty=-1.0, render_mode=None,
                  reward="win", shaping_gamma=0.99, skip_forced=False):
@@ -148,7 +150,7 @@ class CycladesEnv(gym.Env):
         self.action_space = spaces.Discrete(ACTION_SPACE.n)
         self.encoder = ObservationEncoder()      # the reference encoder (from the view)
         self.game_encoder = GameEncoder()        # the fast path: the same numbers
-        self.game = None
+        self.game: Any = None  # the engine game, made by reset()
 
     # --- gymnasium API ---------------------------------------------------------------------
 
@@ -271,7 +273,7 @@ class CompactActions(gym.Wrapper):
         self.action_space = spaces.Discrete(len(self.slots) + 1)
 
     def action_masks(self) -> np.ndarray:
-        full = self.env.unwrapped.action_masks()
+        full = self.env.unwrapped.action_masks()  # type: ignore[attr-defined]
         return np.append(full[self.slots], (full & self._outside).any())
 
     def full_action(self, action) -> int:
@@ -280,7 +282,7 @@ class CompactActions(gym.Wrapper):
         as any illegal action)."""
         if int(action) != self.other:
             return int(self.slots[int(action)])
-        legal = self.env.unwrapped.action_masks()
+        legal = self.env.unwrapped.action_masks()  # type: ignore[attr-defined]
         outside = np.flatnonzero(legal & self._outside)
         if not len(outside):
             return int(np.flatnonzero(~legal)[0])
@@ -306,7 +308,7 @@ def used_slots(games=200, seed=0, **options) -> np.ndarray:
     "another legal action"."""
     env = CycladesEnv(**options)
     rng = np.random.default_rng(seed)
-    seen = np.zeros(env.action_space.n, dtype=bool)
+    seen = np.zeros(env.action_space.n, dtype=np.bool_)  # type: ignore[attr-defined]
     for k in range(games):
         env.reset(seed=seed + k)
         while True:

@@ -29,8 +29,9 @@ while it asks for the next. Every other faction's mask is one shared read-only z
 
 R24: it reads exactly what `engine/view.py` shows a player and nothing else: the public state,
 a purse only when `game.sees_purse(viewer, p)` (the viewer's own, a teammate's, R22) or the game
-is over, the piles only by their length, never the generator, and a frame's hidden keys
-(`HANDLERS[kind].hidden(frame)`) only for the faction it waits on. The purses the viewer may
+is over, the piles only by their length, never the generator, and of the pending frame its kind,
+its decider and the areas its fields' roles name (engine/frames.py: `At`, `From`), which are
+never secret. The purses the viewer may
 not see are in the shared log but its index map drops them. tests/test_env.py checks that the
 vectors do not move when only hidden facts change, as it does for the reference.
 
@@ -43,20 +44,18 @@ import sys
 from itertools import compress
 from operator import attrgetter, ne
 from sys import getrefcount
+from typing import Any
 
 import numpy as np
 
 from ..content.gods import METROPOLIS
 from ..content.rulesets import RULESETS
-from ..engine.frames import HANDLERS
+from ..engine.chance import CHANCE_FRAME
+from ..engine.frames import at_and_from
 from ..engine.queries import creatures_on_board, metropolis_counts
 from .encoding import (
     ACTION_SPACE,
     CREATURE_TRACK,
-    FRAME_AREA,
-    FRAME_KIND,
-    FRAME_ORIGIN,
-    FRAME_PLAYER,
     HERO_TRACK,
     LAYOUT,
     ActionSpace,
@@ -111,9 +110,44 @@ def _changed(new, old):
 class _Position:
     """The position from no one's seat: copies of what was logged last, and the log."""
 
-    __slots__ = ("game", "state", "version", "n", "rel", "holders", "snap", "glob", "mkey",
-                 "metros", "hcount", "ccount", "minis", "winners", "to_move", "action_order",
-                 "written", "log")
+    __slots__ = (
+        "action_order",
+        "ccount",
+        "game",
+        "glob",
+        "hcount",
+        "holders",
+        "log",
+        "metros",
+        "minis",
+        "mkey",
+        "n",
+        "rel",
+        "snap",
+        "state",
+        "to_move",
+        "version",
+        "winners",
+        "written",
+    )
+    action_order: Any
+    ccount: Any
+    game: Any
+    glob: Any
+    hcount: Any
+    holders: Any
+    log: Any
+    metros: Any
+    minis: Any
+    mkey: Any
+    n: Any
+    rel: Any
+    snap: Any
+    state: Any
+    to_move: Any
+    version: Any
+    winners: Any
+    written: Any
 
     def __init__(self):
         self.game = None
@@ -136,11 +170,11 @@ class _Buffer:
     """An array the encoder writes (`arr`, through `mv`) and the read-only view of it that it
     hands out (`frozen`)."""
 
-    __slots__ = ("arr", "mv", "frozen", "free_refs")
+    __slots__ = ("arr", "free_refs", "frozen", "mv")
 
     def __init__(self, size, dtype):
         self.arr = np.zeros(size, dtype=dtype)  # (made here: no other reference while counting)
-        self.mv = memoryview(self.arr)  # single numbers are written through it: twice as fast
+        self.mv = memoryview(self.arr)  # type: ignore[arg-type]  # single numbers are written through it: twice as fast
         self.frozen = _read_only(self.arr)
         self.free_refs = self._refs()
 
@@ -168,8 +202,32 @@ def _unheld(buffers, spare):
 class _Seat(_Buffer):
     """One faction's vector and how far it has replayed the log."""
 
-    __slots__ = ("game", "state", "version", "pos", "n", "me", "map", "vis", "all_purses",
-                 "my_decision", "dec_raw", "dec")
+    __slots__ = (
+        "all_purses",
+        "dec",
+        "dec_raw",
+        "game",
+        "map",
+        "me",
+        "my_decision",
+        "n",
+        "pos",
+        "state",
+        "version",
+        "vis",
+    )
+    all_purses: Any
+    dec: Any
+    dec_raw: Any
+    game: Any
+    map: Any
+    me: Any
+    my_decision: Any
+    n: Any
+    pos: Any
+    state: Any
+    version: Any
+    vis: Any
 
     def __init__(self, size):
         super().__init__(size, np.float32)
@@ -187,7 +245,7 @@ class _Seat(_Buffer):
 class _Mask(_Buffer):
     """An action mask and the slots set in it, for the position `key`."""
 
-    __slots__ = ("slots", "key")
+    __slots__ = ("key", "slots")
 
     def __init__(self, size):
         super().__init__(size, np.int8)
@@ -206,8 +264,8 @@ class GameEncoder:
         ref = self._ref = ObservationEncoder(layout)  # its index tables and board blocks
         F = self._F = layout.max_factions
         self._pos = _Position()
-        self._seats = {}
-        self._maps = {}  # (factions, viewer, purses seen) -> index map
+        self._seats: dict[Any, Any] = {}
+        self._maps: dict[Any, Any] = {}  # (factions, viewer, purses seen) -> index map
         # global
         gi = ref._g
         self._gi = gi
@@ -236,7 +294,7 @@ class GameEncoder:
         self._hero_col = {lab[len("hero="):]: j for lab, j in af.items() if lab.startswith("hero=")}
         self._mini_col = {lab[len("miniature="):]: j for lab, j in af.items() if lab.startswith("miniature=")}
         # the building, empty-site and bonus columns are side by side
-        bcols = list(self._building.values()) + [self._empty] + list(self._bonus.values())
+        bcols = [*list(self._building.values()), self._empty, *list(self._bonus.values())]
         self._bspan = range(min(bcols), max(bcols) + 1)
         assert len(self._bspan) == len(bcols)
         self._darea, self._dfrom = af["decision_area"], af["decision_from"]
@@ -256,7 +314,7 @@ class GameEncoder:
             ("priestesses", "priestesses"), ("philosophers", "philosophers"),
             ("troops_left", "troops_in_reserve"), ("fleets_left", "fleets_in_reserve"),
             ("eliminated", "eliminated"))]
-        handlers = [(self._owners, ("ctrl",))]
+        handlers: list[tuple[Any, tuple[str, ...]]] = [(self._owners, ("ctrl",))]
         handlers += [(self._area_column(*a), (a[0],)) for a in per_area]
         handlers += [
             (self._buildings, ("sites", "metro_bonus")),
@@ -289,14 +347,14 @@ class GameEncoder:
         # the mask of a faction not to decide, handed out (a view of a read-only array stays so)
         self.zero_mask = self._no_mask.view()
         self._masks = [_Mask(space.n)]  # the last one first (at most two: see _mover_mask)
-        self._legal_key = None
-        self._mask_set = []   # the slots of the legal actions at `_legal_key`
-        self._actions = []    # their actions
+        self._legal_key: Any = None
+        self._mask_set: list[Any] = []   # the slots of the legal actions at `_legal_key`
+        self._actions: list[Any] = []    # their actions
         self._slots_board = None
-        self._slots = {}      # Action -> slot, on the board `_slots_board`
+        self._slots: dict[Any, Any] = {}      # Action -> slot, on the board `_slots_board`
         # the actions whose slot is the same on every board (they name no area)
         self._board_free_kinds = frozenset(b.kind for b in space.blocks if not b.areas or b.places)
-        self._board_free_slots = {}
+        self._board_free_slots: dict[Any, Any] = {}
 
     # --- the observation vector ------------------------------------------------------------
 
@@ -518,20 +576,19 @@ class GameEncoder:
                 mv[row + known_col] = 1
             seat.map = self._index_map(seat.n, me, (True,) * seat.n)
             seat.all_purses = True
-        if s.over or not s.stack:
+        if s.over or not s.stack or s.stack[-1]["kind"] == CHANCE_FRAME:  # no player's decision
             raw = None
         else:
             f = s.stack[-1]
-            raw = (f[FRAME_KIND], f[FRAME_PLAYER], f.get(FRAME_AREA), f.get(FRAME_ORIGIN))
+            at, frm = at_and_from(f["kind"])
+            raw = (f["kind"], f["player"], f.get(at) if at else None, f.get(frm) if frm else None)
         if raw != seat.dec_raw:
             if raw is None:
                 dec = None
             else:
                 kind, p, area, origin = raw
-                hidden = HANDLERS[kind].hidden(f) if me != p else ()
                 b = g.board
-                dec = (kind, p, None if FRAME_AREA in hidden else _where(area, b),
-                       None if FRAME_ORIGIN in hidden else _where(origin, b))
+                dec = (kind, p, _where(area, b), _where(origin, b))
             if dec != seat.dec:
                 self._decision(seat, dec)
             seat.dec_raw = raw

@@ -8,17 +8,18 @@ registers it as "cyclades".
 Sequential, general-sum, imperfect information, terminal rewards, one OpenSpiel player
 per faction. Actions are the indexes of the fixed action space (`encoding.ACTION_SPACE`).
 
-Chance. Battle dice (and Croesus' re-roll) are explicit chance nodes: when a decision
-needs a die, the state becomes a chance node with outcomes 0..3 of probabilities
-1/6, 1/3, 1/3, 1/6 (the faces 0, 1, 1, 2, 2, 3 of R3), one node per die, and the decision
-is carried out once its dice are known. Everything else random (the board, the order of
-the creature, hero and bonus piles) comes from the game's own hidden generator (R4),
-drawn at the opening chance nodes: by default (`seeds` 0) a fresh deal, its seed `seed` +
-four uniform bytes (DEAL_BYTES chance nodes of 256 outcomes: 2**32 deals); with `seeds` = N
-above 1 one node choosing `seed` + k, k uniform in 0..N-1; with `seeds` 1 no chance, the
-game's seed is `seed` itself (one fixed deal). The generator and the piles stay hidden: no
-observation or information state shows them, and `resample_from_infostate` (used by
-ISMCTS) redraws them with `game.observe(p).determinize(rng)`.
+Chance. The engine game is made with `chance="explicit"` (engine/chance.py), so that it
+waits on chance itself: each battle die (and Croesus' re-roll) is a chance node with outcomes
+0..3 of probabilities 1/6, 1/3, 1/3, 1/6 (the faces 0, 1, 1, 2, 2, 3 of R3), and each card
+drawn (the tracks' refills, Zeus' look at the deck, the Sphinx, a metropolis bonus) a chance
+node whose outcomes are the cards left in its pile, each as likely as its copies are many
+(ids `CHANCE_SPACE`, after the die's four). The board and the piles' first order come from the
+game's own hidden generator (R4), drawn at the opening chance nodes: by default (`seeds` 0) a
+fresh deal, its seed `seed` + four uniform bytes (DEAL_BYTES chance nodes of 256 outcomes:
+2**32 deals); with `seeds` = N above 1 one node choosing `seed` + k, k uniform in 0..N-1; with
+`seeds` 1 no chance, the game's seed is `seed` itself (one fixed deal). The generator stays
+hidden: no observation or information state shows it, and `resample_from_infostate` (used by
+ISMCTS) redraws the hidden facts with `game.observe(p).determinize(rng)`.
 
 Observations. `observation_tensor(p)` is `encoding.ObservationEncoder` on `game.view(p)`;
 `information_state_tensor(p)` is the same vector (a Markov summary, not a perfect-recall
@@ -34,17 +35,30 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
 
-from ..engine.game import Game
-from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game
+from ..engine.actions import CHANCE_KINDS
+from ..engine.chance import DIE_ODDS
+from ..engine.game import CHANCE, Game
+from .encoding import (
+    ACTION_SPACE,
+    LAYOUT,
+    ActionSpace,
+    ObservationEncoder,
+    final_rewards,
+    game_options,
+    new_engine_game,
+)
 
-DIE_PROBS = ((0, 1 / 6), (1, 2 / 6), (2, 2 / 6), (3, 1 / 6))  # R3: faces 0, 1, 1, 2, 2, 3
+DIE_PROBS = DIE_ODDS  # R3: faces 0, 1, 1, 2, 2, 3: outcome ids 0..3 are the faces
+# Chance outcome ids: the die's faces, then the cards (engine/actions.py: the chance kinds).
+CHANCE_SPACE = ActionSpace(kinds=[k.name for k in CHANCE_KINDS])
 DEAL_BYTES = 4   # a fresh deal's seed: this many chance nodes of 256 outcomes each
 
-_DEFAULT_PARAMS = {
+_DEFAULT_PARAMS: dict[str, Any] = {
     "players": 3,
     "ruleset": "legendary",
     "maelstrom": True,
@@ -76,23 +90,6 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class _NeedDie(Exception):
-    """Raised inside a trial `apply` when a die is needed that chance has not given yet."""
-
-
-class _DiceFeed(list):
-    """The state's forced dice (engine `ops.roll_die` pops them first): the dice chance has
-    given so far; one more is a `_NeedDie`."""
-
-    def __bool__(self):
-        return True  # roll_die asks `if s.dice:` before popping
-
-    def pop(self, index=-1):
-        if not len(self):
-            raise _NeedDie()
-        return super().pop(index)
-
-
 class CycladesGame(pyspiel.Game):
     def __init__(self, params=None):
         p = dict(_DEFAULT_PARAMS)
@@ -101,11 +98,12 @@ class CycladesGame(pyspiel.Game):
         self._starts = {}
         self._engine_options = game_options(
             players=p["players"], ruleset=p["ruleset"], maelstrom=p["maelstrom"], teams=p["teams"],
-            team_goal=p["team_goal"], board=p["board"], max_cycles=p["max_cycles"] or None)
+            team_goal=p["team_goal"], board=p["board"], max_cycles=p["max_cycles"] or None,
+            chance="explicit")
         self.factions = self._engine_options["factions"]
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_SPACE.n,
-            max_chance_outcomes=max(len(DIE_PROBS), 256, int(p["seeds"])),
+            max_chance_outcomes=max(CHANCE_SPACE.n, 256, int(p["seeds"])),
             num_players=self.factions,
             min_utility=0.0,
             max_utility=1.0,
@@ -138,25 +136,23 @@ class _Data:
     state with `copy.deepcopy`; this copies the engine game with its cheap `Game.copy()`
     (a deep copy would walk the whole decision history)."""
 
-    __slots__ = ("engine", "deal", "pending", "dice", "public", "length")
+    __slots__ = ("deal", "engine", "length", "public")
 
     def __init__(self, engine):
         self.engine = engine    # the engine Game, None before the opening chance nodes
         self.deal = []          # the bytes of a fresh deal's seed drawn so far
-        self.pending = None     # the Action waiting for dice
-        self.dice = []          # the dice chance has given it so far
-        self.public = []        # public history: "p:index" decisions and "d:die" dice
+        self.public = []        # public history: "p:index" decisions, "d:id" chance outcomes
         self.length = 0         # actions applied, chance ones included
 
     def __deepcopy__(self, memo):
         d = _Data(self.engine.copy() if self.engine is not None else None)
-        d.deal, d.pending, d.dice = list(self.deal), self.pending, list(self.dice)
+        d.deal = list(self.deal)
         d.public, d.length = list(self.public), self.length
         return d
 
 
 class CycladesState(pyspiel.State):
-    """An engine game plus, at a chance node, the decision waiting for its dice."""
+    """An engine game (chance="explicit": it waits on chance itself)."""
 
     def __init__(self, game, engine=None):
         super().__init__(game)
@@ -174,10 +170,6 @@ class CycladesState(pyspiel.State):
         return self._d.engine
 
     @property
-    def pending(self):
-        return self._d.pending
-
-    @property
     def public(self):
         return self._d.public
 
@@ -186,7 +178,7 @@ class CycladesState(pyspiel.State):
     def current_player(self):
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        if self.engine is None or self.pending is not None:
+        if self.engine is None or self.engine.to_move == CHANCE:
             return pyspiel.PlayerId.CHANCE
         return self.engine.to_move
 
@@ -196,15 +188,16 @@ class CycladesState(pyspiel.State):
 
     def _legal_actions(self, player):
         g = self.engine
-        if g is None or self.pending is not None or player != g.to_move:
+        if g is None or player != g.to_move or player == CHANCE:
             return []
         return sorted(ACTION_SPACE.encode(a, g.board) for a in g.legal_actions())
 
     def chance_outcomes(self):
-        if self.engine is None:
+        g = self.engine
+        if g is None:
             k = int(self._options["seeds"]) or 256
             return [(i, 1.0 / k) for i in range(k)]
-        return list(DIE_PROBS)
+        return [(CHANCE_SPACE.encode(a, g.board), p) for a, p in g.chance_outcomes()]
 
     def _apply_action(self, action):
         d = self._d
@@ -220,39 +213,29 @@ class CycladesState(pyspiel.State):
                 d.engine = self.get_game().new_engine_game(seed + int.from_bytes(bytes(d.deal), "big"))
                 self._take_forced()
             return
-        if d.pending is not None:
-            d.dice.append(action)
-            d.public.append(f"d:{action}")
-            self._carry_out(d.pending)
-            return
-        a = ACTION_SPACE.decode(action, d.engine.board)
-        d.public.append(f"{d.engine.to_move}:{action}")
-        self._carry_out(a)
-
-    def _carry_out(self, a):
-        """Apply `a` with the dice given so far; if it needs one more, wait for chance."""
-        d = self._d
-        trial = d.engine.copy()
-        trial.state.dice = _DiceFeed(d.dice)
-        try:
-            trial.apply(a)
-        except _NeedDie:
-            d.pending = a
-            return
-        trial.state.dice = []
-        d.engine, d.pending, d.dice = trial, None, []
+        g = d.engine
+        if g.to_move == CHANCE:
+            # What everyone saw: a die, or a card drawn for all to see (not Zeus' or the Sphinx's).
+            secret = g.state.stack[-1]["private_to"] >= 0
+            d.public.append("d:?" if secret else f"d:{action}")
+            g.apply(CHANCE_SPACE.decode(action, g.board))
+        else:
+            d.public.append(f"{g.to_move}:{action}")
+            g.apply(ACTION_SPACE.decode(action, g.board))
         self._take_forced()
 
     def _take_forced(self):
-        """With `skip_forced`, the next decision, if it has a single legal action, carried out
-        for its player (in the public history and the engine's record like any other)."""
+        """With `skip_forced`, the next decisions that have a single legal action carried out
+        for their player (in the public history and the engine's record like any other)."""
         g = self._d.engine
-        if not self._skip_forced or g.is_over:
+        if not self._skip_forced:
             return
-        legal = g.legal_actions()
-        if len(legal) == 1:
+        while not g.is_over and g.to_move != CHANCE:
+            legal = g.legal_actions()
+            if len(legal) != 1:
+                return
             self._d.public.append(f"{g.to_move}:{ACTION_SPACE.encode(legal[0], g.board)}")
-            self._carry_out(legal[0])
+            g.apply(legal[0])
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -260,7 +243,8 @@ class CycladesState(pyspiel.State):
                 if int(self._options["seeds"]) > 1:
                     return f"seed {int(self._options['seed']) + action}"
                 return f"deal byte {len(self._d.deal) + 1} of {DEAL_BYTES}: {action}"
-            return f"die {action}"
+            a = CHANCE_SPACE.decode(action, self.engine.board)
+            return f"die {a.n}" if a.kind == "roll" else f"card {a.what}"
         return str(ACTION_SPACE.decode(action, self.engine.board))
 
     def returns(self):
@@ -276,17 +260,13 @@ class CycladesState(pyspiel.State):
             return self.clone()
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         state = CycladesState(self.get_game(), engine=determinize(d.engine, player_id, rng))
-        state._d.pending, state._d.dice = d.pending, list(d.dice)
         state._d.public, state._d.length = list(d.public), d.length
         return state
 
     def __str__(self):
         if self.engine is None:
             return "(the game's generator is to be drawn)"
-        s = self.engine.to_json()
-        if self.pending is not None:
-            s += f"\npending {self.pending!r} dice {self._d.dice}"
-        return s
+        return self.engine.to_json()
 
 
 def determinize(game, player, rng) -> Game:

@@ -36,6 +36,8 @@ faction that chose it.
 """
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -217,7 +219,7 @@ class raw_env(AECEnv):
     (that text returned) or "rgb_array" (the board as the browser draws it, pixels).
     """
 
-    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS, "name": "cyclades_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS, "name": "cyclades_v0",
                 "is_parallelizable": False}
 
     def __init__(self, players=3, ruleset="legendary", maelstrom=True, teams=False, team_goal=3,
@@ -239,7 +241,7 @@ class raw_env(AECEnv):
         self.encoder = ObservationEncoder()      # the reference encoder (from the view)
         self.game_encoder = GameEncoder()        # the fast path observe() uses: same numbers
         self._seeds = np.random.default_rng()
-        self.game = None
+        self.game: Any = None  # the engine game, made by reset()
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

@@ -58,7 +58,7 @@ class Policy:
                    clip, eps, slots, source)
 
     def scaled(self, x: np.ndarray) -> np.ndarray:
-        if self.mean is None:
+        if self.mean is None or self.scale is None:
             return x
         return np.clip((x - self.mean) / self.scale, -self.clip, self.clip)
 
@@ -100,8 +100,9 @@ def load_policy(path, threads=1) -> Policy:
     slots_file = model_file.parent / "slots.json"
     slots = json.loads(slots_file.read_text()) if slots_file.is_file() else None
     expected = ACTION_SPACE.n if slots is None else len(slots) + 1
-    if model.action_space.n != expected:
-        raise ValueError(f"ppo: {model_file} has {model.action_space.n} actions, but "
+    n_actions = model.action_space.n  # type: ignore[attr-defined]  # a Discrete space
+    if n_actions != expected:
+        raise ValueError(f"ppo: {model_file} has {n_actions} actions, but "
                          f"{'the fixed action space' if slots is None else 'slots.json'} gives {expected}")
     policy = Policy.from_model(model, scaling, slots, source=str(model_file.parent))
     _LOADED[key] = policy
@@ -138,10 +139,7 @@ class PolicyAgent(Agent):
         full = np.zeros(ACTION_SPACE.n, dtype=bool)
         full[list(slots)] = True
         m = self.model
-        if m.slots is None:
-            mask = full
-        else:
-            mask = np.append(full[m.slots], (full & m.outside).any())
+        mask = full if m.slots is None else np.append(full[m.slots], (full & m.outside).any())
         p = m.probabilities(x, mask)
         p = np.where(mask, p, 0.0)
         k = int(np.argmax(p)) if self.deterministic else int(self.rng.choice(len(p), p=p / p.sum()))

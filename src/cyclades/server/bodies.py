@@ -8,6 +8,12 @@ with 422 and a message. The body that creates a game is in options.py.
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from ..engine.actions import PLAYER_KINDS
+
+# The kinds a player's action may have, as the engine declares them (engine/actions.py): the
+# schema names them; one the engine did not offer is refused as illegal, like any other.
+_KINDS = "; ".join(f"{k.name}: {k.text}" for k in PLAYER_KINDS)
+
 
 class ActionBody(BaseModel):
     """One of the `legal_actions` of the seat to move, as the engine lists it (its `text`, the
@@ -17,10 +23,11 @@ class ActionBody(BaseModel):
     # the routes were written in app.py.
     __module__ = "cyclades.server.app"
     model_config = ConfigDict(extra="forbid")
-    kind: StrictStr
-    what: StrictStr = ""
-    where: StrictStr = ""
-    n: StrictInt = 0
+    kind: StrictStr = Field(description=f"the action's kind, with what it does: {_KINDS}",
+                            json_schema_extra={"enum": [k.name for k in PLAYER_KINDS]})
+    what: StrictStr = Field("", description="a god, unit, building, card or hero, as the kind needs")
+    where: StrictStr = Field("", description="an area of the board (its id), as the kind needs")
+    n: StrictInt = Field(0, description="an amount (GP, units) or a player, as the kind needs")
     text: StrictStr | None = Field(None, max_length=500, description="ignored: the action's words, as listed")
 
 

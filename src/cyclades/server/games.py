@@ -15,6 +15,7 @@ import secrets
 
 from fastapi import APIRouter, Query, Request
 
+from ..web.geometry import geometry
 from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
 from .holders import creator_holds
@@ -64,7 +65,7 @@ async def get_board(game_id: str, request: Request):
     """The map's geometry for drawing (public, never changes during a game)."""
     s = await manager_of(request).get(game_id)
     b = s.game.board
-    return {**board_words(b.geometry()), "ids": list(b.ids)}
+    return {**board_words(geometry(b)), "ids": list(b.ids)}
 
 
 @router.get("/api/games/{game_id}/log", responses=refusals(404))

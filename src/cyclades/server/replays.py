@@ -37,6 +37,7 @@ from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
 from ..engine.wording import action_text
+from ..web.geometry import geometry
 from .errors import Refused
 from .i18n import Chronicle, board_words
 from .pages import page
@@ -238,7 +239,7 @@ class Replay:
             }
             if since == 0:
                 b = self.game.board
-                out["board"] = {**board_words(b.geometry()), "ids": list(b.ids)}
+                out["board"] = {**board_words(geometry(b)), "ids": list(b.ids)}
             out["timeline"] = self.timeline()
             return out
 

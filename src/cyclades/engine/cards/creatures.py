@@ -9,17 +9,17 @@ as a target to a player who does not control Chiron (`shielded`).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...content.gods import APOLLO, BUILDINGS, GODS
 from .. import ops
 from ..actions import Action
-from ..creatures import EFFECTS, CreatureFrame, Effect, effect, finish, play_creature, shielded
-from ..cycle import discard_creature_card, draw, income_of, take_geryon_gp
+from ..chance import after_chance, draw
+from ..creatures import EFFECTS, CreatureFrame, Effect, creature_destinations, effect, finish, play_creature, shielded
+from ..cycle import income_of, take_geryon_gp
 from ..frames import nearest
-from ..maintenance import ON_CREATURE_ARRIVES, creature_destinations, release
-from ..metropolis import gain_philosopher
 from ..moves import arrive_land, last_area_attack_allowed, leave_land
+from ..ops import discard_creature_card, gain_philosopher, release
 from ..queries import (
     MODIFIERS,
     active_players,
@@ -27,6 +27,7 @@ from ..queries import (
     can_enter_sea,
     can_leave_land,
     can_place_land,
+    card_of,
     card_on_board,
     controlled_lands,
     controlled_seas,
@@ -36,66 +37,67 @@ from ..queries import (
     miniatures_of,
 )
 from ..state import NOBODY
+from ..teams import gain, may_attack, pay, purse
 from ..turns import FREE_CARD, gain_card, place_building, push_build, push_place_unit
 from ..unit_choice import choose_unit, start_units, unit_choices
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..context import Context
 
 DONE = Action("done")  # the end of a repeatable choice (the Hippalectryon)
 
 
 # --- small helpers ------------------------------------------------------------------------
 
-def _area(g: Game, action: Action) -> int:
+def _area(g: Context, action: Action) -> int:
     return g.board.index[action.where]
 
 
-def _rivals(g: Game, p: int) -> list:
+def _rivals(g: Context, p: int) -> list[int]:
     return [q for q in active_players(g) if q != p]
 
 
-def _sites(g, a):
+def _sites(g: Context, a: int) -> range:
     return range(g.board.site_start[a], g.board.site_start[a] + g.board.sites[a])
 
 
-def _site_of(g: Game, a: int, kind: str) -> int:
+def _site_of(g: Context, a: int, kind: str) -> int:
     return next(i for i in _sites(g, a) if g.state.sites[i] == kind)
 
 
-def _own_buildings(g: Game, p: int) -> list:
+def _own_buildings(g: Context, p: int) -> list[tuple[str, int]]:
     """(kind, area) of p's basic buildings that p may choose (not under another's Chiron)."""
     b = g.board
     return sorted({(k, b.site_area[site]) for site, k in buildings_of(g, p)
                    if not shielded(g, p, b.site_area[site])})
 
 
-def _merc_places(g: Game, p: int) -> list:
+def _merc_places(g: Context, p: int) -> list[int]:
     """Land areas p controls where new mercenaries may stand (not under another's Chiron)."""
     return [a for a in controlled_lands(g, p) if can_place_land(g, p, a) and not shielded(g, p, a)]
 
 
-def _creature_targetable(g: Game, p: int, c: str) -> bool:
+def _creature_targetable(g: Context, p: int, c: str) -> bool:
     """A creature card whose miniatures stand on the board, none in another player's Chiron's
     area (Chiron itself included)."""
     at = g.state.creature_at
     return card_on_board(g, c) and not any(shielded(g, p, at[m]) for m in miniatures_of(c))
 
 
-def _can_enter_land(g: Game, p: int, a: int) -> bool:
+def _can_enter_land(g: Context, p: int, a: int) -> bool:
     return all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"])
 
 
 class _PlaysAnother(Effect):
     """A card that plays another creature card: it is discarded once that card's effect is over."""
 
-    def auto(self, g, f):
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         if f["stage"] == "played":
             finish(g, f)
             return True
         return False
 
-    def play_other(self, g, f, card):
+    def play_other(self, g: Context, f: CreatureFrame, card: str) -> None:
         f["stage"] = "played"
         g.emit("creature_played", player=f["player"], card=card, by=f["card"])
         play_creature(g, f["player"], card)
@@ -111,20 +113,20 @@ class Charon(Effect):
     discarded without effect."""
 
     @staticmethod
-    def _mine(g, p):
+    def _mine(g: Context, p: int) -> list[str]:
         s = g.state
         return sorted(h for h, o in s.hero_owner.items()
                       if o == p and not (h in s.hero_at and shielded(g, p, s.hero_at[h])))
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return any(g.state.hero_track) and bool(self._mine(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] == "start":
             return [Action("swap_hero", what=h) for h in self._mine(g, f["player"])]
         return [Action("choose_hero", what=h) for h in g.state.hero_track if h]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         if a.kind == "swap_hero":
             f["hero"], f["stage"] = a.what, "track"
             return
@@ -149,18 +151,18 @@ class Chimera(_PlaysAnother):
     the Creature Discard Pile together (cycle.discard_creature_card)."""
 
     @staticmethod
-    def _cards(g, p):
+    def _cards(g: Context, p: int) -> list[str]:
         # Only a card whose effect can be used: playing another would only discard it again.
         return [c for c in dict.fromkeys(g.state.creature_discard)
                 if c in EFFECTS and EFFECTS[c].applicable(g, p)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._cards(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("choose_card", what=c) for c in self._cards(g, f["player"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         g.state.creature_discard.remove(a.what)
         self.play_other(g, f, a.what)
 
@@ -170,22 +172,22 @@ class Cyclops(Effect):
     """Exchange one of your basic Buildings for another basic Building from the reserve."""
 
     @staticmethod
-    def _others(g, old):
+    def _others(g: Context, old: str) -> list[str]:
         return [k for k in BUILDINGS if k != old and ops.buildings_left(g, k) > 0]
 
-    def _choices(self, g, p):
+    def _choices(self, g: Context, p: int) -> list[tuple[str, int]]:
         return [(k, a) for k, a in _own_buildings(g, p) if self._others(g, k)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._choices(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] == "start":
             return [Action("replace", what=k, where=g.board.ids[a])
                     for k, a in self._choices(g, f["player"])]
         return [Action("choose_building", what=k) for k in self._others(g, f["old_building"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         if a.kind == "replace":
             f["old_building"], f["area"], f["stage"] = a.what, _area(g, a), "new"
             return
@@ -202,16 +204,16 @@ class Dryad(Effect):
     """Steal a Priestess card from another player."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[int]:
         return [q for q in _rivals(g, p) if g.state.priestesses[q]]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("target_player", n=q) for q in self._targets(g, f["player"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         s, p, q = g.state, f["player"], a.n
         finish(g, f)
         s.priestesses[q] -= 1
@@ -226,15 +228,15 @@ class Echidna(Effect):
     Creature card as valid."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         s = g.state
         return sorted((c, s.creature_at[miniatures_of(c)[0]]) for c, q in s.creature_owner.items()
                       if q != p and _creature_targetable(g, p, c))
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids = g.board.ids
         if f["stage"] == "start":
             return [Action("steal", what=c, where=ids[at]) for c, at in self._targets(g, f["player"])]
@@ -242,7 +244,7 @@ class Echidna(Effect):
         return [Action("stay", what=m)] + [Action("move_creature", what=m, where=ids[a])
                                             for a in creature_destinations(g, m, p=f["player"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         s, p = g.state, f["player"]
         if a.kind == "steal":
             victim = s.creature_owner[a.what]
@@ -257,8 +259,7 @@ class Echidna(Effect):
             m, dest = a.what, _area(g, a)
             s.creature_at[m] = dest
             g.emit("creature_moved", card=m, area=a.where)
-            if m in ON_CREATURE_ARRIVES:  # e.g. the Kraken destroys the Fleets there
-                ON_CREATURE_ARRIVES[m](g, m, dest, p)
+            EFFECTS[card_of(m)].arrives(g, m, dest, p)  # e.g. the Kraken destroys the Fleets there
 
 
 @effect("empusa")
@@ -266,11 +267,11 @@ class Empusa(Effect):
     """Perform again the free mandatory actions of the god to whom you made an Offering in the
     current Cycle (the building first, then the recruit, as on the god's turn)."""
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         turn = nearest(g, "turn")
         return turn is not None and turn["player"] == p and turn["god"] != APOLLO
 
-    def auto(self, g: Game, f: CreatureFrame) -> bool:
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         p = f["player"]
         if f["stage"] == "start":
             god = nearest(g, "turn")["god"]
@@ -295,20 +296,20 @@ class Erinyes(Effect):
     Cornucopias of an area's tokens, so moving one is -1 there, +1 elsewhere.)"""
 
     @staticmethod
-    def _origins(g, p):
+    def _origins(g: Context, p: int) -> list[int]:
         return [a for a in range(len(g.board.ids)) if g.state.prosperity[a] and not shielded(g, p, a)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._origins(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
         return [Action("destination", where=ids[a]) for a in range(len(ids))
                 if a != f["origin"] and not shielded(g, p, a)]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         if a.kind == "origin":
             f["origin"], f["stage"] = _area(g, a), "dest"
             return
@@ -325,21 +326,21 @@ class Giant(Effect):
     control. (Medusa: no Troop may leave her Area, so hers are out of reach.)"""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in g.board.lands if s.mercs[a] and s.ctrl[a] not in (p, NOBODY)
                 and not shielded(g, p, a) and can_leave_land(g, s.ctrl[a], a)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p)) and bool(_merc_places(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("steal", what="mercs", where=ids[a]) for a in self._targets(g, p)]
         return [Action("place_merc", where=ids[a]) for a in _merc_places(g, p)]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         s, p = g.state, f["player"]
         if a.kind == "steal":
             frm = _area(g, a)
@@ -366,10 +367,10 @@ class Graeae(Effect):
     Geryon if they control the Area in which they lie" (and the Nereid's, Cerberus' and the
     Hydra's effects apply, as in the Income phase: cycle.income_of)."""
 
-    def play(self, g: Game, p: int, card: str) -> None:
+    def play(self, g: Context, p: int, card: str) -> None:
         n = income_of(g, p) + take_geryon_gp(g, p)
         g.emit("graeae", player=p, amount=n)
-        g.gain(p, n)
+        gain(g, p, n)
         discard_creature_card(g, card)
 
 
@@ -379,19 +380,19 @@ class Griffin(Effect):
     (Any other player may be chosen: their GP are hidden, R24, so the list does not depend on
     them.)"""
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(_rivals(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("target_player", n=q) for q in _rivals(g, f["player"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         p, q = f["player"], a.n
         finish(g, f)
-        n = g.purse(q) // 2
+        n = purse(g, q) // 2
         g.emit("gp_stolen", player=p, victim=q)
-        g.pay(q, n)
-        g.gain(p, n)
+        pay(g, q, n)
+        gain(g, p, n)
 
 
 @effect("harpy")
@@ -400,7 +401,7 @@ class Harpy(Effect):
     The Harpy cannot destroy a Hero."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         s = g.state
         out = []
         for a in g.board.lands:
@@ -412,13 +413,13 @@ class Harpy(Effect):
                 out.append(("merc", a))
         return out
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("destroy", what=k, where=g.board.ids[a]) for k, a in self._targets(g, f["player"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         area = _area(g, a)
         finish(g, f)
         troop = a.what == "troop"
@@ -437,11 +438,11 @@ class Hippalectryon(Effect):
     accumulate GP."""
 
     @staticmethod
-    def _merc_areas(g, p):
+    def _merc_areas(g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p) if s.mercs[a] and not shielded(g, p, a)]
 
-    def _rewards(self, g, p):
+    def _rewards(self, g: Context, p: int) -> list[str]:
         s, r = g.state, g.rules
         if sum(s.mercs[a] for a in self._merc_areas(g, p)) < 2:
             return []
@@ -452,26 +453,26 @@ class Hippalectryon(Effect):
             out.append("philosopher")
         return out
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._rewards(g, p))
 
-    def auto(self, g: Game, f: CreatureFrame) -> bool:
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         if f["stage"] == "start" and not self._rewards(g, f["player"]):
             finish(g, f)  # no more exchanges possible
             return True
         return False
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             out = [Action("exchange", what=k) for k in self._rewards(g, p)]
-            return out + [DONE] if f.get("exchanges_made") else out
+            return [*out, DONE] if f.get("exchanges_made") else out
         if stage == "mercs":
             return [Action("return_merc", where=ids[a]) for a in self._merc_areas(g, p)]
         return [Action("prosperity", where=ids[a]) for a in range(len(ids))
                 if not shielded(g, p, a)]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         p = f["player"]
         if a.kind == "done":
             finish(g, f)
@@ -506,13 +507,13 @@ class Hippocampus(Effect):
     accumulate GP."""
 
     @staticmethod
-    def _seas(g, p):
+    def _seas(g: Context, p: int) -> list[int]:
         return [a for a in controlled_seas(g, p) if g.state.fleets[a]]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._seas(g, p)) and g.state.mercs_left > 0 and bool(_merc_places(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         s, ids = g.state, g.board.ids
         if f["stage"] == "start":
             return [Action("origin", where=ids[a]) for a in self._seas(g, f["player"])]
@@ -522,7 +523,7 @@ class Hippocampus(Effect):
         most = min(s.fleets[f["origin"]], s.mercs_left)
         return [Action("take", what="fleet", n=k) for k in range(1, most + 1)]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         s, p = g.state, f["player"]
         if a.kind == "origin":
             f["origin"], f["stage"] = _area(g, a), "count"
@@ -549,19 +550,19 @@ class Manticore(Effect):
     completely blocked by Chiron."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         s = g.state
         cards = sorted((c, s.creature_at[miniatures_of(c)[0]]) for c in s.creature_owner
                        if _creature_targetable(g, p, c))
         return cards + [(h, at) for h, at in sorted(s.hero_at.items()) if not shielded(g, p, at)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("destroy", what=n, where=g.board.ids[at]) for n, at in self._targets(g, f["player"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         finish(g, f)
         if a.what in g.state.creature_owner:
             release(g, a.what)  # its miniatures leave the board, its effect ends
@@ -578,30 +579,30 @@ class Pegasus(Effect):
     occupied by Medusa. (A defended destination means a Land Battle; R19 still applies.)"""
 
     @staticmethod
-    def _destinations(g, p, frm):
+    def _destinations(g: Context, p: int, frm: int) -> list[int]:
         s = g.state
         out = []
         for a in g.board.lands:
             if a == frm or shielded(g, p, a) or not _can_enter_land(g, p, a):
                 continue
             q = s.ctrl[a]
-            if q not in (p, NOBODY) and not (g.may_attack(p, q, a)
+            if q not in (p, NOBODY) and not (may_attack(g, p, q, a)
                                              and last_area_attack_allowed(g, p, q, a)):
                 continue
             out.append(a)
         return out
 
-    def _origins(self, g, p):
+    def _origins(self, g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p)
                 if (s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True))
                 and can_leave_land(g, p, a) and not shielded(g, p, a)
                 and self._destinations(g, p, a)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._origins(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             return [Action("origin", where=ids[a]) for a in self._origins(g, p)]
@@ -609,7 +610,7 @@ class Pegasus(Effect):
             return unit_choices(g, f, sorted(heroes_at(g, f["origin"])))
         return [Action("destination", where=ids[a]) for a in self._destinations(g, p, f["origin"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         if a.kind == "origin":
             frm = _area(g, a)
             start_units(g, f, frm, sorted(heroes_at(g, frm)))
@@ -628,16 +629,16 @@ class Satyr(Effect):
     Metropolis."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[int]:
         return [q for q in _rivals(g, p) if g.state.philosophers[q]]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("target_player", n=q) for q in self._targets(g, f["player"])]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         p, q = f["player"], a.n
         finish(g, f)
         g.state.philosophers[q] -= 1
@@ -650,29 +651,31 @@ class Sphinx(_PlaysAnother):
     """Draw 3 Creature cards. Discard 2, and play the third for free.
     (The drawn cards are seen by their drawer only, R24.)"""
 
-    def hidden(self, f: CreatureFrame) -> tuple:
-        return ("cards",)
-
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(g.state.creature_deck or g.state.creature_discard)
 
-    def auto(self, g: Game, f: CreatureFrame) -> bool:
-        s = g.state
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         if f["stage"] == "start":
-            cards = [draw(g, s.creature_deck, s.creature_discard) for _ in range(3)]
-            f["cards"], f["stage"] = tuple(c for c in cards if c), "choose"
-            g.emit("sphinx_draw", player=f["player"], count=len(f["cards"]))
-            if not self.legal(g, f):  # nothing that can be played: all are discarded
-                for c in f["cards"]:
-                    discard_creature_card(g, c)
-                finish(g, f)
+            f["stage"] = "draw"
+            draw(g, "creature_deck", 3, "sphinx_drawn", private_to=f["player"])
             return True
         return super().auto(g, f)
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    @staticmethod
+    @after_chance("sphinx_drawn")
+    def drawn(g: Context, cards: tuple[Any, ...], args: tuple[Any, ...]) -> None:
+        f: CreatureFrame = nearest(g, "creature")
+        f["cards"], f["stage"] = tuple(c for c in cards if c), "choose"
+        g.emit("sphinx_draw", player=f["player"], count=len(f["cards"]))
+        if not EFFECTS["sphinx"].legal(g, f):  # nothing that can be played: all are discarded
+            for c in f["cards"]:
+                discard_creature_card(g, c)
+            finish(g, f)
+
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("choose_card", what=c) for c in dict.fromkeys(f["cards"]) if c in EFFECTS]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         rest = list(f["cards"])
         rest.remove(a.what)
         f["cards"] = ()
@@ -688,26 +691,26 @@ class Sylph(Effect):
     Both Sea Areas must contain Fleets."""
 
     @staticmethod
-    def _swappable(g, p, x, y):
+    def _swappable(g: Context, p: int, x: int, y: int) -> bool:
         s = g.state
-        return (x != y and s.fleets[x] and s.fleets[y] and not shielded(g, p, y)
+        return (x != y and s.fleets[x] > 0 and s.fleets[y] > 0 and not shielded(g, p, y)
                 and can_enter_sea(g, s.ctrl[x], y) and can_enter_sea(g, s.ctrl[y], x))
 
-    def _firsts(self, g, p):
+    def _firsts(self, g: Context, p: int) -> list[int]:
         seas = [a for a in g.board.seas if g.state.fleets[a] and not shielded(g, p, a)]
         return [x for x in seas if any(self._swappable(g, p, x, y) for y in seas)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._firsts(g, p))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids, p = g.board.ids, f["player"]
         if f["stage"] == "start":
             return [Action("target_area", where=ids[a]) for a in self._firsts(g, p)]
         return [Action("target_area", where=ids[y]) for y in g.board.seas
                 if self._swappable(g, p, f["first_sea"], y)]
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         if f["stage"] == "start":
             f["first_sea"], f["stage"] = _area(g, a), "second"
             return
@@ -725,29 +728,29 @@ class Triton(Effect):
     one of your basic Buildings in order to build the stolen building."""
 
     @staticmethod
-    def _targets(g, p):
+    def _targets(g: Context, p: int) -> list[tuple[str, int]]:
         b = g.board
         return sorted({(k, b.site_area[site])
                        for q in _rivals(g, p) for site, k in buildings_of(g, q)
                        if not shielded(g, p, b.site_area[site])})
 
     @staticmethod
-    def _places(g, p, kind):
+    def _places(g: Context, p: int, kind: str) -> list[Action]:
         ids = g.board.ids
         free = [a for a in lands_with_free_site(g, p) if not shielded(g, p, a)]
         if free:
             return [Action("build", what=kind, where=ids[a]) for a in free]
         return [Action("replace", what=k, where=ids[a]) for k, a in _own_buildings(g, p)]
 
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         return bool(self._targets(g, p)) and bool(self._places(g, p, ""))
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] == "start":
             return [Action("steal", what=k, where=g.board.ids[a]) for k, a in self._targets(g, f["player"])]
         return self._places(g, f["player"], f["building"])
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         s, p = g.state, f["player"]
         if a.kind == "steal":
             f["building"], f["origin"], f["stage"] = a.what, _area(g, a), "place"

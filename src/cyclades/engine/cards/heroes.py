@@ -2,11 +2,11 @@
 their cards, R2), and the Minotaur, the creature that fights as a unit.
 
 A hero's Military Power "applies only if the Hero is involved in the Action": each is a small
-function plugged into the hooks of the battle (battle.HOOKS), of the Heroic Move (moves.HOOKS),
-of the rule queries (queries.MODIFIERS) or of the heroes (heroes.ON_*). Its Sacrificial Power is
-a `Power` (heroes.py) offered on the turn menu when its conditions hold: its choices are asked in
-the "sacrifice" frame, and the effect applies once the hero has left the game. All the wiring is
-at the bottom of this file, in the order the hooks run.
+method of its class plugged into the hooks of the battle (battle.BATTLE), of the Heroic Move
+(moves.MOVES), of the rule queries (queries.MODIFIERS) or of the heroes (heroes.ON_*), each
+marked `@plugs(hook)` where it is defined. Its Sacrificial Power is a `Power` (heroes.py)
+offered on the turn menu when its conditions hold: its choices are asked in the "sacrifice"
+frame, and the effect applies once the hero has left the game.
 
 Readings (where the texts leave it open; see the tests):
 - Achilles: the losing opponent first takes the round's loss as usual, then must retreat.
@@ -32,25 +32,35 @@ from typing import TYPE_CHECKING, Any
 from ...content.gods import BUILDINGS
 from .. import ops
 from ..actions import Action
-from ..battle import HOOKS as BATTLE
-from ..battle import destroy_units, effective_die, other, player_of, retreats, side_heroes, side_of_hero
-from ..cycle import discard_creature_card
-from ..frames import Frame, Handler, handler, nearest, pop, push
+from ..battle import (
+    BATTLE,
+    BattleFrame,
+    destroy_units,
+    effective_die,
+    other,
+    player_of,
+    retreats,
+    side_heroes,
+    side_of_hero,
+)
+from ..chance import after_chance, draw, roll
+from ..creatures import EFFECTS
+from ..frames import At, Frame, Handler, handler, nearest, pop, push
 from ..heroes import (
-    ON_HERO_LOST,
     ON_HEROES_ARRIVE,
     ON_RECRUIT,
     POWERS,
     Power,
+    SacrificeFrame,
     may_sacrifice,
     own_turn_god,
     power,
     remove_from_game,
 )
-from ..maintenance import ON_CREATURE_LEAVES
-from ..metropolis import ELSEWHERE, apply_bonus, draw_bonus, gain_philosopher, push_metropolis
-from ..moves import HOOKS as MOVES
-from ..moves import arrive_land, last_area_attack_allowed, leave_land
+from ..hooks import plugs
+from ..metropolis import ELSEWHERE, ELSEWHERE_APPLY, MetropolisFrame, apply_bonus
+from ..moves import MOVES, arrive_land, last_area_attack_allowed, leave_land
+from ..ops import ON_HERO_LOST, discard_creature_card, gain_philosopher, push_metropolis
 from ..queries import (
     MODIFIERS,
     buildings_of,
@@ -65,44 +75,44 @@ from ..queries import (
     sea_neighbours,
 )
 from ..state import NOBODY
-from ..turns import place_building
+from ..teams import may_attack, pay, purse
+from ..turns import TurnFrame, place_building
 from ..unit_choice import choose_unit, start_units, unit_choices
 from .miniatures import Miniature, miniature
 
 if TYPE_CHECKING:
-    from ..game import Game
-
+    from ..context import Context
 
 
 # --- small helpers ------------------------------------------------------------------------
 
-def _owner(g, hero):
+def _owner(g: Context, hero: str) -> int | None:
     return g.state.hero_owner.get(hero)
 
 
-def _metropolis_possible(g: Game, p: int) -> bool:
+def _metropolis_possible(g: Context, p: int) -> bool:
     """A Metropolis needs a free site of p's land areas, or a basic building of p's to replace."""
     return bool(lands_with_free_site(g, p) or buildings_of(g, p))
 
 
-def _heroes_of(g: Game, p: int) -> list:
+def _heroes_of(g: Context, p: int) -> list[str]:
     return sorted(h for h, o in g.state.hero_owner.items() if o == p)
 
 
-def _area_id(g, a):
+def _area_id(g: Context, a: int) -> str:
     return g.board.ids[a]
 
 
 class BuildsMetropolis(Power):
     """A power whose effect is "build a Metropolis" once its condition holds."""
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return self.condition(g, p, hero) and _metropolis_possible(g, p)
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         raise NotImplementedError
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         push_metropolis(g, f["player"], "heroic")
 
 
@@ -121,23 +131,24 @@ class Achilles(Power):
     your basic buildings there makes way (never the one just built)."""
 
     @staticmethod
-    def must_retreat(g: Game, f: Any) -> list:
+    @plugs(BATTLE["must_retreat"])
+    def must_retreat(g: Context, f: BattleFrame) -> list[str]:
         side = side_of_hero(g, f, "achilles")
         if side and other(side) in f["losers"]:
             return [other(side)]
         return []
 
     @staticmethod
-    def _areas(g, p):
+    def _areas(g: Context, p: int) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p)
-                if sum(1 for i in g.board.sites_of(a) if s.sites[i] in ("",) + BUILDINGS) >= 2]
+                if sum(1 for i in g.board.sites_of(a) if s.sites[i] in ("", *BUILDINGS)) >= 2]
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return bool(self._areas(g, p)) and sum(ops.buildings_left(g, k) for k in BUILDINGS) >= 2
 
     @staticmethod
-    def _plan(g, picks):
+    def _plan(g: Context, picks: tuple[str, ...]) -> tuple[list[str], list[bool]]:
         """The chosen area's sites once the complete (type, site given up) pairs of `picks` are
         built ("" for an empty site), and which of them are new."""
         area = g.board.index[picks[0]]
@@ -149,7 +160,7 @@ class Achilles(Power):
             sites[i], new[i] = kind, True
         return sites, new
 
-    def choices(self, g: Game, f: Any) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         p, picks = f["player"], f["chosen"]
         if not picks:
             return [Action("target_area", where=_area_id(g, a)) for a in self._areas(g, p)]
@@ -163,7 +174,7 @@ class Achilles(Power):
         gone = sorted({k for k, n in zip(sites, new) if k in BUILDINGS and not n})
         return [Action("replace", what=k, where=picks[0]) for k in gone]
 
-    def choose(self, g: Game, f: Any, a: Action) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         if a.kind == "target_area":
             f["chosen"] = (a.where,)
             return
@@ -171,7 +182,7 @@ class Achilles(Power):
         if a.kind == "choose_building" and "" in self._plan(g, f["chosen"][:-1])[0]:
             f["chosen"] = f["chosen"] + ("",)  # an empty site: no choice to make
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         s, p, b = g.state, f["player"], g.board
         area = b.index[f["chosen"][0]]
         new = []
@@ -189,10 +200,11 @@ class Ajax(BuildsMetropolis):
     Sacrificial Power. If you control 7 Land Areas, build a Metropolis."""
 
     @staticmethod
-    def strength(g: Game, p: int, a: int, kind: str, name: str, base: int) -> int:
+    @plugs(MODIFIERS["unit_strength"])
+    def strength(g: Context, p: int, a: int, kind: str, name: str, base: int) -> int:
         return 2 if kind == "hero" and name == "ajax" else base
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         return len(controlled_lands(g, p)) >= 7
 
 
@@ -205,11 +217,12 @@ class Antigone(BuildsMetropolis):
     Choices: the area of each Cornucopia discarded, while there is a choice."""
 
     @staticmethod
-    def die(g: Game, f: Any, side: str, die: int) -> int:
+    @plugs(BATTLE["die"])
+    def die(g: Context, f: BattleFrame, side: str, die: int) -> int:
         return 3 if die == 0 and "antigone" in side_heroes(g, f, side) else die
 
     @staticmethod
-    def _left(g, f):
+    def _left(g: Context, f: SacrificeFrame) -> dict[int, int]:
         """Prosperity left per controlled area, after the choices so far."""
         s, p = g.state, f["player"]
         left = {a: s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)
@@ -218,21 +231,21 @@ class Antigone(BuildsMetropolis):
             left[g.board.index[where]] -= 1
         return {a: n for a, n in left.items() if n}
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         s = g.state
         return sum(s.prosperity[a] for a in controlled_lands(g, p) + controlled_seas(g, p)) >= 3
 
-    def choices(self, g: Game, f: Any) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         left = self._left(g, f)
         need = 3 - len(f["chosen"])
         if need == 0 or len(left) <= 1 or sum(left.values()) == need:
             return []  # no choice left: the rest is taken where it is
         return [Action("discard_prosperity", where=_area_id(g, a)) for a in sorted(left)]
 
-    def choose(self, g: Game, f: Any, a: Action) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         f["chosen"] = f["chosen"] + (a.where,)
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         s, p = g.state, f["player"]
         taken = [g.board.index[w] for w in f["chosen"]]
         left = self._left(g, f)
@@ -256,28 +269,29 @@ class Croesus(BuildsMetropolis):
     COST = 15
 
     @staticmethod
-    def after_roll(g: Game, f: Any) -> None:
+    @plugs(BATTLE["after_roll"])
+    def after_roll(g: Context, f: BattleFrame) -> None:
         side = side_of_hero(g, f, "croesus")
         if side and Croesus.may_reroll(g, f, side):
             push(g, "reroll", player_of(f, side), side=side, dice=f["dice"])
 
     @staticmethod
-    def may_reroll(g: Game, f: Any, side: str) -> bool:
+    def may_reroll(g: Context, f: BattleFrame, side: str) -> bool:
         results = {effective_die(g, f, side, d) for d in set(ops.DIE_FACES)}
-        return g.purse(player_of(f, side)) >= 1 and len(results) > 1
+        return purse(g, player_of(f, side)) >= 1 and len(results) > 1
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
-        return g.purse(p) >= self.COST
+    def condition(self, g: Context, p: int, hero: str) -> bool:
+        return purse(g, p) >= self.COST
 
-    def effect(self, g: Game, f: Any) -> None:
-        g.pay(f["player"], self.COST)
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
+        pay(g, f["player"], self.COST)
         g.emit("paid_for_power", player=f["player"], amount=self.COST)
         push_metropolis(g, f["player"], "heroic")
 
 
 class RerollFrame(Frame):
-    side: str    # Croesus' side in the battle: "a" (attacker) or "d" (defender)
-    dice: tuple  # both dice as rolled
+    side: str              # Croesus' side in the battle: "a" (attacker) or "d" (defender)
+    dice: tuple[int, ...]  # both dice as rolled
 
 
 @handler("reroll", RerollFrame)
@@ -285,29 +299,35 @@ class Reroll(Handler):
     """Croesus' owner may pay 1 GP to re-roll his side's die."""
 
     @staticmethod
-    def legal(g: Game, f: Any) -> list:
+    def legal(g: Context, f: RerollFrame) -> list[Action]:
         return [Action("reroll", what="croesus", n=1), Action("keep_roll")]
 
     @staticmethod
-    def auto(g: Game, f: Any) -> bool:
+    def auto(g: Context, f: RerollFrame) -> bool:
         if not Croesus.may_reroll(g, nearest(g, "battle"), f["side"]):
             pop(g, f)
             return True
         return False
 
     @staticmethod
-    def apply(g: Game, f: Any, a: Action) -> None:
+    def apply(g: Context, f: RerollFrame, a: Action) -> None:
         if a.kind == "keep_roll":
             pop(g, f)
             return
-        battle = nearest(g, "battle")
-        g.pay(f["player"], 1)
-        die = ops.roll_die(g)
-        i = 0 if f["side"] == "a" else 1
-        dice = list(battle["dice"])
-        dice[i] = die
-        battle["dice"] = f["dice"] = tuple(dice)
-        g.emit("reroll", player=f["player"], area=g.board.ids[battle["area"]], die=die, cost=1)
+        pay(g, f["player"], 1)
+        roll(g, 1, "croesus_reroll")
+
+
+@after_chance("croesus_reroll")
+def _rerolled(g: Context, dice: tuple[Any, ...], args: tuple[Any, ...]) -> None:
+    f: RerollFrame = nearest(g, "reroll")
+    battle: BattleFrame = nearest(g, "battle")
+    die = dice[0]
+    i = 0 if f["side"] == "a" else 1
+    both = list(battle["dice"])
+    both[i] = die
+    battle["dice"] = f["dice"] = tuple(both)
+    g.emit("reroll", player=f["player"], area=g.board.ids[battle["area"]], die=die, cost=1)
 
 
 @power("hector")
@@ -318,7 +338,8 @@ class Hector(Power):
     times. (A 4th Philosopher builds a Metropolis at once.)"""
 
     @staticmethod
-    def before_battle(g: Game, f: Any) -> None:
+    @plugs(BATTLE["before_battle"], after=("pandora",))
+    def before_battle(g: Context, f: BattleFrame) -> None:
         if f["sea"] or "hector" not in side_heroes(g, f, "d"):
             return
         kinds = [k for k, n in (("troop", f["attacker_troops"]), ("merc", f["attacker_mercenaries"]))
@@ -329,28 +350,28 @@ class Hector(Power):
             push(g, "hector", f["defender"], area=f["area"])
 
     @staticmethod
-    def strike(g: Game, f: Any, kind: str) -> None:
+    def strike(g: Context, f: BattleFrame, kind: str) -> None:
         g.emit("hector", player=f["defender"], area=g.board.ids[f["area"]], unit=kind)
         destroy_units(g, f, "a", kind)
 
     @staticmethod
-    def _most(g, p):
+    def _most(g: Context, p: int) -> int:
         s = g.state
         return min(s.priestesses[p] // 2, g.rules.philosophers - sum(s.philosophers))
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return self._most(g, p) >= 1
 
-    def choices(self, g: Game, f: Any) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         most = self._most(g, f["player"])
         if f["chosen"] or most == 1:
             return []
         return [Action("convert", what="philosopher", n=k) for k in range(1, most + 1)]
 
-    def choose(self, g: Game, f: Any, a: Action) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         f["chosen"] = (a.n,)
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         s, p = g.state, f["player"]
         for _ in range(f["chosen"][0] if f["chosen"] else 1):
             s.priestesses[p] -= 2  # back to the supply
@@ -359,7 +380,7 @@ class Hector(Power):
 
 
 class HectorFrame(Frame):
-    area: int  # the battle's area, where Hector defends
+    area: At  # the battle's area, where Hector defends
 
 
 @handler("hector", HectorFrame)
@@ -367,11 +388,11 @@ class HectorStrike(Handler):
     """Hector's owner chooses which invading unit he destroys: a troop or a mercenary."""
 
     @staticmethod
-    def legal(g: Game, f: Any) -> list:
+    def legal(g: Context, f: HectorFrame) -> list[Action]:
         return [Action("destroy", what=k, where=_area_id(g, f["area"])) for k in ("troop", "merc")]
 
     @staticmethod
-    def apply(g: Game, f: Any, a: Action) -> None:
+    def apply(g: Context, f: HectorFrame, a: Action) -> None:
         pop(g, f)
         Hector.strike(g, nearest(g, "battle"), a.what)
 
@@ -387,27 +408,28 @@ class Helen(Power):
     type, are chosen as the Metropolis is built (metropolis.py, "remove")."""
 
     @staticmethod
-    def die(g: Game, f: Any, side: str, die: int) -> int:
+    @plugs(BATTLE["die"])
+    def die(g: Context, f: BattleFrame, side: str, die: int) -> int:
         return 2 if "helen" in side_heroes(g, f, side) else die
 
     @staticmethod
-    def types(g: Game, p: int, n: int = 2) -> list:
+    def types(g: Context, p: int, n: int = 2) -> list[str]:
         kinds = [k for _, k in buildings_of(g, p, for_metropolis=True)]
         return [k for k in BUILDINGS if kinds.count(k) >= n]
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return len(self.types(g, p)) >= 2
 
-    def choices(self, g: Game, f: Any) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         types = [k for k in self.types(g, f["player"]) if k not in f["chosen"]]
         if len(f["chosen"]) == 2 or len(types) + len(f["chosen"]) == 2:
             return []
         return [Action("choose_building", what=k) for k in types]
 
-    def choose(self, g: Game, f: Any, a: Action) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         f["chosen"] = f["chosen"] + (a.what,)
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         types = list(f["chosen"]) + [k for k in self.types(g, f["player"]) if k not in f["chosen"]]
         t1, t2 = types[:2]
         push_metropolis(g, f["player"], "heroic", remove=(t1, t1, t2, t2), own=True)
@@ -429,14 +451,15 @@ class Heracles(BuildsMetropolis):
     The cards under him are kept in `creature_cards["heracles"]`."""
 
     @staticmethod
-    def cards(g: Game) -> tuple:
+    def cards(g: Context) -> tuple[str, ...]:
         """The creature cards under Heracles' card, while a player holds it."""
         if "heracles" not in g.state.hero_owner:
             return ()
         return g.state.creature_cards.get("heracles", ())
 
     @staticmethod
-    def arrives(g: Game, p: int, area: int, heroes: tuple, route: tuple) -> None:
+    @plugs(ON_HEROES_ARRIVE)
+    def arrives(g: Context, p: int, area: int, heroes: tuple[str, ...], route: tuple[int, ...]) -> None:
         if "heracles" not in heroes:
             return
         s = g.state
@@ -445,18 +468,19 @@ class Heracles(BuildsMetropolis):
                 Heracles.slay(g, card_of(mini), at)
 
     @staticmethod
-    def slay(g: Game, card: str, area: int) -> None:
+    def slay(g: Context, card: str, area: int) -> None:
         s = g.state
         owner = s.creature_owner.pop(card, None)
         for m in miniatures_of(card):
             s.creature_at.pop(m, None)
-        s.creature_cards["heracles"] = s.creature_cards.get("heracles", ()) + (card,)
+        s.creature_cards["heracles"] = (*s.creature_cards.get("heracles", ()), card)
         g.emit("creature_slain", hero="heracles", card=card, area=g.board.ids[area], owner=owner)
-        if card in ON_CREATURE_LEAVES:
-            ON_CREATURE_LEAVES[card](g, card)
+        EFFECTS[card].leaves(g, card)
 
     @staticmethod
-    def discard_cards(g: Game, hero: str) -> None:
+    @plugs(ON_HERO_LOST)
+    @plugs(ON_RECRUIT)
+    def discard_cards(g: Context, hero: str) -> None:
         """His cards follow his card: discarded with him (and, on recruitment, any left under a
         card that left the board by another way)."""
         s = g.state
@@ -466,10 +490,10 @@ class Heracles(BuildsMetropolis):
             discard_creature_card(g, card)
         g.emit("cards_discarded", hero="heracles")
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         return len(self.cards(g)) >= 2
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         self.discard_cards(g, "heracles")
         push_metropolis(g, f["player"], "heroic")
 
@@ -484,14 +508,16 @@ class Hippolyta(BuildsMetropolis):
     Sacrificial Power. If you control 2 Heroes in addition to Hippolyta, build a Metropolis."""
 
     @staticmethod
-    def building_kinds(g: Game, f: Any, p: int, land: int, kind: str, kinds: frozenset) -> frozenset:
+    @plugs(BATTLE["building_kinds"])
+    def building_kinds(g: Context, f: BattleFrame, p: int, land: int, kind: str,
+                       kinds: frozenset[str]) -> frozenset[str]:
         s = g.state
         if kind in ("port", "fortress") and s.hero_at.get("hippolyta") == land \
                 and _owner(g, "hippolyta") == p and (f["sea"] or land == f["area"]):
             return kinds | {"port", "fortress"}
         return kinds
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         return len([h for h in _heroes_of(g, p) if h not in (hero, "hippolyta")]) >= 2
 
 
@@ -502,7 +528,8 @@ class Jason(BuildsMetropolis):
     Sacrificial Power. If you have all your 8 Fleets in play, build a Metropolis."""
 
     @staticmethod
-    def reach(g: Game, p: int, frm: int, hero: str) -> set:
+    @plugs(MOVES["heroic_reach"])
+    def reach(g: Context, p: int, frm: int, hero: str) -> set[int]:
         """Land areas linked to frm by a chain of seas holding anyone's fleets."""
         if hero != "jason":
             return set()
@@ -516,7 +543,7 @@ class Jason(BuildsMetropolis):
                     todo.append(x)
         return {land for sea in seen for land in b.coast[sea]}
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         return g.state.fleets_left[p] == 0
 
 
@@ -530,10 +557,11 @@ class Leto(BuildsMetropolis):
     with_apollo = True
 
     @staticmethod
-    def heroic_with_apollo(g: Game, hero: str) -> bool:
+    @plugs(MOVES["heroic_with_apollo"])
+    def heroic_with_apollo(g: Context, hero: str) -> bool:
         return hero == "leto"
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         s = g.state
         return sum(1 for c, o in s.creature_owner.items() if o == p and card_on_board(g, c)) >= 2
 
@@ -545,24 +573,26 @@ class Odysseus(Power):
     Destroy the 3 Buildings and build a Metropolis on one of your available construction sites."""
 
     @staticmethod
-    def building_kinds(g: Game, f: Any, p: int, land: int, kind: str, kinds: frozenset) -> frozenset:
+    @plugs(BATTLE["building_kinds"], after=("hippolyta",))
+    def building_kinds(g: Context, f: BattleFrame, p: int, land: int, kind: str,
+                       kinds: frozenset[str]) -> frozenset[str]:
         if kind == "fortress" and not f["sea"] and "odysseus" in f["attacker_heroes"]:
             return frozenset()  # the Fortress in a Metropolis, or a Port with Hippolyta, too
         return kinds
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return bool(Helen.types(g, p, 3))
 
-    def choices(self, g: Game, f: Any) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         types = Helen.types(g, f["player"], 3)
         if f["chosen"] or len(types) == 1:
             return []
         return [Action("choose_building", what=k) for k in types]
 
-    def choose(self, g: Game, f: Any, a: Any) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         f["chosen"] = (a.what,)
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         kind = f["chosen"][0] if f["chosen"] else Helen.types(g, f["player"], 3)[0]
         push_metropolis(g, f["player"], "heroic", remove=(kind,) * 3, own=True)
 
@@ -577,7 +607,8 @@ class Pandora(Power):
     lendable = False
 
     @staticmethod
-    def before_battle(g: Game, f: Any) -> None:
+    @plugs(BATTLE["before_battle"])
+    def before_battle(g: Context, f: BattleFrame) -> None:
         side = side_of_hero(g, f, "pandora")
         if side is None:
             return
@@ -592,17 +623,17 @@ class Pandora(Power):
             g.emit("mercs_turned", player=player_of(f, side), area=g.board.ids[a], count=n)
 
     @staticmethod
-    def _lent(g, p, hero):
+    def _lent(g: Context, p: int, hero: str) -> list[str]:
         return [h for h in g.state.hero_track
                 if h and h in POWERS and POWERS[h].lendable and POWERS[h].ready(g, p, hero)]
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return bool(self._lent(g, p, hero))
 
-    def choices(self, g: Game, f: Any) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         return [Action("use_power", what=h) for h in self._lent(g, f["player"], f["hero"])]
 
-    def choose(self, g: Game, f: Any, a: Action) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         f["power"] = a.what
 
 
@@ -613,13 +644,14 @@ class Penelope(BuildsMetropolis):
     Sacrificial Power. If you control 6 Sea Areas, build a Metropolis."""
 
     @staticmethod
-    def battle_bonus(g: Game, f: Any, p: int, total: int) -> int:
+    @plugs(BATTLE["battle_bonus"])
+    def battle_bonus(g: Context, f: BattleFrame, p: int, total: int) -> int:
         at = g.state.hero_at.get("penelope")
         if f["sea"] and at is not None and _owner(g, "penelope") == p and at in g.board.coast[f["area"]]:
             return total + 2
         return total
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         return len(controlled_seas(g, p)) >= 6
 
 
@@ -637,26 +669,35 @@ class Penthesilea(Power):
     lendable = False
 
     @staticmethod
-    def round_result(g: Game, f: Any, sa: int, sd: int, losers: tuple) -> tuple:
+    @plugs(BATTLE["round_result"])
+    def round_result(g: Context, f: BattleFrame, sa: int, sd: int, losers: tuple[str, ...]) -> tuple[str, ...]:
         side = side_of_hero(g, f, "penthesilea")
         if side and sa == sd:
             return (other(side),)
         return losers
 
     @staticmethod
-    def place_legal(g: Game, f: Any) -> list:
+    @plugs(ELSEWHERE)
+    def place_legal(g: Context, f: MetropolisFrame) -> list[Action]:
         p = f["player"]
         if may_sacrifice(g, p, "penthesilea", own_turn_god(g, p)):
             return [Action("metropolis_on_card", what="penthesilea")]
         return []
 
     @staticmethod
-    def place(g: Game, f: Any, a: Action) -> None:
-        s, p = g.state, f["player"]
+    @plugs(ELSEWHERE_APPLY, key="metropolis_on_card")
+    def place(g: Context, f: MetropolisFrame, a: Action) -> None:
+        p = f["player"]
         remove_from_game(g, "penthesilea")
-        bonus = draw_bonus(g)
-        s.metro_bonus["penthesilea"] = (p, bonus)
-        g.emit("metropolis_on_card", player=p, hero="penthesilea", how=f["how"], bonus=bonus)
+        draw(g, "bonus_stack", 1, "penthesilea_bonus", (p, f["how"]))
+
+    @staticmethod
+    @after_chance("penthesilea_bonus")
+    def _bonus_drawn(g: Context, bonuses: tuple[Any, ...], args: tuple[Any, ...]) -> None:
+        p, how = args
+        bonus = bonuses[0] or ""
+        g.state.metro_bonus["penthesilea"] = (p, bonus)
+        g.emit("metropolis_on_card", player=p, hero="penthesilea", how=how, bonus=bonus)
         if bonus:
             apply_bonus(g, p, bonus)
 
@@ -670,10 +711,11 @@ class Pericles(BuildsMetropolis):
     Sacrificial Power. If all 8 of your basic Troops are on the game board, build a Metropolis."""
 
     @staticmethod
-    def heroic_cost(g: Game, f: Any, hero: str, cost: int) -> int:
+    @plugs(MOVES["heroic_cost"])
+    def heroic_cost(g: Context, f: TurnFrame, hero: str, cost: int) -> int:
         return 1 if hero == "pericles" else cost
 
-    def condition(self, g: Game, p: int, hero: str) -> bool:
+    def condition(self, g: Context, p: int, hero: str) -> bool:
         return g.state.troops_left[p] == 0
 
 
@@ -690,7 +732,8 @@ class Perseus(Power):
     defended destination means a Land Battle, and R19 applies."""
 
     @staticmethod
-    def loss_options(g: Game, f: Any, side: str, options: list) -> list:
+    @plugs(BATTLE["loss_options"])
+    def loss_options(g: Context, f: BattleFrame, side: str, options: list[Action]) -> list[Action]:
         if "perseus" not in side_heroes(g, f, side):
             return options
         kinds = [a.what for a in options if a.kind == "lose" and a.what in ("troop", "merc")]
@@ -700,33 +743,33 @@ class Perseus(Power):
     # --- the sacrificial move ---
 
     @staticmethod
-    def _heroes(g, a, hero):
+    def _heroes(g: Context, a: int, hero: str) -> list[str]:
         return sorted(h for h in heroes_at(g, a) if h != hero)  # the sacrificed one leaves
 
     @staticmethod
-    def destinations(g: Game, p: int, frm: int) -> list:
+    def destinations(g: Context, p: int, frm: int) -> list[int]:
         s = g.state
         out = []
         for a in g.board.lands:
             if a == frm or not all(fn(g, p, a) for fn in MODIFIERS["can_enter_land"]):
                 continue
             q = s.ctrl[a]
-            if q not in (p, NOBODY) and not (g.may_attack(p, q, a) and last_area_attack_allowed(g, p, q, a)):
+            if q not in (p, NOBODY) and not (may_attack(g, p, q, a) and last_area_attack_allowed(g, p, q, a)):
                 continue
             out.append(a)
         return out
 
-    def origins(self, g: Game, p: int, hero: str) -> list:
+    def origins(self, g: Context, p: int, hero: str) -> list[int]:
         s = g.state
         return [a for a in controlled_lands(g, p)
                 if (s.troops[a] or s.mercs[a] or self._heroes(g, a, hero))
                 and all(fn(g, p, a) for fn in MODIFIERS["can_leave_land"])
                 and self.destinations(g, p, a)]
 
-    def ready(self, g: Game, p: int, hero: str) -> bool:
+    def ready(self, g: Context, p: int, hero: str) -> bool:
         return bool(self.origins(g, p, hero))
 
-    def choices(self, g: Game, f: Any) -> list:
+    def choices(self, g: Context, f: SacrificeFrame) -> list[Action]:
         ids, p, stage = g.board.ids, f["player"], f["stage"]
         if stage == "start":
             return [Action("origin", where=ids[a]) for a in self.origins(g, p, f["hero"])]
@@ -737,7 +780,7 @@ class Perseus(Power):
             return unit_choices(g, f, self._heroes(g, frm, f["hero"]))
         return [Action("destination", where=ids[a]) for a in self.destinations(g, p, frm)]
 
-    def choose(self, g: Game, f: Any, a: Action) -> None:
+    def choose(self, g: Context, f: SacrificeFrame, a: Action) -> None:
         if a.kind == "origin":
             frm = g.board.index[a.where]
             f["heroes"] = ()
@@ -745,7 +788,7 @@ class Perseus(Power):
         elif not choose_unit(g, f, a, self._heroes(g, f["origin"], f["hero"])):
             f["destination"], f["stage"] = g.board.index[a.where], "go"
 
-    def effect(self, g: Game, f: Any) -> None:
+    def effect(self, g: Context, f: SacrificeFrame) -> None:
         p, frm, dest = f["player"], f["origin"], f["destination"]
         g.emit("perseus", player=p, origin=g.board.ids[frm], destination=g.board.ids[dest])
         leave_land(g, frm, f["troops"], f["mercenaries"], f["heroes"])
@@ -765,12 +808,13 @@ class Minotaur(Miniature):
     It defends the land area where it stands while its owner controls it (it does not move with
     troops); a side with the Minotaur may not retreat, so its other units stay and fight too."""
 
-    def places(self, g: Game, p: int, mini: str) -> list:
+    def places(self, g: Context, p: int, mini: str) -> list[int]:
         mine = set(controlled_lands(g, p))
         return [a for a in super().places(g, p, mini) if a in mine]
 
     @staticmethod
-    def fights_for(g: Game, area: int, p: int) -> list:
+    @plugs(BATTLE["creature_units"])
+    def fights_for(g: Context, area: int, p: int) -> list[str]:
         s = g.state
         if s.creature_at.get("minotaur") == area and s.creature_owner.get("minotaur") == p \
                 and s.ctrl[area] == p:
@@ -778,31 +822,12 @@ class Minotaur(Miniature):
         return []
 
     @staticmethod
-    def strength(g: Game, p: int, a: int, kind: str, name: str, base: int) -> int:
+    @plugs(MODIFIERS["unit_strength"])
+    def strength(g: Context, p: int, a: int, kind: str, name: str, base: int) -> int:
         return 2 if kind == "creature" and name == "minotaur" else base
 
     @staticmethod
-    def may_retreat(g: Game, f: Any, side: str) -> bool:
+    @plugs(BATTLE["may_retreat"])
+    def may_retreat(g: Context, f: BattleFrame, side: str) -> bool:
         return side == "a" or f["sea"] or not Minotaur.fights_for(g, f["area"], f["defender"])
 
-
-# --- wiring, in the order the hooks run -------------------------------------------------------
-
-MODIFIERS["unit_strength"] += [Ajax.strength, Minotaur.strength]
-MODIFIERS["battle_bonus"].append(Penelope.battle_bonus)
-BATTLE["creature_units"].append(Minotaur.fights_for)
-BATTLE["before_battle"] += [Pandora.before_battle, Hector.before_battle]  # mercs turn, then Hector
-BATTLE["after_roll"].append(Croesus.after_roll)
-BATTLE["die"] += [Antigone.die, Helen.die]
-BATTLE["building_kinds"] += [Hippolyta.building_kinds, Odysseus.building_kinds]  # Odysseus last
-BATTLE["round_result"].append(Penthesilea.round_result)
-BATTLE["loss_options"].append(Perseus.loss_options)
-BATTLE["may_retreat"].append(Minotaur.may_retreat)
-BATTLE["must_retreat"].append(Achilles.must_retreat)
-MOVES["heroic_cost"].append(Pericles.heroic_cost)
-MOVES["heroic_with_apollo"].append(Leto.heroic_with_apollo)
-MOVES["heroic_reach"].append(Jason.reach)
-ON_HEROES_ARRIVE.append(Heracles.arrives)
-ON_HERO_LOST.append(Heracles.discard_cards)
-ON_RECRUIT.append(Heracles.discard_cards)
-ELSEWHERE["metropolis_on_card"] = (Penthesilea.place_legal, Penthesilea.place)

@@ -5,8 +5,9 @@ Buying one places its miniature (rulebook, "Creature with Miniatures": "Place th
 an Area of the type indicated on its card, whether you control it or not. This Area must not
 already contain a Creature"); the card then stays with its buyer while its maintenance is paid
 (maintenance.py). What a creature changes in the rules it changes through the engine's hooks
-(queries.MODIFIERS, ops.ON_DESTROY, maintenance.ON_*), so that income, moves, placement,
-retreats, battles and metropolis checks all see it. The decisions a creature asks of its
+(queries.MODIFIERS, ops.ON_DESTROY), each a method of its class marked `@plugs(hook)`, and
+through the methods every miniature answers (`arrives`, `kept`, `leaves`), so that income, moves,
+placement, retreats, battles and metropolis checks all see it. The decisions a creature asks of its
 controller after it arrives (the Boar's and Polyphemus' displaced units, the Hydra's prey) go
 through the "creature" frame like a purchase, one short choice at a time (R26). Chiron's area
 and everything in it is never offered as a target to a player who does not control Chiron
@@ -14,31 +15,32 @@ and everything in it is never offered as a target to a player who does not contr
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
-from ...content.cards import CREATURES
 from .. import ops
 from ..actions import Action
-from ..creatures import EFFECTS, CreatureFrame, Effect, effect, finish, shielded
+from ..creatures import CreatureFrame, Effect, effect, finish
 from ..frames import push
-from ..maintenance import ON_CREATURE_ARRIVES, ON_CREATURE_LEAVES, ON_MAINTENANCE, creature_destinations
+from ..hooks import plugs
 from ..metropolis import check_economic
-from ..queries import MODIFIERS, active_players, can_enter_sea, heroes_at, miniatures_of, sea_neighbours
+from ..ops import ON_DESTROY
+from ..queries import MODIFIERS, active_players, can_enter_sea, heroes_at, miniatures_of, sea_neighbours, shielded
 from ..state import NOBODY
+from ..teams import may_stop
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..context import Context
 
 PLACE = ("start", "second")  # the stages that place a miniature (Scylla, then Charybdis)
 
 
-def _at(g, name):
+def _at(g: Context, name: str) -> int | None:
     """The area of a creature miniature on the board, or None."""
     return g.state.creature_at.get(name)
 
 
-def _owner(g, card):
+def _owner(g: Context, card: str) -> int | None:
     return g.state.creature_owner.get(card)
 
 
@@ -47,23 +49,18 @@ class Miniature(Effect):
 
     card: str  # the creature card (set by @miniature)
 
-    def places(self, g: Game, p: int, mini: str) -> list:
-        """Where p may place the miniature: its card's area type, no Creature there, not another
-        player's Chiron's area."""
-        return creature_destinations(g, mini, p=p)
-
-    def applicable(self, g: Game, p: int) -> bool:
+    def applicable(self, g: Context, p: int) -> bool:
         minis = miniatures_of(self.card)
         return len(self.places(g, p, minis[0])) >= len(minis)
 
-    def legal(self, g: Game, f: CreatureFrame) -> list:
+    def legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         if f["stage"] in PLACE:
             mini = miniatures_of(f["card"])[PLACE.index(f["stage"])]
             return [Action("place_creature", what=mini, where=g.board.ids[a])
                     for a in self.places(g, f["player"], mini)]
         return self.follow_legal(g, f)
 
-    def apply(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def apply(self, g: Context, f: CreatureFrame, a: Action) -> None:
         if a.kind != "place_creature":
             self.follow(g, f, a)
             return
@@ -77,33 +74,26 @@ class Miniature(Effect):
         finish(g, f, discard=False)  # the card stays with its buyer
         self.comes_into_play(g, a.what, area, p)
 
-    def comes_into_play(self, g: Game, mini: str, area: int, p: int) -> None:
+    def comes_into_play(self, g: Context, mini: str, area: int, p: int) -> None:
         """Just placed (bought, or played by another card)."""
         self.arrives(g, mini, area, p)
 
-    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
-        """Placed, or moved here (maintenance, Echidna): maintenance.ON_CREATURE_ARRIVES."""
-
     # Decisions after the placement (stages other than PLACE), for the cards that have some.
-    def follow_legal(self, g: Game, f: CreatureFrame) -> Any:
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return []
 
-    def follow(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def follow(self, g: Context, f: CreatureFrame, a: Action) -> None:
         raise NotImplementedError
 
 
-def miniature(card: str) -> Callable[..., Any]:
+M = TypeVar("M", bound=type[Miniature])
+
+
+def miniature(card: str) -> Callable[[M], M]:
     """Register a creature with a miniature: @miniature("kraken")."""
-    def register(cls):
+    def register(cls: M) -> M:
         cls.card = card
         return effect(card)(cls)
-    return register
-
-
-def _hook(name):
-    def register(fn):
-        MODIFIERS[name].append(fn)
-        return fn
     return register
 
 
@@ -127,12 +117,12 @@ class CalydonianBoar(Miniature):
     the discard pile."""
 
     @staticmethod
-    def occupied(g: Game, a: int) -> bool:
+    def occupied(g: Context, a: int) -> bool:
         s = g.state
         return bool(s.troops[a] or s.mercs[a] or heroes_at(g, a, count=True))
 
     @staticmethod
-    def exits(g: Game, f: CreatureFrame) -> list:
+    def exits(g: Context, f: CreatureFrame) -> list[int]:
         """Adjacent land areas (same island, no fleet chain) the displaced units may enter
         without a battle."""
         s, area, p = g.state, f["area"], f["player"]
@@ -146,16 +136,16 @@ class CalydonianBoar(Miniature):
                 continue  # another player's Minotaur: a land battle too
             if not all(fn(g, q, x) for fn in MODIFIERS["can_enter_land"]):
                 continue  # Medusa's area
-            if not g.may_stop(q, x) or shielded(g, p, x):
+            if not may_stop(g, q, x) or shielded(g, p, x):
                 continue
             out.append(x)
         return out
 
-    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
+    def arrives(self, g: Context, mini: str, area: int, p: int) -> None:
         if self.occupied(g, area):
             push(g, "creature", p, card=self.card, stage="displace", area=area)
 
-    def auto(self, g: Game, f: CreatureFrame) -> bool:
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         if f["stage"] == "displace" and not self.exits(g, f):
             s, area = g.state, f["area"]
             finish(g, f, discard=False)
@@ -166,10 +156,20 @@ class CalydonianBoar(Miniature):
             return True
         return False
 
-    def follow_legal(self, g: Game, f: CreatureFrame) -> list:
+    @staticmethod
+    @plugs(MODIFIERS["can_enter_land"])
+    def unreachable(g: Context, p: int, a: int) -> bool:
+        return g.state.creature_at.get("calydonian-boar") != a
+
+    @staticmethod
+    @plugs(MODIFIERS["can_place_land"])
+    def no_recruits(g: Context, p: int, a: int) -> bool:
+        return g.state.creature_at.get("calydonian-boar") != a
+
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("displace", what="units", where=g.board.ids[x]) for x in self.exits(g, f)]
 
-    def follow(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def follow(self, g: Context, f: CreatureFrame, a: Action) -> None:
         s, area, dest = g.state, f["area"], g.board.index[a.where]
         q = s.ctrl[area]
         finish(g, f, discard=False)
@@ -184,16 +184,6 @@ class CalydonianBoar(Miniature):
         ops.take_control(g, dest, q)
 
 
-@_hook("can_enter_land")
-def _boar_unreachable(g, p, a):
-    return g.state.creature_at.get("calydonian-boar") != a
-
-
-@_hook("can_place_land")
-def _boar_no_recruits(g, p, a):
-    return g.state.creature_at.get("calydonian-boar") != a
-
-
 # --- Cerberus and the Nereid ---------------------------------------------------------------
 
 @miniature("cerberus")
@@ -201,6 +191,14 @@ class Cerberus(Miniature):
     """Place the Creature on a Land Area.
     In the Income phase, you earn the Income for that Area instead of the player who controls
     that Area."""
+
+    @staticmethod
+    @plugs(MODIFIERS["income_to"])
+    def income_to(g: Context, a: int, p: int) -> int:
+        s = g.state
+        if s.creature_at.get("cerberus") == a and "cerberus" in s.creature_owner:
+            return s.creature_owner["cerberus"]
+        return p
 
 
 @miniature("nereid")
@@ -210,17 +208,13 @@ class Nereid(Miniature):
     the Nereid is located is received by you, not by the player who controls that Area.
     Note. The Nereid's ability applies when executing the Graeae ability."""
 
-
-@_hook("income_to")
-def _income_to_creature_owner(g, a, p):
-    s = g.state
-    at = s.creature_at
-    if at.get("cerberus") != a and at.get("nereid") != a:  # the common case, answered first
+    @staticmethod
+    @plugs(MODIFIERS["income_to"])
+    def income_to(g: Context, a: int, p: int) -> int:
+        s = g.state
+        if s.creature_at.get("nereid") == a and "nereid" in s.creature_owner:
+            return s.creature_owner["nereid"]
         return p
-    for card in ("cerberus", "nereid"):
-        if at.get(card) == a and card in s.creature_owner:
-            return s.creature_owner[card]
-    return p
 
 
 # --- Scylla and Charybdis --------------------------------------------------------------------
@@ -233,16 +227,16 @@ class ScyllaCharybdis(Miniature):
     player's Troops and Heroes may move.
     (One card, two miniatures: creature_at["scylla"] and creature_at["charybdis"].)"""
 
-
-@_hook("sea_links")
-def _scylla_charybdis_link(g, p, sea):
-    s = g.state
-    if s.creature_owner.get("scylla-charybdis") != p:
-        return ()
-    x, y = s.creature_at.get("scylla"), s.creature_at.get("charybdis")
-    if x is None or y is None:
-        return ()
-    return (y,) if sea == x else (x,) if sea == y else ()
+    @staticmethod
+    @plugs(MODIFIERS["sea_links"])
+    def links(g: Context, p: int, sea: int) -> Iterable[int]:
+        s = g.state
+        if s.creature_owner.get("scylla-charybdis") != p:
+            return ()
+        x, y = s.creature_at.get("scylla"), s.creature_at.get("charybdis")
+        if x is None or y is None:
+            return ()
+        return (y,) if sea == x else (x,) if sea == y else ()
 
 
 # --- Chiron --------------------------------------------------------------------------------
@@ -268,15 +262,13 @@ class Geryon(Miniature):
     Note. When executing the Graeae ability, a player receives the GP accumulated by Geryon if
     they control the Area in which they lie."""
 
-
-def _geryon_hears(g, area, kind, n):
-    at = _at(g, "geryon")
-    if at is not None and kind in ("troop", "merc", "fleet") and "geryon" in g.state.creature_owner:
-        g.state.geryon_gp[at] += n
-        g.emit("geryon_gp", area=g.board.ids[at], amount=n)
-
-
-ops.ON_DESTROY.append(_geryon_hears)
+    @staticmethod
+    @plugs(ON_DESTROY)
+    def hears(g: Context, area: int, kind: str, n: int) -> None:
+        at = _at(g, "geryon")
+        if at is not None and kind in ("troop", "merc", "fleet") and "geryon" in g.state.creature_owner:
+            g.state.geryon_gp[at] += n
+            g.emit("geryon_gp", area=g.board.ids[at], amount=n)
 
 
 # --- Hydra ---------------------------------------------------------------------------------
@@ -292,11 +284,11 @@ class Hydra(Miniature):
     mercenary Troop; not a Hero.)"""
 
     @staticmethod
-    def prey(g: Game, p: int) -> list:
+    def prey(g: Context, p: int) -> list[tuple[str, int]]:
         s, b = g.state, g.board
-        at = _at(g, "hydra")
+        at = s.creature_at["hydra"]
         out = []
-        for a in (at,) + b.adj[at]:
+        for a in (at, *b.adj[at]):
             if shielded(g, p, a):
                 continue
             for kind, n in (("troop", s.troops[a]), ("merc", s.mercs[a]), ("fleet", s.fleets[a])):
@@ -304,19 +296,27 @@ class Hydra(Miniature):
                     out.append((kind, a))
         return out
 
-    def comes_into_play(self, g: Game, mini: str, area: int, p: int) -> None:
+    def comes_into_play(self, g: Context, mini: str, area: int, p: int) -> None:
         feed(g, "hydra", p)
 
-    def auto(self, g: Game, f: CreatureFrame) -> bool:
+    def kept(self, g: Context, card: str, p: int) -> None:
+        feed(g, card, p)
+
+    @staticmethod
+    @plugs(MODIFIERS["area_income"])
+    def doubles(g: Context, a: int, base: int) -> int:
+        return base * 2 if g.state.creature_at.get("hydra") == a else base
+
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         if f["stage"] == "feed" and not self.prey(g, f["player"]):
             finish(g, f, discard=False)  # "if possible"
             return True
         return False
 
-    def follow_legal(self, g: Game, f: CreatureFrame) -> list:
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         return [Action("destroy", what=k, where=g.board.ids[a]) for k, a in self.prey(g, f["player"])]
 
-    def follow(self, g: Game, f: CreatureFrame, act: Action) -> None:
+    def follow(self, g: Context, f: CreatureFrame, act: Action) -> None:
         s, a = g.state, g.board.index[act.where]
         finish(g, f, discard=False)
         q = s.ctrl[a]
@@ -329,22 +329,14 @@ class Hydra(Miniature):
         else:  # an emptied land area keeps its controller's token (R16)
             troop = act.what == "troop"
             ops.remove_land_units(g, a, q, int(troop), int(not troop), destroy=True)
-        at = _at(g, "hydra")
+        at = s.creature_at["hydra"]
         s.prosperity[at] += 1
         g.emit("prosperity", player=f["player"], area=g.board.ids[at])
 
 
-def feed(g: Game, card: str, p: int) -> None:
+def feed(g: Context, card: str, p: int) -> None:
     if Hydra.prey(g, p):
         push(g, "creature", p, card=card, stage="feed")
-
-
-ON_MAINTENANCE["hydra"] = feed
-
-
-@_hook("area_income")
-def _hydra_doubles(g, a, base):
-    return base * 2 if g.state.creature_at.get("hydra") == a else base
 
 
 # --- Kraken --------------------------------------------------------------------------------
@@ -357,11 +349,16 @@ class Kraken(Miniature):
     The Kraken blocks access to all Fleets (including those belonging to the Kraken's owner) in
     the Sea Area where it is present."""
 
-    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
+    def arrives(self, g: Context, mini: str, area: int, p: int) -> None:
         destroy_fleets(g, area)
 
+    @staticmethod
+    @plugs(MODIFIERS["can_enter_sea"])
+    def blocks(g: Context, p: int, a: int) -> bool:
+        return g.state.creature_at.get("kraken") != a  # _at inlined: asked for every sea of every move
 
-def destroy_fleets(g: Game, sea: int) -> None:
+
+def destroy_fleets(g: Context, sea: int) -> None:
     """All the Fleets of a sea area are destroyed: back to their owner's reserve."""
     s = g.state
     n, q = s.fleets[sea], s.ctrl[sea]
@@ -370,11 +367,6 @@ def destroy_fleets(g: Game, sea: int) -> None:
         s.fleets_left[q] += n
         s.ctrl[sea] = NOBODY  # an empty sea area is controlled by no one (R16)
         ops.destroyed(g, sea, "fleet", n)
-
-
-@_hook("can_enter_sea")
-def _kraken_blocks(g, p, a):
-    return g.state.creature_at.get("kraken") != a  # _at inlined: asked for every sea of every move
 
 
 # --- Medusa --------------------------------------------------------------------------------
@@ -387,15 +379,15 @@ class Medusa(Miniature):
     Note: Pegasus' effect and Perseus' sacrificial power cannot help Troops and Heroes escape the
     Area occupied by Medusa. (Recruits may still be placed there: entering is moving in.)"""
 
+    @staticmethod
+    @plugs(MODIFIERS["can_enter_land"])
+    def no_entry(g: Context, p: int, a: int) -> bool:
+        return g.state.creature_at.get("medusa") != a
 
-@_hook("can_enter_land")
-def _medusa_no_entry(g, p, a):
-    return g.state.creature_at.get("medusa") != a
-
-
-@_hook("can_leave_land")
-def _medusa_no_exit(g, p, a):
-    return g.state.creature_at.get("medusa") != a
+    @staticmethod
+    @plugs(MODIFIERS["can_leave_land"])
+    def no_exit(g: Context, p: int, a: int) -> bool:
+        return g.state.creature_at.get("medusa") != a
 
 
 # --- Polyphemus ----------------------------------------------------------------------------
@@ -413,22 +405,22 @@ class Polyphemus(Miniature):
     (One Fleet at a time, to an adjacent sea area open to it.)"""
 
     @staticmethod
-    def exits(g: Game, sea: int) -> list:
+    def exits(g: Context, sea: int) -> list[int]:
         s = g.state
         q = s.ctrl[sea]
         return [y for y in sea_neighbours(g, q, sea)
                 if s.ctrl[y] in (NOBODY, q) and can_enter_sea(g, q, y)]
 
     @staticmethod
-    def origins(g: Game, f: CreatureFrame) -> list:
+    def origins(g: Context, f: CreatureFrame) -> list[int]:
         return [x for x in f["seas"] if g.state.fleets[x]]
 
-    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
+    def arrives(self, g: Context, mini: str, area: int, p: int) -> None:
         seas = tuple(x for x in g.board.coast[area] if g.state.fleets[x])
         if seas:
             push(g, "creature", p, card=self.card, stage="fleets", seas=seas, origin=-1)
 
-    def auto(self, g: Game, f: CreatureFrame) -> bool:
+    def auto(self, g: Context, f: CreatureFrame) -> bool:
         if f["stage"] != "fleets":
             return False
         changed = False
@@ -441,7 +433,7 @@ class Polyphemus(Miniature):
             return True
         return changed
 
-    def follow_legal(self, g: Game, f: CreatureFrame) -> list:
+    def follow_legal(self, g: Context, f: CreatureFrame) -> list[Action]:
         ids = g.board.ids
         origins = self.origins(g, f)
         if f["origin"] < 0 and len(origins) > 1:
@@ -449,7 +441,7 @@ class Polyphemus(Miniature):
         frm = f["origin"] if f["origin"] >= 0 else origins[0]
         return [Action("displace", what="fleet", where=ids[y]) for y in self.exits(g, frm)]
 
-    def follow(self, g: Game, f: CreatureFrame, a: Action) -> None:
+    def follow(self, g: Context, f: CreatureFrame, a: Action) -> None:
         s = g.state
         if a.kind == "origin":
             f["origin"] = g.board.index[a.where]
@@ -465,11 +457,11 @@ class Polyphemus(Miniature):
                heroes=[], fleets=1, by=f["player"])
         ops.take_control(g, dest, q)
 
-
-@_hook("can_enter_sea")
-def _polyphemus_blocks(g, p, a):
-    at = g.state.creature_at.get("polyphemus")  # _at inlined, likewise
-    return at is None or a not in g.board.coast[at]
+    @staticmethod
+    @plugs(MODIFIERS["can_enter_sea"])
+    def blocks(g: Context, p: int, a: int) -> bool:
+        at = g.state.creature_at.get("polyphemus")  # _at inlined, likewise
+        return at is None or a not in g.board.coast[at]
 
 
 # --- Typhon --------------------------------------------------------------------------------
@@ -484,29 +476,22 @@ class Typhon(Miniature):
     Note. Typhon's property does not affect buildings and Metropolises unless they are located
     directly on the border with the Sea Area where Typhon is placed."""
 
-    def arrives(self, g: Game, mini: str, area: int, p: int) -> None:
+    def arrives(self, g: Context, mini: str, area: int, p: int) -> None:
         buildings_awake(g)
 
+    def leaves(self, g: Context, card: str) -> None:
+        buildings_awake(g)
 
-@_hook("building_active")
-def _typhon_silences(g, site):
-    at = g.state.creature_at.get("typhon")  # _at inlined: asked for every building counted
-    return at is None or g.board.site_area[site] not in g.board.coast[at]
+    @staticmethod
+    @plugs(MODIFIERS["building_active"])
+    def silences(g: Context, site: int) -> bool:
+        at = g.state.creature_at.get("typhon")  # _at inlined: asked for every building counted
+        return at is None or g.board.site_area[site] not in g.board.coast[at]
 
 
-def buildings_awake(g: Game, *_: Any) -> None:
+def buildings_awake(g: Context) -> None:
     """Typhon moved away or left: the buildings it silenced count again, and four types make a
     Metropolis "as soon as" a player has them (rulebook, Economic development)."""
     for p in active_players(g):
         check_economic(g, p)
 
-
-# --- arrivals by a move (maintenance, Echidna) ------------------------------------------------
-
-ON_CREATURE_ARRIVES.update({c: EFFECTS[c].arrives for c in ("calydonian-boar", "kraken",
-                                                              "polyphemus", "typhon")})
-ON_CREATURE_LEAVES["typhon"] = buildings_awake
-
-assert all(CREATURES[c].miniature for c in ("calydonian-boar", "cerberus", "scylla-charybdis",
-                                            "chiron", "geryon", "hydra", "kraken", "medusa",
-                                            "nereid", "polyphemus", "typhon"))
