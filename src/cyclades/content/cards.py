@@ -3,7 +3,7 @@
 Which cards belong to the Maelström module is ruling R2. Behaviour that data
 cannot express lives in one small class per card in engine/cards/ (the engine's `EFFECTS`,
 engine/hooks.py); a card without one is not offered for purchase. A new creature is an entry
-here (name, text, article, worth), its class and its test: nothing else names it.
+here (id, names, text, worth), its class and its test: nothing else names it.
 """
 from dataclasses import dataclass
 
@@ -21,10 +21,6 @@ class Creature:
     worth: float = 1.0  # what the greedy bot reckons its effect is worth, in GP (agents/greedy.py)
     keep_worth: float = 1.5  # ... and keeping its miniature for a Priestess (Maintenance)
     text: str = ""  # what it does, in the project's own words (content/descriptions.py)
-
-    @property
-    def article(self) -> bool:  # the log's older reading of `called` (engine/log.py)
-        return self.called == "the " + self.title and self.name != "calydonian-boar"
 
 
 # Scylla and Charybdis are one card with two miniatures; every other card's miniature bears the

@@ -41,11 +41,13 @@ class Action(NamedTuple):
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Action:
+        """The action of its JSON; a `text` (the words a server lists an action with) is no part
+        of it and is left out."""
         if not isinstance(d, dict) or not isinstance(d.get("kind"), str):
             raise ValueError("an action is an object with a string 'kind'")
         what, where, n = d.get("what", ""), d.get("where", ""), d.get("n", 0)
         if not isinstance(what, str) or not isinstance(where, str) or not isinstance(n, int) \
-                or isinstance(n, bool) or set(d) - {"kind", "what", "where", "n"}:
+                or isinstance(n, bool) or set(d) - {"kind", "what", "where", "n", "text"}:
             raise ValueError(f"malformed action: {d!r}")
         return cls(d["kind"], what, where, n)
 
