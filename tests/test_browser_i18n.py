@@ -53,6 +53,8 @@ NAMES = """() => {
   const names = [];
   if (s && s.seats) for (const x of s.seats) if (x && x.name) names.push(x.name, ...(x.faction_names || []));
   if (s && s.names) names.push(...s.names);
+  const r = window.cycladesReplay;  // the replay page's state
+  if (r && r.names) names.push(...r.names);
   return names.filter(Boolean);
 }"""
 
