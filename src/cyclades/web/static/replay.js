@@ -489,7 +489,7 @@ function drawTicks() {
   }
   const every = Math.max(1, Math.ceil(st.cycles.length / 12));
   box.replaceChildren(...st.cycles.filter(([c]) => c > 0).map(([c, s], i) => h("button", {
-    type: "button", class: "rp-tick", style: { left: `${(s / st.steps) * 100}%` }, title: `Cycle ${c} begins (decision ${s})`,
+    type: "button", class: "rp-tick", style: { left: `${(s / st.steps) * 100}%` }, title: _("Cycle {n} begins (decision {k})", { n: c, k: s }),
     tabindex: "-1", "data-cycle": c,
     onclick: () => {
       stop();
