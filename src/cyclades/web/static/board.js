@@ -351,7 +351,7 @@ export class BoardView {
     }
     this.placeNames(taken);
     for (const id of legal) this.mark(id, "legal-ring", _("You may choose this area"));
-    if (opts.origin) this.mark(opts.origin, "origin", "Moving from here");
+    if (opts.origin) this.mark(opts.origin, "origin", _("Moving from here"));
     if (opts.battle) this.mark(opts.battle, "battle", "Battle!");
   }
 
