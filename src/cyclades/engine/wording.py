@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..content import names as content_names
 from ..content.i18n import N_, _, ngettext
+from .actions import KINDS
 from .log import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
 from .play import legal_actions, to_move
 
@@ -67,71 +68,9 @@ def _to(game: Context, where: str) -> str:
     return area_name(game, where) if area_index(game, where) is not None else where.replace("-", " ")
 
 
-# Each kind's sentence, its parts named: {on} "on Naxos", {to} "Naxos", {a} "a Fortress",
-# {building} "Fortress", {card} a card's name, {creature} "the Kraken", {god}, {n}, {count} "3 Troops",
-# {unit} "Troop", {player}.
-_TEXTS = {
-    "claim": N_("Place a Control token {on}"),
-    "place_fleet": N_("Place a Fleet {on}"),
-    "place_troop": N_("Place a Troop {on}"),
-    "place_merc": N_("Place a mercenary Troop {on}"),
-    "place_hero": N_("Place {card} {on}"),
-    "bid": N_("Offer {n} GP to {god}"),
-    "apollo": N_("Make an Offering to Apollo"),
-    "build": N_("Build {a} {on}"),
-    "replace": N_("Build in place of your {building} {on}"),
-    "forgo": N_("Forgo this building"),
-    "choose_building": N_("Choose {a}"),
-    "recruit": N_("Recruit {a} for {n} GP"),
-    "recruit_hero": N_("Recruit {card} for {n} GP"),
-    "sea_move": N_("Sea Move for {n} GP"),
-    "land_move": N_("Land Move for {n} GP"),
-    "heroic_move": N_("Heroic Move with {card} for {n} GP"),
-    "origin": N_("Move from {to}"),
-    "take": N_("Take {count}"),
-    "take_hero": N_("Take {card} along"),
-    "destination": N_("Move to {to}"),
-    "lose": N_("Lose {a}"),
-    "lose_hero": N_("Lose {card}"),
-    "retreat": N_("Retreat to {to}"),
-    "hold": N_("Do not retreat"),
-    "prosperity": N_("Place a Prosperity token {on}"),
-    "metropolis": N_("Build the Metropolis {on}"),
-    "remove": N_("Give up the {building} {on}"),
-    "reserve": N_("Reserve {creature}"),
-    "peek": N_("Look at the top Creature card"),
-    "play_peeked": N_("Play the peeked card, {creature}, for {n} GP"),
-    "return_peeked": N_("Put the Creature card back"),
-    "buy_creature": N_("Buy {creature} for {n} GP"),
-    "keep": N_("Keep {creature} by discarding a Priestess"),
-    "release": N_("Release {creature}"),
-    "move_creature": N_("Move {creature} to {to}"),
-    "stay": N_("Leave {creature} where it is"),
-    "place_creature": N_("Place {creature} {on}"),
-    "displace": N_("Move the displaced {unit} to {to}"),
-    "end_turn": N_("End your turn"),
-    "target_player": N_("Target {player}"),
-    "target_area": N_("Choose {to}"),
-    "destroy": N_("Destroy {a} {on}"),
-    "steal": N_("Steal the {building} {on}"),
-    "swap_hero": N_("Give up {card} for a Hero of the track"),
-    "choose_hero": N_("Take {card} from the Hero track"),
-    "choose_card": N_("Play {creature} for free"),
-    "exchange": N_("Exchange 2 mercenary Troops for {a}"),
-    "return_merc": N_("Return a mercenary Troop from {to}"),
-    "done": N_("Done choosing"),
-    "cancel": N_("Cancel (go back)"),
-    "sacrifice": N_("Sacrifice {card}"),
-    "use_power": N_("Use the Sacrificial Power of {card}"),
-    "discard_prosperity": N_("Discard a Prosperity token {on}"),
-    "metropolis_on_card": N_("Place the Metropolis on {card}'s card"),
-    "reroll": N_("Pay {n} GP to re-roll the die ({card})"),
-    "keep_roll": N_("Keep the die"),
-    "escape": N_("Let {a} retreat to {to} instead of being destroyed"),
-    "fleet_move": N_("Move Fleets up to 3 sea spaces for {n} GP"),
-    "drop": N_("Leave {count} of the moving Fleets here"),
-    "swap_creature": N_("Replace {creature} {on} with the top Creature card for {n} GP"),
-}
+# Each kind's sentence is declared with the kind (engine/actions.py KINDS, `words`), its parts
+# named: {on} "on Naxos", {to} "Naxos", {a} "a Fortress", {building} "Fortress", {card} a card's
+# name, {creature} "the Kraken", {god}, {n}, {count} "3 Troops", {unit} "Troop", {player}.
 
 
 def action_text(action: Action, game: Context, names: list[str] | None = None) -> str:
@@ -141,8 +80,9 @@ def action_text(action: Action, game: Context, names: list[str] | None = None) -
         text = ngettext("Turn 2 Priestesses into a Philosopher, {n} time",
                         "Turn 2 Priestesses into a Philosopher, {n} times", n).format(n=n)
         return text.strip()
-    template = _TEXTS.get(k)
-    if template is None:  # a kind added to the engine since: its own words, with names for ids
+    kind = KINDS.get(k)
+    template = kind.words if kind is not None else ""
+    if not template:  # a kind added to the engine since: its own words, with names for ids
         text = str(action)
         if where and area_index(game, where) is not None:
             text = text.replace(where, area_name(game, where))
