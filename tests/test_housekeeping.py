@@ -71,6 +71,8 @@ def test_expiry_removes_only_unfinished_untouched_games(tmp_path):
     with TestClient(app) as c:
         m = app.state.manager
         old = c.post("/api/games", json={"seats": ["you", "invite", "invite"]}).json()["game_id"]
+        # a turn-based game waits days for a decision: its clock, not the expiry, ends the wait
+        timed = c.post("/api/games", json={"seats": ["you", "invite", "invite"], "speed": "turn-based"}).json()
         bots = c.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "seed": 5}).json()["game_id"]
         wait_for(lambda: c.get(f"/api/games/{bots}").json()["status"] == "over", 60)
         # an hour and a bit later, for the database's clock
@@ -79,4 +81,5 @@ def test_expiry_removes_only_unfinished_untouched_games(tmp_path):
         assert gone == [old]
         assert c.get(f"/api/games/{old}").status_code == 404
         assert c.get(f"/api/games/{bots}").status_code == 200   # finished games are kept
+        assert c.get(f"/api/games/{timed['game_id']}").status_code == 200
         assert c.portal.call(housekeeping.expire_abandoned, m, limits, later) == []

@@ -434,6 +434,26 @@ async def bot_step(s, seat, plain: bool = False):
         return  # caught up with seats another process changed: the bot loop looks again
 
 
+async def decide_now(s, agent, faction):
+    """The agent's action for `faction` in session `s`'s game as it is (the caller holds the
+    lock and keeps it: a timeout's decision, server/clocks.py): in a worker process when the
+    agent can travel there, else in a thread of this process."""
+    from ..agents.match import decide
+    from ..engine.actions import Action
+    g, pool = s.game, s.m.bots
+    if pool.size and remote(agent):
+        try:
+            payload = pool.encode(g, agent, faction)
+        except Exception:
+            payload = None
+        if payload is not None:
+            people = any(x.get("kind") == "human" for x in s.seats)
+            action, _after, _info = await pool.decide(s.game_id, payload, people)
+            return Action.from_json(action)
+    a, _seconds = await asyncio.get_running_loop().run_in_executor(s.m.cpu, decide, agent, g.copy(), faction)
+    return a
+
+
 # --- the worker process ----------------------------------------------------------------------------
 
 def _decide(request):

@@ -129,6 +129,25 @@ def _rate(ctx, param, value: str) -> str:
               envvar="CYCLADES_TABLE_SWEEP_SECONDS", help="how often play-now tables' bot waits are looked at")
 @click.option("--play-now-max-cycles", default=None, type=click.IntRange(min=1), hidden=True,
               envvar="CYCLADES_PLAY_NOW_MAX_CYCLES", help="a cycle limit for play-now games (tests)")
+# Notifications: e-mail and Web Push (server/notify.py, docs/deploy.md "Notifications").
+@click.option("--smtp-host", default=None, envvar="CYCLADES_SMTP_HOST",
+              help="the SMTP server that sends the e-mails (your turn, a game ended); none: no e-mail")
+@click.option("--smtp-port", default=587, show_default=True, type=click.IntRange(1, 65535),
+              envvar="CYCLADES_SMTP_PORT", help="its port (465 with --smtp-security ssl)")
+@click.option("--smtp-security", default="starttls", show_default=True, envvar="CYCLADES_SMTP_SECURITY",
+              type=click.Choice(["starttls", "ssl", "none"]), help="how the connection to it is encrypted")
+@click.option("--smtp-user", default=None, envvar="CYCLADES_SMTP_USER", help="the login at the SMTP server")
+@click.option("--smtp-password", default=None, envvar="CYCLADES_SMTP_PASSWORD",
+              help="its password (better in the environment than on the command line)")
+@click.option("--smtp-from", default="cyclades@localhost", show_default=True, envvar="CYCLADES_SMTP_FROM",
+              help="the sender of the e-mails (also the contact of the Web Push messages)")
+@click.option("--public-url", default=None, envvar="CYCLADES_PUBLIC_URL",
+              help="the address people open this server at, for the links in e-mails and push "
+                   "messages, e.g. https://games.example.org (default: the one printed at start)")
+@click.option("--digest-hour", default=7, show_default=True, type=click.IntRange(0, 23),
+              envvar="CYCLADES_DIGEST_HOUR", help="the hour (UTC) of the daily digest e-mail")
+@click.option("--notify-sweep-seconds", default=5.0, type=click.FloatRange(min=0.05), hidden=True,
+              envvar="CYCLADES_NOTIFY_SWEEP_SECONDS", help="how often the messages to send are looked at")
 def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws_message,
           allowed_origins, game_rate, max_open_games, expire_hours, idle_minutes,
           finished_idle_minutes, sweep_seconds, workers=1, forwarded_allow_ips=None, peer_ttl=None,
@@ -139,6 +158,8 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
     """Run the game server; open the printed URL in a browser."""
     sock = _listen(host, port)  # before anything else: a taken port is said at once
     _bot_settings(workers, bot_workers, bot_seconds, peer_ttl)
+    if not people.get("public_url"):
+        people["public_url"] = _shown_url(host, sock).rstrip("/")
 
     import uvicorn
 

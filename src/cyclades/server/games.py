@@ -20,7 +20,7 @@ from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
 from .holders import creator_holds
 from .i18n import board_words
-from .options import CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
+from .options import DEFAULT_BOT, PEOPLE, CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
 from .sessions import LOG_TAIL, manager_of
 
 router = APIRouter()
@@ -37,6 +37,10 @@ async def create_game(body: CreateBody, request: Request):
     settings = {"host_token": secrets.token_urlsafe(24)}
     if body.bot_delay is not None:
         settings["bot_delay"] = body.bot_delay
+    if body.speed != "untimed":
+        settings["speed"] = body.speed
+        # The level of the bot that decides for a seat out of time: the table's bots' own.
+        settings["bot"] = next((k for k in seats if k not in PEOPLE), DEFAULT_BOT)
     s = await manager_of(request).create(options, seat_specs(seats, names), settings)
     await creator_holds(request, s)  # logged in: the "you" seat is the account's (holders.py)
     gid = s.game_id

@@ -7,8 +7,9 @@ Every `sweep_seconds` (security.ServerLimits):
   asked for it (Manager.get) for `finished_idle_minutes` (a finished game) or `idle_minutes`
   (an unfinished one). `Manager.get` loads it back from the database on demand, by replaying
   its decisions, as after a restart;
-- an unfinished game with no decision (nor seat change) for `expire_hours` and nobody connected
-  is removed: its decisions and its row, so it leaves the lobby and the next restart does not
+- an unfinished game with no decision (nor seat change) for `expire_hours`, nobody connected
+  and no clock running (a turn-based game's clock decides for a player out of time) is
+  removed: its decisions and its row, so it leaves the lobby and the next restart does not
   replay it. Its links answer 404 ("no game").
 
     attach(app, limits)      # security.install calls it: runs beside the app's lifespan
@@ -42,10 +43,13 @@ def unfinished_among(store, ids: list) -> list:
 
 
 def stale_games(store, before: float) -> list:
-    """Unfinished games whose last decision (or seat change) is older than `before`."""
+    """Unfinished games whose last decision (or seat change) is older than `before`, and
+    whose clock does not run (a turn-based game waits days for a decision, and its clock makes
+    one when the time is up: server/clocks.py)."""
     with store.engine.connect() as c:
         rows = c.execute(sa.select(games.c.game_id)
-                         .where(games.c.status != "over", games.c.updated < before)).all()
+                         .where(games.c.status != "over", games.c.updated < before,
+                                games.c.deadline.is_(None))).all()
     return [r[0] for r in rows]
 
 
@@ -57,7 +61,7 @@ def remove_games(store, ids: list, before: float) -> list:
     with store.engine.begin() as c:
         gone = [r[0] for r in c.execute(
             sa.select(games.c.game_id).where(games.c.game_id.in_(list(ids)), games.c.status != "over",
-                                             games.c.updated < before)).all()]
+                                             games.c.updated < before, games.c.deadline.is_(None))).all()]
         if gone:
             c.execute(decisions.delete().where(decisions.c.game_id.in_(gone)))
             c.execute(presence.delete().where(presence.c.game_id.in_(gone)))

@@ -37,6 +37,11 @@ class CreateBody(BaseModel):
                           f'the lobby) or a bot name; default: "you", then {DEFAULT_BOT} bots')
     names: list[StrictStr | None] | None = None
     max_cycles: StrictInt | None = Field(None, ge=1)
+    speed: Literal["untimed", "live", "turn-based", "turn-based-72h"] = Field(
+        "untimed", description='"live" (20 s a decision and a bank of 8 minutes), "turn-based" (a '
+                               'day a decision and a bank of 3 days), "turn-based-72h" (three days '
+                               'and 7 days), or "untimed"; when a seat\'s time runs out, a bot of '
+                               'the game\'s bot level decides for it (server/clocks.py)')
     bot_delay: StrictInt | StrictFloat | None = Field(None, ge=0, le=10,
                                        description="seconds each bot of this game waits before a "
                                                    "decision (default: the server's --bot-delay)")

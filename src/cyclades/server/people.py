@@ -13,6 +13,7 @@ router per concern:
     ratings.py    places and ratings when a game ends; the leaderboard
     profiles.py   a player's profile
     chat.py       the table's talk
+    notify.py     e-mail and Web Push: your turn, a game ended
 
 and the pages: /login, /my, /play, /play/{table}, /players/{name}, /leaderboard, /account.
 
@@ -53,6 +54,16 @@ class PeopleSettings:
     chat_length: int = 300                # characters of one message
     table_sweep_seconds: float = 1.0      # how often the bots' waits at play-now tables are looked at
     play_now_max_cycles: int | None = None  # a cycle limit for play-now games (tests: short games)
+    # Notifications (notify.py): the SMTP server (no host: no e-mail), the address links point to
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_security: str = "starttls"       # starttls, ssl, none
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = "cyclades@localhost"
+    public_url: str = "http://127.0.0.1:8000"
+    digest_hour: int = 7                  # UTC hour of the daily digest
+    notify_sweep_seconds: float = 5.0     # how often the outbox is looked at
 
     @classmethod
     def of(cls, limits) -> PeopleSettings:
@@ -83,6 +94,8 @@ class People:
         self.relay = Relay(self)
         self.tasks: list = []
         self.settling: set = set()
+        from .notify import Notifier
+        self.notifier = Notifier(self)
 
     async def db(self, fn, *args, **kwargs):
         """fn(engine, *args, **kwargs) on the people's database threads."""
@@ -101,6 +114,7 @@ class People:
         from .people_schema import create_tables
         await self.call(create_tables, self.engine)
         self.m.listeners.append(self.decided)
+        await self.notifier.start()
         self.relay.start()
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._tables()), loop.create_task(self._settle_missed())]
@@ -111,15 +125,17 @@ class People:
         for t in self.tasks:
             with contextlib.suppress(BaseException):
                 await t
+        await self.notifier.stop()
         await self.relay.stop()
         self.pool.shutdown(wait=True)
         self.hash_pool.shutdown(wait=True)
 
     # --- the end of a game ----------------------------------------------------------------------
 
-    def decided(self, s):
-        """A decision of game `s` was stored (sessions.Manager's listeners): if it ended the
-        game, record its end for the accounts at its table."""
+    def decided(self, d):
+        """A decision was stored (sessions.Manager's listeners hear a sessions.Decided): if it
+        ended the game, record its end for the accounts at its table."""
+        s = d.session
         if s.game.is_over and s.game_id not in self.settling:
             self.settling.add(s.game_id)
             asyncio.get_running_loop().create_task(self._settle(s))
@@ -192,11 +208,11 @@ def _pages() -> APIRouter:
 def install(app, limits) -> None:
     """Routes, the login layer and the People service (started inside the app's lifespan,
     after the Manager)."""
-    from . import accounts, chat, mygames, playnow, profiles, ratings
+    from . import accounts, chat, mygames, notify, playnow, profiles, ratings
     from .auth import Sessions
     settings = PeopleSettings.of(limits)
     app.add_middleware(Sessions)
-    for module in (accounts, mygames, playnow, ratings, profiles, chat):
+    for module in (accounts, mygames, playnow, ratings, profiles, chat, notify):
         app.include_router(module.router)
     app.include_router(_pages())
 

@@ -61,7 +61,10 @@ class PlayBody(BaseModel):
     ruleset: Literal["legendary", "classic"] = "legendary"
     maelstrom: StrictBool = Field(True, description="the Maelström module (Legendary only)")
     players: StrictInt = Field(3, description="Legendary 2 to 6, classic 2 to 5")
-    speed: Literal["live", "turn-based"] = "live"
+    speed: Literal["live", "turn-based", "turn-based-72h"] = Field(
+        "live", description="live (20 s a decision, a bank of 8 minutes) or turn-based (a day a "
+                            "decision and 3 days in the bank; -72h: three days and 7 days), "
+                            "server/clocks.py")
     rated: StrictBool = True
     bots_after: StrictInt | None = Field(
         None, ge=0, le=MAX_BOT_WAIT,
@@ -231,11 +234,12 @@ async def start(people, table_id: str, with_bots: bool = False) -> bool:
                 specs.append({"kind": row.bot, "name": f"{row.bot.title()} bot {i + 1}"})
             else:
                 specs.append({"kind": "human", "access": "invite", "name": s["name"]})
-        settings = {"speed": row.speed, "rated": row.rated and (not bots or row.bots_rated),
+        settings = {"speed": row.speed, "bot": row.bot, "rated": row.rated and (not bots or row.bots_rated),
                     "bots_rated": row.bots_rated, "table": row.id}
         session = await people.m.create(json.loads(row.options), specs, settings)
         await people.db(hold_many, session.game_id,
                         {i: s["account"] for i, s in enumerate(order) if s is not None})
+        people.notifier.started(session)  # the first to move in a turn-based game is told
     except Exception as e:
         people.failed(f"making the game of play-now table {table_id}", e)
         await people.db(_swap, row, status="waiting")

@@ -27,11 +27,13 @@ import logging
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from ..content.i18n import current as current_language
 from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
+from . import clocks as timing
 from . import i18n
 from .bots import PLAIN_AFTER, BotFailure, BotPool, bot_step, retry_delay
 from .errors import Refused, SeatsChanged
@@ -90,6 +92,7 @@ class Session:
         self.chronicle = i18n.Chronicle(names)  # the log in the reader's language (server/i18n.py)
         self._views = {}              # faction -> view of the current version
         self._texts: dict = {}        # the WebSocket's state messages since the last change
+        self.clocks: dict | None = None  # a timed game's clocks (server/clocks.py), as stored
 
     @property
     def bot_delay(self) -> float:
@@ -258,7 +261,7 @@ class Session:
                "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
                "names": list(self.names), "status": self.status,
                "log_total": len(self.log), "undos": self.undos,
-               "last_moves": self.table.last_moves(g.state.n)}
+               "last_moves": self.table.last_moves(g.state.n), "clock": timing.public(self.clocks)}
         if seat is not None:
             out["since"] = self.table.since(self.factions_of[seat])
             if legal and self.seats[seat]["kind"] == "human":
@@ -343,26 +346,108 @@ class Session:
         self.kick_bots()
         return {"version": self.game.state.version, "events": lines}
 
-    async def commit(self, a: Action) -> list:
-        """Apply a legal action (caller holds the lock): on a copy, store, then swap. Stored
-        only if the stored seats are still the session's (else SeatsChanged, caught up)."""
+    async def commit(self, a: Action, timed_out: bool = False) -> list:
+        """The one path of every decision, a person's, a bot's or a timeout's (caller holds
+        the lock; `a` checked legal): applied to a copy, stored with the clocks it moves (in one
+        transaction, only if the stored seats are still the session's, else SeatsChanged,
+        caught up), then the copy becomes the game, the pages are told, and the listeners
+        (Manager.listeners: the end of a game, notifications) hear of it (`Decided`).
+        `timed_out`: a bot decided for the seat whose time ran out (server/clocks.py)."""
         g = self.game
         idx = self.decisions
         new = g.copy()
         played = play(new, a)
+        decider, waiting = self.seat_playing(g.to_move), self.waiting_seat(new)
+        summary = self.summary(new)
+        clocks = None
+        if self.clocks is not None:
+            clocks = timing.after_decision(self.clocks, decider, waiting, timing.now(), timed_out)
+            summary.update(clocks=clocks, deadline=timing.deadline(clocks))
         try:
             self.synced = await self.save("the decision", self.m.store.add_decision, self.game_id, idx,
-                                           a.to_json(), self.summary(new), self.seats)
+                                           a.to_json(), summary, self.seats)
         except DuplicateDecision:
             # Another server process stored decision `idx` first (or took decisions back):
             # catch up with the database and answer from the fresh game (server/sync.py).
             return await behind(self, g)
         self.game = new
+        if clocks is not None:
+            self.clocks = clocks
         lines = self.played(new, played)
+        if timed_out:  # said after the decision's own lines (kept in memory only)
+            lines.append(self.timeout_line(decider))
+            self.log.append(lines[-1])
         self.broadcast()
+        decided = Decided(self, decider, waiting, timed_out)
         for listener in self.m.listeners:
-            listener(self)
+            listener(decided)
         return lines
+
+    def waiting_seat(self, game) -> int | None:
+        """The seat of a person the game waits on (None: a bot's turn, or the game is over)."""
+        if game.is_over:
+            return None
+        seat = self.seat_playing(game.to_move)
+        return seat if seat is not None and self.seats[seat]["kind"] == "human" else None
+
+    # --- clocks (server/clocks.py) -------------------------------------------------------------
+
+    def timeout_line(self, seat: int) -> str:
+        name = self.seats[seat].get("name") or f"Player {seat + 1}"
+        return f"{name} ran out of time: a bot made this decision for them."
+
+    async def time_out(self, version: int) -> bool:
+        """The clock of the seat to move ran out at `version` (this process claimed it,
+        store.claim_due): the bot of the table's level decides for the seat; at its
+        TIMEOUTS_TO_BOT-th timeout the seat passes to that bot. Whether a bot decided: not if
+        the game moved on meanwhile, or one of its open seats is still free (the clock starts
+        again), or a bot plays the seat already (the clock stops)."""
+        from ..agents import make_agent
+        from .bots import decide_now
+        from .options import DEFAULT_BOT
+        async with self.lock:
+            await catch_up(self, locked=True)
+            g = self.game
+            if self.clocks is None or g.is_over or g.state.version != version:
+                return False
+            seat = self.waiting_seat(g)
+            # An open seat nobody took yet: the table is not complete, no clock runs. (A
+            # player invited who has not come yet is told and their clock runs.)
+            incomplete = any(seat_access(x) == "open" and not x.get("joined") for x in self.seats)
+            if seat is None or incomplete:
+                clocks = timing.waiting_again(self.clocks, seat, timing.now())
+                if await self.m.db(self.m.store.set_clocks, self.game_id, version, clocks,
+                                   timing.deadline(clocks)):
+                    self.clocks = clocks
+                    self.broadcast()
+                self.kick_bots()
+                return False
+            level = self.settings.get("bot") or DEFAULT_BOT
+            key = f"{g.options.get('seed')}:timeout:{self.decisions}".encode()
+            agent = make_agent(level, seed=int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+            # The bot runner's workers (server/bots.py), as for any bot: never this process's CPU.
+            await self.commit(await decide_now(self, agent, g.to_move), timed_out=True)
+            if self.clocks["timeouts"][seat] >= timing.TIMEOUTS_TO_BOT:
+                await self._to_bot(seat, level)
+        self.kick_bots()
+        return True
+
+    async def _to_bot(self, seat: int, level: str) -> None:
+        """The seat ran out of time too often: its bot plays it from now on (the caller holds
+        the lock)."""
+        def give(seats):
+            seats[seat].update(kind=level, access=None, token=None, joined=True, timed_out=True)
+        await change_seats(self, give, locked=True)
+        for f in self.factions_of[seat]:
+            self.agents.pop(f, None)
+        name = self.seats[seat].get("name") or f"Player {seat + 1}"
+        self.log.append(f"{name} ran out of time {timing.TIMEOUTS_TO_BOT} times: a bot plays "
+                        f"their seat from now on.")
+        clocks = timing.waiting_again(self.clocks, self.waiting_seat(self.game), timing.now())
+        if await self.m.db(self.m.store.set_clocks, self.game_id, self.game.state.version, clocks,
+                           timing.deadline(clocks)):
+            self.clocks = clocks
+        self.broadcast()
 
     def summary(self, game) -> dict:
         """The games row's summary of `game`, with the count of undos it was played after."""
@@ -507,6 +592,17 @@ class Session:
             c.notify()
 
 
+@dataclass
+class Decided:
+    """What the listeners of a stored decision hear: the session (its game as it is now), the
+    seat that decided and the person's seat the game waits on now (None: a bot's, or over),
+    and whether a bot decided for a seat whose time ran out."""
+    session: Session
+    decider: int | None
+    waiting: int | None
+    timed_out: bool = False
+
+
 class Connection:
     """One websocket: a writer task sends the latest state (with the log lines it
     has not sent yet, and the events of the decisions since the last state it sent, for the
@@ -581,6 +677,8 @@ class Connection:
         self.seen = s.decisions
         text = s.state_text(self.seat, lines)
         extra = {"log_reset": True} if reset else {}
+        if s.clocks is not None:  # the shared text's clock.now is as old as the text: now is now
+            extra["now"] = timing.now()
         if moves:
             extra["moves"] = moves
         if extra:  # spliced into the shared text's object: `{...}` + `,"moves":...}`
@@ -612,8 +710,10 @@ class Manager:
         self.closing = False
         self.sync = None              # server/sync.py: this process among the others
         self.presence = Presence(self)  # who is at each game's table (server/presence.py)
-        # Called with the session after each decision is stored (people.py: a game's end).
+        # Called with a `Decided` after each decision is stored (people.py: a game's end,
+        # notifications).
         self.listeners: list = []
+        self.timekeeper = timing.Timekeeper(self)  # the timeouts of timed games (clocks.py)
 
     async def db(self, fn, *args, **kwargs):
         loop = asyncio.get_running_loop()
@@ -628,9 +728,11 @@ class Manager:
         from .sync import Sync
         self.sync = Sync(self)
         await self.sync.start()
+        self.timekeeper.start()
 
     async def stop(self):
         self.closing = True
+        await self.timekeeper.stop()
         for s in self.sessions.values():
             if s.bot_task is not None:
                 s.bot_task.cancel()
@@ -698,12 +800,16 @@ class Manager:
                 s["token"] = secrets.token_urlsafe(24)
         game_id = secrets.token_urlsafe(9)
         session = Session(self, game_id, game, seats, time.time(), settings)
+        speed = timing.speed_of(session.settings)
+        if speed is not None:
+            session.clocks = timing.start(speed, len(seats), session.waiting_seat(game), timing.now())
         claim = None
         if rematch_of is not None:
             claim = (rematch_of.game_id, rematch_of.settings,
                      {**rematch_of.settings, "rematch": game_id})
         await self.db(self.store.create_game, game_id, game.options, seats, session.status,
-                      game.state.version, game.to_move, session.settings, claim)
+                      game.state.version, game.to_move, session.settings, claim,
+                      session.clocks, timing.deadline(session.clocks))
         if claim is not None:
             rematch_of.settings.update(claim[2])
         self.sessions[game_id] = session
@@ -722,4 +828,5 @@ def replay(manager, game_id, record, data) -> Session:
     game = Game.from_record(record, upto=0)
     session = Session(manager, game_id, game, data["seats"], data["created"], data.get("settings"))
     session.restart(game, replay_decisions(game, record["actions"], session.narrate), data.get("undos", 0))
+    session.clocks = data.get("clocks")
     return session

@@ -39,6 +39,12 @@ games = sa.Table(
     # How many times a decision was taken back (server/sessions.py, Session.take_back): a
     # process whose count differs rebuilds the game from the stored decisions (server/sync.py).
     sa.Column("undos", sa.Integer, nullable=False, default=0, server_default="0"),
+    # A timed game's clocks (server/clocks.py: JSON, opaque here), stored with each decision;
+    # `deadline`: when the seat to move runs out of time (None: nobody's clock runs), and
+    # `clock_lease`: until when a process that claimed the timeout is deciding it.
+    sa.Column("clocks", sa.Text, nullable=True),
+    sa.Column("deadline", sa.Float, nullable=True, index=True),
+    sa.Column("clock_lease", sa.Float, nullable=True),
 )
 
 decisions = sa.Table(
@@ -78,6 +84,9 @@ _UPDATE_SUMMARY = games.update().where(games.c.game_id == sa.bindparam("gid"),
     status=sa.bindparam("status"), version=sa.bindparam("version"), cycle=sa.bindparam("cycle"),
     to_move=sa.bindparam("to_move"), updated=sa.bindparam("updated"), driver=sa.bindparam("driver"))
 _UPDATE_SUMMARY_IF_SEATS = _UPDATE_SUMMARY.where(games.c.seats == sa.bindparam("seats_were"))
+# A timed game's decision also moves its clocks (server/clocks.py), in the same row.
+_CLOCK_VALUES = {"clocks": sa.bindparam("clocks"), "deadline": sa.bindparam("deadline"),
+                 "clock_lease": None}
 # Other server processes on the same PostgreSQL database hear of every change (server/sync.py).
 NOTIFY_CHANNEL = "cyclades_games"
 _NOTIFY = sa.text("SELECT pg_notify('" + NOTIFY_CHANNEL + "', :payload)")
@@ -140,10 +149,12 @@ class Store:
     # --- writing ------------------------------------------------------------------
 
     def create_game(self, game_id: str, options: dict, seats: list, status: str, version: int,
-                    to_move, settings: dict | None = None, claim: tuple | None = None) -> None:
-        """Store a new game. `claim` (game_id, old settings, new settings): in the same
-        transaction, another game's settings change from old to new (a rematch names itself
-        there), or nothing is stored and Changed is raised (the settings had changed)."""
+                    to_move, settings: dict | None = None, claim: tuple | None = None,
+                    clocks: dict | None = None, deadline: float | None = None) -> None:
+        """Store a new game (`clocks`, `deadline`: a timed game's, server/clocks.py). `claim`
+        (game_id, old settings, new settings): in the same transaction, another game's
+        settings change from old to new (a rematch names itself there), or nothing is stored
+        and Changed is raised (the settings had changed)."""
         now = time.time()
         with self.engine.begin() as c:
             if claim is not None:
@@ -157,7 +168,8 @@ class Store:
             c.execute(games.insert().values(
                 game_id=game_id, created=now, options=json.dumps(options), seats=json.dumps(seats),
                 settings=json.dumps(settings or {}), status=status, version=version, cycle=0,
-                to_move=to_move, updated=now, driver=self.owner))
+                to_move=to_move, updated=now, driver=self.owner,
+                clocks=json.dumps(clocks) if clocks is not None else None, deadline=deadline))
 
     def add_decision(self, game_id: str, idx: int, action: dict, summary: dict,
                      seats: list | None = None) -> float:
@@ -166,11 +178,14 @@ class Store:
         decisions were taken back since the game was read (`summary["undos"]`, when given,
         differs from the stored count). `seats`: the seats the decision was checked against;
         if the stored ones differ (the host gave a seat away, through another process too),
-        nothing is stored and Changed is raised."""
+        nothing is stored and Changed is raised. A timed game's summary carries its clocks
+        and deadline (`summary["clocks"]`, server/clocks.py), stored in the same row."""
         now = time.time()
         values = {"gid": game_id, "status": summary["status"], "version": summary["version"],
                   "cycle": summary["cycle"], "to_move": summary["to_move"], "updated": now,
                   "driver": self.owner}
+        if "clocks" in summary:
+            values.update(clocks=json.dumps(summary["clocks"]), deadline=summary.get("deadline"))
         try:
             with self.engine.begin() as c:
                 # The summary first: its row lock orders the decision after a seat change or
@@ -192,6 +207,8 @@ class Store:
         if undos is not None:
             values = {**values, "new_undos": undos}
         stmt = _UPDATE_SUMMARY if seats is None else _UPDATE_SUMMARY_IF_SEATS
+        if "clocks" in values:
+            stmt = stmt.values(**_CLOCK_VALUES)
         if undos is not None:
             stmt = stmt.values(undos=sa.bindparam("new_undos"))
         if seats is not None:
@@ -241,13 +258,53 @@ class Store:
                 self._notify(c, game_id)
         return bool(n)
 
+    # --- clocks (server/clocks.py) ---------------------------------------------------------
+
+    def claim_due(self, now: float, lease: float, limit: int = 100) -> list:
+        """The (game_id, version, lease) of games whose clock ran out by `now`, each claimed for
+        `lease` seconds by this call alone: an atomic UPDATE ... WHERE on the lease (PostgreSQL:
+        the rows picked with FOR UPDATE SKIP LOCKED), so that with several server processes a
+        timeout is handled once. A claim not followed by a decision (its process stopped)
+        lapses and the next sweep, anywhere, claims it again."""
+        due = (sa.select(games.c.game_id)
+               .where(games.c.deadline <= now,
+                      sa.or_(games.c.clock_lease.is_(None), games.c.clock_lease < now))
+               .order_by(games.c.deadline).limit(limit))
+        if self.pg:
+            due = due.with_for_update(skip_locked=True)
+        stmt = (games.update()
+                .where(games.c.game_id.in_(due.scalar_subquery()), games.c.deadline <= now,
+                       sa.or_(games.c.clock_lease.is_(None), games.c.clock_lease < now))
+                .values(clock_lease=now + lease)
+                .returning(games.c.game_id, games.c.version, games.c.clock_lease))
+        with self.engine.begin() as c:
+            return [(r.game_id, r.version, r.clock_lease) for r in c.execute(stmt)]
+
+    def release_claims(self, claims: dict) -> None:
+        """Give back timeouts claimed and not decided ({game_id: the lease claimed}: a process
+        that stops), for the next sweep, anywhere, to claim at once."""
+        with self.engine.begin() as c:
+            for game_id, lease in claims.items():
+                c.execute(games.update().where(games.c.game_id == game_id, games.c.clock_lease == lease)
+                          .values(clock_lease=None))
+
+    def set_clocks(self, game_id: str, version: int, clocks: dict, deadline: float | None) -> bool:
+        """Store clocks set again without a decision (an open seat is still free, a seat
+        went to a bot), if the game is still at `version`; whether it was."""
+        with self.engine.begin() as c:
+            n = c.execute(games.update().where(games.c.game_id == game_id, games.c.version == version)
+                          .values(clocks=json.dumps(clocks), deadline=deadline, clock_lease=None)).rowcount
+            if n:
+                self._notify(c, game_id)  # -1: every process reads the clocks again
+        return bool(n)
+
     def load_since(self, game_id: str, start: int) -> dict | None:
         """What changed since decision `start`: {"seats", "settings", "status", "version",
-        "updated", "undos", "actions": [decisions start, start + 1, ...]}, or None (no such
+        "updated", "undos", "clocks", "actions": [decisions start, start + 1, ...]}, or None (no such
         game)."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(games.c.seats, games.c.settings, games.c.status,
-                                      games.c.version, games.c.updated, games.c.undos)
+                                      games.c.version, games.c.updated, games.c.undos, games.c.clocks)
                             .where(games.c.game_id == game_id)).first()
             if row is None:
                 return None
@@ -261,7 +318,7 @@ class Store:
             actions.append(json.loads(text))
         return {"seats": json.loads(row.seats), "settings": json.loads(row.settings or "{}"),
                 "status": row.status, "version": row.version, "updated": row.updated,
-                "undos": row.undos or 0, "actions": actions}
+                "undos": row.undos or 0, "clocks": _json_or_none(row.clocks), "actions": actions}
 
     # --- reading ------------------------------------------------------------------
 
@@ -273,7 +330,7 @@ class Store:
             return [r[0] for r in c.execute(q)]
 
     def load(self, game_id: str) -> dict | None:
-        """{"game_id", "created", "options", "seats", "settings", "status", "undos",
+        """{"game_id", "created", "options", "seats", "settings", "status", "undos", "clocks",
         "actions": [...]} or None."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(games).where(games.c.game_id == game_id)).mappings().first()
@@ -290,7 +347,8 @@ class Store:
         return {"game_id": row["game_id"], "created": row["created"],
                 "options": json.loads(row["options"]), "seats": json.loads(row["seats"]),
                 "settings": json.loads(row["settings"] or "{}"),
-                "status": row["status"], "undos": row["undos"] or 0, "actions": actions}
+                "status": row["status"], "undos": row["undos"] or 0,
+                "clocks": _json_or_none(row["clocks"]), "actions": actions}
 
     def summaries(self, limit=100, status=None, lessons=True) -> list:
         """The most recent games first; `lessons=False` leaves out the tutorial's lessons."""
@@ -310,9 +368,13 @@ class Store:
         return out
 
 
+def _json_or_none(text):
+    return json.loads(text) if text else None
+
+
 def create_schema(engine, tries: int = 5) -> None:
     """The tables, and the columns later versions added to existing ones (games.driver,
-    games.undos).
+    games.undos, the clocks' columns).
     Several server processes may start at once on one new database: whoever loses the race
     to create a table finds it made."""
     for attempt in range(tries):
@@ -325,6 +387,10 @@ def create_schema(engine, tries: int = 5) -> None:
             if "undos" not in cols:
                 with engine.begin() as c:
                     c.execute(sa.text("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0"))
+            for name, kind in (("clocks", "TEXT"), ("deadline", "FLOAT"), ("clock_lease", "FLOAT")):
+                if name not in cols:
+                    with engine.begin() as c:
+                        c.execute(sa.text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
             return
         except sa.exc.DBAPIError:
             if attempt == tries - 1:

@@ -195,7 +195,7 @@ async def catch_up(s, locked: bool = False) -> bool:
     undos = s.undos
     if not locked:
         if not data["actions"] and data["seats"] == s.seats and data["settings"] == s.settings \
-                and data["undos"] == undos:
+                and data["undos"] == undos and data["clocks"] == s.clocks:
             s.synced = data["updated"]
             return False
         async with s.lock:  # something changed: apply it under the lock
@@ -210,6 +210,9 @@ async def _catch_up(s, data) -> bool:
     if data["settings"] != s.settings:
         s.settings.clear()
         s.settings.update(data["settings"])
+    if data["clocks"] != s.clocks:
+        s.clocks = data["clocks"]
+        changed = True
     acts = data["actions"]
     if data["undos"] != s.undos:
         await _restart(s)  # decisions were taken back in another process
@@ -249,6 +252,7 @@ async def _restart(s):
     game, done = await asyncio.get_running_loop().run_in_executor(None, build)
     apply_seats(s, data["seats"])
     s.restart(game, done, data["undos"])
+    s.clocks = data["clocks"]
 
 
 def _gone(s):

@@ -12,6 +12,7 @@ import { invitesPanel } from "./invites.js";
 import { afterRender, beforeSend } from "./tutorial.js"; // lessons, "End your turn?"
 import { chatNotice, chatState, installChat } from "./chat.js"; // the table talk
 import { ratingMoved } from "./account.js";
+import { showClocks } from "./clocks.js"; // a timed game's clocks
 
 const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
 const BID_KINDS = new Set(["bid", "apollo"]);
@@ -188,6 +189,7 @@ function applyState(msg, appendLog = true) {
   st.view = msg.view;
   st.status = msg.status || st.status;
   if (msg.seats) st.seats = msg.seats;
+  showClocks(msg.clock, st.seats, msg.now);
   st.legal = msg.legal_actions || (msg.view && msg.view.legal_actions) || [];
   st.waiting = msg.waiting || "";
   chatState(st.status);

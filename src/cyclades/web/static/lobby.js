@@ -168,6 +168,7 @@ async function create(ev) {
     seats: rows.map((r) => r.querySelector("select").value),
     names: rows.map((r) => r.querySelector("input").value.trim() || null),
     max_cycles: null,
+    speed: $("speed").value,
   };
   $("create").disabled = true;
   try {

@@ -80,7 +80,8 @@ function showTable(t) {
   }[t.status] || t.status;
   box.replaceChildren(
     h("h2", {}, t.mode.label),
-    h("p", { class: "muted" }, [t.speed === "live" ? _("Live") : _("Turn-based"), t.rated ? (t.bots_rated ? _("rated, bots included") : _("rated (unrated if bots play)")) : _("unrated"), _("bots: {level}", { level: t.bot })].join(" · ")),
+    h("p", { class: "muted" }, [t.speed === "live" ? _("Live") : t.speed === "turn-based-72h" ? _("Turn-based, three days a decision") : _("Turn-based, a day a decision"),
+      t.rated ? (t.bots_rated ? _("rated, bots included") : _("rated (unrated if bots play)")) : _("unrated"), _("bots: {level}", { level: t.bot })].join(" · ")),
     h("ol", { class: "table-seats", id: "table-seats" }, seated),
     h("p", { class: "table-state", id: "table-state" }, state),
     t.status === "waiting" && t.mine ? h("div", { class: "link-row" }, h("span", { class: "who" }, _("Invite by link")),
