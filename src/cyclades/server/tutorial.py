@@ -218,6 +218,7 @@ class ActionBody(BaseModel):
     what: StrictStr = ""
     where: StrictStr = ""
     n: StrictInt = 0
+    text: StrictStr | None = Field(None, max_length=500, description="ignored: the action's words, as listed")
 
 
 class EndsTurnBody(TokenVersion):
@@ -319,7 +320,7 @@ async def would_end_turn(game_id: str, body: EndsTurnBody, request: Request):
     if seat is None or g.is_over or g.to_move not in s.factions_of[seat] \
             or body.version != g.state.version:
         return {"ends_turn": False}
-    a = Action.from_json(body.action.model_dump())
+    a = Action.from_json(body.action.model_dump(exclude={"text"}))
     if a not in g.legal_actions():
         raise Refused(422, "not a legal action now")
     return {"ends_turn": ends_turn(g, a)}
