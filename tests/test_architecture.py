@@ -177,7 +177,7 @@ def test_the_layers_are_documented():
 
 
 def test_what_is_card_specific_stays_with_the_card():
-    """A creature with a simple effect is its entry in content/cards.py (name, text, article,
+    """A creature with a simple effect is its entry in content/cards.py (id, names, text,
     worth), its class in engine/cards/ and its test: no other module keeps a table of creatures
     (the log's articles, the greedy bot's worths and the tooltips read the entry)."""
     from cyclades.content.cards import CREATURES
@@ -205,7 +205,7 @@ def test_the_log_the_bot_and_the_tooltips_read_the_card_entry():
     from cyclades.engine.log import creature_name
     assert creature_name("harpy") == "the Harpy" and creature_name("pegasus") == "Pegasus"
     for c, card in CREATURES.items():
-        assert creature_name(c).startswith("the ") == (card.article or c == "calydonian-boar")
+        assert creature_name(c) == card.called and card.title  # its names, on its entry
         assert CREATURE_WORTH[c] == card.worth and KEEP_WORTH[c] == card.keep_worth
         assert CREATURE_TEXT[c] == card.text
 

@@ -349,10 +349,10 @@ def test_undo_in_every_mode(site, browser, mode):
     page.wait_for_function("() => window.cyclades.legal.length > 0", timeout=T)
     before = p.state()
     if mode == "classic-3":
-        # The classic Fleet move: its words, not "decide (voyage)".
+        # The classic Fleet move: its words (the server's sentence), not "decide (voyage)".
         page.click("#act button.action[data-kind='fleet_move']")
         page.wait_for_function("(v) => window.cyclades.version > v", arg=before["version"])
-        assert "Move your Fleets (up to 3 sea spaces)" in page.inner_text("#status")
+        assert "You are making a Fleet move" in page.inner_text("#status")
         assert "decide (" not in page.inner_text("#act").lower()
     else:
         area = before["legal"][0]["where"]

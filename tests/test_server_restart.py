@@ -86,7 +86,7 @@ def test_kill_9_between_decisions_resumes_every_game(db_url):
             record = c.get(f"/api/games/{gid}/record").json()
             start = cyclades.Game.from_record(record, upto=0).state.version
             for v, a in acked.items():
-                assert record["actions"][v - start] == a
+                assert record["actions"][v - start] == {k: x for k, x in a.items() if k != "text"}  # its words apart
             upto = cyclades.Game.from_record(record, upto=seen["version"] - start)
             assert upto.view(None) == seen["view"]
             assert record["options"]["seed"] == 2024

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..content.i18n import N_, _
 from .base import Agent, parse_agent_spec
 from .greedy import GreedyAgent
 
@@ -43,14 +44,14 @@ class Level:
 
 
 LEVELS = {
-    "beginner": Level("beginner", "Beginner", "careless:mistakes=0.3",
-                      "plays the heuristic's move, but a random one 3 times in 10"),
-    "casual": Level("casual", "Casual", "greedy",
-                    "the heuristic player: sensible moves, no look-ahead search"),
-    "strong": Level("strong", "Strong", "mcts:iterations=100",
-                    "searches 100 sampled futures per decision (MCTS)"),
-    "expert": Level("expert", "Expert", "mcts:iterations=500,workers=2",
-                    "searches 2 x 500 sampled futures per decision on 2 processes (about 1 s)"),
+    "beginner": Level("beginner", N_("Beginner"), "careless:mistakes=0.3",
+                      N_("plays the heuristic's move, but a random one 3 times in 10")),
+    "casual": Level("casual", N_("Casual"), "greedy",
+                    N_("the heuristic player: sensible moves, no look-ahead search")),
+    "strong": Level("strong", N_("Strong"), "mcts:iterations=100",
+                    N_("searches 100 sampled futures per decision (MCTS)")),
+    "expert": Level("expert", N_("Expert"), "mcts:iterations=500,workers=2",
+                    N_("searches 2 x 500 sampled futures per decision on 2 processes (about 1 s)")),
 }
 
 ORDER = ["beginner", "casual", "strong", "expert"]  # weakest first
@@ -76,17 +77,17 @@ def resolve(name: str) -> str:
 
 def labels(names) -> dict:
     """Human-readable labels of the agents a seat may have (`names`, registry.agent_names()):
-    levels by their label and how they play, the other agents by name."""
+    levels by their label and how they play, the other agents by name (in the current language)."""
     out = {}
     for name in ORDER:
         lv = LEVELS[name]
-        out[name] = f"{lv.label}: {lv.about}"
+        out[name] = _("{level}: {how}").format(level=_(lv.label), how=_(lv.about))
     for name in names:
-        out.setdefault(name, {"random": "random moves (agent: random)",
-                              "greedy": "heuristic player (agent: greedy)",
-                              "mcts": "tree search, 100 iterations (agent: mcts)",
-                              "careless": "heuristic player with mistakes (agent: careless)"
-                              }.get(name, f"agent: {name}"))
+        out.setdefault(name, {"random": _("random moves (agent: random)"),
+                              "greedy": _("heuristic player (agent: greedy)"),
+                              "mcts": _("tree search, 100 iterations (agent: mcts)"),
+                              "careless": _("heuristic player with mistakes (agent: careless)")
+                              }.get(name) or _("agent: {name}").format(name=name))
     return out
 
 

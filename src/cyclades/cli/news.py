@@ -2,6 +2,7 @@
 decision (a run of equal lines told once, with how many times), then where it happened."""
 from __future__ import annotations
 
+from cyclades.content.i18n import _
 from cyclades.engine.log import area_name, card_name, decision_sentence
 
 from .terminal import count, faction_names, units
@@ -44,7 +45,7 @@ class News:
         """Print the news (and, with `areas`, what is now in the areas), then forget it."""
         for line, times in _runs(self.lines):
             if times > 1:
-                line = line[:-1] + f" ({'twice' if times == 2 else f'{times} times'})."
+                line = line[:-1] + " (" + (_("twice") if times == 2 else _("{n} times").format(n=times)) + ")."
             con.print("  " + line, markup=False)
         if areas and self.areas:
             con.print(_areas_line(game, self.areas, names, mine[0]), markup=False, soft_wrap=False)
@@ -70,24 +71,24 @@ def _areas_line(game, ids, names, me, most=6) -> str:
         a = game.board.index.get(aid)
         if a is not None:
             parts.append(f"{area_name(game, a)}: {', '.join(_area_contents(game, v, a, names))}")
-    more = f" · and {len(ids) - most} more (p: the whole position)" if len(ids) > most else ""
-    return "  Now: " + " · ".join(parts) + more
+    more = (" · " + _("and {n} more (p: the whole position)").format(n=len(ids) - most)) if len(ids) > most else ""
+    return "  " + _("Now: {areas}").format(areas=" · ".join(parts)) + more
 
 
 def _area_contents(game, v, a, names) -> list:
     """Who holds an area ("you", "Player 2", "nobody"), then what is in it."""
     b, d = game.board, v["areas"][a]
     plain = faction_names(game)
-    owner = "you" if d["owner"] is not None and names[d["owner"]].endswith("(you)") else (
-        plain[d["owner"]] if d["owner"] is not None and 0 <= d["owner"] < len(plain) else "nobody")
+    owner = _("you") if d["owner"] is not None and names[d["owner"]] != plain[d["owner"]] else (
+        plain[d["owner"]] if d["owner"] is not None and 0 <= d["owner"] < len(plain) else _("nobody"))
     things = [owner]
     if b.is_land[a]:
-        things += units(d["troops"], "Troop") + units(d["mercs"], "mercenary Troop")
+        things += units(d["troops"], "troop") + units(d["mercs"], "merc")
         things += [card_name(h) for h in d["heroes"]]
         things += [card_name(x) for x in d["buildings"] if x]
     else:
-        things += units(d["fleets"], "Fleet")
+        things += units(d["fleets"], "fleet")
     things += [card_name(c) for c in d["creatures"]]
     if d["prosperity"]:
-        things.append(count(d["prosperity"], "Prosperity token"))
+        things.append(count(d["prosperity"], "prosperity"))
     return things

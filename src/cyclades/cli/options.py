@@ -18,6 +18,17 @@ RULESET_OPTION = click.option("--ruleset", type=click.Choice(tuple(RULESETS)), d
                               show_default=True,
                               help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players, "
                                    "on its own board; --board and team play do not apply).")
+def _speak(ctx, param, value):
+    """--lang: the command speaks that language from now on (content/i18n.py)."""
+    from cyclades.content.i18n import LANGUAGES, PSEUDO, language
+    if value is not None and value not in LANGUAGES and value != PSEUDO:
+        raise click.BadParameter(f"{value!r}: one of {', '.join(LANGUAGES)}")
+    ctx.with_resource(language(value))  # until the command ends
+    return value
+
+
+LANG_OPTION = click.option("--lang", default=None, expose_value=False, is_eager=True, callback=_speak,
+                           help="The language of the game: en or fr (default: English).")
 TEAM_GOAL_OPTION = click.option(
     "--team-goal", type=click.IntRange(3, 4), default=None,
     help="Metropolises a team needs to win in team play: 3 (the default) or 4 (R21).")

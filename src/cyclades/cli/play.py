@@ -16,15 +16,16 @@ import click
 import cyclades
 from cyclades.agents import make_agent
 from cyclades.agents.match import decide
+from cyclades.content.i18n import N_, _, listing
 from cyclades.engine import undo
 from cyclades.engine.log import Narrator
 from cyclades.engine.wording import action_text
 from cyclades.paths import game_record_path
 
 from .news import News, narrate
-from .options import BOARDS, RULESET_OPTION, TEAM_GOAL_OPTION, agent_list, mode_of, seat_seed
+from .options import BOARDS, LANG_OPTION, RULESET_OPTION, TEAM_GOAL_OPTION, agent_list, mode_of, seat_seed
 from .position import show_position, status_line
-from .prompt import KEYS_TEXT, ask
+from .prompt import ask, keys_text
 from .terminal import console, faction_names, mode_text, show_result
 
 
@@ -50,6 +51,7 @@ from .terminal import console, faction_names, mode_text, show_result
               help="Ask even when there is only one choice (by default it is taken and said).")
 @click.option("--full-log", is_flag=True, help="Show every event, even those that repeat another.")
 @RULESET_OPTION
+@LANG_OPTION
 def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, confirm_all, full_log,
          ruleset):
     """Play a game in the terminal: you at one seat, bots at the others.
@@ -76,15 +78,19 @@ def play(players, teams, team_goal, seed, seat, board, bots, save, max_cycles, c
     board = game.rules.board or board  # the classic game has its own board (R8)
     mine = _my_factions(game, players, seat)
     names = faction_names(game, mine)
-    con.print(f"Cyclades, {mode_text(game)}, seed {seed}, {board} board. {_you_are(game, mine)}",
-              markup=False)
-    con.print(KEYS_TEXT, markup=False)
+    con.print(_("Cyclades, {mode}, seed {seed}, {board} board.").format(mode=mode_text(game), seed=seed,
+                                                                         board=_(BOARD_WORDS.get(board, board)))
+              + " " + _you_are(game, mine), markup=False)
+    con.print(keys_text(), markup=False)
     terminal_game = TerminalGame(con, game, names, mine, _bots(game, mine, bot_names, seed),
                                  Narrator(game, names, full=full_log), confirm_all)
     quit_reason = terminal_game.run()
     game = terminal_game.game  # a new game object after an undo
     terminal_game.news.show(con, game, names, mine, areas=False)
     _leave(con, game, names, _save(save or game_record_path(seed), game), quit_reason)
+
+
+BOARD_WORDS = {"random": N_("random"), "recommended": N_("recommended"), "classic": N_("classic")}
 
 
 def _my_factions(game, players, seat) -> list:
@@ -104,13 +110,14 @@ def _bots(game, mine, bot_names, seed) -> dict:
 def _you_are(game, mine) -> str:
     names = faction_names(game)  # without "(you)"
     if len(mine) > 1:
-        return (f"You run {' and '.join(names[p] for p in mine)}: team {game.teams[mine[0]] + 1}, "
-                f"one shared purse.")
+        return _("You run {factions}: team {n}, one shared purse.").format(
+            factions=listing(names[p] for p in mine), n=game.teams[mine[0]] + 1)
     me = mine[0]
     if not game.teams:
-        return f"You are {names[me]}."
-    mates = " and ".join(names[q] for q in game.teammates(me))
-    return f"You are {names[me]}, in team {game.teams[me] + 1} with {mates} (one shared purse)."
+        return _("You are {name}.").format(name=names[me])
+    mates = listing(names[q] for q in game.teammates(me))
+    return _("You are {name}, in team {n} with {mates} (one shared purse).").format(
+        name=names[me], n=game.teams[me] + 1, mates=mates)
 
 
 class TerminalGame:
@@ -129,7 +136,7 @@ class TerminalGame:
         while not self.game.is_over:
             p = self.game.to_move
             if p not in self.mine:
-                action, _ = decide(self.bots[p], self.game, p)  # the loop's one decision step (match.py)
+                action, _events = decide(self.bots[p], self.game, p)  # the loop's one decision step (match.py)
                 self.news.add(narrate(self.narrator, self.game, action, self.names))
                 continue
             left = self._decide(p, stdin)
@@ -147,8 +154,9 @@ class TerminalGame:
         legal = game.legal_actions()
         who = faction_names(game)[p] if len(self.mine) > 1 else None
         if len(legal) == 1 and not self.confirm_all:
-            con.print(f"  Only one choice{' for ' + who if who else ''}, taken: "
-                      f"{action_text(legal[0], game, names)}.", markup=False)
+            said = action_text(legal[0], game, names)
+            con.print("  " + (_("Only one choice for {name}, taken: {action}.").format(name=who, action=said) if who
+                              else _("Only one choice, taken: {action}.").format(action=said)), markup=False)
             action = legal[0]
         else:
             self._show_status(p)
@@ -172,7 +180,7 @@ class TerminalGame:
         last = action_text(self.game.history[-1], self.game, self.names)
         self.game = undo.take_back(self.game)
         self.last_status = None
-        self.con.print(f"Taken back: {last}.", markup=False)
+        self.con.print(_("Taken back: {action}.").format(action=last), markup=False)
 
     def _show_status(self, p):
         """The status line, when it has changed since it was last shown."""
@@ -186,15 +194,16 @@ class TerminalGame:
 def _leave(con, game, names, path, quit_reason):
     """The last words: the result, or the game left unfinished; where the record is."""
     if quit_reason == "quit":
-        con.print(f"You leave the game in cycle {game.state.cycle}. The game so far is saved in {path}: "
-                  f"`cyclades replay {path}` shows it.", markup=False)
+        con.print(_("You leave the game in cycle {n}. The game so far is saved in {path}: `cyclades replay {path}` "
+                    "shows it.").format(n=game.state.cycle, path=path), markup=False)
         return
     if quit_reason == "eof":
-        con.print(f"Input ended before the game did: the game is abandoned. The game so far is saved "
-                  f"in {path}: `cyclades replay {path}` shows it.", markup=False)
+        con.print(_("Input ended before the game did: the game is abandoned. The game so far is saved in {path}: "
+                    "`cyclades replay {path}` shows it.").format(path=path), markup=False)
         sys.exit(1)
     show_result(con, game, names)
-    con.print(f"The game record is saved in {path}: `cyclades replay {path}` shows it.", markup=False)
+    con.print(_("The game record is saved in {path}: `cyclades replay {path}` shows it.").format(path=path),
+              markup=False)
 
 
 def _save(path, game):

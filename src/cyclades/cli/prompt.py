@@ -3,13 +3,16 @@ question, and its other keys: p (the whole position), h (a hint), u (undo), ? (t
 q (leave)."""
 from __future__ import annotations
 
+from cyclades.content.i18n import _
 from cyclades.engine.log import area_name, at_area, god_name
 from cyclades.engine.wording import action_text, waiting_text
 
 from .position import show_position
 
-KEYS_TEXT = ("Type the number of a choice. Other keys: p shows the whole position, h a hint, "
-             "u takes back your last decision, ? this help, q leaves the game (it is saved).")
+
+def keys_text() -> str:
+    return _("Type the number of a choice. Other keys: p shows the whole position, h a hint, u takes back your "
+             "last decision, ? this help, q leaves the game (it is saved).")
 
 
 def ask(con, stdin, game, me, names, legal, who=None):
@@ -17,7 +20,7 @@ def ask(con, stdin, game, me, names, legal, who=None):
     deciding faction when the human runs more than one (the 2-player game)."""
     con.print(waiting_text(game, names, you=me) + ":", style="bold", markup=False)
     show_choices(con, game, legal, names)
-    whose = f"Your choice for {who}" if who else "Your choice"
+    whose = _("Your choice for {name}").format(name=who) if who else _("Your choice")
     while True:
         con.print(f"{whose} [1-{len(legal)}, p, h, u, ?, q]: ", end="", markup=False)
         line = stdin.readline()
@@ -43,21 +46,21 @@ def _answer(con, game, me, names, legal, text):
         show_position(con, game, me, names)
         show_choices(con, game, legal, names)
     elif text in ("?", "help"):
-        con.print(KEYS_TEXT, markup=False)
+        con.print(keys_text(), markup=False)
     elif text in ("h", "hint"):
         con.print(hint_text(game, me, legal, names), markup=False)
     elif not text:
-        con.print(f"Type a number from 1 to {len(legal)}, or p, h, u, ?, q.")
+        con.print(_("Type a number from 1 to {n}, or p, h, u, ?, q.").format(n=len(legal)))
     else:
         try:
             k = int(text)
         except ValueError:
-            con.print(f"'{text}' is not a number. Type a number from 1 to {len(legal)}, or p, h, u, ?, q.",
-                      markup=False)
+            con.print(_("'{text}' is not a number. Type a number from 1 to {n}, or p, h, u, ?, q.")
+                      .format(text=text, n=len(legal)), markup=False)
             return None
         if 1 <= k <= len(legal):
             return k - 1
-        con.print(f"{k} is not on the list. Type a number from 1 to {len(legal)}.")
+        con.print(_("{k} is not on the list. Type a number from 1 to {n}.").format(k=k, n=len(legal)))
     return None
 
 
@@ -66,7 +69,7 @@ def hint_text(game, me, legal, names) -> str:
     failure of the advice is a bug, and is let through like any other."""
     from cyclades.agents.advice import hint  # the search, imported when first asked for
     h = hint(game, me)  # a search: it may take a few seconds
-    text = f"Hint: {legal.index(h.action) + 1}. {action_text(h.action, game, names)}"
+    text = _("Hint: {k}. {action}").format(k=legal.index(h.action) + 1, action=action_text(h.action, game, names))
     return text + (f" ({h.reason})" if h.reason else "")
 
 
@@ -103,7 +106,8 @@ def _choice_parts(action, game):
     ("Place a Fleet", "in the Gulf of Panope"); head None for a choice that stands alone."""
     text = action_text(action, game)
     if action.kind == "bid":
-        return f"Offer to {god_name(action.what)}{god_summary(game, action.what)}", f"{action.n} GP"
+        return (_("Offer to {god}").format(god=god_name(action.what)) + god_summary(game, action.what),
+                _("{n} GP").format(n=action.n))
     if action.where and action.where in game.board.index:
         for tail in (at_area(game, action.where), area_name(game, action.where)):
             if text.endswith(" " + tail):

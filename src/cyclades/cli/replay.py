@@ -8,10 +8,12 @@ import json
 import click
 
 import cyclades
+from cyclades.content.i18n import _
 from cyclades.engine.log import Narrator, decision_sentence
 from cyclades.engine.wording import illegal_text
 
-from .terminal import console, count, faction_names, mode_text, show_result
+from .options import LANG_OPTION
+from .terminal import console, count, faction_names, mode_text, phase_name, show_result
 
 
 def load_record(path) -> dict:
@@ -37,6 +39,7 @@ def load_record(path) -> dict:
 @click.option("--chances", is_flag=True,
               help="Then each player's estimated chance to win at the end of every cycle: a table "
                    "and a small chart (agents/advice.py).")
+@LANG_OPTION
 def replay(file, upto, full_log, chances=False):
     """Print the log of a recorded game (the JSON of game.record()), cycle by cycle."""
     record = load_record(file)
@@ -46,17 +49,19 @@ def replay(file, upto, full_log, chances=False):
     narrator = Narrator(game, names, full=full_log)
     actions = record["actions"]
     stop = len(actions) if upto is None else min(upto, len(actions))
-    con.print(f"Replay of {file}: {mode_text(game)}, seed {record['options'].get('seed')}, "
-              f"{count(len(actions), 'decision')}.", markup=False)
+    con.print(_("Replay of {file}: {mode}, seed {seed}, {decisions}.").format(
+        file=file, mode=mode_text(game), seed=record["options"].get("seed"), decisions=count(len(actions), "decision")),
+        markup=False)
     if game.state.phase == "setup":
-        con.print("\n[bold]Setup[/bold]")
+        con.print("\n[bold]" + _("Setup") + "[/bold]")
     else:  # a scenario's record starts in the middle of a cycle
-        con.print(f"\n[bold]Cycle {game.state.cycle}[/bold] (from a scenario, {game.state.phase})")
+        con.print("\n[bold]" + _("Cycle {n}").format(n=game.state.cycle) + "[/bold] "
+                  + _("(from a scenario, {phase})").format(phase=phase_name(game.state.phase)))
     for i in range(stop):
         _replay_decision(con, file, game, narrator, names, i, actions[i])
     if stop < len(actions):
-        con.print(f"\nStopped after {stop} of {len(actions)} decisions "
-                  f"(cycle {game.state.cycle}, {game.state.phase}).")
+        con.print("\n" + _("Stopped after {n} of {total} decisions (cycle {cycle}, {phase}).").format(
+            n=stop, total=len(actions), cycle=game.state.cycle, phase=phase_name(game.state.phase)))
     else:
         show_result(con, game, names)
     if chances:
@@ -88,7 +93,7 @@ def _replay_decision(con, file, game, narrator, names, i, recorded):
         con.print("  " + decision_sentence(action, p, names), markup=False)
     for cycle, line in _lines_with_cycles(narrator, events):
         if cycle is not None:
-            con.print(f"\n[bold]Cycle {cycle}[/bold]")
+            con.print("\n[bold]" + _("Cycle {n}").format(n=cycle) + "[/bold]")
         else:
             con.print("  " + line, markup=False)
 

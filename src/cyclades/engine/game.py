@@ -216,6 +216,21 @@ class Game(Context):
             node = node[1]
         return out[::-1]
 
+    def log(self, lang: str | None = None, names: list[str] | None = None, full: bool = False) -> list[str]:
+        """The game so far in the rulebook's words, one sentence per event from the first decision
+        on (the record replayed), in `lang` ("en", "fr"; None: the current language, English
+        unless set: content/i18n.py). `names` replaces "Player 1".."Player N"; `full` keeps the
+        events that only repeat the sentence before them (engine/log.py Narrator)."""
+        from ..content.i18n import language
+        from .log import Narrator
+        g = self.from_record(self.record(), upto=0)
+        narrator = Narrator(g, names, full=full)
+        lines: list[str] = []
+        with language(lang):
+            for action in self.history:
+                lines.extend(narrator.lines(g.apply(action)))
+        return lines
+
     # --- team play and the end of the game, for agents (engine/teams.py, engine/scoring.py) ---
 
     purse = teams.purse

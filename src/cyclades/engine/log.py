@@ -1,4 +1,5 @@
-"""The game log in the rulebook's words: one English sentence per engine event.
+"""The game log in the rulebook's words: one sentence per engine event, in the current language
+(content/i18n.py: each sentence is a catalog message; the names come from content/names.py).
 
     from cyclades.engine.log import describe, Narrator
     describe({"type": "offering", "player": 1, "god": "zeus", "amount": 5}, game)
@@ -20,60 +21,54 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..content.cards import BONUS_TEXT, CREATURES
+from ..content import names as content_names
+from ..content.i18n import N_, _, ngettext
+from ..content.i18n import listing as _listing
 
 if TYPE_CHECKING:
     from .actions import Action
     from .context import Context
 
-UNITS = {"troop": ("Troop", "Troops"), "merc": ("mercenary Troop", "mercenary Troops"),
-         "fleet": ("Fleet", "Fleets"), "hero": ("Hero", "Heroes"),
-         "philosopher": ("Philosopher", "Philosophers"), "priestess": ("Priestess", "Priestesses")}
-BUILDING_NAMES = {"port": "Port", "fortress": "Fortress", "temple": "Temple",
-                  "university": "University", "metropolis": "Metropolis"}
-# Cards whose name is not simply the id in title case.
-CARD_NAMES = {"scylla-charybdis": "Scylla and Charybdis", "calydonian-boar": "the Calydonian Boar"}
-METROPOLIS_WAYS = {"economic": "by Economic development", "cultural": "by Cultural development",
-                   "heroic": "by a Heroic Action"}
+UNITS = ("troop", "merc", "fleet", "hero", "philosopher", "priestess")  # the units a sentence counts
+METROPOLIS_WAYS = {"economic": N_("{player} builds a Metropolis {at} by Economic development"),
+                   "cultural": N_("{player} builds a Metropolis {at} by Cultural development"),
+                   "heroic": N_("{player} builds a Metropolis {at} by a Heroic Action")}
 
 
 # --- names -----------------------------------------------------------------------
 
 def player_name(p: int | None, names: list[str] | None = None) -> str:
     if p is None or not isinstance(p, int) or p < 0:
-        return "nobody"
+        return _("nobody")
     if names and p < len(names):
         return names[p]
-    return f"Player {p + 1}"
+    return _("Player {n}").format(n=p + 1)
 
 
 def card_name(c: str | None) -> str:
     if not c:
-        return "nothing"
-    c = str(c)
-    return CARD_NAMES.get(c) or c.replace("-", " ").title()
+        return _("nothing")
+    return content_names.called(str(c)) if str(c) == "calydonian-boar" else content_names.title(str(c))
 
 
 def creature_name(c: str) -> str:
-    """A creature as a sentence names it: "the Kraken", "Pegasus" (`article` on the card's
-    entry, content/cards.py; a miniature is named as its card is)."""
-    card = CREATURES.get(c)
-    return ("the " if card is not None and card.article else "") + card_name(c)
+    """A creature as a sentence names it: "the Kraken", "Pegasus" (content/names.py; a miniature
+    is named as its card is)."""
+    return content_names.called(c) if c else card_name(c)
 
 
 def god_name(god: str | None) -> str:
-    return str(god).title() if god else "no god"
+    return content_names.title(str(god)) if god else _("no god")
 
 
 def unit_name(kind: str, count: int = 1) -> str:
     if kind in UNITS:
-        one, many = UNITS[kind]
-        return f"a {one}" if count == 1 else f"{count} {many}"
+        return content_names.unit(kind, count)
     return card_name(kind)  # a hero lost in battle is named by its card
 
 
 def building_name(kind: str) -> str:
-    return BUILDING_NAMES.get(kind) or card_name(kind)
+    return content_names.title(kind) if kind in content_names.BUILDINGS else card_name(kind)
 
 
 def area_index(game: Context, a: Any) -> int | None:
@@ -87,237 +82,266 @@ def area_index(game: Context, a: Any) -> int | None:
 
 
 def area_name(game: Context, a: Any) -> str:
-    """The area's printed name; a sea area reads with "the" ("the Sea of Io")."""
+    """The area's printed name; a sea area reads with "the" ("the Sea of Io"), in the current
+    language (content/names.py)."""
     b = game.board
     i = area_index(game, a)
     if i is None:
-        return f"area {a}" if a is not None else "an unknown area"
-    name = str(b.names[i])
-    if not b.is_land[i] and not name.lower().startswith("the "):
-        return "the " + name
-    return name
+        return _("area {id}").format(id=a) if a is not None else _("an unknown area")
+    return content_names.place_in_sentence(str(b.names[i]), sea=not b.is_land[i])
 
 
 def at_area(game: Context, a: Any) -> str:
     """'on Naxos' for a land area, 'in the Sea of Io' for a sea area."""
     i = area_index(game, a)
     if i is not None and game.board.is_land[i]:
-        return "on " + area_name(game, a)
-    return "in " + area_name(game, a)
+        return _("on {land}").format(land=area_name(game, a))
+    return _("in {sea}").format(sea=area_name(game, a))
 
 
 def listing(items: Any) -> str:
-    words = [str(x) for x in items if x]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return _listing(items)
 
 
 def gp(n: int | None) -> str:
-    return f"{n} GP" if isinstance(n, int) else "some GP"
+    return _("{n} GP").format(n=n) if isinstance(n, int) else _("some GP")
 
 
 # --- the sentences ------------------------------------------------------------------
 # Each writer takes (event, game, P) where P(p) names a player, and returns a sentence
-# without its final full stop.
+# without its final full stop: one catalog message, its parts named ({player}, {at}...).
 
 Event = Any  # an event's dict; `describe` reads any dict (an unknown type, missing fields)
 Namer = Callable[[Any], str]
 Writer = Callable[[Event, "Context", Namer], str]
 
+
 def _cycle(e: Event, g: Context, P: Namer) -> str:
-    return f"Cycle {e.get('cycle', '?')} begins"
+    return _("Cycle {n} begins").format(n=e.get("cycle", "?"))
 
 
 def _gods(e: Event, g: Context, P: Namer) -> str:
     order, k = list(e.get("order") or ()), e.get("faceup", 0)
     up = ", ".join(god_name(x) for x in order[:k])
     down = ", ".join(god_name(x) for x in order[k:])
-    out = f"The Gods of this Cycle, in order: {up + ', ' if up else ''}then Apollo"
-    return out + (f" (face down: {down})" if down else "")
+    out = (_("The Gods of this Cycle, in order: {gods}, then Apollo").format(gods=up) if up
+           else _("The Gods of this Cycle, in order: then Apollo"))
+    return out + (" " + _("(face down: {gods})").format(gods=down) if down else "")
 
 
 def _reshuffle(e: Event, g: Context, P: Namer) -> str:
     deck = e.get("deck") or "creatures"
-    what = "Creature" if deck.startswith("creature") else "Hero" if deck.startswith("hero") else str(deck)
-    return f"The {what} deck is shuffled together with its discard pile"
+    if deck.startswith("creature"):
+        return _("The Creature deck is shuffled together with its discard pile")
+    if deck.startswith("hero"):
+        return _("The Hero deck is shuffled together with its discard pile")
+    return _("The {deck} deck is shuffled together with its discard pile").format(deck=deck)
 
 
 def _income(e: Event, g: Context, P: Namer) -> str:
     gains = e.get("gains") or []
-    parts = [f"{P(p)} receives {gp(n)}" for p, n in enumerate(gains) if n]
-    return "Income: " + (listing(parts) if parts else "no one receives any GP")
+    parts = [_("{player} receives {gp}").format(player=P(p), gp=gp(n)) for p, n in enumerate(gains) if n]
+    return (_("Income: {gains}").format(gains=listing(parts)) if parts
+            else _("Income: no one receives any GP"))
 
 
 def _game_over(e: Event, g: Context, P: Namer) -> str:
     winners = e.get("winners") or []
     if not winners:
-        return "The game is over, with no winner"
+        return _("The game is over, with no winner")
     if len(winners) == 1:
-        return f"The game is over: {P(winners[0])} wins"
-    return f"The game is over: {listing(P(p) for p in winners)} share the victory"
+        return _("The game is over: {player} wins").format(player=P(winners[0]))
+    return _("The game is over: {players} share the victory").format(players=listing(P(p) for p in winners))
 
 
 def _philosopher(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} takes a Philosopher card"
+    return _("{player} takes a Philosopher card").format(player=P(e.get("player")))
 
 
 def _priestess(e: Event, g: Context, P: Namer) -> str:
     n = e.get("amount", 1)
-    return f"{P(e.get('player'))} takes {'a Priestess card' if n == 1 else f'{n} Priestess cards'}"
+    return ngettext("{player} takes a Priestess card", "{player} takes {n} Priestess cards", n).format(
+        player=P(e.get("player")), n=n)
 
 
 def _metropolis_impossible(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} has nowhere to build a Metropolis and builds none"
+    return _("{player} has nowhere to build a Metropolis and builds none").format(player=P(e.get("player")))
 
 
 def _demolished(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} removes their {building_name(e.get('building'))} "
-            f"{at_area(g, e.get('area'))} to make room")
+    return _("{player} removes their {building} {at} to make room").format(
+        player=P(e.get("player")), building=building_name(e.get("building")), at=at_area(g, e.get("area")))
 
 
 def _metropolis(e: Event, g: Context, P: Namer) -> str:
-    how = METROPOLIS_WAYS.get(e.get("how"), f"({e.get('how')})" if e.get("how") else "")
-    out = f"{P(e.get('player'))} builds a Metropolis {at_area(g, e.get('area'))}"
-    if how:
-        out += " " + how
+    player, at, how = P(e.get("player")), at_area(g, e.get("area")), e.get("how")
+    if how in METROPOLIS_WAYS:
+        out = _(METROPOLIS_WAYS[how]).format(player=player, at=at)
+    elif how:
+        out = _("{player} builds a Metropolis {at} ({how})").format(player=player, at=at, how=how)
+    else:
+        out = _("{player} builds a Metropolis {at}").format(player=player, at=at)
     bonus = e.get("bonus")
     if bonus:
-        return out + f"; bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}"
+        return _("{metropolis}; bonus: {bonus}").format(metropolis=out, bonus=content_names.bonus_gain(bonus))
     # R20: the classic edition has no bonuses; in Legendary the stack may run out (R28).
-    return out + ("; no bonus token is left" if g.rules.metropolis_bonuses else "")
+    return _("{metropolis}; no bonus token is left").format(metropolis=out) if g.rules.metropolis_bonuses else out
 
 
 def _metropolis_lost(e: Event, g: Context, P: Namer) -> str:
-    bonus = e.get("bonus")
-    return (f"{P(e.get('player'))} loses the Metropolis {at_area(g, e.get('area'))} and receives "
-            f"its bonus: {BONUS_TEXT.get(bonus, card_name(bonus))}")
+    return _("{player} loses the Metropolis {at} and receives its bonus: {bonus}").format(
+        player=P(e.get("player")), at=at_area(g, e.get("area")), bonus=content_names.bonus_gain(e.get("bonus")))
 
 
 def _reserved(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} reserves {creature_name(e.get('card'))} on the Creature track"
+    return _("{player} reserves {creature} on the Creature track").format(
+        player=P(e.get("player")), creature=creature_name(e.get("card")))
 
 
 def _kept(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} discards a Priestess to keep {creature_name(e.get('card'))}"
+    return _("{player} discards a Priestess to keep {creature}").format(
+        player=P(e.get("player")), creature=creature_name(e.get("card")))
 
 
 def _creature_moved(e: Event, g: Context, P: Namer) -> str:
-    return f"{creature_name(e.get('card'))} moves to {area_name(g, e.get('area'))}"
+    return _("{creature} moves to {area}").format(creature=creature_name(e.get("card")),
+                                                 area=area_name(g, e.get("area")))
 
 
 def _creature_leaves(e: Event, g: Context, P: Namer) -> str:
-    return f"{creature_name(e.get('card'))} leaves the board"
+    return _("{creature} leaves the board").format(creature=creature_name(e.get("card")))
 
 
 def _creature_bought(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} buys {creature_name(e.get('card'))} for {gp(e.get('cost', 0))}"
+    return _("{player} buys {creature} for {gp}").format(
+        player=P(e.get("player")), creature=creature_name(e.get("card")), gp=gp(e.get("cost", 0)))
 
 
 def _creature_wasted(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} cannot use {creature_name(e.get('card'))}: "
-            f"it is discarded without effect")
+    return _("{player} cannot use {creature}: it is discarded without effect").format(
+        player=P(e.get("player")), creature=creature_name(e.get("card")))
 
 
 def _peek(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} secretly looks at the top card of the Creature deck"
+    return _("{player} secretly looks at the top card of the Creature deck").format(player=P(e.get("player")))
 
 
 def _peek_returned(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} puts the Creature card back on top of the deck"
+    return _("{player} puts the Creature card back on top of the deck").format(player=P(e.get("player")))
 
 
 def _hero_recruited(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} recruits the Hero {card_name(e.get('hero'))} for {gp(e.get('cost', 0))}"
+    return _("{player} recruits the Hero {hero} for {gp}").format(
+        player=P(e.get("player")), hero=card_name(e.get("hero")), gp=gp(e.get("cost", 0)))
 
 
 def _hero_placed(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} places {card_name(e.get('hero'))} {at_area(g, e.get('area'))}"
+    return _("{player} places {hero} {at}").format(
+        player=P(e.get("player")), hero=card_name(e.get("hero")), at=at_area(g, e.get("area")))
 
 
 # Creature effects (rulebook, "Mythological Creatures"; the Maelström cards).
 
 def _creature_played(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} plays {creature_name(e.get('card'))} for free "
-            f"through {creature_name(e.get('by'))}")
+    return _("{player} plays {creature} for free through {by}").format(
+        player=P(e.get("player")), creature=creature_name(e.get("card")), by=creature_name(e.get("by")))
 
 
 def _creature_stolen(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} steals {creature_name(e.get('card'))} from {P(e.get('victim'))}"
+    return _("{player} steals {creature} from {victim}").format(
+        player=P(e.get("player")), creature=creature_name(e.get("card")), victim=P(e.get("victim")))
 
 
 def _card_stolen(e: Event, g: Context, P: Namer) -> str:
-    card = UNITS.get(e.get("card"), (card_name(e.get("card")),))[0]
-    return f"{P(e.get('player'))} steals a {card} card from {P(e.get('victim'))}"
+    card, player, victim = e.get("card"), P(e.get("player")), P(e.get("victim"))
+    if card == "priestess":
+        return _("{player} steals a Priestess card from {victim}").format(player=player, victim=victim)
+    if card == "philosopher":
+        return _("{player} steals a Philosopher card from {victim}").format(player=player, victim=victim)
+    return _("{player} steals a {card} card from {victim}").format(
+        player=player, card=content_names.unit_words(card)[0] if card in UNITS else card_name(card), victim=victim)
 
 
 def _building_stolen(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} steals {P(e.get('victim'))}'s {building_name(e.get('building'))} "
-            f"{at_area(g, e.get('area'))}")
+    return _("{player} steals {victim}'s {building} {at}").format(
+        player=P(e.get("player")), victim=P(e.get("victim")), building=building_name(e.get("building")),
+        at=at_area(g, e.get("area")))
 
 
 def _mercs_stolen(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} steals {unit_name('merc', e.get('count', 1))} from "
-            f"{P(e.get('victim'))} {at_area(g, e.get('area'))}")
+    return _("{player} steals {mercs} from {victim} {at}").format(
+        player=P(e.get("player")), mercs=unit_name("merc", e.get("count", 1)), victim=P(e.get("victim")),
+        at=at_area(g, e.get("area")))
 
 
 def _gp_stolen(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} steals half the GP of {P(e.get('victim'))}"
+    return _("{player} steals half the GP of {victim}").format(player=P(e.get("player")), victim=P(e.get("victim")))
 
 
 def _graeae(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} repeats their Income Phase and receives {gp(e.get('amount'))}"
+    return _("{player} repeats their Income Phase and receives {gp}").format(
+        player=P(e.get("player")), gp=gp(e.get("amount")))
 
 
 def _exchanged(e: Event, g: Context, P: Namer) -> str:
-    reward = {"prosperity": "a Prosperity token", "priestess": "a Priestess card",
-              "philosopher": "a Philosopher card"}.get(e.get("reward"), card_name(e.get("reward")))
-    return f"{P(e.get('player'))} turns 2 mercenary Troops into {reward}"
+    player, reward = P(e.get("player")), e.get("reward")
+    if reward == "prosperity":
+        return _("{player} turns 2 mercenary Troops into a Prosperity token").format(player=player)
+    if reward == "priestess":
+        return _("{player} turns 2 mercenary Troops into a Priestess card").format(player=player)
+    if reward == "philosopher":
+        return _("{player} turns 2 mercenary Troops into a Philosopher card").format(player=player)
+    return _("{player} turns 2 mercenary Troops into {reward}").format(player=player, reward=card_name(reward))
 
 
 def _fleets_exchanged(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 1)
-    return (f"{P(e.get('player'))} exchanges {unit_name('fleet', n)} {at_area(g, e.get('area'))} "
-            f"for {'a mercenary Troop' if n == 1 else f'{n} mercenary Troops'}")
+    return ngettext("{player} exchanges {fleets} {at} for a mercenary Troop",
+                    "{player} exchanges {fleets} {at} for {n} mercenary Troops", n).format(
+        player=P(e.get("player")), fleets=unit_name("fleet", n), at=at_area(g, e.get("area")), n=n)
 
 
 def _fleets_swapped(e: Event, g: Context, P: Namer) -> str:
     areas = [*list(e.get("areas") or ()), None, None]
-    return (f"{P(e.get('player'))} swaps the Fleets of {area_name(g, areas[0])} "
-            f"and {area_name(g, areas[1])}")
+    return _("{player} swaps the Fleets of {area} and {other}").format(
+        player=P(e.get("player")), area=area_name(g, areas[0]), other=area_name(g, areas[1]))
 
 
 def _hero_swapped(e: Event, g: Context, P: Namer) -> str:
-    out = (f"{P(e.get('player'))} swaps their Hero {card_name(e.get('old'))} for "
-           f"{card_name(e.get('hero'))} from the Hero track")
-    a = e.get("area")
-    return out + (f", who stands {at_area(g, a)}" if a is not None else "")
+    player, old, hero, a = P(e.get("player")), card_name(e.get("old")), card_name(e.get("hero")), e.get("area")
+    if a is None:
+        return _("{player} swaps their Hero {old} for {hero} from the Hero track").format(
+            player=player, old=old, hero=hero)
+    return _("{player} swaps their Hero {old} for {hero} from the Hero track, who stands {at}").format(
+        player=player, old=old, hero=hero, at=at_area(g, a))
 
 
 def _pegasus(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} flies with Pegasus from {area_name(g, e.get('origin'))} "
-            f"to {area_name(g, e.get('destination'))}")
+    return _("{player} flies with Pegasus from {origin} to {destination}").format(
+        player=P(e.get("player")), origin=area_name(g, e.get("origin")), destination=area_name(g, e.get("destination")))
 
 
 def _prosperity_moved(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} moves a Prosperity token from {area_name(g, e.get('origin'))} "
-            f"to {area_name(g, e.get('destination'))}")
+    return _("{player} moves a Prosperity token from {origin} to {destination}").format(
+        player=P(e.get("player")), origin=area_name(g, e.get("origin")), destination=area_name(g, e.get("destination")))
 
 
 def _sphinx_draw(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 3)
-    return f"{P(e.get('player'))} draws {n} Creature card{'s' if n != 1 else ''} with the Sphinx"
+    return ngettext("{player} draws {n} Creature card with the Sphinx",
+                    "{player} draws {n} Creature cards with the Sphinx", n).format(player=P(e.get("player")), n=n)
 
 
-def _battle_kind(g: Context, a: Any) -> str:
+def _land(g: Context, a: Any) -> bool:
     i = area_index(g, a)
-    return "Land Battle" if i is not None and g.board.is_land[i] else "Sea Battle"
+    return i is not None and g.board.is_land[i]
 
 
 def _battle(e: Event, g: Context, P: Namer) -> str:
     a = e.get("area")
-    return (f"{P(e.get('attacker'))} attacks {P(e.get('defender'))}: "
-            f"a {_battle_kind(g, a)} {at_area(g, a)}")
+    text = _("{attacker} attacks {defender}: a Land Battle {at}") if _land(g, a) else \
+        _("{attacker} attacks {defender}: a Sea Battle {at}")
+    return text.format(attacker=P(e.get("attacker")), defender=P(e.get("defender")), at=at_area(g, a))
 
 
 def _round(e: Event, g: Context, P: Namer, sides: tuple[Any, Any] | None = None) -> str:
@@ -325,12 +349,16 @@ def _round(e: Event, g: Context, P: Namer, sides: tuple[Any, Any] | None = None)
     att, dfd = sides or _battle_sides(g, a)
     dice = list(e.get("dice") or (0, 0))
     st = list(e.get("strength") or (0, 0))
-    an = P(att) if att is not None else "the attacker"
-    dn = P(dfd) if dfd is not None else "the defender"
-    outcome = "a tie: both lose the round" if st[0] == st[1] else f"{dn if st[0] > st[1] else an} loses the round"
-    return (f"{_battle_kind(g, a)} {at_area(g, a)}, round {e.get('round', '?')}: "
-            f"{an} rolls {dice[0]} (strength {st[0]}), {dn} rolls {dice[1]} (strength {st[1]}); "
-            f"{outcome}")
+    an = P(att) if att is not None else _("the attacker")
+    dn = P(dfd) if dfd is not None else _("the defender")
+    outcome = _("a tie: both lose the round") if st[0] == st[1] else \
+        _("{player} loses the round").format(player=dn if st[0] > st[1] else an)
+    text = _("Land Battle {at}, round {round}: {attacker} rolls {die} (strength {strength}), {defender} rolls "
+             "{die2} (strength {strength2}); {outcome}") if _land(g, a) else \
+        _("Sea Battle {at}, round {round}: {attacker} rolls {die} (strength {strength}), {defender} rolls "
+          "{die2} (strength {strength2}); {outcome}")
+    return text.format(at=at_area(g, a), round=e.get("round", "?"), attacker=an, die=dice[0], strength=st[0],
+                       defender=dn, die2=dice[1], strength2=st[1], outcome=outcome)
 
 
 def _battle_sides(g: Context, a: Any) -> tuple[Any, Any]:
@@ -343,234 +371,269 @@ def _battle_sides(g: Context, a: Any) -> tuple[Any, Any]:
 
 
 def _casualty(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} loses {unit_name(e.get('unit'))} {at_area(g, e.get('area'))}"
+    return _("{player} loses {unit} {at}").format(
+        player=P(e.get("player")), unit=unit_name(e.get("unit")), at=at_area(g, e.get("area")))
 
 
 def _retreat(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} retreats from {area_name(g, e.get('origin'))} "
-            f"to {area_name(g, e.get('destination'))}")
+    return _("{player} retreats from {origin} to {destination}").format(
+        player=P(e.get("player")), origin=area_name(g, e.get("origin")), destination=area_name(g, e.get("destination")))
 
 
 def _battle_won(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} wins the battle and takes control of {area_name(g, e.get('area'))}"
+    return _("{player} wins the battle and takes control of {area}").format(
+        player=P(e.get("player")), area=area_name(g, e.get("area")))
 
 
 def _battle_held(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} repels the attack on {area_name(g, e.get('area'))}"
+    return _("{player} repels the attack on {area}").format(player=P(e.get("player")), area=area_name(g, e.get("area")))
 
 
 def _token_returned(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))}'s Control token on {area_name(g, e.get('area'))} "
-            f"is returned to them")
+    return _("{player}'s Control token on {area} is returned to them").format(
+        player=P(e.get("player")), area=area_name(g, e.get("area")))
 
 
-def _moved(e: Event, g: Context, P: Namer) -> str:
+def _forces(e: Event) -> str:
     parts = []
     for kind in ("troops", "mercs", "fleets"):
         n = e.get(kind) or 0
         if n:
             parts.append(unit_name(kind[:-1], n))
     parts.extend(card_name(h) for h in e.get("heroes") or ())
-    what = listing(parts) or "nothing"
-    return (f"{P(e.get('player'))} moves {what} from {area_name(g, e.get('origin'))} "
-            f"to {area_name(g, e.get('destination'))}")
+    return listing(parts) or _("nothing")
+
+
+def _moved(e: Event, g: Context, P: Namer) -> str:
+    return _("{player} moves {units} from {origin} to {destination}").format(
+        player=P(e.get("player")), units=_forces(e), origin=area_name(g, e.get("origin")),
+        destination=area_name(g, e.get("destination")))
 
 
 def _land_move(e: Event, g: Context, P: Namer) -> str:
     hero = e.get("hero")
-    kind = f"a Heroic Move with {card_name(hero)}" if hero else "a Land Move"
-    return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for {kind} "
-            f"from {area_name(g, e.get('origin'))} to {area_name(g, e.get('destination'))}")
+    text = _("{player} pays {gp} for a Heroic Move with {hero} from {origin} to {destination}") if hero else \
+        _("{player} pays {gp} for a Land Move from {origin} to {destination}")
+    return text.format(player=P(e.get("player")), gp=gp(e.get("cost", 1)), hero=card_name(hero),
+                       origin=area_name(g, e.get("origin")), destination=area_name(g, e.get("destination")))
 
 
 def _sea_move(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} pays {gp(e.get('cost', 1))} for a Sea Move of "
-            f"{unit_name('fleet', e.get('fleets', 1))} from {area_name(g, e.get('origin'))} "
-            f"to {area_name(g, e.get('destination'))}")
+    return _("{player} pays {gp} for a Sea Move of {fleets} from {origin} to {destination}").format(
+        player=P(e.get("player")), gp=gp(e.get("cost", 1)), fleets=unit_name("fleet", e.get("fleets", 1)),
+        origin=area_name(g, e.get("origin")), destination=area_name(g, e.get("destination")))
 
 
 def _offering(e: Event, g: Context, P: Namer) -> str:
     god = e.get("god")
     if god == "apollo":
-        return f"{P(e.get('player'))} makes an Offering to Apollo"
-    return f"{P(e.get('player'))} offers {gp(e.get('amount'))} to {god_name(god)}"
+        return _("{player} makes an Offering to Apollo").format(player=P(e.get("player")))
+    return _("{player} offers {gp} to {god}").format(player=P(e.get("player")), gp=gp(e.get("amount")),
+                                                     god=god_name(god))
 
 
 def _outbid(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} is outbid on {god_name(e.get('god'))} and must bid again"
+    return _("{player} is outbid on {god} and must bid again").format(player=P(e.get("player")),
+                                                                       god=god_name(e.get("god")))
 
 
 def _paid(e: Event, g: Context, P: Namer) -> str:
     n = e.get("amount", 0)
     if not n:
-        return f"{P(e.get('player'))} pays nothing to {god_name(e.get('god'))}, thanks to their Priestesses"
-    return f"{P(e.get('player'))} pays {gp(n)} to {god_name(e.get('god'))}"
+        return _("{player} pays nothing to {god}, thanks to their Priestesses").format(
+            player=P(e.get("player")), god=god_name(e.get("god")))
+    return _("{player} pays {gp} to {god}").format(player=P(e.get("player")), gp=gp(n), god=god_name(e.get("god")))
 
 
 def _forgo(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} forgoes building the {building_name(e.get('building'))}"
+    return _("{player} forgoes building the {building}").format(
+        player=P(e.get("player")), building=building_name(e.get("building")))
 
 
 def _built(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} builds a {building_name(e.get('building'))} {at_area(g, e.get('area'))}"
+    b = e.get("building")
+    building = content_names.called(b) if b in content_names.BUILDINGS else \
+        _("a {thing}").format(thing=building_name(b))
+    return _("{player} builds {building} {at}").format(player=P(e.get("player")), building=building,
+                                                       at=at_area(g, e.get("area")))
 
 
 def _turn(e: Event, g: Context, P: Namer) -> str:
     god = e.get("god")
     if god == "apollo":
-        return f"Apollo: {P(e.get('player'))} receives Apollo's favour"
-    return f"{god_name(god)}: {P(e.get('player'))} performs the Actions of {god_name(god)}"
+        return _("Apollo: {player} receives Apollo's favour").format(player=P(e.get("player")))
+    return _("{god}: {player} performs the Actions of {god}").format(god=god_name(god), player=P(e.get("player")))
 
 
 def _turn_end(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} ends their turn"
+    return _("{player} ends their turn").format(player=P(e.get("player")))
 
 
 def _recruited(e: Event, g: Context, P: Namer) -> str:
     unit = e.get("unit")
     kind = unit_name(unit) if unit in UNITS else card_name(unit)
-    return f"{P(e.get('player'))} recruits {kind} for {gp(e.get('cost', 0))}"
+    return _("{player} recruits {unit} for {gp}").format(player=P(e.get("player")), unit=kind,
+                                                         gp=gp(e.get("cost", 0)))
 
 
 def _prosperity(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} places a Prosperity token {at_area(g, e.get('area'))}"
+    return _("{player} places a Prosperity token {at}").format(player=P(e.get("player")), at=at_area(g, e.get("area")))
 
 
 def _gp(e: Event, g: Context, P: Namer) -> str:
     n = e.get("amount", 0)
     if isinstance(n, int) and n < 0:
-        return f"{P(e.get('player'))} loses {gp(-n)}"
-    return f"{P(e.get('player'))} receives {gp(n)}"
+        return _("{player} loses {gp}").format(player=P(e.get("player")), gp=gp(-n))
+    return _("{player} receives {gp}").format(player=P(e.get("player")), gp=gp(n))
 
 
 def _control(e: Event, g: Context, P: Namer) -> str:
     prev = e.get("previous")
-    out = f"{P(e.get('player'))} takes control of {area_name(g, e.get('area'))}"
     if isinstance(prev, int) and prev >= 0:  # null: nobody held it
-        out += f" from {P(prev)}"
-    return out
+        return _("{player} takes control of {area} from {previous}").format(
+            player=P(e.get("player")), area=area_name(g, e.get("area")), previous=P(prev))
+    return _("{player} takes control of {area}").format(player=P(e.get("player")), area=area_name(g, e.get("area")))
 
 
 def _eliminated(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} controls no Land Area and is eliminated"
+    return _("{player} controls no Land Area and is eliminated").format(player=P(e.get("player")))
 
 
 def _hero_lost(e: Event, g: Context, P: Namer) -> str:
     owner = e.get("player")
-    whose = f"{P(owner)}'s Hero " if isinstance(owner, int) and owner >= 0 else "The Hero "
-    return f"{whose}{card_name(e.get('hero'))} is discarded"
+    if isinstance(owner, int) and owner >= 0:
+        return _("{player}'s Hero {hero} is discarded").format(player=P(owner), hero=card_name(e.get("hero")))
+    return _("The Hero {hero} is discarded").format(hero=card_name(e.get("hero")))
 
 
 def _destroyed(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 1)
-    verb = "is" if n == 1 else "are"
     what = unit_name(e.get("unit"), n)
-    return f"{what[0].upper()}{what[1:]} {verb} destroyed {at_area(g, e.get('area'))}"
+    text = ngettext("{units} is destroyed {at}", "{units} are destroyed {at}", n).format(
+        units=what, at=at_area(g, e.get("area")))
+    return text[:1].upper() + text[1:]
 
 
 def _placed(kind: str) -> Writer:
     def write(e: Event, g: Context, P: Namer) -> str:
-        return (f"{P(e.get('player'))} places {unit_name(kind, e.get('count', 1))} "
-                f"{at_area(g, e.get('area'))}")
+        return _("{player} places {units} {at}").format(
+            player=P(e.get("player")), units=unit_name(kind, e.get("count", 1)), at=at_area(g, e.get("area")))
     return write
 
 
 # Creatures with miniatures (rulebook, "Creatures with Miniatures").
 
 def _creature_placed(e: Event, g: Context, P: Namer) -> str:
-    what = creature_name(e.get('miniature') or e.get('card'))
-    return f"{P(e.get('player'))} places {what} {at_area(g, e.get('area'))}"
+    return _("{player} places {creature} {at}").format(
+        player=P(e.get("player")), creature=creature_name(e.get("miniature") or e.get("card")),
+        at=at_area(g, e.get("area")))
 
 
 def _displaced(e: Event, g: Context, P: Namer) -> str:
-    return _moved(e, g, P) + f", driven out by {P(e.get('by'))}'s creature"
+    return _("{player} moves {units} from {origin} to {destination}, driven out by {by}'s creature").format(
+        player=P(e.get("player")), units=_forces(e), origin=area_name(g, e.get("origin")),
+        destination=area_name(g, e.get("destination")), by=P(e.get("by")))
 
 
 def _displaced_destroyed(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))}'s units {at_area(g, e.get('area'))} have nowhere to go "
-            f"and are destroyed")
+    return _("{player}'s units {at} have nowhere to go and are destroyed").format(
+        player=P(e.get("player")), at=at_area(g, e.get("area")))
 
 
 def _geryon_gp(e: Event, g: Context, P: Namer) -> str:
-    return f"Geryon: {gp(e.get('amount', 1))} placed {at_area(g, e.get('area'))}"
+    return _("Geryon: {gp} placed {at}").format(gp=gp(e.get("amount", 1)), at=at_area(g, e.get("area")))
 
 
 def _geryon_gp_taken(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} takes the {gp(e.get('amount'))} Geryon left {at_area(g, e.get('area'))}"
+    return _("{player} takes the {gp} Geryon left {at}").format(
+        player=P(e.get("player")), gp=gp(e.get("amount")), at=at_area(g, e.get("area")))
 
 
 # Heroes (rulebook, "Hero Descriptions"; the Maelström heroes).
 
 def _hero_sacrificed(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} sacrifices {card_name(e.get('hero'))}"
+    return _("{player} sacrifices {hero}").format(player=P(e.get("player")), hero=card_name(e.get("hero")))
 
 
 def _power_used(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} uses the sacrificial power of {card_name(e.get('hero'))} "
-            f"through {card_name(e.get('by'))}")
+    return _("{player} uses the sacrificial power of {hero} through {by}").format(
+        player=P(e.get("player")), hero=card_name(e.get("hero")), by=card_name(e.get("by")))
 
 
 def _paid_for_power(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} pays {gp(e.get('amount'))} for the power"
+    return _("{player} pays {gp} for the power").format(player=P(e.get("player")), gp=gp(e.get("amount")))
 
 
 def _priestesses_converted(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} turns {e.get('count', 2)} Priestesses into a Philosopher"
+    return _("{player} turns {n} Priestesses into a Philosopher").format(player=P(e.get("player")),
+                                                                         n=e.get("count", 2))
 
 
 def _prosperity_discarded(e: Event, g: Context, P: Namer) -> str:
-    return f"{P(e.get('player'))} discards a Prosperity token {at_area(g, e.get('area'))}"
+    return _("{player} discards a Prosperity token {at}").format(player=P(e.get("player")),
+                                                                 at=at_area(g, e.get("area")))
 
 
 def _metropolis_on_card(e: Event, g: Context, P: Namer) -> str:
-    out = f"{P(e.get('player'))} places the Metropolis on Penthesilea's card, where it cannot be attacked"
     bonus = e.get("bonus")
-    return out + (f" (bonus: {BONUS_TEXT.get(bonus, bonus)})" if bonus else "")
+    if bonus:
+        return _("{player} places the Metropolis on Penthesilea's card, where it cannot be attacked (bonus: "
+                 "{bonus})").format(player=P(e.get("player")), bonus=content_names.bonus_gain(bonus))
+    return _("{player} places the Metropolis on Penthesilea's card, where it cannot be attacked").format(
+        player=P(e.get("player")))
 
 
 def _cards_discarded(e: Event, g: Context, P: Namer) -> str:
-    return f"The Creature cards under {card_name(e.get('hero'))} are discarded"
+    return _("The Creature cards under {hero} are discarded").format(hero=card_name(e.get("hero")))
 
 
 def _creature_slain(e: Event, g: Context, P: Namer) -> str:
-    return (f"{card_name(e.get('hero'))} slays {creature_name(e.get('card'))} "
-            f"{at_area(g, e.get('area'))}")
+    return _("{hero} slays {creature} {at}").format(hero=card_name(e.get("hero")),
+                                                    creature=creature_name(e.get("card")), at=at_area(g, e.get("area")))
 
 
 def _hector(e: Event, g: Context, P: Namer) -> str:
-    return (f"Hector: {P(e.get('player'))} destroys an invading {UNITS.get(e.get('unit'), (e.get('unit'),))[0]} "
-            f"{at_area(g, e.get('area'))} before the battle")
+    return _("Hector: {player} destroys an invading {unit} {at} before the battle").format(
+        player=P(e.get("player")), unit=_unit_word(e.get("unit")), at=at_area(g, e.get("area")))
+
+
+def _unit_word(unit: Any) -> str:
+    """A unit's word without its count ("Troop", "mercenary Troop")."""
+    return content_names.unit_words(unit)[0] if unit in UNITS else str(unit)
 
 
 def _mercs_turned(e: Event, g: Context, P: Namer) -> str:
     n = e.get("count", 1)
-    return (f"Pandora: {unit_name('merc', n)} {at_area(g, e.get('area'))} "
-            f"{'comes' if n == 1 else 'come'} under {P(e.get('player'))}'s control")
+    return ngettext("Pandora: {mercs} {at} comes under {player}'s control",
+                    "Pandora: {mercs} {at} come under {player}'s control", n).format(
+        mercs=unit_name("merc", n), at=at_area(g, e.get("area")), player=P(e.get("player")))
 
 
 def _reroll(e: Event, g: Context, P: Namer) -> str:
-    return f"Croesus: {P(e.get('player'))} pays {gp(e.get('cost', 1))} and rolls again: {e.get('die')}"
+    return _("Croesus: {player} pays {gp} and rolls again: {die}").format(
+        player=P(e.get("player")), gp=gp(e.get("cost", 1)), die=e.get("die"))
 
 
 def _escaped(e: Event, g: Context, P: Namer) -> str:
-    return (f"Perseus: {P(e.get('player'))}'s {UNITS.get(e.get('unit'), (e.get('unit'),))[0]} retreats "
-            f"from {area_name(g, e.get('origin'))} to {area_name(g, e.get('destination'))} instead of being destroyed")
+    return _("Perseus: {player}'s {unit} retreats from {origin} to {destination} instead of being destroyed").format(
+        player=P(e.get("player")), unit=_unit_word(e.get("unit")), origin=area_name(g, e.get("origin")),
+        destination=area_name(g, e.get("destination")))
 
 
 def _perseus(e: Event, g: Context, P: Namer) -> str:
-    return (f"{P(e.get('player'))} moves Troops with Perseus' power from {area_name(g, e.get('origin'))} "
-            f"to {area_name(g, e.get('destination'))}")
+    return _("{player} moves Troops with Perseus' power from {origin} to {destination}").format(
+        player=P(e.get("player")), origin=area_name(g, e.get("origin")), destination=area_name(g, e.get("destination")))
 
 
 def _side_destroyed(e: Event, g: Context, P: Namer) -> str:
-    return (f"Achilles: {P(e.get('player'))} cannot retreat; their Troops and Heroes "
-            f"{at_area(g, e.get('area'))} are destroyed")
+    return _("Achilles: {player} cannot retreat; their Troops and Heroes {at} are destroyed").format(
+        player=P(e.get("player")), at=at_area(g, e.get("area")))
 
 
 def _creature_swapped(e: Event, g: Context, P: Namer) -> str:
     """Zeus in the classic edition (R25)."""
-    return (f"{P(e.get('player'))} pays 1 GP to discard {creature_name(e.get('card'))} from the "
-            f"Creature track; {creature_name(e.get('new'))} takes its place")
+    return _("{player} pays 1 GP to discard {creature} from the Creature track; {new} takes its place").format(
+        player=P(e.get("player")), creature=creature_name(e.get("card")), new=creature_name(e.get("new")))
 
 
 WRITERS = {
@@ -629,17 +692,17 @@ def _generic(e: Event, g: Context, P: Namer) -> str:
 
 def _plain(k: str, v: Any, g: Context, P: Namer) -> str:
     if isinstance(v, bool):
-        return "yes" if v else "no"
+        return _("yes") if v else _("no")
     if k in _PLAYER_KEYS and isinstance(v, int):
         return P(v)
     if k in _AREA_KEYS and isinstance(v, (int, str)) and not isinstance(v, bool):
         return area_name(g, v)
     if k in ("winners", "players") and isinstance(v, (list, tuple)):
-        return listing(P(p) for p in v if isinstance(p, int)) or "none"
+        return listing(P(p) for p in v if isinstance(p, int)) or _("none")
     if isinstance(v, (list, tuple)):
-        return listing(_plain(k, x, g, P) for x in v) or "none"
+        return listing(_plain(k, x, g, P) for x in v) or _("none")
     if isinstance(v, dict):
-        return listing(f"{a} {_plain(a, b, g, P)}" for a, b in v.items()) or "none"
+        return listing(f"{a} {_plain(a, b, g, P)}" for a, b in v.items()) or _("none")
     if k in _CARD_KEYS or (isinstance(v, str) and "-" in v):
         return card_name(v)
     return str(v)
@@ -677,9 +740,9 @@ def describe(event: Event, game: Context, names: list[str] | None = None,
 
 # Decisions that change nothing the events show, but that a reader of the log wants to know.
 _SILENT_DECISIONS = {
-    "hold": "{p} does not retreat",
-    "cancel": "{p} changes their mind and cancels",
-    "choose_building": "{p} chooses to build a {what}",
+    "hold": N_("{p} does not retreat"),
+    "cancel": N_("{p} changes their mind and cancels"),
+    "choose_building": N_("{p} chooses to build a {what}"),
 }
 
 
@@ -688,7 +751,7 @@ def decision_sentence(action: Action, player: int | None, names: list[str] | Non
     template = _SILENT_DECISIONS.get(getattr(action, "kind", ""))
     if not template:
         return ""
-    return template.format(p=player_name(player, names), what=building_name(action.what)) + "."
+    return _(template).format(p=player_name(player, names), what=building_name(action.what)) + "."
 
 
 class Narrator:

@@ -9,6 +9,7 @@ name, no password and no settings (`tombstone`): its games name it "former playe
 """
 from __future__ import annotations
 
+import json
 import re
 import time
 import unicodedata
@@ -112,6 +113,23 @@ def account_row(engine, account_id: int):
 def set_password(engine, account_id: int, password_hash: str) -> None:
     with engine.begin() as c:
         c.execute(accounts.update().where(accounts.c.id == account_id).values(password=password_hash))
+
+
+def set_setting(engine, account_id: int, key: str, value) -> None:
+    """One of the account's settings (its language, ...), the others kept."""
+    with engine.begin() as c:
+        row = c.execute(sa.select(accounts.c.settings).where(accounts.c.id == account_id)).first()
+        settings = json.loads(row.settings or "{}") if row else {}
+        settings[key] = value
+        c.execute(accounts.update().where(accounts.c.id == account_id).values(settings=json.dumps(settings)))
+
+
+def setting(row, key: str, default=None):
+    """A setting of an account's row."""
+    try:
+        return json.loads(row.settings or "{}").get(key, default)
+    except (ValueError, AttributeError):
+        return default
 
 
 def tombstone(engine, account_id: int) -> None:

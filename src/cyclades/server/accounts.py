@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from . import auth
+from . import auth, i18n
 from .account_store import (
     FORMER_PLAYER,
     NAME_MAX,
@@ -32,6 +32,7 @@ from .account_store import (
     find_account,
     name_key,
     set_password,
+    setting,
     tombstone,
 )
 from .errors import Refused, refusals
@@ -134,7 +135,10 @@ async def login(body: Credentials, request: Request):
     kept = None
     if body.keep is not None:
         kept = await keep_seat(people, account, body.keep.game_id, body.keep.token)
-    return _logged_in(request, row.id, row.name, token, csrf, 200, {"kept": kept})
+    response = _logged_in(request, row.id, row.name, token, csrf, 200, {"kept": kept})
+    if setting(row, "language"):  # the account's language from now on in this browser
+        i18n.set_cookie(response, setting(row, "language"))
+    return response
 
 
 @router.post("/api/account/logout", responses=refusals(401, 403, what=REFUSALS))

@@ -28,7 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import advice, games, lobby, pages, replays, tutorial, ws
+from . import advice, games, i18n, lobby, pages, replays, tutorial, ws
 from .bodies import ActionBody  # noqa: F401 - its home by name (and OpenAPI name): bodies.py
 from .errors import DATABASE_DOWN, DATABASE_ERRORS, RETRY_AFTER, Refused, database_down
 from .people import install as install_people
@@ -36,7 +36,7 @@ from .security import install as install_security
 from .sessions import Manager
 from .store import Store
 
-ROUTERS = (games, lobby, ws, pages, replays, tutorial, advice)
+ROUTERS = (games, lobby, ws, pages, replays, tutorial, advice, i18n)
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None,
@@ -62,6 +62,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.3, limits=None,
                   description="Play Cyclades over HTTP and WebSocket: see docs/api.md.")
     install_security(app, limits)  # limits, headers, offline docs, housekeeping
     install_people(app, limits)    # accounts, my games, play now, ratings, chat (people.py)
+    app.add_middleware(i18n.Languages)  # each request in its language (outermost: errors speak it too)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(Refused, _refused)
     for kind in DATABASE_ERRORS:

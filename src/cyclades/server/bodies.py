@@ -16,7 +16,8 @@ _KINDS = "; ".join(f"{k.name}: {k.text}" for k in PLAYER_KINDS)
 
 
 class ActionBody(BaseModel):
-    """One of the `legal_actions` of the seat to move, as the engine lists it."""
+    """One of the `legal_actions` of the seat to move, as the engine lists it (its `text`, the
+    words the server lists it with, may come back with it: they are not part of the action)."""
     # Its public name (app.py imports it): the OpenAPI schema calls it
     # cyclades__server__app__ActionBody, beside the tutorial's own ActionBody, as it did when
     # the routes were written in app.py.
@@ -27,6 +28,7 @@ class ActionBody(BaseModel):
     what: StrictStr = Field("", description="a god, unit, building, card or hero, as the kind needs")
     where: StrictStr = Field("", description="an area of the board (its id), as the kind needs")
     n: StrictInt = Field(0, description="an amount (GP, units) or a player, as the kind needs")
+    text: StrictStr | None = Field(None, max_length=500, description="ignored: the action's words, as listed")
 
 
 class DecisionBody(BaseModel):

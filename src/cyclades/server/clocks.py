@@ -27,6 +27,8 @@ import os
 import time
 from dataclasses import dataclass
 
+from ..content.i18n import N_, _
+
 log = logging.getLogger("cyclades.server")
 
 TIMEOUTS_TO_BOT = 3   # timeouts of one seat in one game after which a bot plays it for good
@@ -41,16 +43,16 @@ class Speed:
     per: float          # seconds each decision has before the bank is drawn on
     bank: float         # seconds in each seat's bank at the start
     turn_based: bool    # players are told when it is their turn (server/notify.py)
-    label: str          # for people, a whole sentence
+    label: str          # for people, a whole sentence (a catalog message: said in the reader's language)
 
 
 SPEEDS = {
     "live": Speed("live", 20, 8 * 60, False,
-                  "Live: 20 seconds a decision, and 8 minutes in the bank for the long ones."),
+                  N_("Live: 20 seconds a decision, and 8 minutes in the bank for the long ones.")),
     "turn-based": Speed("turn-based", 24 * 3600, 3 * 24 * 3600, True,
-                        "Turn-based: a day a decision, and 3 days in the bank."),
+                        N_("Turn-based: a day a decision, and 3 days in the bank.")),
     "turn-based-72h": Speed("turn-based-72h", 72 * 3600, 7 * 24 * 3600, True,
-                            "Turn-based: three days a decision, and 7 days in the bank."),
+                            N_("Turn-based: three days a decision, and 7 days in the bank.")),
 }
 
 
@@ -116,7 +118,7 @@ def public(clocks: dict | None) -> dict | None:
     if not clocks:
         return None
     speed = SPEEDS.get(clocks.get("speed"))
-    return {"speed": clocks.get("speed"), "label": speed.label if speed else None,
+    return {"speed": clocks.get("speed"), "label": _(speed.label) if speed else None,
             "turn_based": bool(speed and speed.turn_based), "per": clocks["per"],
             "banks": clocks["banks"], "timeouts": clocks["timeouts"], "seat": clocks.get("seat"),
             "since": clocks.get("since"), "deadline": deadline(clocks), "now": now(),

@@ -19,6 +19,7 @@ from ..web.geometry import geometry
 from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
 from .holders import creator_holds
+from .i18n import board_words
 from .options import DEFAULT_BOT, PEOPLE, CreateBody, check_seed, seat_kinds, seat_names, seat_specs, setup_options
 from .sessions import manager_of
 from .transport import LOG_TAIL
@@ -59,7 +60,7 @@ async def get_game(game_id: str, request: Request, token: str | None = None):
     s = await manager_of(request).get(game_id)
     seat = await s.seat_for(token)
     await s.join(seat, token)
-    out = s.state(seat, s.log[-LOG_TAIL:])
+    out = s.state(seat, s.lines()[-LOG_TAIL:])
     out["log_total"] = len(s.log)
     return out
 
@@ -69,14 +70,14 @@ async def get_board(game_id: str, request: Request):
     """The map's geometry for drawing (public, never changes during a game)."""
     s = await manager_of(request).get(game_id)
     b = s.game.board
-    return {**geometry(b), "ids": list(b.ids)}
+    return {**board_words(geometry(b)), "ids": list(b.ids)}
 
 
 @router.get("/api/games/{game_id}/log", responses=refusals(404))
 async def get_log(game_id: str, request: Request, start: int = Query(0, ge=0)):
     """The whole log from line `start` on (public)."""
     s = await manager_of(request).get(game_id)
-    return {"start": start, "total": len(s.log), "log": s.log[start:]}
+    return {"start": start, "total": len(s.log), "log": s.lines()[start:]}
 
 
 @router.post("/api/games/{game_id}/actions", responses=refusals(403, 404, 409, 422, 503))
@@ -90,7 +91,7 @@ async def post_action(game_id: str, body: DecisionBody, request: Request):
         raise Refused(403, "a token is required to act")
     await s.join(seat, body.token)
     # The token is checked again under the game's lock, against the seats as stored.
-    return await s.act(body.token, body.version, body.action.model_dump())
+    return await s.act(body.token, body.version, body.action.model_dump(exclude={"text"}))
 
 
 @router.post("/api/games/{game_id}/undo", responses=refusals(403, 404, 409, 422, 503))

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
+from ..content.i18n import _
 from .errors import Refused
 
 # The bot a seat gets when the request (or the lobby, which asks GET /api/bots) names none.
@@ -134,15 +135,22 @@ def check_seed(body: CreateBody, seats: list) -> None:
 
 def seat_names(body: CreateBody, seats: list) -> list:
     """A name for each seat: the one asked for (at most 40 characters), else "Player 2" for a
-    person, "Greedy bot 2" for a bot."""
+    person, "Greedy bot 2" for a bot (in the creator's language: the name is the seat's from then on)."""
     n = body.players
     names = list(body.names or [])
     if len(names) > n:
         raise Refused(422, f"'names' lists more than {n} players")
     names += [None] * (n - len(names))
     names = [(x or "").strip()[:40] or None for x in names]
-    return [x or (f"Player {i + 1}" if seats[i] in PEOPLE else f"{seats[i].title()} bot {i + 1}")
+    return [x or (_("Player {n}").format(n=i + 1) if seats[i] in PEOPLE else
+                  _("{level} bot {n}").format(level=_bot_word(seats[i]), n=i + 1))
             for i, x in enumerate(names)]
+
+
+def _bot_word(kind: str) -> str:
+    """A bot's kind as its default name says it: a level's label ("Casual"), else the agent's name."""
+    from ..agents.levels import LEVELS
+    return _(LEVELS[kind].label) if kind in LEVELS else kind.title()
 
 
 def seat_specs(seats: list, names: list) -> list:

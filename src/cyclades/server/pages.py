@@ -15,10 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from ..content.descriptions import content
 from ..content.rulesets import RULESETS
+from .i18n import TEMPLATES, render
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -26,9 +27,9 @@ router = APIRouter()
 
 
 def page(name: str):
-    path = STATIC / name
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
+    """The page `name` (web/templates), in the request's language (server/i18n.py)."""
+    if (TEMPLATES / name).is_file():
+        return render(name)
     return HTMLResponse(PLACEHOLDER.format(name=name))
 
 
@@ -86,4 +87,4 @@ async def get_setup(game_id: str, request: Request):
 
 @router.get("/rules", include_in_schema=False)
 async def rules_page(ruleset: str | None = None):
-    return FileResponse(STATIC / "rules.html", media_type="text/html")
+    return page("rules.html")

@@ -31,6 +31,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from ..content.i18n import N_, _, ngettext
 from . import auth
 from .errors import Refused, refusals
 from .holders import hold_many, holders_of
@@ -45,7 +46,7 @@ TRIES = 8                     # compare-and-set attempts before giving up (503)
 STUCK_AFTER = 120.0           # seconds a table may stay `starting` (its game being made)
 
 
-RULESET_LABELS = {"legendary": "Legendary", "classic": "Classic (2009)"}
+RULESET_LABELS = {"legendary": N_("Legendary"), "classic": N_("Classic (2009)")}
 
 router = APIRouter()
 
@@ -83,16 +84,20 @@ def setup_of(body: PlayBody, max_cycles: int | None) -> dict:
 
 
 def mode_of(options: dict) -> dict:
-    """A game's mode, and a label for people: "Legendary with Maelström, 4 players in teams"."""
+    """A game's mode, and a label for people: "Legendary with Maelström, 4 players in teams" (in the
+    current language)."""
     ruleset = options.get("ruleset") or "legendary"
     players = options.get("players")
     teams = bool(options.get("teams"))
     maelstrom = bool(options.get("maelstrom")) and ruleset != "classic"
-    label = RULESET_LABELS.get(ruleset, ruleset) + (" with Maelström" if maelstrom else "")
-    label += f", {players} players" + (" in teams" if teams and players != 2 else "")
+    edition = _("Legendary with Maelström") if ruleset == "legendary" and maelstrom else \
+        _(RULESET_LABELS[ruleset]) if ruleset in RULESET_LABELS else ruleset
+    parts = [edition, _("{n} players in teams").format(n=players) if teams and players != 2
+             else ngettext("{n} player", "{n} players", players or 0).format(n=players)]
     cycles = options.get("max_cycles")
     if cycles:
-        label += ", one cycle only" if cycles == 1 else f", at most {cycles} cycles"
+        parts.append(_("one cycle only") if cycles == 1 else _("at most {n} cycles").format(n=cycles))
+    label = ", ".join(parts)  # in the request's language
     return {"ruleset": ruleset, "players": players, "teams": teams, "maelstrom": maelstrom,
             "label": label}
 
@@ -187,7 +192,7 @@ async def _view_for(people, row, account_id: int | None) -> dict:
 async def _sit(people, account: dict, row) -> object | None:
     """Take a free seat of this table (compare-and-set); the table as it is then, or None if it
     is full, gone or changed too often."""
-    for _ in range(TRIES):
+    for _try in range(TRIES):
         if row is None or row.status != "waiting":
             return None
         seated = _seated(row)
@@ -259,7 +264,7 @@ async def fill_due(people) -> int:
 async def leave(people, account_id: int, row) -> object | None:
     """Leave a waiting table: it closes when the last one leaves; a creator who leaves hands
     the table to the next one seated."""
-    for _ in range(TRIES):
+    for _try in range(TRIES):
         if row is None or row.status != "waiting" or not _at(row, account_id):
             return row
         seated = [s for s in _seated(row) if s["account"] != account_id]

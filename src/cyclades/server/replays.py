@@ -19,29 +19,31 @@ game's, or a game whose seed its owner knows already: everything.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from pathlib import Path
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
+from ..content.i18n import current as current_language
 from ..engine.actions import Action
 from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
 from ..engine.log import Narrator
 from ..engine.queries import metropolis_counts
+from ..engine.wording import action_text
 from ..web.geometry import geometry
 from .errors import Refused
+from .i18n import Chronicle, board_words
+from .pages import page
 from .security import client_key
 from .store import Changed
 from .sync import catch_up
-
-STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 CHECKPOINT = 32          # a copy of the game every this many decisions
 VIEW_CACHE = 96          # positions kept per replay
@@ -88,6 +90,7 @@ class Replay:
         self.actions: list[Action] = []
         self.checkpoints = {0: g.copy()}
         self.log: list[str] = []
+        self.chronicle = Chronicle(self.names)  # the log in the reader's language (server/i18n.py)
         # Per step n (the position after n decisions), n = 0..len(actions):
         self.cycle = [g.state.cycle]
         self.phase = [g.state.phase]
@@ -133,6 +136,7 @@ class Replay:
                     lines = [str(e.get("type", "event")) for e in events if isinstance(e, dict)]
                 self.actions.append(action)
                 self.log.extend(lines)
+                self.chronicle.add(events)
                 self.log_end.append(len(self.log))
                 self.actor.append(actor)
                 self.cycle.append(g.state.cycle)
@@ -179,7 +183,7 @@ class Replay:
         """The position after n decisions, as the viewer shows it. A running game's replay
         shows what a spectator sees, or with `viewer` (a faction of the seat asking) what that
         player saw then: their own purse too (R24)."""
-        key = (n, viewer if self.public else None)
+        key = (n, viewer if self.public else None, current_language())
         with self.lock:
             hit = self.views.get(key)
             if hit is not None:
@@ -199,13 +203,17 @@ class Replay:
         out = {"step": n, "steps": self.steps, "cycle": self.cycle[n], "phase": self.phase[n],
                "view": view, "log_end": self.log_end[n],
                "actor": self.actor[n],
-               "action": None if self.public or n == 0 else self.actions[n - 1].to_json(),
-               "next_action": None if self.public or n >= self.steps else self.actions[n].to_json()}
+               "action": None if self.public or n == 0 else self._worded(self.actions[n - 1], g),
+               "next_action": None if self.public or n >= self.steps else self._worded(self.actions[n], g)}
         with self.lock:
             self.views[key] = out
             while len(self.views) > VIEW_CACHE:
                 self.views.popitem(last=False)
         return out
+
+    def _worded(self, action: Action, g: Game) -> dict:
+        """An action with its words in the current language (the page shows them as they are)."""
+        return {**action.to_json(), "text": action_text(action, g, self.names)}
 
     # --- what the viewer loads first ---------------------------------------------------
 
@@ -225,13 +233,13 @@ class Replay:
                 "to_move": self.to_move[since:until + 1], "actor": self.actor[since:until + 1],
                 "log_end": self.log_end[since:until + 1],
                 "actions": None if self.public else [a.to_json() for a in self.actions[since:until]],
-                "log_start": first_log, "log": self.log[first_log:self.log_end[until]],
+                "log_start": first_log, "log": self.chronicle.lines(self.log, self.game)[first_log:self.log_end[until]],
                 "cycles": self.cycle_starts(),
                 "result": self.game.result() if self.over else None,
             }
             if since == 0:
                 b = self.game.board
-                out["board"] = {**geometry(b), "ids": list(b.ids)}
+                out["board"] = {**board_words(geometry(b)), "ids": list(b.ids)}
             out["timeline"] = self.timeline()
             return out
 
@@ -317,7 +325,8 @@ def _building(request) -> asyncio.Semaphore:
 
 
 async def _in_thread(fn, *args):
-    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+    """fn(*args) on a thread, in the request's context (its language among it)."""
+    return await asyncio.get_running_loop().run_in_executor(None, contextvars.copy_context().run, fn, *args)
 
 
 async def game_replay(request, game_id: str) -> Replay:
@@ -418,10 +427,7 @@ def build_upload(data) -> Replay:
 # --- routes ---------------------------------------------------------------------------------------
 
 def _page():
-    path = STATIC / "replay.html"
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    return HTMLResponse("<!doctype html><title>Cyclades</title><p>The replay viewer is not installed.</p>")
+    return page("replay.html")
 
 
 @router.get("/replay", include_in_schema=False)

@@ -61,6 +61,7 @@ from .errors import DATABASE_DOWN, RETRY_AFTER, Refused, database_down
 from .logs import redact_logs
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+TEMPLATES = Path(__file__).resolve().parent.parent / "web" / "templates"  # the pages (server/i18n.py)
 
 MAX_JSON_DEPTH = 64        # arrays and objects inside each other; the API's bodies use at most 6
 CREATE_PATHS = ("/api/games", "/api/tutorial")  # POSTs that create a game: limited per client
@@ -278,7 +279,7 @@ def _json_type(content_type: str | None) -> bool:
 
 # --- security headers ---------------------------------------------------------------------------
 
-def inline_style_hashes(folder: Path = STATIC) -> list[str]:
+def inline_style_hashes(folder: Path = TEMPLATES) -> list[str]:
     """CSP hashes of the <style> blocks of the client's own pages (there are no inline
     scripts: the CSP allows none)."""
     out = []

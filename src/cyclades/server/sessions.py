@@ -37,10 +37,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from ..content.i18n import current as current_language
 from ..engine import undo
 from ..engine.actions import Action
 from ..engine.game import Game, IllegalAction
 from . import clocks as timing
+from . import i18n
 from .bots import PLAIN_AFTER, BotFailure, BotPool, BotRunner, retry_delay
 from .errors import Refused, SeatsChanged
 from .presence import Presence
@@ -102,6 +104,7 @@ class Session:
                               self.factions_of)
         self.narrator = _narrator(game, names)
         self.names = names            # per faction, as the log names them
+        self.chronicle = i18n.Chronicle(names)  # the log in the reader's language (server/i18n.py)
         self._views = {}              # faction -> view of the current version
         self.clocks: dict | None = None  # a timed game's clocks (server/clocks.py), as stored
 
@@ -245,6 +248,10 @@ class Session:
 
     # --- what a seat sees ----------------------------------------------------------------
 
+    def lines(self) -> list:
+        """The log in the reader's language (the current one): `log`, told again if need be."""
+        return self.chronicle.lines(self.log, self.game)
+
     def viewer(self, seat):
         """The faction whose view a seat gets: the one to move if it is one of the seat's,
         else its first (a 2-player seat's two factions share a purse, R22)."""
@@ -260,9 +267,10 @@ class Session:
         if view is None or view["version"] != g.state.version:
             view = self._views[faction] = g.view(faction)
         legal = view.get("legal_actions", []) if faction is not None and faction == g.to_move else []
+        legal, waiting = i18n.worded(g, legal, list(self.names), faction)  # the page's words
         out = {"game_id": self.game_id, "seat": seat,
                "factions": list(self.factions_of[seat]) if seat is not None else [],
-               "version": view["version"], "view": view,
+               "version": view["version"], "view": view, "waiting": waiting,
                "legal_actions": legal, "log": log_lines, "seats": self.public_seats(),
                "names": list(self.names), "status": self.status,
                "log_total": len(self.log), "undos": self.undos,
@@ -277,8 +285,9 @@ class Session:
 
     def state_text(self, seat, log_lines) -> str:
         """The WebSocket's state message as JSON text, made once for every connection that
-        gets the same one (spectators, most of all) until the game changes (`Pages.tell`)."""
-        key = (seat, len(self.log) - len(log_lines), len(self.log))
+        gets the same one (spectators, most of all) in the same language until the game changes
+        (`Pages.tell`)."""
+        key = (seat, len(self.log) - len(log_lines), len(self.log), current_language())
         return self.pages.text(key, lambda: json.dumps({"type": "state", **self.state(seat, log_lines)},
                                                         separators=(",", ":"), ensure_ascii=False))
 
@@ -476,6 +485,7 @@ class Session:
 
     def keep(self, played: Played, lines: list, version: int) -> None:
         self.log.extend(lines)
+        self.chronicle.add(played.events)
         self.decisions += 1
         self.table.add(played, len(self.log), version)
 
@@ -523,6 +533,7 @@ class Session:
         self.game = game
         self.decisions = 0
         self.log.clear()
+        self.chronicle.clear()
         self.table = Table()
         self._views.clear()
         for played, lines, version in done:
@@ -558,6 +569,7 @@ class Session:
         self.game = back
         self.decisions -= 1
         self.table.pop()
+        self.chronicle.pop()
         del self.log[self.table.log_start(len(self.table)):]
 
     # --- bots --------------------------------------------------------------------------

@@ -32,6 +32,8 @@ class Watched(Protocol):
 
     def state_text(self, seat, log_lines) -> str: ...
 
+    def lines(self) -> list: ...
+
 
 class Pages:
     """The open pages of one game, and the state messages made for them since it last changed."""
@@ -145,9 +147,9 @@ class Connection:
         if reset:  # decisions were taken back: the log starts again from its tail
             self.sent = max(0, len(s.log) - LOG_TAIL)
             self.undos = s.undos
-        lines = s.log[self.sent:]
+        lines = s.lines()[self.sent:]  # in the reader's language
         self.sent = len(s.log)
-        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.log)
+        moves = None if self.seen is None or reset else s.table.moves_after(self.seen, s.lines())
         self.seen = s.decisions
         text = s.state_text(self.seat, lines)
         extra = {"log_reset": True} if reset else {}

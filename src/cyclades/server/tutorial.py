@@ -30,15 +30,16 @@ from pathlib import Path
 
 import yaml
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from ..agents.base import Agent
+from ..content.i18n import _
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.queries import controlled_lands
 from ..engine.undo import unknowns
 from .errors import Refused
+from .pages import page
 from .sessions import Session
 
 LESSONS_DIR = Path(__file__).resolve().parent.parent / "content" / "tutorial"
@@ -169,10 +170,17 @@ def goal_reached(d: dict, game: Game) -> bool:
     raise ValueError(f"unknown goal {goal!r}")
 
 
+def said(text: str) -> str:
+    """A lesson's sentence in the current language (the catalog holds it with its spaces folded)."""
+    text = " ".join(str(text).split())
+    return _(text) if text else text
+
+
 def public_lesson(d: dict) -> dict:
     ids = [x["id"] for x in lessons()]
-    return {"id": d["id"], "title": d["title"], "intro": d.get("intro", ""), "done": d.get("done", ""),
-            "steps": [{"say": " ".join(st["say"].split()), "expect": st["expect"]} for st in d["steps"]],
+    return {"id": d["id"], "title": said(d["title"]), "intro": said(d.get("intro", "")),
+            "done": said(d.get("done", "")),
+            "steps": [{"say": said(st["say"]), "expect": st["expect"]} for st in d["steps"]],
             "next": next_lesson(d["id"]), "number": ids.index(d["id"]) + 1, "count": len(ids)}
 
 
@@ -210,6 +218,7 @@ class ActionBody(BaseModel):
     what: StrictStr = ""
     where: StrictStr = ""
     n: StrictInt = 0
+    text: StrictStr | None = Field(None, max_length=500, description="ignored: the action's words, as listed")
 
 
 class EndsTurnBody(TokenVersion):
@@ -218,13 +227,12 @@ class EndsTurnBody(TokenVersion):
 
 router = APIRouter()
 _PROGRESS: dict = {}  # game id -> (version, progress): asked after every change of a lesson game
-STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
 @router.get("/tutorial", include_in_schema=False)
 async def tutorial_page():
     """The lessons, each with a button that starts it (the lobby's "Learn to play")."""
-    return FileResponse(STATIC / "tutorial.html", media_type="text/html")
+    return page("tutorial.html")
 
 
 def _manager(request):
@@ -249,7 +257,7 @@ def _lesson_of(session: Session):
 @router.get("/api/tutorial")
 async def list_lessons():
     """The lessons of the guided first game, in order."""
-    return {"lessons": [{"id": d["id"], "title": d["title"], "steps": len(d["steps"])} for d in lessons()],
+    return {"lessons": [{"id": d["id"], "title": said(d["title"]), "steps": len(d["steps"])} for d in lessons()],
             "steps": total_steps()}
 
 
@@ -312,7 +320,7 @@ async def would_end_turn(game_id: str, body: EndsTurnBody, request: Request):
     if seat is None or g.is_over or g.to_move not in s.factions_of[seat] \
             or body.version != g.state.version:
         return {"ends_turn": False}
-    a = Action.from_json(body.action.model_dump())
+    a = Action.from_json(body.action.model_dump(exclude={"text"}))
     if a not in g.legal_actions():
         raise Refused(422, "not a legal action now")
     return {"ends_turn": ends_turn(g, a)}

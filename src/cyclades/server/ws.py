@@ -141,7 +141,10 @@ async def _answer(conn: Connection, msg: dict):
             return
         try:
             # Checked again under the game's lock with the token, against the stored seats.
-            await conn.session.act(conn.token, msg["version"], msg["action"])
+            action = msg["action"]
+            if isinstance(action, dict):  # an action as listed may come back with its words
+                action = {k: v for k, v in action.items() if k != "text"}
+            await conn.session.act(conn.token, msg["version"], action)
         except Refused as e:
             conn.error(e.status, e.message)
         except Exception as e:

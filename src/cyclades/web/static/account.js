@@ -1,7 +1,7 @@
 // The account in every page's top bar: "Play now", "My games" with a badge counting the games
 // waiting on me, and my name (profile, settings, log out) or "Log in". On a game page opened
 // with a seat's link, it offers to keep that seat in an account (server/accounts.py).
-import { api, h } from "./common.js";
+import { ngettext, _, api, h } from "./common.js";
 
 const KEEP_KEY = "cyclades.keep-seat"; // sessionStorage: {game_id, token, back} while logging in
 const REFRESH_MS = 30000;
@@ -33,7 +33,7 @@ export function nextPage(fallback = "/my") {
   return next.startsWith("/") && !next.startsWith("//") ? next : fallback;
 }
 
-export function loginLink(text = "Log in", signup = false) {
+export function loginLink(text = _("Log in"), signup = false) {
   const here = location.pathname + location.search;
   return h("a", { class: "account-login", href: `/login?next=${encodeURIComponent(here)}${signup ? "#signup" : ""}` }, text);
 }
@@ -56,42 +56,42 @@ export function forgetKeepRequest() {
 // "3 min", "5 h", "2 days": how long, in words people read at a glance.
 export function duration(seconds) {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return s === 1 ? "1 second" : `${s} seconds`;
+  if (s < 60) return ngettext("{n} second", "{n} seconds", s);
   const m = Math.round(s / 60);
-  if (m < 60) return m === 1 ? "1 minute" : `${m} minutes`;
+  if (m < 60) return ngettext("{n} minute", "{n} minutes", m);
   const hours = Math.round(s / 3600);
-  if (hours < 48) return hours === 1 ? "1 hour" : `${hours} hours`;
+  if (hours < 48) return ngettext("{n} hour", "{n} hours", hours);
   const d = Math.round(s / 86400);
-  return `${d} days`;
+  return ngettext("{n} day", "{n} days", d);
 }
 
 export function placeText(place, players) {
   const n = place + 1;
-  const ord = n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
-  return `${ord} of ${players}`;
+  const ord = n === 1 ? _("1st") : n === 2 ? _("2nd") : n === 3 ? _("3rd") : _("{n}th", { n });
+  return _("{place} of {players}", { place: ord, players });
 }
 
 // --- the top bar --------------------------------------------------------------------------
 
 function badge(n) {
-  return n ? h("span", { class: "badge-count", title: `${n} game${n > 1 ? "s" : ""} waiting on you`, "aria-label": `${n} waiting on you` }, String(n)) : null;
+  return n ? h("span", { class: "badge-count", title: ngettext("{n} game waiting on you", "{n} games waiting on you", n), "aria-label": _("{n} waiting on you", { n }) }, String(n)) : null;
 }
 
 function renderNav(nav, data) {
   const a = data && data.account;
-  const items = [h("a", { class: "nav-play", href: "/play" }, "Play now")];
+  const items = [h("a", { class: "nav-play", href: "/play" }, _("Play now"))];
   if (a) {
-    items.push(h("a", { class: "nav-my", href: "/my" }, "My games", badge(data.waiting_on_me)));
+    items.push(h("a", { class: "nav-my", href: "/my" }, _("My games"), badge(data.waiting_on_me)));
     items.push(h("details", { class: "account-menu" },
-      h("summary", { title: `Logged in as ${a.name}` }, h("span", { class: "account-name" }, a.name)),
+      h("summary", { title: _("Logged in as {name}", { name: a.name }) }, h("span", { class: "account-name" }, a.name)),
       h("div", { class: "menu", role: "menu" },
-        h("a", { href: `/players/${encodeURIComponent(a.name)}`, role: "menuitem" }, "My profile"),
-        h("a", { href: "/my", role: "menuitem" }, "My games"),
-        h("a", { href: "/leaderboard", role: "menuitem" }, "Leaderboard"),
-        h("a", { href: "/account", role: "menuitem" }, "Account settings"),
-        h("button", { type: "button", class: "linklike", role: "menuitem", onclick: logout }, "Log out"))));
+        h("a", { href: `/players/${encodeURIComponent(a.name)}`, role: "menuitem" }, _("My profile")),
+        h("a", { href: "/my", role: "menuitem" }, _("My games")),
+        h("a", { href: "/leaderboard", role: "menuitem" }, _("Leaderboard")),
+        h("a", { href: "/account", role: "menuitem" }, _("Account settings")),
+        h("button", { type: "button", class: "linklike", role: "menuitem", onclick: logout }, _("Log out")))));
   } else {
-    items.push(h("a", { class: "nav-board", href: "/leaderboard" }, "Leaderboard"));
+    items.push(h("a", { class: "nav-board", href: "/leaderboard" }, _("Leaderboard")));
     if (location.pathname !== "/login") items.push(loginLink());
   }
   nav.replaceChildren(...items);
@@ -105,7 +105,7 @@ async function refreshNav(nav) {
 function installNav() {
   const bar = document.querySelector("header.topbar");
   if (!bar || document.querySelector(".account-nav")) return null;
-  const nav = h("nav", { class: "account-nav", "aria-label": "Your account" });
+  const nav = h("nav", { class: "account-nav", "aria-label": _("Your account") });
   // A game's top bar is full at a laptop's width, and a second line of it would take the
   // board's height: there the account heads the side column.
   const side = document.body.classList.contains("game-page") && matchMedia("(min-width: 821px)").matches
@@ -154,7 +154,7 @@ async function offerToKeepSeat() {
   }
   const box = h("div", { class: "keep-seat panel", role: "note" });
   const close = h("button", {
-    type: "button", class: "linklike keep-close", "aria-label": "Not now", title: "Not now",
+    type: "button", class: "linklike keep-close", "aria-label": _("Not now"), title: _("Not now"),
     onclick: () => {
       box.remove();
       try { // not again for this game in this browser tab
@@ -163,20 +163,20 @@ async function offerToKeepSeat() {
     },
   }, "×");
   if (data.account) {
-    box.append(h("p", {}, `Keep this seat in your account (${data.account.name}): the game goes into My games.`),
+    box.append(h("p", {}, _("Keep this seat in your account ({name}): the game goes into My games.", { name: data.account.name })),
       h("div", { class: "buttons" }, h("button", {
         type: "button", class: "small primary", id: "keep-seat",
         onclick: async (ev) => {
           ev.currentTarget.disabled = true;
           try {
             await api("POST", "/api/account/seats", { game_id: gameId, token });
-            box.replaceChildren(h("p", {}, "This seat is yours now: it is in My games."));
+            box.replaceChildren(h("p", {}, _("This seat is yours now: it is in My games.")));
             setTimeout(() => box.remove(), 4000);
           } catch (e) {
-            box.replaceChildren(h("p", { class: "error" }, `The seat cannot be kept: ${e.message}`), close);
+            box.replaceChildren(h("p", { class: "error" }, _("The seat cannot be kept: {reason}", { reason: e.message })), close);
           }
         },
-      }, "Keep this seat")), close);
+      }, _("Keep this seat"))), close);
   } else {
     const go = (signup) => () => {
       try {
@@ -184,10 +184,10 @@ async function offerToKeepSeat() {
       } catch (e) { /* the login page will not know: the seat stays a guest's */ }
       location.href = `/login?keep=1${signup ? "#signup" : ""}`;
     };
-    box.append(h("p", {}, "You play as a guest, by this link. Create an account to keep this seat: your games, ratings and invitations in one place."),
+    box.append(h("p", {}, _("You play as a guest, by this link. Create an account to keep this seat: your games, ratings and invitations in one place.")),
       h("div", { class: "buttons" },
-        h("button", { type: "button", class: "small primary", id: "keep-signup", onclick: go(true) }, "Create an account"),
-        h("button", { type: "button", class: "small secondary", id: "keep-login", onclick: go(false) }, "Log in")), close);
+        h("button", { type: "button", class: "small primary", id: "keep-signup", onclick: go(true) }, _("Create an account")),
+        h("button", { type: "button", class: "small secondary", id: "keep-login", onclick: go(false) }, _("Log in"))), close);
   }
   const side = document.querySelector("aside.side");
   const account = side && side.querySelector(".side-account");
@@ -237,17 +237,17 @@ export async function offerNameInvites(box, game) {
   if (!data.account) return;
   for (const row of box.querySelectorAll("[data-invite]")) {
     const seat = Number(row.dataset.invite);
-    const input = h("input", { type: "text", maxlength: 24, placeholder: "a player's name", "aria-label": `Invite a player by name to seat ${seat + 1}` });
+    const input = h("input", { type: "text", maxlength: 24, placeholder: _("a player's name"), "aria-label": _("Invite a player by name to seat {n}", { n: seat + 1 }) });
     const message = h("span", { class: "muted", role: "status" });
     const form = h("form", { class: "invite-by-name", "data-invite-name": seat },
-      h("span", { class: "what" }, "or by name:"), input,
-      h("button", { type: "submit", class: "small secondary" }, "Invite"), message);
+      h("span", { class: "what" }, _("or by name:")), input,
+      h("button", { type: "submit", class: "small secondary" }, _("Invite")), message);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
         const r = await api("POST", `/api/games/${encodeURIComponent(game.game_id)}/invite`,
           { seat, name: input.value.trim(), host_token: game.host_token });
-        row.replaceWith(h("p", { class: "invited", "data-invited": seat }, `${r.invited} is invited to seat ${seat + 1}: the game waits in their My games (the link above no longer works).`));
+        row.replaceWith(h("p", { class: "invited", "data-invited": seat }, _("{name} is invited to seat {n}: the game waits in their My games (the link above no longer works).", { name: r.invited, n: seat + 1 })));
         form.remove();
       } catch (e) {
         message.textContent = e.message;

@@ -7,11 +7,11 @@
 // The board is asked where things are (board.js: anchor, outline, overlay, tokenSize), never
 // redrawn here; the pieces that travel or appear are the board's own figures (board-art.js).
 import * as art from "./board-art.js";
-import { BUILDINGS, cardName, colour, godName, h, ink, seatName, svg } from "./common.js";
+import { _, BUILDINGS, cardName, colour, godName, h, ink, seatName, svg } from "./common.js";
 
 const SPEED_KEY = "cyclades.animationSpeed";
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, off: 0 };
-export const SPEED_NAMES = { slow: "Moves: slow", normal: "Moves: normal", fast: "Moves: fast", off: "Moves: off" };
+export const SPEED_NAMES = { slow: _("Moves: slow"), normal: _("Moves: normal"), fast: _("Moves: fast"), off: _("Moves: off") };
 // What the page animates of its own player's decisions: what chance decided, not their clicks.
 const OWN = new Set(["battle", "round", "casualty", "retreat", "escaped", "battle_won", "battle_held", "side_destroyed",
   "hector", "reroll", "metropolis", "metropolis_lost", "eliminated", "game_over", "cycle", "income", "gp", "graeae"]);
@@ -205,7 +205,7 @@ export class Animator {
     stage.replaceChildren(h("div", { class: "anim-caption", role: "status" },
       h("span", { class: "chip", style: { background: colour(move.player), color: ink(move.player) } }, seatName(this.host.seats(), move.player)),
       h("span", { class: "anim-lines" }, lines.length ? lines.map((l) => h("span", { class: "anim-line" }, l)) : "…"),
-      h("button", { type: "button", id: "anim-skip", class: "small secondary anim-skip", onclick: () => this.skip(), title: "Draw the board as it is now (Escape)" }, "Skip »")));
+      h("button", { type: "button", id: "anim-skip", class: "small secondary anim-skip", onclick: () => this.skip(), title: _("Draw the board as it is now (Escape)") }, _("Skip »"))));
   }
 
   async playEvent(e, ctx) {
@@ -236,7 +236,7 @@ export class Animator {
         return this.pop(e.area, art.building(0, 0, this.size(), e.building, p));
       case "metropolis":
         await this.ring(e.area, "#7b3fa0", 3);
-        return this.pop(e.area, art.metropolis(0, 0, 1.6 * this.size(), p), "Metropolis!");
+        return this.pop(e.area, art.metropolis(0, 0, 1.6 * this.size(), p), _("Metropolis!"));
       case "demolished":
         return this.float(e.area, `− ${(BUILDINGS[e.building] || { name: e.building }).name}`, "#fff");
       case "prosperity":
@@ -273,7 +273,7 @@ export class Animator {
       case "cycle":
         return this.banner(`Cycle ${e.cycle}`);
       case "game_over":
-        return this.banner("The game is over");
+        return this.banner(_("The game is over"));
       default:
         return null;
     }
@@ -449,7 +449,7 @@ function unitName(unit, n = 1) {
 // The setting in the board's corner: how fast others' moves are played (Skip is in the
 // caption while they are, and Escape).
 export function speedControl(anim) {
-  const select = h("select", { id: "anim-speed", "aria-label": "How others' moves are shown", title: "How others' moves are shown on the board" },
+  const select = h("select", { id: "anim-speed", "aria-label": _("How others' moves are shown"), title: _("How others' moves are shown on the board") },
     Object.entries(SPEED_NAMES).map(([v, text]) => h("option", { value: v }, text)));
   select.value = anim.speed;
   select.addEventListener("change", () => (anim.speed = select.value));
@@ -473,7 +473,7 @@ export function lastMoveMarks(board, lastMoves, seats) {
       marks.push(svg("path", {
         d, class: "last-move", stroke: colour(m.player), "stroke-dasharray": `${5 + m.player} ${3 + (m.player % 3)}`,
         "data-player": m.player, "data-area": id,
-      }, svg("title", {}, `${seatName(seats, m.player)}'s last move`)));
+      }, svg("title", {}, _("{name}'s last move", { name: seatName(seats, m.player) }))));
     }
   }
   return marks;

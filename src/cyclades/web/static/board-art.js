@@ -8,7 +8,7 @@
 //
 // Each figure is drawn in a 30-unit box centred on (0, 0) (its plate included) and scaled to
 // the size the caller gives.
-import { BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
+import { ngettext, _, BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
 
 export { s }; // for board.js
 
@@ -34,17 +34,17 @@ const CREST = "M-7,-5 C-6,-12 4,-14.5 9.5,-9 C6,-11 -1,-10.5 -7,-5 Z";
 const EYE = "M2.2,-3.6 L8,-3.6 L8,-1.6 L2.2,-1.6 Z";
 
 export function troop(x, y, size, p, n, merc) {
-  const title = merc ? `${n} mercenary Troop${n > 1 ? "s" : ""}` : `${n} Troop${n > 1 ? "s" : ""}`;
+  const title = merc ? ngettext("{n} mercenary Troop", "{n} mercenary Troops", n) : ngettext("{n} Troop", "{n} Troops", n);
   return piece(merc ? "merc" : "troop", title, x, y, size,
     s("g", { transform: "translate(-4.5,-1) scale(1.05)" },
       s("path", { d: CREST, fill: merc ? "#9a9a9a" : "#f4ecd8", stroke: OUTLINE, "stroke-width": 0.9 }),
       s("path", { d: HELMET, fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round", "stroke-dasharray": merc ? "2.4 1.4" : null }),
       s("path", { d: EYE, fill: OUTLINE })),
-    plate(p, 7, 6, 8, merc ? `${n}m` : n));
+    plate(p, 7, 6, 8, merc ? _("{n}m", { n }) : n));
 }
 
 export function fleet(x, y, size, p, n) {
-  return piece("fleet", `${n} Fleet${n > 1 ? "s" : ""}`, x, y, size,
+  return piece("fleet", ngettext("{n} Fleet", "{n} Fleets", n), x, y, size,
     // A trireme: a hull with a ram and oars, a mast and a square sail in the faction's colour.
     s("path", { d: "M-7,-1.5 L-7,-11 M-7,-10 L-7,-1", stroke: OUTLINE, "stroke-width": 1.2 }),
     s("path", { d: "M-13,-9.5 L-1,-9.5 L-2,-2 L-12,-2 Z", fill: colour(p), stroke: OUTLINE, "stroke-width": 1, "stroke-linejoin": "round" }),
@@ -55,7 +55,7 @@ export function fleet(x, y, size, p, n) {
 
 export function hero(x, y, size, p, id) {
   const name = cardName(id);
-  return piece("hero", `${name} (Hero)`, x, y, size,
+  return piece("hero", _("{name} (Hero)", { name }), x, y, size,
     s("circle", { r: 11, fill: "#f6d36b", stroke: "#8a6212", "stroke-width": 1.2 }),
     s("path", { d: "M-8,-5 C-7,-13 6,-13.5 10,-6 C6,-9 -2,-10 -8,-5 Z", fill: "#b3261e", stroke: OUTLINE, "stroke-width": 0.8 }),
     s("path", { d: HELMET, transform: "translate(-2,1) scale(0.85)", fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round" }),
@@ -80,7 +80,7 @@ const BEAST_OF = {
 
 export function creature(x, y, size, id, card, p) {
   const kind = BEAST_OF[card] || BEAST_OF[id] || "horns";
-  return piece("creature", `${cardName(id)} (Mythological Creature)`, x, y, size,
+  return piece("creature", _("{name} (Mythological Creature)", { name: cardName(id) }), x, y, size,
     s("circle", { r: 11.5, fill: "#3b2350", stroke: p >= 0 ? colour(p) : "#d9c7ef", "stroke-width": 2.4 }),
     s("path", { d: BEASTS[kind], fill: "#e8d9ff", stroke: "#1a0f24", "stroke-width": 0.6, "stroke-linejoin": "round" }),
     kind === "eye" ? s("circle", { cy: -3, r: 2.6, fill: "#3b2350" }) : null,
@@ -89,7 +89,7 @@ export function creature(x, y, size, id, card, p) {
 
 // A Control token: the faction's plate alone, larger.
 export function control(x, y, size, p) {
-  return piece("control", "Control token", x, y, size,
+  return piece("control", _("Control token"), x, y, size,
     s("path", { d: factionShapePath(p, 9), fill: colour(p), stroke: "#fff", "stroke-width": 1.8, "stroke-linejoin": "round" }),
     s("path", { d: factionShapePath(p, 4.2), fill: "none", stroke: ink(p), "stroke-width": 1.2, opacity: 0.85 }));
 }
@@ -116,7 +116,7 @@ export function building(x, y, size, b, p) {
 export function metropolis(x, y, size, p) {
   const k = size / 24;
   return s("g", { class: "building metropolis", transform: `translate(${round(x)},${round(y)}) scale(${round(k)})`, filter: "url(#piece-shadow)" },
-    s("title", {}, "Metropolis"),
+    s("title", {}, _("Metropolis")),
     s("path", {
       transform: "translate(0,3.5)",
       d: "M-22,11 L-22,-4 L-18,-4 L-18,-8 L-14,-8 L-14,-4 L-7,-4 L-7,-14 L-3,-14 L-3,-18 L3,-18 L3,-14 L7,-14 L7,-4 L14,-4 L14,-8 L18,-8 L18,-4 L22,-4 L22,11 Z",
@@ -127,13 +127,13 @@ export function metropolis(x, y, size, p) {
 
 export function emptySite(x, y, size) {
   return s("rect", { x: round(x - size / 2), y: round(y - size / 2), width: round(size), height: round(size), rx: round(size * 0.15), class: "site empty" },
-    s("title", {}, "Construction site"));
+    s("title", {}, _("Construction site")));
 }
 
 // The Cornucopia printed on the board: a golden horn of plenty.
 export function cornucopia(x, y, size, n) {
   return s("g", { class: "cornucopia", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})` },
-    s("title", {}, `${n} Cornucopia${n > 1 ? "s" : ""} (income)`),
+    s("title", {}, ngettext("{n} Cornucopia (income)", "{n} Cornucopias (income)", n)),
     s("path", { d: "M-11,-8 Q-6,9 10,8 Q13,2 12,-4 Q2,1 -11,-8 Z", fill: "#f2c230", stroke: "#6b4a00", "stroke-width": 1.6, "stroke-linejoin": "round" }),
     s("ellipse", { cx: 11, cy: 2, rx: 2.2, ry: 5.8, fill: "#fff3c4", stroke: "#6b4a00", "stroke-width": 1 }),
     n > 1 ? s("text", { class: "badge-small", x: -7, y: 11, "font-size": 11 }, n) : null);
@@ -142,7 +142,7 @@ export function cornucopia(x, y, size, n) {
 // Prosperity tokens: round green tokens showing a Cornucopia.
 export function prosperity(x, y, size, n) {
   return s("g", { class: "prosperity", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})`, filter: "url(#piece-shadow)" },
-    s("title", {}, `${n} Prosperity token${n > 1 ? "s" : ""} (income)`),
+    s("title", {}, ngettext("{n} Prosperity token (income)", "{n} Prosperity tokens (income)", n)),
     s("circle", { r: 11, fill: "#4d7a2a", stroke: "#f2c230", "stroke-width": 2.4 }),
     s("path", { d: "M-6.5,-4.5 Q-3.3,5 5.8,4.4 Q7.4,1.1 6.7,-2.4 Q1.1,0.7 -6.5,-4.5 Z", fill: "#f2c230" }),
     n > 1 ? s("text", { class: "badge-small", x: 9, y: -6, "font-size": 11 }, n) : null);
@@ -150,7 +150,7 @@ export function prosperity(x, y, size, n) {
 
 export function priestessIcon(x, y, size) {
   return s("g", { class: "priestess-icon", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})` },
-    s("title", {}, "Priestess icon: its new controller gains a Priestess"),
+    s("title", {}, _("Priestess icon: its new controller gains a Priestess")),
     s("circle", { r: 11, fill: "#fdf8ea", stroke: "#b98a1c", "stroke-width": 1.8 }),
     s("circle", { cy: -4.5, r: 3, fill: "#6b4a00" }),
     s("path", { d: "M-5,8 L0,-1.5 L5,8 Z", fill: "#6b4a00" }));
@@ -158,7 +158,7 @@ export function priestessIcon(x, y, size) {
 
 export function volcano(x, y, size) {
   return s("g", { class: "volcano", transform: `translate(${round(x)},${round(y)}) scale(${round(size / 24)})` },
-    s("title", {}, "Volcano"),
+    s("title", {}, _("Volcano")),
     s("path", { d: "M-11,8 L-3,-6 L3,-6 L11,8 Z", fill: "#7a4b32", stroke: "#3b2416", "stroke-width": 1.2, "stroke-linejoin": "round" }),
     s("path", { d: "M-3,-6 L-1.5,-11 L0.5,-8 L2,-12 L3,-6 Z", fill: "#e8562a" }));
 }

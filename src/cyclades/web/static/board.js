@@ -19,7 +19,7 @@
 //   board.tokenSize              a token's size in board units
 import * as art from "./board-art.js";
 import { bestAngle, borders, grow, isleGrowth, orient, placeLabels, rowOf, smoothPath, zones } from "./board-layout.js";
-import { colour } from "./common.js";
+import { _, colour } from "./common.js";
 
 const { s, round } = art;
 const ringPath = (ring) => (ring && ring.length ? "M" + ring.map((p) => `${p[0]},${p[1]}`).join("L") + "Z" : "");
@@ -44,7 +44,7 @@ export class BoardView {
     this.measured = new Map();
     svg.setAttribute("class", "board");
     svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", "The board");
+    svg.setAttribute("aria-label", _("The board"));
     this.fit();
     if (window.ResizeObserver) {
       let queued = false;
@@ -350,8 +350,8 @@ export class BoardView {
       taken.push(...this.drawArea(a, st, heroOwner, creatureOwner, card, attack));
     }
     this.placeNames(taken);
-    for (const id of legal) this.mark(id, "legal-ring", "You may choose this area");
-    if (opts.origin) this.mark(opts.origin, "origin", "Moving from here");
+    for (const id of legal) this.mark(id, "legal-ring", _("You may choose this area"));
+    if (opts.origin) this.mark(opts.origin, "origin", _("Moving from here"));
     if (opts.battle) this.mark(opts.battle, "battle", "Battle!");
   }
 
@@ -430,7 +430,7 @@ export class BoardView {
       // Several Metropolises can stand on one area: the row shrinks to stay in its place.
       const wanted = (a.sites || []).reduce((n, _, i) => n + (blds[i] === "metropolis" ? 2.1 : 1.1), 0) + (a.cornucopias ? 1.2 : 0);
       const S = Math.min(z.sites.site, z.sites.w / wanted);
-      const widths = (a.sites || []).map((_, i) => (blds[i] === "metropolis" ? 2.1 : 1.1) * S);
+      const widths = (a.sites || []).map((_site, i) => (blds[i] === "metropolis" ? 2.1 : 1.1) * S);
       const horn = a.cornucopias ? 1.2 * S : 0;
       const total = widths.reduce((x, y) => x + y, 0) + horn;
       let x = z.sites.cx - total / 2;

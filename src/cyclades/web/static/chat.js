@@ -2,7 +2,7 @@
 // On the game page (installChat): read, write, mute; the WebSocket says when a message is new
 // (chatNotice) and the panel asks for what it may read. In the replay (replayChat): the
 // messages said up to the step shown.
-import { api, colour, h, ink } from "./common.js";
+import { ngettext, _, api, colour, h, ink } from "./common.js";
 
 const FALLBACK_POLL_MS = 20000;
 const LINES = { players: "Players", spectators: "Spectators" };
@@ -42,13 +42,13 @@ class ChatPanel {
   }
 
   build() {
-    this.title = h("h2", { tabindex: "0", role: "button", "aria-expanded": "true" }, "Table talk ", h("span", { class: "chat-unread", hidden: true }));
+    this.title = h("h2", { tabindex: "0", role: "button", "aria-expanded": "true" }, _("Table talk"), " ", h("span", { class: "chat-unread", hidden: true }));
     this.title.addEventListener("click", () => this.toggle());
     this.title.addEventListener("keydown", (ev) => (ev.key === "Enter" || ev.key === " ") && (ev.preventDefault(), this.toggle()));
     this.tabs = h("div", { class: "chat-tabs", role: "tablist", hidden: true });
-    this.list = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "Messages" });
-    this.input = h("input", { type: "text", maxlength: 300, "aria-label": "Your message", placeholder: "Say something to the table", autocomplete: "off" });
-    this.send = h("button", { type: "submit", class: "small primary" }, "Send");
+    this.list = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": _("Messages") });
+    this.input = h("input", { type: "text", maxlength: 300, "aria-label": _("Your message"), placeholder: _("Say something to the table"), autocomplete: "off" });
+    this.send = h("button", { type: "submit", class: "small primary" }, _("Send"));
     this.form = h("form", { class: "chat-form" }, this.input, this.send);
     this.form.addEventListener("submit", (ev) => this.say(ev));
     this.note = h("p", { class: "chat-note muted", hidden: true });
@@ -115,7 +115,7 @@ class ChatPanel {
         }
         this.render();
       } catch (e) {
-        this.showNote(`The table talk cannot be loaded: ${e.message}`);
+        this.showNote(_("The table talk cannot be loaded: {reason}", { reason: e.message }));
       } finally {
         this.loading = null;
       }
@@ -140,16 +140,16 @@ class ChatPanel {
     }, LINES[l])) : []));
     const shown = this.messages.filter((m) => m.line === this.shown);
     this.list.replaceChildren(...(shown.length ? shown.map((m) => this.item(m))
-      : [h("li", { class: "chat-empty muted" }, this.shown === "players" ? "Nothing said at the table yet." : "The spectators have said nothing yet.")]));
+      : [h("li", { class: "chat-empty muted" }, this.shown === "players" ? _("Nothing said at the table yet.") : _("The spectators have said nothing yet."))]));
     this.list.scrollTop = this.list.scrollHeight;
     const writes = this.me !== null && this.shown === this.line;
     this.form.hidden = !writes;
-    if (this.me === null) this.showNote("Log in to talk with the other spectators.");
-    else if (!writes) this.showNote(this.line === "players" ? "Only spectators write here." : "Only the players write here.");
+    if (this.me === null) this.showNote(_("Log in to talk with the other spectators."));
+    else if (!writes) this.showNote(this.line === "players" ? _("Only spectators write here.") : _("Only the players write here."));
     else this.showNote("");
     this.mutedBox.hidden = !this.muted.length;
-    this.mutedBox.replaceChildren(...(this.muted.length ? [`You muted ${this.muted.length} ${this.muted.length > 1 ? "people" : "person"} here. `,
-      h("button", { type: "button", class: "linklike", onclick: () => this.unmuteAll() }, "Unmute")] : []));
+    this.mutedBox.replaceChildren(...(this.muted.length ? [ngettext("You muted {n} person here.", "You muted {n} people here.", this.muted.length) + " ",
+      h("button", { type: "button", class: "linklike", onclick: () => this.unmuteAll() }, _("Unmute"))] : []));
   }
 
   item(m) {
@@ -158,9 +158,9 @@ class ChatPanel {
       nameChip(m, this.st.seats), h("span", { class: "chat-text" }, m.text),
       h("span", { class: "chat-meta" }, h("time", {}, time(m.at)),
         !mine && this.me !== null ? h("button", {
-          type: "button", class: "linklike chat-mute", title: `Mute ${m.name}: hide their messages from you`,
+          type: "button", class: "linklike chat-mute", title: _("Mute {name}: hide their messages from you", { name: m.name }),
           onclick: () => this.mute(m.author, true),
-        }, "mute") : null));
+        }, _("mute")) : null));
   }
 
   async say(ev) {
@@ -229,8 +229,8 @@ export function chatState(status) {
 // The replay: every message said up to the step shown (a finished game shows both lines).
 export function replayChat(box, gid) {
   let messages = [];
-  const list = h("ol", { class: "chat-log", "aria-label": "Table talk" });
-  box.replaceChildren(h("h2", {}, "Table talk"), list);
+  const list = h("ol", { class: "chat-log", "aria-label": _("Table talk") });
+  box.replaceChildren(h("h2", {}, _("Table talk")), list);
   const loaded = api("GET", `/api/games/${encodeURIComponent(gid)}/chat`).then((d) => (messages = d.messages)).catch(() => (messages = []));
   return {
     async step(n) {

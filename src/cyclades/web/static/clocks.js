@@ -1,7 +1,7 @@
 // A timed game's clocks (server/clocks.py): each seat's time, the running one counting down.
 // The server sends its own time with the clocks (`now`): the page counts from the difference
 // between it and this computer's, so a wrong clock here does not matter.
-import { api, h } from "./common.js";
+import { _, api, h } from "./common.js";
 import { whoAmI } from "./account.js";
 
 let shown = null;        // the last clocks received
@@ -26,7 +26,7 @@ export function timeLeft(c, seat) {
 
 function seatLabel(seats, i) {
   const s = (seats || [])[i] || {};
-  return s.name || `Player ${i + 1}`;
+  return s.name || _("Player {n}", { n: i + 1 });
 }
 
 function draw(el, seats) {
@@ -38,15 +38,15 @@ function draw(el, seats) {
   }
   body.replaceChildren(
     h("p", { class: "clock-speed muted" }, c.label || ""),
-    h("ul", { class: "clock-list" }, c.banks.map((_, i) => {
+    h("ul", { class: "clock-list" }, c.banks.map((_bank, i) => {
       const left = timeLeft(c, i);
       const outs = c.timeouts[i];
       return h("li", { class: "clock" + (c.seat === i ? " running" : "") + (left < 30 && c.seat === i ? " low" : ""),
         "data-seat": i, "data-left": left.toFixed(1) },
       h("span", { class: "clock-name" }, seatLabel(seats, i)),
       h("b", { class: "clock-time" }, clockText(left)),
-      outs ? h("small", { class: "clock-outs", title: `Time ran out ${outs} of ${c.timeouts_to_bot} times: at the last, a bot keeps the seat.` },
-        outs === 1 ? "time ran out once" : `time ran out ${outs} times`) : null);
+      outs ? h("small", { class: "clock-outs", title: _("Time ran out {n} of {max} times: at the last, a bot keeps the seat.", { n: outs, max: c.timeouts_to_bot }) },
+        outs === 1 ? _("time ran out once") : _("time ran out {n} times", { n: outs })) : null);
     })));
 }
 
@@ -62,7 +62,7 @@ async function guestForm(el) {
   el.append(form);
   const me = await whoAmI();
   if (me.account) {
-    form.replaceChildren(h("a", { href: "/account" }, "How you are told of your turn: your account's settings"));
+    form.replaceChildren(h("a", { href: "/account" }, _("How you are told of your turn: your account's settings")));
     return;
   }
   let known;
@@ -76,17 +76,17 @@ async function guestForm(el) {
     form.remove();
     return;
   }
-  const input = h("input", { type: "email", id: "clock-mail-address", autocomplete: "email", maxlength: "254", placeholder: "name@example.org", value: known.email || "" });
+  const input = h("input", { type: "email", id: "clock-mail-address", autocomplete: "email", maxlength: "254", placeholder: _("name@example.org"), value: known.email || "" });
   const said = h("span", { class: "muted", role: "status" });
   form.replaceChildren(
-    h("label", { for: "clock-mail-address" }, "Tell me by e-mail when it is my turn here:"),
-    h("span", { class: "clock-mail-row" }, input, h("button", { type: "submit", class: "small" }, "Save")),
+    h("label", { for: "clock-mail-address" }, _("Tell me by e-mail when it is my turn here:")),
+    h("span", { class: "clock-mail-row" }, input, h("button", { type: "submit", class: "small" }, _("Save"))),
     said);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
       const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/notify`, { token, email: input.value.trim() || null });
-      said.textContent = r.email ? "Saved: you will get an e-mail when it is your turn." : "Saved: no e-mails.";
+      said.textContent = r.email ? _("Saved: you will get an e-mail when it is your turn.") : _("Saved: no e-mails.");
     } catch (e) {
       said.textContent = e.message;
     }

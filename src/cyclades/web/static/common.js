@@ -1,11 +1,59 @@
-// Shared helpers for the lobby and the game page: names, colours, labels, HTTP.
+// Shared helpers for the lobby and the game page: words, names, colours, labels, HTTP.
 // Plain ES module, no dependencies.
+
+// --- words: every one from the server's catalog --------------------------------------------------
+// Each page loads /strings/{lang}.js first (server/i18n.py): the catalog's messages of these
+// scripts in the page's language, and the names of gods, cards and pieces. `_("Offer {n} GP",
+// {n: 3})` is a message in that language with its {placeholders} filled; the English message is
+// its own key (the catalog's message id), so a message the catalog lacks reads in English.
+const STRINGS = globalThis.CYCLADES_STRINGS || { lang: "en", messages: {}, names: {} };
+export const LANG = STRINGS.lang || "en";
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+export function _(message, params) {
+  const t = STRINGS.messages[message];
+  return fill(typeof t === "string" && t ? t : message, params);
+}
+
+// The form of `n` ({n} filled): French counts 0 and 1 as one, English only 1.
+export function ngettext(one, many, n, params) {
+  const forms = STRINGS.messages[one];
+  const k = LANG === "fr" ? (n > 1 ? 1 : 0) : (n === 1 ? 0 : 1);
+  const text = Array.isArray(forms) && forms[k] ? forms[k] : (k === 0 ? one : many);
+  return fill(text, { n, ...(params || {}) });
+}
+
+export function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// The log's lines of a new cycle and of battles, told apart in the page's language (the
+// server's sentences are the catalog's, so the catalog's words find them).
+const CYCLE_LINE = new RegExp("^" + escapeRegExp(_("Cycle {n} begins")).replace("\\{n\\}", "\\d+"));
+const FIGHT_WORDS = new RegExp([_("battle"), _("round")].map(escapeRegExp).join("|"), "i");
+export function logKind(line) {
+  return CYCLE_LINE.test(line) ? "cycle" : FIGHT_WORDS.test(line) ? "fight" : "";
+}
+export function isFightLine(line) {
+  return FIGHT_WORDS.test(line);
+}
+
+// A list in the page's language: "a, b and c".
+export function listing(items) {
+  const xs = items.filter((x) => x !== "" && x !== null && x !== undefined).map(String);
+  if (xs.length <= 1) return xs.join("");
+  return _("{items} and {last}", { items: xs.slice(0, -1).join(", "), last: xs[xs.length - 1] });
+}
 
 // Player colours, chosen to stand out on a blue sea (no blue player) and from each other for
 // colour-blind players too (checked under simulated protanopia, deuteranopia and tritanopia by
 // tests/test_faction_colours.py); each faction also has a shape of its own (FACTION_SHAPES).
 export const PLAYER_COLOURS = ["#e41b0b", "#debd03", "#2da466", "#24242c", "#b512dc", "#5a3c20"];
-export const PLAYER_COLOUR_NAMES = ["red", "yellow", "green", "black", "purple", "brown"];
+export const PLAYER_COLOUR_NAMES = [_("red"), _("yellow"), _("green"), _("black"), _("purple"), _("brown")];
 export const PLAYER_INK = ["#fff", "#1a1a1a", "#1a1a1a", "#fff", "#fff", "#fff"]; // text on the colour
 export const FACTION_SHAPES = ["circle", "triangle", "square", "diamond", "cross", "down"];
 
@@ -47,33 +95,44 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
+const NAMES = STRINGS.names || {};
+
 export const GODS = {
-  poseidon: { name: "Poseidon", colour: "#2f7fc1", gift: "Port · Fleet · Sea Moves" },
-  ares: { name: "Ares", colour: "#b83227", gift: "Fortress · Troop · Land Moves" },
-  zeus: { name: "Zeus", colour: "#c99a1e", gift: "Temple · Priestess" },
-  athena: { name: "Athena", colour: "#6f7f8f", gift: "University · Philosopher" },
-  hera: { name: "Hera", colour: "#9c4f96", gift: "Any building · Mercenary" },
-  apollo: { name: "Apollo", colour: "#e49b1a", gift: "2 GP · Prosperity" },
+  poseidon: { name: godName("poseidon"), colour: "#2f7fc1", gift: _("Port · Fleet · Sea Moves") },
+  ares: { name: godName("ares"), colour: "#b83227", gift: _("Fortress · Troop · Land Moves") },
+  zeus: { name: godName("zeus"), colour: "#c99a1e", gift: _("Temple · Priestess") },
+  athena: { name: godName("athena"), colour: "#6f7f8f", gift: _("University · Philosopher") },
+  hera: { name: godName("hera"), colour: "#9c4f96", gift: _("Any building · Mercenary") },
+  apollo: { name: godName("apollo"), colour: "#e49b1a", gift: _("2 GP · Prosperity") },
 };
+
+// Each building's letter on the board: its name's first letter in the page's language.
+function building(id, colour) {
+  const name = cardName(id);
+  return { letter: name[0] || id[0].toUpperCase(), name, colour };
+}
 
 export const BUILDINGS = {
-  port: { letter: "P", name: "Port", colour: "#2f7fc1" },
-  fortress: { letter: "F", name: "Fortress", colour: "#b83227" },
-  temple: { letter: "T", name: "Temple", colour: "#c99a1e" },
-  university: { letter: "U", name: "University", colour: "#6f7f8f" },
-  metropolis: { letter: "M", name: "Metropolis", colour: "#7b3fa0" },
+  port: building("port", "#2f7fc1"),
+  fortress: building("fortress", "#b83227"),
+  temple: building("temple", "#c99a1e"),
+  university: building("university", "#6f7f8f"),
+  metropolis: building("metropolis", "#7b3fa0"),
 };
 
-// Cards whose printed name is not the id in title case.
-const CARD_NAMES = { "scylla-charybdis": "Scylla & Charybdis", "calydonian-boar": "Calydonian Boar" };
-
+// A god's, card's, hero's, bonus's or building's name as a title, from the server (content/names.py).
 export function cardName(id) {
   if (!id) return "";
-  return CARD_NAMES[id] || id.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+  return (NAMES[id] && NAMES[id].title) || id.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+}
+
+// ... as a sentence names it ("the Kraken").
+export function calledName(id) {
+  return (NAMES[id] && NAMES[id].called) || cardName(id);
 }
 
 export function godName(id) {
-  return (GODS[id] && GODS[id].name) || cardName(id);
+  return cardName(id);
 }
 
 export function colour(p) {
@@ -90,11 +149,12 @@ export function seatName(seats, p) {
   const owner = Array.isArray(seats) && seats.find((x) => x && Array.isArray(x.factions) && x.factions.length > 1 && x.factions.includes(p));
   if (owner) {
     const k = owner.factions.indexOf(p);
-    return (owner.faction_names && owner.faction_names[k]) || `${owner.name || `Player ${owner.seat + 1}`} (${"AB"[k]})`;
+    const person = owner.name || _("Player {n}", { n: owner.seat + 1 });
+    return (owner.faction_names && owner.faction_names[k]) || `${person} (${"AB"[k]})`;
   }
   const s = seats && seats[p];
   if (s && s.name) return s.name;
-  return `Player ${p + 1}`;
+  return _("Player {n}", { n: p + 1 });
 }
 
 export function esc(text) {
@@ -127,9 +187,10 @@ export function h(tag, attrs = {}, ...children) {
 export function chip(p, seats, text) {
   const name = seatName(seats, p);
   if (text === "") { // the faction's mark alone, named for a screen reader
-    return h("span", { class: "chip-mark", title: name, role: "img", "aria-label": name }, factionMark(p, 14));
+    return h("span", { class: "chip-mark", title: name, role: "img", "aria-label": name, translate: "no" }, factionMark(p, 14));
   }
-  return h("span", { class: "chip", style: { background: colour(p), color: ink(p) }, title: name },
+  // A player's name is theirs in every language (translate="no").
+  return h("span", { class: "chip", style: { background: colour(p), color: ink(p) }, title: name, translate: text ? null : "no" },
     p >= 0 ? factionMark(p, 11) : null, text ?? name);
 }
 
@@ -151,7 +212,7 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, opts);
   } catch (e) {
-    throw new ApiError(0, "The server cannot be reached. Is it running?");
+    throw new ApiError(0, _("The server cannot be reached. Is it running?"));
   }
   let data = null;
   try {
@@ -188,99 +249,18 @@ export function sameAction(a, b) {
   return a.kind === b.kind && (a.what || "") === (b.what || "") && (a.where || "") === (b.where || "") && (a.n || 0) === (b.n || 0);
 }
 
-// English for an action when the server gave none, in the rulebook's words
-// (the same sentences as cyclades.engine.actions.DESCRIPTIONS).
-const DESCRIPTIONS = {
-  claim: "Place a Control token on {where}",
-  place_fleet: "Place a Fleet in {where}",
-  place_troop: "Place a Troop on {where}",
-  place_merc: "Place a mercenary Troop on {where}",
-  place_hero: "Place {what} on {where}",
-  bid: "Offer {n} GP to {what}",
-  apollo: "Make an Offering to Apollo",
-  build: "Build a {what} on {where}",
-  replace: "Build in place of your {what} on {where}",
-  forgo: "Forgo this building",
-  choose_building: "Choose a {what}",
-  recruit: "Recruit a {what} for {n} GP",
-  recruit_hero: "Recruit {what} for {n} GP",
-  sea_move: "Sea Move for {n} GP",
-  land_move: "Land Move for {n} GP",
-  heroic_move: "Heroic Move with {what} for {n} GP",
-  origin: "Move from {where}",
-  take: "Take {n} {what}",
-  take_hero: "Take {what} along",
-  destination: "Move to {where}",
-  lose: "Lose a {what}",
-  lose_hero: "Lose {what}",
-  retreat: "Retreat to {where}",
-  hold: "Do not retreat",
-  prosperity: "Place a Prosperity token on {where}",
-  metropolis: "Build the Metropolis on {where}",
-  remove: "Give up the {what} on {where}",
-  reserve: "Reserve {what}",
-  peek: "Look at the top Creature card",
-  play_peeked: "Play the peeked {what} for {n} GP",
-  return_peeked: "Put the Creature card back",
-  buy_creature: "Buy {what} for {n} GP",
-  keep: "Keep {what} by discarding a Priestess",
-  release: "Release {what}",
-  move_creature: "Move {what} to {where}",
-  stay: "Leave {what} where it is",
-  place_creature: "Place {what} on {where}",
-  displace: "Move the displaced {what} to {where}",
-  target_area: "Choose {where}",
-  destroy: "Destroy a {what} on {where}",
-  steal: "Steal {what} from {where}",
-  swap_hero: "Give up {what} for a Hero of the track",
-  choose_hero: "Take {what} from the Hero track",
-  choose_card: "Play {what} for free",
-  exchange: "Exchange 2 mercenary Troops for a {what}",
-  return_merc: "Return a mercenary Troop from {where}",
-  sacrifice: "Sacrifice {what}",
-  use_power: "Use the Sacrificial Power of {what}",
-  discard_prosperity: "Discard a Prosperity token from {where}",
-  convert: "Turn 2 Priestesses into a Philosopher, {n} times",
-  metropolis_on_card: "Place the Metropolis on {what}'s card",
-  reroll: "Pay {n} GP to re-roll the die",
-  keep_roll: "Keep the die",
-  escape: "Let a {what} retreat to {where} instead of being destroyed",
-  fleet_move: "Move Fleets up to 3 sea spaces for {n} GP",
-  drop: "Leave {n} of the moving Fleets here",
-  swap_creature: "Replace {what} with the top Creature card for {n} GP",
-  end_turn: "End your turn",
-  done: "Done choosing",
-  cancel: "Cancel",
-};
-
-// areaName(id) -> printed name; used to replace area ids in the server's text.
-// playerName(p) -> a player's name, for the choices that name a player (the Griffin's, the
-// Satyr's target).
-export function actionLabel(a, areaName = (x) => x, playerName = (p) => `Player ${p + 1}`) {
+// An action's words come from the server (each legal action's `text`, the engine's sentence in
+// the page's language); area ids in it are replaced by their printed names.
+// areaName(id) -> printed name.
+export function actionLabel(a, areaName = (x) => x) {
+  let t = a.text || [a.kind, a.what, a.where, a.n].filter((x) => x !== undefined && x !== null && x !== "").join(" ");
   const where = a.where ? areaName(a.where) : "";
-  if (a.kind === "take") return takeLabel(a);
-  if (a.kind === "target_player") return `Target ${playerName(a.n || 0)}`;
-  // classic Zeus' swap: `where` names the creature track slot by its price ("slot-3")
-  if (a.kind === "swap_creature") return `Replace ${cardName(a.what)} (the ${a.where.replace("slot-", "")} GP slot) with the top Creature card for ${a.n} GP`;
-  if (a.kind === "lose" && UNIT_WORDS[a.what]) return `Lose a ${UNIT_WORDS[a.what][0]}`;
-  if (a.text) {
-    let t = a.text;
-    if (a.where && where !== a.where) t = t.split(a.where).join(where);
-    return t;
-  }
-  const tpl = DESCRIPTIONS[a.kind];
-  if (!tpl) return [a.kind.replace(/_/g, " "), cardName(a.what), where, a.n || ""].filter(Boolean).join(" ");
-  return tpl.replace("{what}", cardName(a.what)).replace("{where}", where).replace("{n}", String(a.n || 0));
+  if (a.where && where !== a.where) t = t.split(a.where).join(where);
+  return t;
 }
 
-const UNIT_WORDS = { troop: ["Troop", "Troops"], merc: ["mercenary Troop", "mercenary Troops"], fleet: ["Fleet", "Fleets"] };
-
-function takeLabel(a) {
-  const [one, many] = UNIT_WORDS[a.what] || [cardName(a.what), cardName(a.what)];
-  const n = a.n || 0;
-  return n === 0 ? `Take no ${many}` : `Take ${n} ${n === 1 ? one : many}`;
-}
-
+// The words for one and for several of a unit ("Troop", "Troops"), from the server.
 export function unitWords(kind) {
-  return UNIT_WORDS[kind] || [cardName(kind), cardName(kind)];
+  const n = NAMES[kind];
+  return n && n.one ? [n.one, n.many] : [cardName(kind), cardName(kind)];
 }

@@ -2,7 +2,7 @@
 // metropolises cycle by cycle (an inline SVG, drawn here), "Rematch", "Download the game
 // record" and "Watch the replay". Also the "Scroll back" link of the game page, and the
 // chart the replay viewer shows. Plain ES module, no dependencies besides common.js.
-import { api, colour, h, ink, svg as s } from "./common.js";
+import { ngettext, _, api, colour, h, ink, svg as s } from "./common.js";
 
 // The end screen's and the viewer's styles live in replay.css; the game page loads it here.
 export function ensureStyles() {
@@ -21,7 +21,7 @@ const timelines = new Map(); // game id -> timeline (a finished game's never cha
 export function sides(names, teams) {
   const name = (p) => (names && names[p]) || `Player ${p + 1}`;
   if (!teams || !teams.length) {
-    return names.map((_, p) => ({ key: p, label: name(p), colour: colour(p), ink: ink(p), members: [p] }));
+    return names.map((_name, p) => ({ key: p, label: name(p), colour: colour(p), ink: ink(p), members: [p] }));
   }
   const byTeam = new Map();
   teams.forEach((t, p) => {
@@ -69,7 +69,7 @@ export function timelineChart(timeline, opts = {}) {
   const panelH = 96;
   const gap = 34;
   const top = 18;
-  const panels = showGp ? [["gp", "GP", gpOf], ["metro", "Metropolises", mOf]] : [["metro", "Metropolises", mOf]];
+  const panels = showGp ? [["gp", _("GP"), gpOf], ["metro", _("Metropolises"), mOf]] : [["metro", _("Metropolises"), mOf]];
   const H = top + panels.length * panelH + (panels.length - 1) * gap + 30;
   const cycles = pts.map((p) => p.cycle);
   const c0 = cycles.length ? cycles[0] : 0;
@@ -77,7 +77,7 @@ export function timelineChart(timeline, opts = {}) {
   const x = (c) => left + ((c - c0) / (c1 - c0)) * (W - left - right);
   const svg = s("svg", {
     class: "timeline", viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": showGp ? "GP and metropolises of each player after each cycle" : "Metropolises of each player after each cycle",
+    "aria-label": showGp ? _("GP and metropolises of each player after each cycle") : _("Metropolises of each player after each cycle"),
   });
   panels.forEach(([key, title, get], k) => {
     const y0 = top + k * (panelH + gap);
@@ -99,7 +99,7 @@ export function timelineChart(timeline, opts = {}) {
       if (i % every && i !== cycles.length - 1) return;
       g.append(s("line", { class: "grid x", x1: x(c), x2: x(c), y1: y0 + panelH, y2: y0 + panelH + 3 }));
       if (k === panels.length - 1) {
-        g.append(s("text", { class: "tick x", x: x(c), y: y0 + panelH + 14 }, c === 0 ? "setup" : String(c)));
+        g.append(s("text", { class: "tick x", x: x(c), y: y0 + panelH + 14 }, c === 0 ? _("setup") : String(c)));
       }
     });
     if (opts.cursor !== undefined && opts.cursor !== null && pts.length) {
@@ -127,16 +127,18 @@ export function timelineChart(timeline, opts = {}) {
       g.append(line);
       for (const [px, py, v, c] of pointsOf) {
         const dot = s("circle", { class: `dot ${key}`, cx: r2(px), cy: r2(py), r: 2.6, fill: side.colour });
-        dot.append(s("title", {}, `${side.label}, ${c === 0 ? "after the setup" : `after cycle ${c}`}: ${v} ${key === "gp" ? "GP" : v === 1 ? "metropolis" : "metropolises"}`));
+        const when = c === 0 ? _("after the setup") : _("after cycle {n}", { n: c });
+        const what = key === "gp" ? _("{n} GP", { n: v }) : ngettext("{n} metropolis", "{n} metropolises", v);
+        dot.append(s("title", {}, `${side.label}, ${when}: ${what}`));
         g.append(dot);
       }
     });
     svg.append(g);
   });
-  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, "cycle"));
+  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, _("cycle")));
   const legend = h("div", { class: "chart-legend" }, who.map((side) => h("span", { class: "legend-item" },
     h("span", { class: "legend-swatch", style: { background: side.colour } }), side.label)));
-  const note = showGp ? null : h("p", { class: "muted chart-note" }, "GP are hidden until the game is over.");
+  const note = showGp ? null : h("p", { class: "muted chart-note" }, _("GP are hidden until the game is over."));
   return h("figure", { class: "timeline-figure" }, svg, legend, note);
 }
 
@@ -146,7 +148,7 @@ export function timelineChart(timeline, opts = {}) {
 export function chancesChart(doc, opts = {}) {
   ensureAdviceStyles();
   const names = opts.names || doc.names || [];
-  const sideList = doc.sides || names.map((_, p) => [p]);
+  const sideList = doc.sides || names.map((_name, p) => [p]);
   const teamsOf = [];
   sideList.forEach((m, t) => m.forEach((p) => (teamsOf[p] = t)));
   const who = sides(names, sideList.some((m) => m.length > 1) ? teamsOf : null);
@@ -162,8 +164,8 @@ export function chancesChart(doc, opts = {}) {
   const c1 = cycles.length ? Math.max(cycles[cycles.length - 1], c0 + 1) : 1;
   const x = (c) => left + ((c - c0) / (c1 - c0)) * (W - left - right);
   const y = (v) => top + panelH - v * panelH;
-  const svg = s("svg", { class: "timeline chances", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Each player's estimated chance to win after each cycle" });
-  svg.append(s("text", { class: "chart-title", x: left, y: top - 4 }, "Chance to win"));
+  const svg = s("svg", { class: "timeline chances", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": _("Each player's estimated chance to win after each cycle") });
+  svg.append(s("text", { class: "chart-title", x: left, y: top - 4 }, _("Chance to win")));
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     svg.append(s("line", { class: "grid", x1: left, x2: W - right, y1: y(v), y2: y(v) }));
     svg.append(s("text", { class: "tick y", x: left - 5, y: y(v) + 3.5 }, `${Math.round(v * 100)}%`));
@@ -172,7 +174,7 @@ export function chancesChart(doc, opts = {}) {
   cycles.forEach((c, i) => {
     if (i % every && i !== cycles.length - 1) return;
     svg.append(s("line", { class: "grid x", x1: x(c), x2: x(c), y1: top + panelH, y2: top + panelH + 3 }));
-    svg.append(s("text", { class: "tick x", x: x(c), y: top + panelH + 14 }, c === 0 ? "setup" : String(c)));
+    svg.append(s("text", { class: "tick x", x: x(c), y: top + panelH + 14 }, c === 0 ? _("setup") : String(c)));
   });
   if (opts.cursor !== undefined && opts.cursor !== null && pts.length) {
     const cx = x(Math.min(Math.max(opts.cursor, c0), c1));
@@ -182,19 +184,20 @@ export function chancesChart(doc, opts = {}) {
     const pointsOf = pts.map((pt) => [x(pt.cycle), y((pt.side_chances || [])[i] || 0), (pt.side_chances || [])[i] || 0, pt.cycle]);
     const d = pointsOf.map(([px, py], j) => `${j ? "L" : "M"}${r2(px)},${r2(py)}`).join("");
     const line = s("path", { d, class: "series chance", stroke: side.colour, "data-side": i });
-    line.append(s("title", {}, `${side.label}: chance to win`));
+    line.append(s("title", {}, _("{name}: chance to win", { name: side.label })));
     svg.append(line);
     for (const [px, py, v, c] of pointsOf) {
       const dot = s("circle", { class: "dot chance", cx: r2(px), cy: r2(py), r: 2.6, fill: side.colour });
-      dot.append(s("title", {}, `${side.label}, ${c === 0 ? "after the setup" : `after cycle ${c}`}: ${Math.round(v * 100)}%`));
+      const when = c === 0 ? _("after the setup") : _("after cycle {n}", { n: c });
+      dot.append(s("title", {}, `${side.label}, ${when}: ${Math.round(v * 100)}%`));
       svg.append(dot);
     }
   });
-  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, "cycle"));
+  svg.append(s("text", { class: "axis-title", x: W - right, y: H - 2 }, _("cycle")));
   // Its own legend classes: the GP chart's legend stays the only ".chart-legend" of a card.
   const legend = h("div", { class: "chances-legend" }, who.map((side) => h("span", { class: "chances-legend-item" },
     h("span", { class: "legend-swatch", style: { background: side.colour } }), side.label)));
-  const note = h("p", { class: "muted chances-note" }, "As the bots' search estimates it at the end of each cycle (a short look-ahead from the position); the last point is the result.");
+  const note = h("p", { class: "muted chances-note" }, _("As the bots' search estimates it at the end of each cycle (a short look-ahead from the position); the last point is the result."));
   return h("figure", { class: "timeline-figure chances-figure" }, svg, legend, note);
 }
 
@@ -226,22 +229,22 @@ export function endScreen(card, ctx) {
   const v = ctx.view || {};
   const r = v.result || {};
   const n = (v.players || []).length;
-  const names = ctx.names || Array.from({ length: n }, (_, p) => nameOf(ctx, p));
+  const names = ctx.names || Array.from({ length: n }, (_name, p) => nameOf(ctx, p));
   const parts = [];
   if (r.teams && r.teams.length) parts.push(teamTable(r, names));
-  const chart = h("div", { class: "endgame-chart", id: "endgame-chart" }, h("p", { class: "muted" }, "Drawing the game, cycle by cycle…"));
-  const odds = h("div", { class: "endgame-chart", id: "chances-chart" }, h("p", { class: "muted" }, "Estimating the chances, cycle by cycle…"));
+  const chart = h("div", { class: "endgame-chart", id: "endgame-chart" }, h("p", { class: "muted" }, _("Drawing the game, cycle by cycle…")));
+  const odds = h("div", { class: "endgame-chart", id: "chances-chart" }, h("p", { class: "muted" }, _("Estimating the chances, cycle by cycle…")));
   ensureAdviceStyles();
   parts.push(h("div", { class: "endgame-charts" },
-    h("section", { class: "endgame-section" }, h("h3", {}, "Cycle by cycle"), chart),
-    h("section", { class: "endgame-section" }, h("h3", {}, "Chances to win"), odds)));
+    h("section", { class: "endgame-section" }, h("h3", {}, _("Cycle by cycle")), chart),
+    h("section", { class: "endgame-section" }, h("h3", {}, _("Chances to win")), odds)));
   const notice = h("div", { class: "rematch-notice", id: "rematch-notice", role: "status", hidden: true });
-  const rematchBtn = h("button", { class: "primary", id: "rematch", type: "button" }, "Rematch");
+  const rematchBtn = h("button", { class: "primary", id: "rematch", type: "button" }, _("Rematch"));
   rematchBtn.addEventListener("click", () => startRematch(ctx, rematchBtn, notice));
   parts.push(notice, h("div", { class: "buttons endgame-buttons" },
     rematchBtn,
-    h("a", { class: "button", id: "download-record", href: `/api/games/${enc(ctx.gid)}/record`, download: `cyclades-${ctx.gid}.json` }, "Download the game record"),
-    h("a", { class: "button", id: "watch-replay", href: `/replay/${enc(ctx.gid)}`, target: "_blank", rel: "noopener" }, "Watch the replay")));
+    h("a", { class: "button", id: "download-record", href: `/api/games/${enc(ctx.gid)}/record`, download: `cyclades-${ctx.gid}.json` }, _("Download the game record")),
+    h("a", { class: "button", id: "watch-replay", href: `/replay/${enc(ctx.gid)}`, target: "_blank", rel: "noopener" }, _("Watch the replay"))));
   const anchor = card.querySelector(".buttons");
   for (const p of parts) {
     if (anchor) card.insertBefore(p, anchor);
@@ -269,11 +272,11 @@ function teamTable(r, names) {
     return h("tr", { class: won ? "winner" : "" },
       h("td", {}, h("span", { class: "chip", style: { background: side.colour, color: side.ink } }, side.label)),
       h("td", {}, metros), h("td", {}, gp ?? "?"),
-      h("td", {}, won ? h("span", { class: "laurel" }, "★ winners") : ""));
+      h("td", {}, won ? h("span", { class: "laurel" }, _("★ winners")) : ""));
   });
-  return h("section", { class: "endgame-section" }, h("h3", {}, "Teams"),
+  return h("section", { class: "endgame-section" }, h("h3", {}, _("Teams")),
     h("table", { class: "result-table team-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Team"), h("th", {}, "Metropolises"), h("th", {}, "GP (shared)"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", {}, _("Team")), h("th", {}, _("Metropolises")), h("th", {}, _("GP (shared)")), h("th", {}, ""))),
       h("tbody", {}, rows)));
 }
 
@@ -286,7 +289,7 @@ async function loadChart(gid, box, names) {
     }
     box.replaceChildren(timelineChart(tl, { names: tl.names || names }));
   } catch (e) {
-    box.replaceChildren(h("p", { class: "muted" }, `The chart could not be drawn: ${e.message}`));
+    box.replaceChildren(h("p", { class: "muted" }, _("The chart could not be drawn: {reason}", { reason: e.message })));
   }
 }
 
@@ -301,7 +304,7 @@ async function loadChances(gid, box, names) {
     }
     box.replaceChildren(chancesChart(doc, { names: doc.names || names }));
   } catch (e) {
-    box.replaceChildren(h("p", { class: "muted" }, `The chances could not be estimated: ${e.message}`));
+    box.replaceChildren(h("p", { class: "muted" }, _("The chances could not be estimated: {reason}", { reason: e.message })));
   }
 }
 
@@ -347,9 +350,9 @@ function watchRematch(ctx, notice) {
           notice.className = "rematch-notice";
           notice.replaceChildren("A rematch has begun: ",
             h("a", { class: "button primary", id: "join-rematch", href: r.rematch.url },
-              r.rematch.seat !== null && r.rematch.seat !== undefined ? "Take your seat" : "Watch it"));
+              r.rematch.seat !== null && r.rematch.seat !== undefined ? _("Take your seat") : _("Watch it")));
           const btn = document.getElementById("rematch");
-          if (btn) btn.textContent = "Go to the rematch";
+          if (btn) btn.textContent = _("Go to the rematch");
           return; // found: no more polling
         }
       } catch (e) { /* try again later */ }
@@ -372,8 +375,8 @@ export function scrollBackLink(gid, token = "") {
   const a = h("a", {
     id: "scroll-back", class: "scroll-back", href: `/replay/${enc(gid)}?step=last${token ? `&token=${enc(token)}` : ""}`,
     target: "_blank", rel: "noopener",
-    title: "Look back through the game so far, decision by decision (a new tab)",
-  }, "⟲ Scroll back");
+    title: _("Look back through the game so far, decision by decision (a new tab)"),
+  }, _("⟲ Scroll back"));
   const conn = document.getElementById("conn");
   if (conn && conn.parentNode === bar) bar.insertBefore(a, conn);
   else bar.append(a);

@@ -4,8 +4,8 @@
 import { Animator, lastMoveMarks, speedControl } from "./animate.js";
 import { BoardView } from "./board.js";
 import { endScreen, scrollBackLink } from "./endgame.js";
-import {
-  BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, seatName, unitWords,
+import { escapeRegExp, isFightLine, logKind,
+  _, BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, listing, ngettext, seatName, unitWords,
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
 import { invitesPanel } from "./invites.js";
@@ -18,7 +18,7 @@ const BATTLE_KINDS = new Set(["lose", "lose_hero", "retreat", "hold"]);
 const BID_KINDS = new Set(["bid", "apollo"]);
 const CARD_KINDS = new Set(["recruit_hero", "buy_creature", "reserve", "play_peeked", "keep", "release"]);
 
-const PHASES = { setup: "Setup", offerings: "Offerings", maintenance: "Maintenance", actions: "Actions", over: "Game over" };
+const PHASES = { setup: _("Setup"), offerings: _("Offerings"), maintenance: _("Maintenance"), actions: _("Actions"), over: _("Game over") };
 
 const st = {
   gid: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""),
@@ -68,53 +68,9 @@ st.anim = anim;
 
 const pname = (p) => seatName(st.seats, p);
 const areaName = (id) => (st.board ? st.board.name(id) : id);
-const label = (a) => actionLabel(a, areaName, pname);
+const label = (a) => actionLabel(a, areaName);
 // A seat plays its factions: one, or two in the 2-player game (R22; the server's `factions`).
 const isMe = (p) => st.seat !== null && st.seat !== undefined && (Array.isArray(st.factions) && st.factions.length ? st.factions.includes(p) : p === st.seat);
-
-// What the player to move is deciding, as the end of "Waiting for X to ..."
-// (or, for oneself, "Your move: ...").
-function decisionText(dec, view) {
-  const text = decisionWords(dec, view);
-  return dec && isMe(dec.player) ? text.replace(/\btheir\b/g, "your") : text;
-}
-
-function decisionWords(dec, view) {
-  if (!dec) return "";
-  const k = dec.kind;
-  switch (k) {
-    case "place": {
-      const round = dec.round === 2 ? " (2nd Placement Round)" : dec.round === 1 ? " (1st Placement Round)" : "";
-      if (dec.step === "fleet") return `place a Fleet next to the new area${round}`;
-      if (dec.step === "troop") return `place a Troop on one of their areas (${dec.troops_to_place} left)${round}`;
-      return `place a Control token on a free land area${round}`;
-    }
-    case "offer": return "make an offering to the gods";
-    case "turn": return `play the turn of ${godName(dec.god)}`;
-    case "build": return dec.building ? `build a ${cardName(dec.building)}` : "choose a building";
-    case "place_unit": return `place ${dec.left > 1 ? dec.left + " " + unitWords(dec.unit)[1] : "a " + unitWords(dec.unit)[0]}`;
-    case "prosper": return "place a Prosperity token";
-    case "smove": return "make a Sea Move";
-    case "lmove": return dec.hero ? `make a Heroic Move with ${cardName(dec.hero)}` : "make a Land Move";
-    case "battle": {
-      const where = dec.area ? ` ${view && isLand(dec.area) ? "on" : "in"} ${areaName(dec.area)}` : "";
-      if (dec.stage === "loss") return `choose a loss in the battle${where}`;
-      return `decide whether to retreat from the battle${where}`;
-    }
-    case "metro": return "build a Metropolis";
-    case "place_hero": return `place ${cardName(dec.hero)}`;
-    case "bonus_fleet": return "place a bonus Fleet";
-    case "reserve": return "reserve a Mythological Creature";
-    case "peek": return "decide about the top Creature card";
-    case "maintain": return "maintain their Creatures";
-    case "creature": return `use ${cardName(dec.card)}`;
-    case "voyage": return "move their Fleets (up to 3 sea spaces)";
-    case "sacrifice": return `sacrifice ${cardName(dec.hero)}`;
-    case "reroll": return "decide whether to pay to re-roll the die (Croesus)";
-    case "hector": return "decide whether to destroy an invading unit (Hector)";
-    default: return "decide";
-  }
-}
 
 function isLand(id) {
   const a = st.board && st.board.areas.get(id);
@@ -125,7 +81,7 @@ function isLand(id) {
 
 async function start() {
   if (!st.gid) {
-    wrongLink(404, "No game in this address.");
+    wrongLink(404, _("No game in this address."));
     return;
   }
   try {
@@ -149,7 +105,7 @@ async function start() {
 // A wrong or stale link: say what is wrong, and offer the lobby and (if the game exists)
 // watching it, instead of an empty board.
 async function wrongLink(status, message) {
-  setConn("not connected", "down");
+  setConn(_("not connected"), "down");
   let exists = status === 403;
   if (status !== 403 && status !== 404 && status && st.gid) {
     try {
@@ -159,21 +115,19 @@ async function wrongLink(status, message) {
   }
   const watch = `/game/${encodeURIComponent(st.gid)}`;
   const [title, text] = status === 403 && st.token
-    ? ["This invitation link does not open a seat",
-      "The game exists, but this link's key is not one of its seats: it may have been copied in part, " +
-      "or the host gave the seat to someone else or to a bot. Ask the host for a new link, or watch the game."]
+    ? [_("This invitation link does not open a seat"),
+      _("The game exists, but this link's key is not one of its seats: it may have been copied in part, or the host gave the seat to someone else or to a bot. Ask the host for a new link, or watch the game.")]
     : status === 404 || (!exists && status >= 400)
-      ? ["There is no such game", `No game has the code “${st.gid}” on this server: the link may be mistyped, ` +
-        "or the game was removed after a long time without moves."]
-      : ["This game cannot be shown", message || "The server did not answer."];
-  document.title = "Cyclades — link not valid";
+      ? [_("There is no such game"), _("No game has the code “{code}” on this server: the link may be mistyped, or the game was removed after a long time without moves.", { code: st.gid })]
+      : [_("This game cannot be shown"), message || _("The server did not answer.")];
+  document.title = _("Cyclades — link not valid");
   const box = h("section", { class: "panel wrong-link", id: "wrong-link", role: "alert" },
     h("h2", {}, title),
     h("p", {}, text),
     h("div", { class: "buttons" },
-      h("a", { class: "button primary", href: "/", id: "to-lobby" }, "Go to the lobby"),
-      exists && st.token ? h("a", { class: "button secondary", href: watch, id: "watch-game" }, "Watch this game") : null,
-      exists ? null : h("a", { class: "button secondary", href: "/tutorial" }, "Learn to play")));
+      h("a", { class: "button primary", href: "/", id: "to-lobby" }, _("Go to the lobby")),
+      exists && st.token ? h("a", { class: "button secondary", href: watch, id: "watch-game" }, _("Watch this game")) : null,
+      exists ? null : h("a", { class: "button secondary", href: "/tutorial" }, _("Learn to play"))));
   document.querySelector("main.layout").replaceChildren(box);
 }
 
@@ -237,6 +191,7 @@ function applyState(msg, appendLog = true) {
   if (msg.seats) st.seats = msg.seats;
   showClocks(msg.clock, st.seats, msg.now);
   st.legal = msg.legal_actions || (msg.view && msg.view.legal_actions) || [];
+  st.waiting = msg.waiting || "";
   chatState(st.status);
   st.undo = msg.undo || null;
   st.since = msg.since || null;
@@ -264,7 +219,7 @@ function connect() {
   let first = true;
   ws.onopen = () => {
     st.wsDelay = 500;
-    setConn("live", "live");
+    setConn(_("live"), "live");
   };
   ws.onmessage = async (ev) => {
     let msg;
@@ -283,14 +238,14 @@ function connect() {
       if (msg.log_reset) anim.skip(); // a decision taken back: no moves to play
       anim.push(msg.moves, () => applyState(msg));
     } else if (msg.type === "error") {
-      showToast(msg.message || "The server refused that.");
+      showToast(msg.message || _("The server refused that."));
     } else if (msg.type === "chat") {
       chatNotice(msg);
     }
   };
   ws.onclose = () => {
     if (st.ws !== ws) return;
-    setConn("reconnecting…", "down");
+    setConn(_("reconnecting…"), "down");
     setTimeout(connect, st.wsDelay);
     st.wsDelay = Math.min(st.wsDelay * 2, 5000);
   };
@@ -376,7 +331,7 @@ function openPopup(ev, title, actions, labelOf = label, explain = null) {
     h("div", { class: "popup-title", id: "popup-title" }, title),
     explain ? h("div", { class: "popup-text" }, explain) : null,
     h("div", { class: "popup-items" }, actions.map((a) => h("button", { class: `popup-item${isHinted(a) ? " hinted" : ""}`, onclick: () => send(a) }, labelOf(a)))),
-    h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
+    h("button", { class: "popup-close", onclick: closePopup }, _("Never mind")),
   );
   showPopup(pop, ev);
 }
@@ -437,7 +392,7 @@ function onAreaClick(id, ev) {
 function onGodClick(god, ev) {
   if (god === "apollo") {
     const acts = st.legal.filter((a) => a.kind === "apollo");
-    if (acts.length) openPopup(ev, "Apollo", acts, label, tipBody("god:apollo"));
+    if (acts.length) openPopup(ev, godName("apollo"), acts, label, tipBody("god:apollo"));
     return;
   }
   const acts = st.legal.filter((a) => a.kind === "bid" && a.what === god).sort((a, b) => a.n - b.n);
@@ -445,12 +400,12 @@ function onGodClick(god, ev) {
   const pop = $("popup");
   hideTip();
   pop.replaceChildren(
-    h("div", { class: "popup-title", id: "popup-title" }, `Offer to ${godName(god)}: how many GP?`),
+    h("div", { class: "popup-title", id: "popup-title" }, _("Offer to {god}: how many GP?", { god: godName(god) })),
     h("div", { class: "popup-text" }, tipBody(`god:${god}`)),
     h("div", { class: "amounts" }, acts.map((a) => h("button", {
       class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-amount": a.n, onclick: () => send(a),
     }, a.n))),
-    h("button", { class: "popup-close", onclick: closePopup }, "Never mind"),
+    h("button", { class: "popup-close", onclick: closePopup }, _("Never mind")),
   );
   showPopup(pop, ev);
 }
@@ -498,7 +453,7 @@ function renderInvites() {
 function renderHeader(v) {
   document.body.dataset.phase = v.phase || "";
   const phase = PHASES[v.phase] || v.phase;
-  $("game-title").textContent = v.cycle > 0 ? `Cycle ${v.cycle} · ${phase}` : phase;
+  $("game-title").textContent = v.cycle > 0 ? _("Cycle {n} · {phase}", { n: v.cycle, phase }) : phase;
   const mode = gameMode(v);
   $("mode").textContent = mode.label;
   $("mode").setAttribute("data-tip", `text:${mode.long}`);
@@ -507,10 +462,10 @@ function renderHeader(v) {
   const me = $("me");
   if (st.seat !== null && st.seat !== undefined) {
     const mine = myFactions(v);
-    me.replaceChildren(mine.length > 1 ? "You play " : "You are ", ...mine.map((p) => chip(p, st.seats)),
+    me.replaceChildren(mine.length > 1 ? _("You play") : _("You are"), " ", ...mine.map((p) => chip(p, st.seats)),
       mine.length > 1 ? "" : ` (${PLAYER_COLOUR_NAMES[mine[0] % PLAYER_COLOUR_NAMES.length]})`);
   } else {
-    me.textContent = "Spectating";
+    me.textContent = _("Spectating");
   }
 }
 
@@ -540,29 +495,30 @@ function gameMode(v) {
   const people = (st.seats || []).length;
   const goal = v.goal || v.team_goal || (st.setup && (st.setup.team_goal || st.setup.goal)) || (classic ? 2 : 3);
   let extra = "";
-  let long = classic ? "The 2009 classic edition: four gods and Apollo, buildings at 2 GP, no Heroes, no mercenaries, no Metropolis bonuses."
-    : `The Legendary Edition${maelstrom ? " with the Maelström module" : ""}.`;
+  let long = classic ? _("The 2009 classic edition: four gods and Apollo, buildings at 2 GP, no Heroes, no mercenaries, no Metropolis bonuses.")
+    : maelstrom ? _("The Legendary Edition with the Maelström module.") : _("The Legendary Edition.");
   if (teams && people && people < n) {
-    extra = " · 2 players";
-    long += ` Two players, each playing two factions of one team with a shared purse; the first to ${goal} Metropolises wins.`;
+    extra = " · " + _("2 players");
+    long += " " + _("Two players, each playing two factions of one team with a shared purse; the first to {goal} Metropolises wins.", { goal });
   } else if (teams) {
     const k = new Set(teams).size;
-    extra = ` · ${k} teams`;
-    long += ` ${k} teams of two: partners share one purse and win together with ${goal} Metropolises.`;
+    extra = " · " + _("{k} teams", { k });
+    long += " " + _("{k} teams of two: partners share one purse and win together with {goal} Metropolises.", { k, goal });
   } else if (classic && v.turn_order && v.turn_order.length > n) {
-    extra = " · two offerings each";
-    long += " With two players each has two offering markers and makes two offerings per cycle.";
+    extra = " · " + _("two offerings each");
+    long += " " + _("With two players each has two offering markers and makes two offerings per cycle.");
   } else {
-    long += ` The first to control ${goal} Metropolises at the end of a cycle wins.`;
+    long += " " + _("The first to control {goal} Metropolises at the end of a cycle wins.", { goal });
   }
-  return { classic, maelstrom, teams, goal, label: (classic ? "Classic" : maelstrom ? "Legendary + Maelström" : "Legendary") + extra, long };
+  return { classic, maelstrom, teams, goal, label: (classic ? _("Classic") : maelstrom ? _("Legendary + Maelström") : _("Legendary")) + extra, long };
 }
 
 // Your move: the tab's title says so, and (tab in the background) a short sound.
 function signalMove(v) {
   const mine = !v.over && isMe(v.to_move) && st.legal.length > 0;
-  const base = `Cyclades — ${v.over ? "game over" : v.cycle > 0 ? `cycle ${v.cycle}` : (PHASES[v.phase] || "setup").toLowerCase()}`;
-  document.title = mine ? `★ Your move · ${base}` : base;
+  const base = v.over ? _("Cyclades — game over") : v.cycle > 0 ? _("Cyclades — cycle {n}", { n: v.cycle })
+    : _("Cyclades — {phase}", { phase: (PHASES[v.phase] || PHASES.setup).toLowerCase() });
+  document.title = mine ? _("★ Your move · {title}", { title: base }) : base;
   if (mine && !st.myMove && document.hidden && soundOn()) beep();
   st.myMove = mine;
 }
@@ -571,7 +527,7 @@ function renderStatus(v) {
   const el = $("status");
   el.className = "status";
   if (v.over) {
-    el.textContent = "The game is over.";
+    el.textContent = _("The game is over.");
     el.classList.add("over");
     return;
   }
@@ -580,12 +536,11 @@ function renderStatus(v) {
     el.textContent = "…";
     return;
   }
-  const what = decisionText(v.decision, v);
   if (isMe(p)) {
-    el.replaceChildren(h("strong", {}, "Your move: "), what.charAt(0).toUpperCase() + what.slice(1) + ".");
+    el.replaceChildren(h("strong", {}, _("Your move:")), " ", st.waiting);
     el.classList.add("mine");
   } else {
-    el.replaceChildren("Waiting for ", chip(p, st.seats), ` to ${what}…`);
+    el.replaceChildren(chip(p, st.seats, ""), " ", st.waiting);
   }
 }
 
@@ -625,9 +580,9 @@ function renderAuction(v) {
       onclick: clickable ? (ev) => onGodClick(g.god, ev) : null, tabindex: clickable ? 0 : null,
     },
     h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
-    h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : "face down this cycle")),
-    g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, "data-tip": `text:${pname(g.bid.player)} offers ${g.bid.amount} GP` },
-      h("b", {}, g.bid.amount), " GP") : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
+    h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : _("face down this cycle"))),
+    g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, "data-tip": "text:" + _("{player} offers {n} GP", { player: pname(g.bid.player), n: g.bid.amount }) },
+      h("b", {}, g.bid.amount), " ", _("GP")) : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
     (order[g.god] || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i))));
   });
   const apollo = GODS.apollo;
@@ -637,16 +592,16 @@ function renderAuction(v) {
     "data-tip": "god:apollo",
     onclick: apolloLegal ? (ev) => onGodClick("apollo", ev) : null, tabindex: apolloLegal ? 0 : null,
   },
-  h("span", { class: "medallion", style: { background: apollo.colour } }, "A"),
-  h("span", { class: "god-name" }, "Apollo", h("small", {}, gameMode(v).classic ? "1 GP (4 with one isle) · Prosperity" : apollo.gift)),
+  h("span", { class: "medallion", style: { background: apollo.colour } }, apollo.name[0]),
+  h("span", { class: "god-name" }, apollo.name, h("small", {}, gameMode(v).classic ? _("1 GP (4 with one isle) · Prosperity") : apollo.gift)),
   h("span", { class: "apollo-players" }, (v.apollo || []).map((p) => chip(p, st.seats, ""))),
   (order.apollo || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i)))));
   const twice = (v.turn_order || []).length > (v.players || []).length;
   el.replaceChildren(
-    panelTitle("auction", "Auction board"),
+    panelTitle("auction", _("Auction board")),
     h("ol", { class: "gods" }, rows),
-    h("div", { class: "turn-order", "data-tip": `text:Who offers first this cycle, left to right${twice ? " (two markers each: each player makes two offerings)" : ""}.` },
-      h("span", { class: "caption" }, twice ? "Offering order (two markers each)" : "Turn order"),
+    h("div", { class: "turn-order", "data-tip": "text:" + (twice ? _("Who offers first this cycle, left to right (two markers each: each player makes two offerings).") : _("Who offers first this cycle, left to right.")) },
+      h("span", { class: "caption" }, twice ? _("Offering order (two markers each)") : _("Turn order")),
       (v.turn_order || []).map((p) => chip(p, st.seats))),
   );
 }
@@ -665,7 +620,7 @@ function togglePanel(id) {
 }
 
 function ordinal(i) {
-  return ["", "1st", "2nd", "3rd"][i] || `${i}th`;
+  return ["", _("1st"), _("2nd"), _("3rd")][i] || _("{n}th", { n: i });
 }
 
 function renderTracks(v) {
@@ -675,16 +630,16 @@ function renderTracks(v) {
   const creatures = (v.creature_track || []).map((c) => h("li", {
     class: `card creature-card ${c.card ? "" : "empty"} ${clickable.has(c.card) ? "clickable" : ""}`,
     "data-card": c.card || "",
-    "data-tip": c.card ? `creature:${c.card}` : `text:An empty slot: it is filled at the start of the next cycle (${c.cost} GP).`,
+    "data-tip": c.card ? `creature:${c.card}` : "text:" + _("An empty slot: it is filled at the start of the next cycle ({n} GP).", { n: c.cost }),
     onclick: clickable.has(c.card) ? (ev) => onCardClick(c.card, ev) : null, tabindex: clickable.has(c.card) ? 0 : null,
   },
   h("span", { class: "cost" }, c.cost),
   h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
-  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, "reserved ", chip(c.reserved_by, st.seats, "")) : null));
+  c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, _("reserved"), " ", chip(c.reserved_by, st.seats, "")) : null));
   const parts = [
-    panelTitle("tracks", "Mythological Creatures"),
+    panelTitle("tracks", _("Mythological Creatures")),
     h("ol", { class: "track" }, creatures),
-    h("div", { class: "deck-note" }, `${v.creature_deck} in the deck, ${(v.creature_discard || []).length} discarded · price minus 1 GP per Temple`),
+    h("div", { class: "deck-note" }, _("{deck} in the deck, {discarded} discarded · price minus 1 GP per Temple", { deck: v.creature_deck, discarded: (v.creature_discard || []).length })),
   ];
   if (!mode.classic) {
     const heroes = (v.hero_track || []).map((hero) => h("li", {
@@ -695,12 +650,12 @@ function renderTracks(v) {
     }, h("span", { class: "star" }, "★"), h("span", { class: "card-name" }, cardName(hero)), h("span", { class: "cost hero-cost" }, "4")));
     const bonuses = (st.content && st.content.bonuses) || [];
     parts.push(
-      h("h2", { class: "sub" }, "Heroes"),
+      h("h2", { class: "sub" }, _("Heroes")),
       h("ol", { class: "track hero-track" }, heroes.length ? heroes : h("li", { class: "card empty" }, "—")),
-      h("div", { class: "deck-note" }, `${v.hero_deck} in the deck · recruited with Hera for 4 GP`),
-      h("h2", { class: "sub" }, "Metropolis bonuses", h("small", { class: "count" }, ` ${v.bonus_stack} left`)),
+      h("div", { class: "deck-note" }, _("{n} in the deck · recruited with Hera for 4 GP", { n: v.hero_deck })),
+      h("h2", { class: "sub" }, _("Metropolis bonuses"), h("small", { class: "count" }, " " + _("{n} left", { n: v.bonus_stack }))),
       h("div", { class: "bonuses" }, bonuses.map((b) => h("span", { class: "bonus-chip", "data-bonus": b.id, "data-tip": `bonus:${b.id}` }, b.name))),
-      h("div", { class: "deck-note" }, h("span", { "data-tip": "unit:merc" }, `${v.mercenaries_in_reserve} mercenaries in the supply`)));
+      h("div", { class: "deck-note" }, h("span", { "data-tip": "unit:merc" }, _("{n} mercenaries in the supply", { n: v.mercenaries_in_reserve }))));
   }
   el.replaceChildren(...parts);
 }
@@ -730,13 +685,14 @@ function renderPlayers(v) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, factionMark(p, 15), h("span", { class: "pname", title: pname(p) }, pname(p)),
-      isMe(p) ? h("span", { class: "tag" }, "you") : null,
-      bot ? h("span", { class: "tag bot", "data-tip": `text:Played by the server (${seat.kind} bot).` }, "bot") : null,
-      pl.eliminated ? h("span", { class: "tag" }, "out") : null),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname", title: pname(p), translate: "no" }, pname(p)),
+      isMe(p) ? h("span", { class: "tag" }, _("you")) : null,
+      bot ? h("span", { class: "tag bot", "data-tip": "text:" + _("Played by the server ({kind} bot).", { kind: seat.kind }) }, _("bot")) : null,
+      pl.eliminated ? h("span", { class: "tag" }, _("out")) : null),
     h("div", { class: "stats" },
-      inTeam ? null : stat("gp", hidden ? "text:Gold (GP): hidden from you until the end of the game." : "unit:gp", hidden ? "?" : pl.gp, ""),
-      stat("metro", `text:Metropolises: ${pl.metropolises} of the ${mode.goal} that win${teams ? " (the team's together)" : ""}.`, pl.metropolises, ""),
+      inTeam ? null : stat("gp", hidden ? "text:" + _("Gold (GP): hidden from you until the end of the game.") : "unit:gp", hidden ? "?" : pl.gp, ""),
+      stat("metro", "text:" + (teams ? _("Metropolises: {n} of the {goal} that win (the team's together).", { n: pl.metropolises, goal: mode.goal })
+        : _("Metropolises: {n} of the {goal} that win.", { n: pl.metropolises, goal: mode.goal })), pl.metropolises, ""),
       stat("priestess", "unit:priestess", pl.priestesses, ""),
       stat("philosopher", "unit:philosopher", pl.philosophers, ""),
       stat("troop", "unit:troop", pl.troops_in_reserve, ""),
@@ -766,10 +722,10 @@ function renderPlayers(v) {
     const person = people && people < players.length ? seatName(st.seats, members[0].index).replace(/ \(A\)$/, "") : null;
     return h("section", { class: "team", "data-team": t, style: { "--span": members.length } },
       h("header", { class: "team-head" },
-        h("span", { class: "team-name" }, person ? `${person}'s factions` : `Team ${t + 1}`),
-        h("span", { class: "stat gp", "data-tip": purse === undefined ? "text:The team's shared purse: hidden from you until the end of the game." : "text:The team's shared purse: partners pay offerings and actions from the same GP." },
-          h("i", { class: "icon gp" }), h("b", {}, purse === undefined ? "?" : purse), h("small", {}, " GP shared")),
-        h("span", { class: "stat metro", "data-tip": `text:Metropolises of the team: ${metros} of ${mode.goal}.` }, h("i", { class: "icon metro" }), h("b", {}, metros), h("small", {}, `/${mode.goal}`))),
+        h("span", { class: "team-name" }, person ? _("{name}'s factions", { name: person }) : _("Team {n}", { n: t + 1 })),
+        h("span", { class: "stat gp", "data-tip": "text:" + (purse === undefined ? _("The team's shared purse: hidden from you until the end of the game.") : _("The team's shared purse: partners pay offerings and actions from the same GP.")) },
+          h("i", { class: "icon gp" }), h("b", {}, purse === undefined ? "?" : purse), h("small", {}, " " + _("GP shared"))),
+        h("span", { class: "stat metro", "data-tip": "text:" + _("Metropolises of the team: {n} of {goal}.", { n: metros, goal: mode.goal }) }, h("i", { class: "icon metro" }), h("b", {}, metros), h("small", {}, `/${mode.goal}`))),
       h("div", { class: "team-members" }, members.map((pl) => card(pl, true))));
   }));
 }
@@ -779,16 +735,16 @@ function renderActions(v) {
   const legal = st.legal;
   const parts = [];
   if (v.over) {
-    parts.push(h("h2", {}, "Game over"), h("button", { class: "primary", onclick: () => showResult(v, true) }, "Show the result"));
+    parts.push(h("h2", {}, _("Game over")), h("button", { class: "primary", onclick: () => showResult(v, true) }, _("Show the result")));
     el.replaceChildren(...parts);
     el.classList.remove("idle");
     return;
   }
   if (!isMe(v.to_move) || !legal.length) {
     const p = v.to_move;
-    parts.push(h("h2", {}, st.seat === null ? "Spectating" : "Not your move"));
+    parts.push(h("h2", {}, st.seat === null ? _("Spectating") : _("Not your move")));
     if (p !== null && p !== undefined) {
-      parts.push(h("p", { class: "waiting", id: "waiting" }, "Waiting for ", chip(p, st.seats), ` to ${decisionText(v.decision, v)}…`));
+      parts.push(h("p", { class: "waiting", id: "waiting" }, chip(p, st.seats, ""), " ", st.waiting));
     }
     el.replaceChildren(...parts);
     el.classList.remove("your-move");
@@ -798,10 +754,10 @@ function renderActions(v) {
   el.classList.add("your-move");
   el.classList.remove("idle");
   const dec = v.decision || {};
-  parts.push(h("h2", {}, "Your move", hintButton()));
-  parts.push(h("p", { class: "prompt" }, capital(decisionText(dec, v)) + "."));
+  parts.push(h("h2", {}, _("Your move"), hintButton()));
+  parts.push(h("p", { class: "prompt" }, st.waiting));
   const hint = currentHint();
-  if (hint) parts.push(h("p", { class: "hint-reason", id: "hint-reason", role: "status" }, h("b", {}, "Hint: "), hint.reason));
+  if (hint) parts.push(h("p", { class: "hint-reason", id: "hint-reason", role: "status" }, h("b", {}, _("Hint:")), " ", hint.reason));
 
   const battle = legal.filter((a) => BATTLE_KINDS.has(a.kind));
   const bids = legal.filter((a) => BID_KINDS.has(a.kind));
@@ -812,21 +768,22 @@ function renderActions(v) {
   if (battle.length) parts.push(battleDialog(v, dec, battle));
   if (bids.length) {
     const gods = [...new Set(bids.map((a) => (a.kind === "apollo" ? "apollo" : a.what)))];
-    parts.push(h("p", { class: "hint" }, "Click a god on the auction board, then choose your offering."));
+    parts.push(h("p", { class: "hint" }, _("Click a god on the auction board, then choose your offering.")));
     parts.push(h("div", { class: "buttons" }, gods.map((g) => h("button", {
       class: "god-button", "data-god": g, style: { "--gc": (GODS[g] || {}).colour || "#777" },
       onclick: (ev) => onGodClick(g, ev),
     }, godName(g)))));
   }
   if (onMap.length) {
-    parts.push(h("p", { class: "hint" }, `Click a highlighted area on the map (${new Set(onMap.map((a) => a.where)).size} to choose from).`));
-    parts.push(h("details", { class: "map-list" }, h("summary", {}, "…or pick from a list"),
+    parts.push(h("p", { class: "hint" }, _("Click a highlighted area on the map ({n} to choose from).", { n: new Set(onMap.map((a) => a.where)).size })));
+    parts.push(h("details", { class: "map-list" }, h("summary", {}, _("…or pick from a list")),
       h("div", { class: "buttons column" }, onMap.map((a) => actionButton(a)))));
   }
   if (takes.length) {
     const unit = takes[0].what;
-    const from = dec.origin ? ` from ${areaName(dec.origin)}` : "";
-    parts.push(h("p", { class: "hint" }, `How many ${unitWords(unit)[1]} do you take${from}?`));
+    const many = unitWords(unit)[1];
+    parts.push(h("p", { class: "hint" }, dec.origin ? _("How many {units} do you take from {area}?", { units: many, area: areaName(dec.origin) })
+      : _("How many {units} do you take?", { units: many })));
     parts.push(h("div", { class: "amounts" }, takes.map((a) => h("button", { class: `amount${isHinted(a) ? " hinted" : ""}`, title: label(a), "data-action": "take", "data-amount": a.n || 0, onclick: () => send(a) }, a.n || 0))));
   }
   if (rest.length) parts.push(h("div", { class: "buttons" }, rest.map((a) => actionButton(a))));
@@ -846,8 +803,8 @@ function undoRow() {
   return h("div", { class: "undo-row" },
     h("button", {
       type: "button", id: "undo", class: "secondary undo", disabled: !can || st.undoing,
-      title: can ? "Take back your last decision (Ctrl+Z)" : u.text, onclick: undo,
-    }, "↶ Undo"),
+      title: can ? _("Take back your last decision (Ctrl+Z)") : u.text, onclick: undo,
+    }, "↶ " + _("Undo")),
     can ? null : h("small", { class: "undo-why", id: "undo-why" }, u.text));
 }
 
@@ -886,9 +843,9 @@ function sinceBox() {
   const lines = logLines(s.from, s.to);
   const n = s.decisions;
   return h("details", { class: "since", id: "since", open: true },
-    h("summary", {}, `Since your last move (${n} decision${n > 1 ? "s" : ""} by the others)`),
+    h("summary", {}, ngettext("Since your last move ({n} decision by the others)", "Since your last move ({n} decisions by the others)", n)),
     lines && lines.length ? h("ol", { class: "since-lines" }, lines.map((l) => h("li", {}, inColours(l))))
-      : h("p", { class: "muted" }, "Read it in the Chronicle."));
+      : h("p", { class: "muted" }, _("Read it in the Chronicle.")));
 }
 
 // --- the hint: the expert level's choice for this decision (POST /api/games/{id}/hint) ---------
@@ -914,9 +871,9 @@ function hintButton() {
   ensureHintStyles();
   return h("button", {
     type: "button", id: "hint-button", class: "hint-button secondary", disabled: st.hinting || !!currentHint(),
-    title: "What would the expert bot play here, and why? (from what you can see only)",
+    title: _("What would the expert bot play here, and why? (from what you can see only)"),
     onclick: askHint,
-  }, st.hinting ? "Thinking…" : "Hint");
+  }, st.hinting ? _("Thinking…") : _("Hint"));
 }
 
 async function askHint() {
@@ -928,7 +885,7 @@ async function askHint() {
     const r = await api("POST", `/api/games/${encodeURIComponent(st.gid)}/hint`, { token: st.token, version });
     st.hint = { ...r, gid: st.gid, version: r.version };
   } catch (e) {
-    showToast(`No hint: ${e.message}`);
+    showToast(_("No hint: {reason}", { reason: e.message }));
   } finally {
     st.hinting = false;
     render();
@@ -975,20 +932,20 @@ function battleDialog(v, dec, acts) {
   const where = dec.area ? areaName(dec.area) : "";
   const att = dec.attacker;
   const dfd = dec.defender;
-  const lastRound = [...st.log].reverse().find((l) => /round|roll|die|dice/i.test(l));
+  const lastRound = [...st.log].reverse().find((l) => isFightLine(l));
   const loss = acts.filter((a) => a.kind === "lose" || a.kind === "lose_hero");
   const retreat = acts.filter((a) => a.kind === "retreat");
   const hold = acts.filter((a) => a.kind === "hold");
-  return h("div", { class: "battle-dialog", role: "dialog", "aria-label": "Battle" },
-    h("div", { class: "battle-title" }, "⚔ Battle", where ? ` ${isLand(dec.area) ? "on" : "in"} ${where}` : "",
-      dec.round ? h("small", {}, ` · round ${dec.round}`) : null),
+  return h("div", { class: "battle-dialog", role: "dialog", "aria-label": _("Battle") },
+    h("div", { class: "battle-title" }, "⚔ ", !where ? _("Battle") : isLand(dec.area) ? _("Battle on {area}", { area: where }) : _("Battle in {area}", { area: where }),
+      dec.round ? h("small", {}, " · " + _("round {n}", { n: dec.round })) : null),
     att !== undefined && dfd !== undefined ? h("div", { class: "battle-sides" },
-      h("div", {}, chip(att, st.seats), " attacks with ", forces(dec.attacker_troops, dec.attacker_mercenaries, dec.attacker_heroes, dec.attacker_fleets)),
-      h("div", {}, chip(dfd, st.seats), " defends with ", defenders(v, dec.area))) : null,
+      h("div", {}, chip(att, st.seats), " ", _("attacks with {forces}", { forces: forces(dec.attacker_troops, dec.attacker_mercenaries, dec.attacker_heroes, dec.attacker_fleets) })),
+      h("div", {}, chip(dfd, st.seats), " ", _("defends with {forces}", { forces: defenders(v, dec.area) }))) : null,
     lastRound ? h("div", { class: "battle-last" }, lastRound) : null,
-    loss.length ? h("p", {}, "You lost this round: choose which unit to remove.") : null,
+    loss.length ? h("p", {}, _("You lost this round: choose which unit to remove.")) : null,
     loss.length ? h("div", { class: "buttons" }, loss.map((a) => actionButton(a))) : null,
-    retreat.length || hold.length ? h("p", {}, retreat.length ? "Retreat (click a highlighted area or a button), or fight on:" : "Fight on:") : null,
+    retreat.length || hold.length ? h("p", {}, retreat.length ? _("Retreat (click a highlighted area or a button), or fight on:") : _("Fight on:")) : null,
     h("div", { class: "buttons" }, retreat.map((a) => actionButton(a)), hold.map((a) => actionButton(a))));
 }
 
@@ -1004,17 +961,13 @@ function forces(troops, mercs, heroes, fleets) {
   count(mercs, "merc");
   count(fleets, "fleet");
   for (const x of heroes || []) parts.push(cardName(x));
-  if (!parts.length) return "nothing";
-  return parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+  if (!parts.length) return _("nothing");
+  return listing(parts);
 }
 
 function defenders(v, area) {
   const a = (v.areas || []).find((x) => x.id === area) || {};
   return forces(a.troops, a.mercs, a.heroes, a.fleets);
-}
-
-function escapeRegExp(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 // A log line with the players' names in their colours.
@@ -1030,8 +983,8 @@ function renderLog() {
   const el = $("log");
   const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
   const lines = st.log.slice(-300);
-  el.replaceChildren(...lines.map((l) => h("li", { class: /^Cycle \d+ begins/.test(l) ? "cycle" : /battle|round/i.test(l) ? "fight" : "" }, inColours(l))));
-  if (!lines.length) el.replaceChildren(h("li", { class: "empty" }, "What happens in the game is told here, from the first move on."));
+  el.replaceChildren(...lines.map((l) => h("li", { class: logKind(l) }, inColours(l))));
+  if (!lines.length) el.replaceChildren(h("li", { class: "empty" }, _("What happens in the game is told here, from the first move on.")));
   if (atBottom || !el.dataset.scrolled) {
     el.scrollTop = el.scrollHeight;
     el.dataset.scrolled = "1";
@@ -1055,21 +1008,23 @@ function showResult(v, open) {
       h("td", {}, chip(p, st.seats)),
       h("td", {}, (r.metropolises || [])[p] ?? pl.metropolises),
       h("td", {}, (r.gp || [])[p] ?? pl.gp ?? "?"),
-      h("td", {}, winners.includes(p) ? h("span", { class: "laurel" }, "★ winner") : (r.eliminated || [])[p] ? "eliminated" : ""));
+      h("td", {}, winners.includes(p) ? h("span", { class: "laurel" }, "★ " + _("winner")) : (r.eliminated || [])[p] ? _("eliminated") : ""));
   });
   const names = winners.map(pname);
-  const title = !winners.length ? "The game is over" : winners.length === 1
-    ? (isMe(winners[0]) ? "You win!" : `${names[0]} wins!`)
-    : `Shared victory: ${names.join(" and ")}`;
-  el.replaceChildren(h("div", { class: "result-card", role: "dialog", "aria-label": "Result" },
+  const title = !winners.length ? _("The game is over") : winners.length === 1
+    ? (isMe(winners[0]) ? _("You win!") : _("{name} wins!", { name: names[0] }))
+    : _("Shared victory: {names}", { names: listing(names) });
+  const cycles = r.cycles ?? v.cycle;
+  el.replaceChildren(h("div", { class: "result-card", role: "dialog", "aria-label": _("Result") },
     h("h2", {}, title),
-    h("p", {}, `After ${r.cycles ?? v.cycle} cycles${r.cycle_limit ? " (the cycle limit was reached)" : ""}.`),
+    h("p", {}, r.cycle_limit ? ngettext("After {n} cycle (the cycle limit was reached).", "After {n} cycles (the cycle limit was reached).", cycles)
+      : ngettext("After {n} cycle.", "After {n} cycles.", cycles)),
     h("table", { class: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Metropolises"), h("th", {}, "GP"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", {}, _("Player")), h("th", {}, _("Metropolises")), h("th", {}, _("GP")), h("th", {}, ""))),
       h("tbody", {}, rows)),
     h("div", { class: "buttons" },
-      h("button", { class: "secondary", onclick: () => (el.hidden = true) }, "Look at the board"),
-      h("a", { class: "button primary", href: "/" }, "Back to the lobby"))));
+      h("button", { class: "secondary", onclick: () => (el.hidden = true) }, _("Look at the board")),
+      h("a", { class: "button primary", href: "/" }, _("Back to the lobby")))));
   endScreen(el.firstChild, { gid: st.gid, token: st.token, seat: st.seat, seats: st.seats, view: v });
   ratingMoved(el.firstChild, st.gid); // logged in, a rated game: how it moved my rating
   el.hidden = !open;
@@ -1089,33 +1044,32 @@ function areaInfo(id) {
     const t = key ? tipInfo(key) : null;
     lines.push(h("li", {}, h("b", {}, text), t && (t.text || t.rows) ? h("span", {}, " — ", t.text || t.rows.map((r) => r.text).join(" ")) : null));
   };
-  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
   if (land) {
-    if (a.troops) line("unit:troop", n(a.troops, "Troop", "Troops"));
-    if (a.mercs) line("unit:merc", n(a.mercs, "mercenary", "mercenaries"));
+    if (a.troops) line("unit:troop", ngettext("{n} Troop", "{n} Troops", a.troops));
+    if (a.mercs) line("unit:merc", ngettext("{n} mercenary", "{n} mercenaries", a.mercs));
     for (const x of a.heroes || []) line(`hero:${x}`, `★ ${cardName(x)}`);
     for (const b of a.buildings || []) if (b) line(`building:${b}`, BUILDINGS[b] ? BUILDINGS[b].name : cardName(b));
     const sites = (a.buildings || []).filter((b) => !b).length;
-    if (sites) line(null, n(sites, "free building site", "free building sites"));
+    if (sites) line(null, ngettext("{n} free building site", "{n} free building sites", sites));
     for (const b of a.metropolis_bonuses || []) {
       const bonus = Array.isArray(b) ? b[b.length - 1] : b;
-      if (typeof bonus === "string") line(`bonus:${bonus}`, `Metropolis bonus: ${(tipInfo(`bonus:${bonus}`) || { name: cardName(bonus) }).name}`);
+      if (typeof bonus === "string") line(`bonus:${bonus}`, _("Metropolis bonus: {name}", { name: (tipInfo(`bonus:${bonus}`) || { name: cardName(bonus) }).name }));
     }
-    if (a.owner >= 0 && !a.troops && !a.mercs && !(a.heroes || []).length) line("unit:control", "Control token");
-  } else if (a.fleets) line("unit:fleet", n(a.fleets, "Fleet", "Fleets"));
+    if (a.owner >= 0 && !a.troops && !a.mercs && !(a.heroes || []).length) line("unit:control", _("Control token"));
+  } else if (a.fleets) line("unit:fleet", ngettext("{n} Fleet", "{n} Fleets", a.fleets));
   for (const c of a.creatures || []) {
     const card = (v.miniatures && v.miniatures[c] && v.miniatures[c].card) || c;
     line(`creature:${card}`, cardName(c));
   }
-  if (geo.cornucopias) line("unit:cornucopia", `Printed Cornucopia: +${geo.cornucopias} GP`);
-  if (a.prosperity) line("unit:prosperity", `Prosperity: +${a.prosperity} GP`);
-  if (a.geryon_gp) line(null, `${a.geryon_gp} GP left by Geryon`);
-  if (geo.priestess) line(null, "Priestess icon: whoever takes it gains a Priestess");
-  if (geo.volcano) line(null, "Volcano");
+  if (geo.cornucopias) line("unit:cornucopia", _("Printed Cornucopia: +{n} GP", { n: geo.cornucopias }));
+  if (a.prosperity) line("unit:prosperity", _("Prosperity: +{n} GP", { n: a.prosperity }));
+  if (a.geryon_gp) line(null, _("{n} GP left by Geryon", { n: a.geryon_gp }));
+  if (geo.priestess) line(null, _("Priestess icon: whoever takes it gains a Priestess"));
+  if (geo.volcano) line(null, _("Volcano"));
   const owner = a.owner >= 0 ? chip(a.owner, st.seats) : null;
   return h("div", { class: "tip-body area-tip" },
-    h("div", { class: "tip-head" }, h("b", {}, geo.name), h("small", {}, land ? " · Land Area" : " · Sea Area")),
-    h("p", {}, owner ? ["Controlled by ", owner] : "Controlled by nobody"),
+    h("div", { class: "tip-head" }, h("b", {}, geo.name), h("small", {}, " · " + (land ? _("Land Area") : _("Sea Area")))),
+    h("p", {}, owner ? [_("Controlled by"), " ", owner] : _("Controlled by nobody")),
     lines.length ? h("ul", {}, lines) : null);
 }
 
@@ -1128,9 +1082,9 @@ function installScreen() {
   const sound = $("sound");
   const showSound = () => {
     const on = soundOn();
-    sound.textContent = on ? "♪ on" : "♪ off";
+    sound.textContent = on ? _("♪ on") : _("♪ off");
     sound.setAttribute("aria-pressed", on ? "true" : "false");
-    sound.setAttribute("aria-label", on ? "Sound on: turn it off" : "Sound off: turn it on");
+    sound.setAttribute("aria-label", on ? _("Sound on: turn it off") : _("Sound off: turn it on"));
   };
   sound.addEventListener("click", () => {
     setSound(!soundOn());

@@ -1,7 +1,7 @@
 // The friends' invitation links of a game this browser created: the lobby keeps them when the
 // creator's seat opens by itself (lobby.js), and the game page shows them to the creator until
 // every invited friend has joined (game.js).
-import { colour, h, ink } from "./common.js";
+import { _, colour, h, ink } from "./common.js";
 
 const KEY = "cyclades.invites";
 const KEPT = 20; // games whose links are kept
@@ -44,32 +44,32 @@ export function invitesPanel(gid, seats) {
     return null;
   }
   const row = (label, url, attrs = {}) => h("div", { class: "invite-row", ...attrs }, label,
-    h("input", { type: "text", readonly: true, value: new URL(url, location.href).href, "aria-label": "link", onfocus: (e) => e.target.select() }),
+    h("input", { type: "text", readonly: true, value: new URL(url, location.href).href, "aria-label": _("link"), onfocus: (e) => e.target.select() }),
     h("button", {
       type: "button", class: "small secondary",
       onclick: async (ev) => {
         const btn = ev.currentTarget;
         try {
           await navigator.clipboard.writeText(new URL(url, location.href).href);
-          btn.textContent = "copied";
+          btn.textContent = _("copied");
         } catch (e) {
           btn.parentElement.querySelector("input").select();
-          btn.textContent = "press Ctrl+C";
+          btn.textContent = _("press Ctrl+C");
         }
-        setTimeout(() => (btn.textContent = "copy"), 2000);
+        setTimeout(() => (btn.textContent = _("copy")), 2000);
       },
-    }, "copy"));
+    }, _("copy")));
   const chipOf = (x) => {
     const f = (x.factions && x.factions[0]) ?? x.seat;
     return h("span", { class: "chip", style: { background: colour(f), color: ink(f) } }, x.name || `Player ${x.seat + 1}`);
   };
-  return h("section", { class: "panel invites", id: "invites", "aria-label": "Invitation links" },
-    h("h2", {}, "Waiting for your friends"),
+  return h("section", { class: "panel invites", id: "invites", "aria-label": _("Invitation links") },
+    h("h2", {}, _("Waiting for your friends")),
     h("p", { class: "muted" }, waiting.length > 1
-      ? "Send each friend their own link: only whoever has a link plays that seat. The game begins when they come."
-      : "Send this link to your friend: only whoever has it plays that seat. The game begins when they come."),
+      ? _("Send each friend their own link: only whoever has a link plays that seat. The game begins when they come.")
+      : _("Send this link to your friend: only whoever has it plays that seat. The game begins when they come.")),
     waiting.map((x) => row(chipOf(x), x.url, { "data-invite": x.seat })),
-    mine.spectator ? row(h("span", { class: "muted" }, "Spectators"), mine.spectator) : null);
+    mine.spectator ? row(h("span", { class: "muted" }, _("Spectators")), mine.spectator) : null);
 }
 
 function forget(gid) {

@@ -1,5 +1,5 @@
 // The leaderboard (GET /api/leaderboard?edition=): the rated players of an edition, best first.
-import { api, h } from "./common.js";
+import { _, api, h } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -16,11 +16,11 @@ async function load() {
     return;
   }
   if (!data.players.length) {
-    $("board").replaceChildren(h("p", { class: "muted" }, "No rated game of this edition yet: ", h("a", { href: "/play" }, "play one"), "."));
+    $("board").replaceChildren(h("p", { class: "muted" }, _("No rated game of this edition yet:"), " ", h("a", { href: "/play" }, _("play one")), "."));
     return;
   }
   $("board").replaceChildren(h("table", { class: "people-table leaderboard" },
-    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Games"), h("th", {}, "Won"))),
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, _("Player")), h("th", {}, _("Rating")), h("th", {}, _("Games")), h("th", {}, _("Won")))),
     h("tbody", {}, data.players.map((p) => h("tr", { class: p.bot ? "bot" : "", "data-player": p.name },
       h("td", {}, String(p.rank)),
       h("td", {}, p.bot ? `${p.name} (bot)` : h("a", { href: `/players/${encodeURIComponent(p.name)}` }, p.name)),

@@ -1,5 +1,5 @@
 // The lessons page (/tutorial, the lobby's "Learn to play"): one button per lesson.
-import { api, h } from "/static/common.js";
+import { _, api, h, ngettext } from "/static/common.js";
 const list = document.getElementById("lessons");
 async function start(id, button) {
   button.disabled = true;
@@ -15,9 +15,9 @@ async function start(id, button) {
 }
 const data = await api("GET", "/api/tutorial");
 list.replaceChildren(...data.lessons.map((l, i) => {
-  const b = h("button", { class: i === 0 ? "primary" : "secondary", "data-lesson": l.id, type: "button" }, i === 0 ? "Start" : "Open");
+  const b = h("button", { class: i === 0 ? "primary" : "secondary", "data-lesson": l.id, type: "button" }, i === 0 ? _("Start") : _("Open"));
   b.addEventListener("click", () => start(l.id, b));
   return h("li", { class: "lesson" }, h("span", { class: "no" }, i + 1),
-    h("span", { class: "what" }, h("b", {}, l.title), h("small", {}, `${l.steps} steps`)), b);
+    h("span", { class: "what" }, h("b", {}, l.title), h("small", {}, ngettext("{n} step", "{n} steps", l.steps))), b);
 }));
-document.getElementById("total").textContent = `${data.lessons.length} lessons, ${data.steps} steps in all: about ten minutes.`;
+document.getElementById("total").textContent = _("{lessons} lessons, {steps} steps in all: about ten minutes.", { lessons: data.lessons.length, steps: data.steps });

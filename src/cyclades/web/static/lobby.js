@@ -1,7 +1,7 @@
 // The lobby: create a game in any mode, hand out its seats (you, a friend's invitation
 // link, open to anyone, a bot), list the games on the server, join an open seat, and, for
 // the games this browser created, give an absent player's seat to a bot.
-import { api, chip, colour, factionMark, h, ink, PLAYER_COLOUR_NAMES } from "./common.js";
+import { _, api, chip, colour, factionMark, h, ink, ngettext, PLAYER_COLOUR_NAMES } from "./common.js";
 import { offerNameInvites } from "./account.js"; // logged in: invite players by name too
 import { keepInvites } from "./invites.js";
 
@@ -10,8 +10,8 @@ let botKinds = ["greedy", "mcts", "random"];
 let botLabels = {}; // bot kind -> a label for people (GET /api/bots "labels"): the levels say how they play
 const LEVELS = ["beginner", "casual", "strong", "expert"];
 let defaultBot = "casual"; // the server's default (GET /api/bots), the same as the API's
-const PEOPLE = [["you", "you"], ["invite", "a friend (invitation link)"], ["open", "open to anyone"]];
-const RULESETS = { legendary: "Legendary", classic: "classic 2009" };
+const PEOPLE = [["you", _("you")], ["invite", _("a friend (invitation link)")], ["open", _("open to anyone")]];
+const RULESETS = { legendary: _("Legendary"), classic: _("classic 2009") };
 const HOST_KEY = "cyclades.host-tokens";
 
 // The server lists its bot kinds and the default one: GET /api/bots -> {"bots": [...], "default"}.
@@ -76,20 +76,20 @@ function syncOptions() {
   if (classic) {
     teams.checked = false;
     teams.disabled = true;
-    hint.textContent = n === 2 ? "The classic game has no teams; with 2 players each makes two offerings a cycle." : "The classic game has no teams.";
+    hint.textContent = n === 2 ? _("The classic game has no teams; with 2 players each makes two offerings a cycle.") : _("The classic game has no teams.");
   } else if (n === 2 || n === 6) {
     teams.checked = true;
     teams.disabled = true;
     hint.textContent = n === 2
-      ? "2 players always play in teams: each plays the two factions of a team."
-      : "6 players always play in three teams of two.";
+      ? _("2 players always play in teams: each plays the two factions of a team.")
+      : _("6 players always play in three teams of two.");
   } else if (n === 4) {
     teams.disabled = false;
-    hint.textContent = "4 players may play in two teams of two (one purse per team).";
+    hint.textContent = _("4 players may play in two teams of two (one purse per team).");
   } else {
     teams.checked = false;
     teams.disabled = true;
-    hint.textContent = "Team play is for 2, 4 or 6 players.";
+    hint.textContent = _("Team play is for 2, 4 or 6 players.");
   }
   $("team-goal").disabled = !teams.checked;
   $("maelstrom").disabled = classic;
@@ -100,7 +100,7 @@ function syncOptions() {
   let own = board.querySelector("option[value='classic']");
   if (classic && !own) {
     board.dataset.legendary = board.value;
-    board.append(h("option", { value: "classic" }, "the classic game's own board"));
+    board.append(h("option", { value: "classic" }, _("the classic game's own board")));
     board.value = "classic";
   } else if (!classic && own) {
     own.remove();
@@ -117,28 +117,28 @@ function seatRows() {
   const old = [...box.querySelectorAll(".seat")].map((row) => ({
     kind: row.querySelector("select").value, name: row.querySelector("input").value,
   }));
-  box.replaceChildren(...Array.from({ length: n }, (_, i) => {
+  box.replaceChildren(...Array.from({ length: n }, (_seat, i) => {
     const prev = old[i] || { kind: i === 0 ? "you" : defaultBot, name: "" };
     const select = h("select", {
-      name: `seat-${i}`, "aria-label": `Seat ${i + 1}: who plays it`, "data-seat": i,
+      name: `seat-${i}`, "aria-label": _("Seat {n}: who plays it", { n: i + 1 }), "data-seat": i,
       onchange: (ev) => onlyOneYou(ev.target),
     },
     PEOPLE.map(([v, text]) => h("option", { value: v }, text)),
-    h("optgroup", { label: "a bot: level" }, botKinds.filter((b) => LEVELS.includes(b))
+    h("optgroup", { label: _("a bot: level") }, botKinds.filter((b) => LEVELS.includes(b))
       .map((b) => h("option", { value: b, title: botLabels[b] || b },
-        `bot: ${(botLabels[b] || b).split(":")[0]} (level ${LEVELS.indexOf(b) + 1} of ${LEVELS.length})`))),
-    h("optgroup", { label: "a bot: agent" }, botKinds.filter((b) => !LEVELS.includes(b))
-      .map((b) => h("option", { value: b, title: botLabels[b] || b }, `bot: ${b}`))));
+        _("bot: {name} (level {n} of {total})", { name: (botLabels[b] || b).split(":")[0].trim(), n: LEVELS.indexOf(b) + 1, total: LEVELS.length })))),
+    h("optgroup", { label: _("a bot: agent") }, botKinds.filter((b) => !LEVELS.includes(b))
+      .map((b) => h("option", { value: b, title: botLabels[b] || b }, _("bot: {name}", { name: b })))));
     select.value = [...select.options].some((o) => o.value === prev.kind) ? prev.kind : defaultBot;
     const factions = factionsOf(i, n);
     return h("div", { class: "seat", "data-row": i },
       h("span", { class: "swatches" }, factions.map((f) => h("span", {
         class: "swatch faction", title: PLAYER_COLOUR_NAMES[f], role: "img", "aria-label": PLAYER_COLOUR_NAMES[f],
       }, factionMark(f, 16)))),
-      h("span", { class: "seat-no" }, `Seat ${i + 1}`),
-      teams ? h("span", { class: "seat-team" }, `team ${teamOf(i, n) + 1}`) : null,
+      h("span", { class: "seat-no" }, _("Seat {n}", { n: i + 1 })),
+      teams ? h("span", { class: "seat-team" }, _("team {n}", { n: teamOf(i, n) + 1 })) : null,
       select,
-      h("input", { type: "text", name: `name-${i}`, placeholder: "name (optional)", maxlength: 24, value: prev.name, "aria-label": `Name of seat ${i + 1}` }));
+      h("input", { type: "text", name: `name-${i}`, placeholder: _("name (optional)"), maxlength: 24, value: prev.name, "aria-label": _("Name of seat {n}", { n: i + 1 }) }));
   }));
 }
 
@@ -184,7 +184,7 @@ async function create(ev) {
     showCreated(game);
     loadGames();
   } catch (e) {
-    err.textContent = `The game could not be created: ${e.message}`;
+    err.textContent = _("The game could not be created: {reason}", { reason: e.message });
     err.hidden = false;
   } finally {
     $("create").disabled = false;
@@ -203,26 +203,26 @@ function copyButton(url) {
       const input = btn.parentElement.querySelector("input");
       try {
         await navigator.clipboard.writeText(absolute(url));
-        btn.textContent = "copied";
+        btn.textContent = _("copied");
       } catch (e) {
         // No clipboard (plain http on another host): select the text instead.
         input.select();
-        btn.textContent = "press Ctrl+C";
+        btn.textContent = _("press Ctrl+C");
       }
-      setTimeout(() => (btn.textContent = "copy"), 2000);
+      setTimeout(() => (btn.textContent = _("copy")), 2000);
     },
-  }, "copy");
+  }, _("copy"));
 }
 
 function linkRow(labelEl, url, extra, attrs = {}) {
   return h("div", { class: "link-row", ...attrs }, labelEl,
-    h("input", { type: "text", readonly: true, value: absolute(url), onfocus: (e) => e.target.select(), "aria-label": "link" }),
+    h("input", { type: "text", readonly: true, value: absolute(url), onfocus: (e) => e.target.select(), "aria-label": _("link") }),
     copyButton(url), extra);
 }
 
 function seatChip(s) {
   const f = (s.factions && s.factions[0]) ?? s.seat;
-  return h("span", { class: "chip", style: { background: colour(f), color: ink(f) } }, s.name || `Player ${s.seat + 1}`);
+  return h("span", { class: "chip", style: { background: colour(f), color: ink(f) }, translate: s.name ? "no" : null }, s.name || _("Player {n}", { n: s.seat + 1 }));
 }
 
 function showCreated(game) {
@@ -232,23 +232,23 @@ function showCreated(game) {
   const invited = seats.filter((s) => s.access === "invite" && s.url);
   const open = seats.filter((s) => s.access === "open");
   box.replaceChildren(...[
-    h("h3", {}, "Your game is ready"),
+    h("h3", {}, _("Your game is ready")),
     mine ? h("div", { class: "seat-line" },
-      h("div", { class: "what" }, "Your seat: this link is yours, keep it to come back to the game."),
+      h("div", { class: "what" }, _("Your seat: this link is yours, keep it to come back to the game.")),
       linkRow(h("span", { class: "who" }, seatChip(mine)), mine.url,
-        h("a", { class: "button small", href: mine.url, "data-seat-link": mine.seat }, "open"))) : null,
+        h("a", { class: "button small", href: mine.url, "data-seat-link": mine.seat }, _("open")))) : null,
     invited.length ? h("div", { class: "seat-line" },
       h("div", { class: "what" }, invited.length > 1
-        ? "Send each friend their own invitation link: only whoever has a link plays that seat."
-        : "Send this invitation link to your friend: only whoever has it plays that seat."),
-      invited.map((s) => linkRow(h("span", { class: "who", title: `seat ${s.seat + 1}` }, seatChip(s)), s.url, null,
+        ? _("Send each friend their own invitation link: only whoever has a link plays that seat.")
+        : _("Send this invitation link to your friend: only whoever has it plays that seat.")),
+      invited.map((s) => linkRow(h("span", { class: "who", title: _("seat {n}", { n: s.seat + 1 }) }, seatChip(s)), s.url, null,
         { "data-invite": s.seat }))) : null,
     open.length ? h("div", { class: "seat-line" },
-      h("div", { class: "what" }, "Open to anyone: the first to press Join in the list of games takes ",
+      h("div", { class: "what" }, _("Open to anyone: the first to press Join in the list of games takes these seats:"), " ",
         open.flatMap((s, k) => [k ? ", " : "", seatChip(s)]), ".")) : null,
-    linkRow(h("span", { class: "who" }, "Spectators"), game.spectator_url),
-    h("p", { class: "host-note" }, "You are this game's host: from this browser, the list of games lets you give the seat of a player who does not come to a bot."),
-    mine ? h("div", { class: "row actions" }, h("a", { class: "button primary", id: "open-seat", href: mine.url }, `Open your seat (${mine.name || `Player ${mine.seat + 1}`})`)) : null,
+    linkRow(h("span", { class: "who" }, _("Spectators")), game.spectator_url),
+    h("p", { class: "host-note" }, _("You are this game's host: from this browser, the list of games lets you give the seat of a player who does not come to a bot.")),
+    mine ? h("div", { class: "row actions" }, h("a", { class: "button primary", id: "open-seat", href: mine.url }, _("Open your seat ({name})", { name: mine.name || _("Player {n}", { n: mine.seat + 1 }) }))) : null,
   ].filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
@@ -257,20 +257,20 @@ function showCreated(game) {
 
 // --- the list of games ------------------------------------------------------------------
 
-const STATUS = { waiting: "waiting for players", playing: "in progress", over: "finished" };
+const STATUS = { waiting: _("waiting for players"), playing: _("in progress"), over: _("finished") };
 
 function modeText(g) {
-  const parts = [`${g.players} players`, RULESETS[g.ruleset] || g.ruleset || "Legendary"];
-  if (g.teams) parts.push(g.players === 2 ? "two factions each" : `teams, goal ${g.team_goal || 3}`);
-  if (g.ruleset !== "classic" && g.maelstrom === false) parts.push("no Maelström");
+  const parts = [ngettext("{n} player", "{n} players", g.players), RULESETS[g.ruleset] || g.ruleset || RULESETS.legendary];
+  if (g.teams) parts.push(g.players === 2 ? _("two factions each") : _("teams, goal {n}", { n: g.team_goal || 3 }));
+  if (g.ruleset !== "classic" && g.maelstrom === false) parts.push(_("no Maelström"));
   return parts.join(" · ");
 }
 
 function seatTitle(s) {
-  if (s.kind !== "human") return `${s.kind} bot`;
-  if (s.joined) return "a player has joined";
-  if (s.open) return "open: anyone may join it";
-  return "kept for an invited player (by link)";
+  if (s.kind !== "human") return _("{kind} bot", { kind: s.kind });
+  if (s.joined) return _("a player has joined");
+  if (s.open) return _("open: anyone may join it");
+  return _("kept for an invited player (by link)");
 }
 
 let listAsked = 0; // the latest list asked for: an older answer arriving late is dropped
@@ -287,20 +287,20 @@ async function loadGames() {
     data = await api("GET", `/api/games${qs ? `?${qs}` : ""}`);
   } catch (e) {
     if (asked !== listAsked) return;
-    box.replaceChildren(h("p", { class: "error" }, `The list of games cannot be loaded: ${e.message}`));
+    box.replaceChildren(h("p", { class: "error" }, _("The list of games cannot be loaded: {reason}", { reason: e.message })));
     return;
   }
   if (asked !== listAsked) return;
   const games = (data.games || []).slice().sort((a, b) => (b.created || 0) - (a.created || 0));
   if (!games.length) {
-    box.replaceChildren(h("p", { class: "muted" }, qs ? "No such game now." : "No games yet: create one."));
+    box.replaceChildren(h("p", { class: "muted" }, qs ? _("No such game now.") : _("No games yet: create one.")));
     return;
   }
   const hosted = hostTokens();
   // Keep what the host was choosing across the refresh.
   const openDetails = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.game));
   box.replaceChildren(h("table", { class: "games" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Seats"), h("th", {}, "State"), h("th", {}, ""))),
+    h("thead", {}, h("tr", {}, h("th", {}, _("Game")), h("th", {}, _("Seats")), h("th", {}, _("State")), h("th", {}, ""))),
     h("tbody", {}, games.map((g) => {
       const seats = g.seats || [];
       const free = seats.filter((s) => s.kind === "human" && !s.joined).length;
@@ -308,34 +308,35 @@ async function loadGames() {
       const host = hosted[g.game_id];
       const humans = seats.filter((s) => s.kind === "human");
       return h("tr", { class: g.status, "data-game": g.game_id },
-        h("td", {}, h("code", {}, g.game_id), h("div", { class: "muted" }, modeText(g))),
+        h("td", {}, h("code", { translate: "no" }, g.game_id), h("div", { class: "muted" }, modeText(g))),
         h("td", {}, seats.map((s) => h("span", {
           class: `seat-chip ${s.kind === "human" ? "human" : "bot"} ${s.joined ? "joined" : ""} ${s.open ? "open" : ""}`,
           style: { background: colour((s.factions && s.factions[0]) ?? s.seat), color: ink((s.factions && s.factions[0]) ?? s.seat) },
-          title: seatTitle(s),
-        }, s.name || (s.kind === "human" ? `P${s.seat + 1}` : s.kind), s.kind !== "human" ? " (bot)" : ""))),
+          title: seatTitle(s), translate: s.name ? "no" : null,
+        }, s.name || (s.kind === "human" ? _("P{n}", { n: s.seat + 1 }) : s.kind), s.kind !== "human" ? " " + _("(bot)") : ""))),
         h("td", {}, STATUS[g.status] || g.status,
-          g.status === "playing" && g.cycle ? h("div", { class: "muted" }, `cycle ${g.cycle}`) : null,
-          free && live ? h("div", { class: "muted" }, `${free} seat${free > 1 ? "s" : ""} not taken yet`) : null),
+          g.status === "playing" && g.cycle ? h("div", { class: "muted" }, _("cycle {n}", { n: g.cycle })) : null,
+          free && live ? h("div", { class: "muted" }, ngettext("{n} seat not taken yet", "{n} seats not taken yet", free)) : null),
         h("td", {}, h("div", { class: "game-links" },
           // An open seat goes to the first to join (POST /api/games/{id}/join); a friend's
           // seat only to its invitation link.
           live ? seats.filter((s) => s.kind === "human" && !s.joined && s.open).map((s) => h("button", {
             type: "button", class: "small primary", "data-join": `${g.game_id}:${s.seat}`,
             onclick: () => join(g.game_id, s.seat),
-          }, `Join (seat ${s.seat + 1})`)) : null,
-          h("a", { class: "button small secondary", href: `/game/${encodeURIComponent(g.game_id)}` }, g.status === "over" ? "see" : "spectate"),
+          }, _("Join (seat {n})", { n: s.seat + 1 }))) : null,
+          h("a", { class: "button small secondary", href: `/game/${encodeURIComponent(g.game_id)}` }, g.status === "over" ? _("see") : _("spectate")),
           host && live && humans.length ? h("details", { class: "host-seats", "data-game": g.game_id, open: openDetails.has(g.game_id) },
-            h("summary", {}, "host: give a seat to a bot"),
+            h("summary", {}, _("host: give a seat to a bot")),
             humans.map((s) => hostSeatRow(g.game_id, host, s))) : null)));
     }))));
 }
 
 function hostSeatRow(gameId, hostToken, s) {
-  const select = h("select", { "aria-label": `Bot for seat ${s.seat + 1}` },
+  const select = h("select", { "aria-label": _("Bot for seat {n}", { n: s.seat + 1 }) },
     botKinds.map((b) => h("option", { value: b, selected: b === defaultBot }, b)));
   return h("div", { class: "host-seat" },
-    h("span", {}, `Seat ${s.seat + 1} (${s.name || `Player ${s.seat + 1}`}${s.joined ? "" : ", not joined"})`),
+    h("span", {}, s.joined ? _("Seat {n} ({name})", { n: s.seat + 1, name: s.name || _("Player {n}", { n: s.seat + 1 }) })
+      : _("Seat {n} ({name}, not joined)", { n: s.seat + 1, name: s.name || _("Player {n}", { n: s.seat + 1 }) })),
     select,
     h("button", {
       type: "button", class: "small", "data-replace": `${gameId}:${s.seat}`,
@@ -345,11 +346,11 @@ function hostSeatRow(gameId, hostToken, s) {
           await api("POST", `/api/games/${encodeURIComponent(gameId)}/seats/${s.seat}`,
             { host_token: hostToken, kind: select.value });
         } catch (e) {
-          alert(`That seat cannot be given to a bot: ${e.message}`);
+          alert(_("That seat cannot be given to a bot: {reason}", { reason: e.message }));
         }
         loadGames();
       },
-    }, "give to bot"));
+    }, _("give to bot")));
 }
 
 // Taking an open seat: the server makes a token for whoever joins first.
@@ -358,7 +359,7 @@ async function join(gameId, seat) {
     const data = await api("POST", `/api/games/${encodeURIComponent(gameId)}/join`, { seat });
     if (data && data.url) location.href = data.url;
   } catch (e) {
-    alert(`You cannot join that seat: ${e.message}`);
+    alert(_("You cannot join that seat: {reason}", { reason: e.message }));
     loadGames();
   }
 }

@@ -1,6 +1,6 @@
 // Log in or create an account (POST /api/account/login, /signup); a guest's seat may come
 // along (account.js keeps it in sessionStorage while the guest is here).
-import { api } from "./common.js";
+import { _, api } from "./common.js";
 import { forgetKeepRequest, keepRequest, nextPage } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +13,7 @@ function showKeepNote() {
   const k = keep();
   if (!k) return;
   const note = $("keep-note");
-  note.textContent = "Log in or create an account, and the seat you were playing as a guest becomes yours: the game goes into My games.";
+  note.textContent = _("Log in or create an account, and the seat you were playing as a guest becomes yours: the game goes into My games.");
   note.hidden = false;
 }
 
@@ -42,7 +42,7 @@ $("login-form").addEventListener("submit", (ev) => submit(ev, "/api/account/logi
 $("signup-form").addEventListener("submit", (ev) => {
   if ($("signup-password").value !== $("signup-again").value) {
     ev.preventDefault();
-    $("signup-error").textContent = "The two passwords differ.";
+    $("signup-error").textContent = _("The two passwords differ.");
     $("signup-error").hidden = false;
     return;
   }

@@ -1,7 +1,7 @@
 // Notification settings (/account): e-mail (each time, or a daily digest) and Web Push in this
 // browser (server/notify.py). Push: the service worker /sw.js shows the messages; the
 // subscription, made with the server's VAPID key, is sent to the server.
-import { api } from "./common.js";
+import { _, api } from "./common.js";
 import { whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,10 +21,10 @@ function keyBytes(b64url) {
 // Subscribe this browser; throws with a sentence a person reads when it cannot.
 async function subscribePush() {
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
-    throw new Error("This browser cannot show notifications from a site.");
+    throw new Error(_("This browser cannot show notifications from a site."));
   }
   if ((await Notification.requestPermission()) !== "granted") {
-    throw new Error("Notifications are blocked for this site in this browser: allow them in its settings.");
+    throw new Error(_("Notifications are blocked for this site in this browser: allow them in its settings."));
   }
   const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   const { key } = await api("GET", "/api/push/key");
@@ -32,7 +32,7 @@ async function subscribePush() {
   try {
     sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
   } catch (e) {
-    throw new Error("This browser could not reach its push service, so it cannot be told of your turn.");
+    throw new Error(_("This browser could not reach its push service, so it cannot be told of your turn."));
   }
   await api("POST", "/api/push/subscriptions", sub.toJSON());
 }
@@ -49,7 +49,7 @@ async function save(ev) {
       digest: $("notify-digest").checked,
       by_push: byPush,
     });
-    say("Saved.");
+    say(_("Saved."));
   } catch (e) {
     say(e.message, false);
   } finally {

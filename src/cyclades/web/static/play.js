@@ -2,7 +2,7 @@
 // the speed; join a table waiting for players of that kind or open one (POST /api/play); watch
 // it fill (GET /api/play/tables/{id}), then go to the game. The creator chose when bots fill
 // the empty seats and may fill them at once.
-import { api, h } from "./common.js";
+import { _, api, h } from "./common.js";
 import { duration, loginLink, whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -51,7 +51,7 @@ async function playNow(ev) {
     history.pushState(null, "", table.url);
     showTable(table);
   } catch (e) {
-    $("play-error").textContent = `No table for you: ${e.message}`;
+    $("play-error").textContent = _("No table for you: {reason}", { reason: e.message });
     $("play-error").hidden = false;
   } finally {
     $("play-submit").disabled = false;
@@ -70,27 +70,28 @@ function showTable(t) {
   const now = Date.now() / 1000;
   const link = new URL(t.url, location.href).href;
   const seated = t.seated.map((s) => h("li", {}, s.name));
-  for (let i = 0; i < t.free; i++) seated.push(h("li", { class: "free" }, "a free seat"));
+  for (let i = 0; i < t.free; i++) seated.push(h("li", { class: "free" }, _("a free seat")));
   const state = {
-    waiting: t.fill_at ? (t.fill_at > now ? `Bots fill the empty seats in ${duration(t.fill_at - now)}.` : "Bots are taking the empty seats…")
-      : "The game starts when the table is full.",
-    starting: "The game is being set up…",
-    started: t.mine ? "The game has started." : "This table's game has started.",
-    closed: "This table is closed: everyone left it.",
+    waiting: t.fill_at ? (t.fill_at > now ? _("Bots fill the empty seats in {time}.", { time: duration(t.fill_at - now) }) : _("Bots are taking the empty seats…"))
+      : _("The game starts when the table is full."),
+    starting: _("The game is being set up…"),
+    started: t.mine ? _("The game has started.") : _("This table's game has started."),
+    closed: _("This table is closed: everyone left it."),
   }[t.status] || t.status;
   box.replaceChildren(
     h("h2", {}, t.mode.label),
-    h("p", { class: "muted" }, `${t.speed === "live" ? "Live" : t.speed === "turn-based-72h" ? "Turn-based, three days a decision" : "Turn-based, a day a decision"} · ${t.rated ? (t.bots_rated ? "rated, bots included" : "rated (unrated if bots play)") : "unrated"} · bots: ${t.bot}`),
+    h("p", { class: "muted" }, [t.speed === "live" ? _("Live") : t.speed === "turn-based-72h" ? _("Turn-based, three days a decision") : _("Turn-based, a day a decision"),
+      t.rated ? (t.bots_rated ? _("rated, bots included") : _("rated (unrated if bots play)")) : _("unrated"), _("bots: {level}", { level: t.bot })].join(" · ")),
     h("ol", { class: "table-seats", id: "table-seats" }, seated),
     h("p", { class: "table-state", id: "table-state" }, state),
-    t.status === "waiting" && t.mine ? h("div", { class: "link-row" }, h("span", { class: "who" }, "Invite by link"),
-      h("input", { type: "text", readonly: true, value: link, "aria-label": "the table's link", onfocus: (e) => e.target.select() })) : null,
+    t.status === "waiting" && t.mine ? h("div", { class: "link-row" }, h("span", { class: "who" }, _("Invite by link")),
+      h("input", { type: "text", readonly: true, value: link, "aria-label": _("the table's link"), onfocus: (e) => e.target.select() })) : null,
     h("div", { class: "buttons" },
-      t.status === "waiting" && t.mine && t.creator && t.free ? h("button", { type: "button", class: "primary", id: "fill-now", onclick: fillNow }, "Fill with bots now") : null,
-      t.status === "waiting" && !t.mine && t.free && me.account ? h("button", { type: "button", class: "primary", id: "join-table", onclick: joinTable }, "Sit at this table") : null,
-      t.status === "waiting" && t.mine ? h("button", { type: "button", class: "secondary", id: "leave-table", onclick: leaveTable }, "Leave the table") : null,
-      t.status === "started" && t.game_id && !t.mine ? h("a", { class: "button secondary", href: `/game/${encodeURIComponent(t.game_id)}` }, "Watch the game") : null,
-      h("a", { class: "button secondary", href: "/my" }, "My games")),
+      t.status === "waiting" && t.mine && t.creator && t.free ? h("button", { type: "button", class: "primary", id: "fill-now", onclick: fillNow }, _("Fill with bots now")) : null,
+      t.status === "waiting" && !t.mine && t.free && me.account ? h("button", { type: "button", class: "primary", id: "join-table", onclick: joinTable }, _("Sit at this table")) : null,
+      t.status === "waiting" && t.mine ? h("button", { type: "button", class: "secondary", id: "leave-table", onclick: leaveTable }, _("Leave the table")) : null,
+      t.status === "started" && t.game_id && !t.mine ? h("a", { class: "button secondary", href: `/game/${encodeURIComponent(t.game_id)}` }, _("Watch the game")) : null,
+      h("a", { class: "button secondary", href: "/my" }, _("My games"))),
     h("p", { class: "error", id: "table-error", role: "alert", hidden: true }));
   if (t.status === "waiting" || t.status === "starting") poll(t.table_id);
 }
@@ -154,17 +155,18 @@ async function listTables() {
   const tables = data.tables.filter((t) => !t.mine);
   $("waiting-tables").hidden = !tables.length;
   $("waiting-list").replaceChildren(h("ul", { class: "game-list" }, tables.map((t) => h("li", { class: "game-row", "data-table": t.table_id },
-    h("div", { class: "game-what" }, h("b", {}, t.mode.label), h("span", { class: "muted" }, ` · ${t.speed}${t.rated ? ", rated" : ""}`),
-      h("div", { class: "game-when" }, `${t.seated.map((s) => s.name).join(", ")} waiting · ${t.free} free`)),
-    h("a", { class: "button small secondary", href: t.url }, "See")))));
+    h("div", { class: "game-what" }, h("b", {}, t.mode.label), h("span", { class: "muted" }, " · " + (t.speed === "live" ? _("live") : _("turn-based")) + (t.rated ? ", " + _("rated") : "")),
+      h("div", { class: "game-when" }, _("{players} waiting · {n} free", { players: t.seated.map((s) => s.name).join(", "), n: t.free }))),
+    h("a", { class: "button small secondary", href: t.url }, _("See"))))));
 }
 
 async function main() {
   me = await whoAmI();
   if (!me.account) {
     const box = $("play-login");
-    box.replaceChildren(me.problem ? `${me.problem}. ` : "Play now seats you with other players who have an account: ",
-      loginLink("log in"), " or ", loginLink("create an account", true), ". Guests play by link: ", h("a", { href: "/" }, "create a game"), " and send the links.");
+    box.replaceChildren(me.problem ? `${me.problem}. ` : _("Play now seats you with other players who have an account:") + " ",
+      loginLink(_("log in")), " ", _("or"), " ", loginLink(_("create an account"), true), ". ",
+      _("Guests play by link:"), " ", h("a", { href: "/" }, _("create a game and send the links")), ".");
     box.hidden = false;
   }
   if (currentId()) {
@@ -172,7 +174,7 @@ async function main() {
       showTable(await api("GET", `/api/play/tables/${encodeURIComponent(currentId())}`));
     } catch (e) {
       $("table").hidden = false;
-      $("table").replaceChildren(h("p", { class: "error" }, `This table cannot be shown: ${e.message}`), h("a", { href: "/play" }, "Play now"));
+      $("table").replaceChildren(h("p", { class: "error" }, _("This table cannot be shown: {reason}", { reason: e.message })), h("a", { href: "/play" }, _("Play now")));
     }
     return;
   }

@@ -7,13 +7,13 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
+import { escapeRegExp, logKind, listing, _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
 import { replayChat } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const enc = encodeURIComponent;
-const PHASES = { setup: "Setup", offerings: "Offerings", maintenance: "Maintenance", actions: "Actions", over: "Game over" };
+const PHASES = { setup: _("Setup"), offerings: _("Offerings"), maintenance: _("Maintenance"), actions: _("Actions"), over: _("Game over") };
 const PLAY_MS = 450;
 
 const st = {
@@ -46,7 +46,7 @@ const st = {
 };
 window.cycladesReplay = st; // for the console and tests
 
-const name = (p) => st.names[p] || `Player ${p + 1}`;
+const name = (p) => st.names[p] || _("Player {n}", { n: p + 1 });
 const fseats = () => st.names.map((n, i) => ({ seat: i, name: n }));
 const areaName = (id) => (st.board ? st.board.name(id) : id);
 
@@ -71,7 +71,7 @@ async function start() {
 function showOpen(error) {
   $("viewer").hidden = true;
   $("open").hidden = false;
-  $("title").textContent = "Replay";
+  $("title").textContent = _("Replay");
   const err = $("open-error");
   err.hidden = !error;
   err.textContent = error || "";
@@ -101,7 +101,7 @@ async function uploadFile(file) {
   try {
     text = await file.text();
   } catch (e) {
-    showOpen(`The file could not be read: ${e.message}`);
+    showOpen(_("The file could not be read: {reason}", { reason: e.message }));
     return;
   }
   await upload(text);
@@ -113,7 +113,7 @@ async function upload(text) {
   try {
     res = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: text });
   } catch (e) {
-    showOpen("The server cannot be reached.");
+    showOpen(_("The server cannot be reached."));
     return;
   }
   let data = null;
@@ -121,7 +121,7 @@ async function upload(text) {
     data = await res.json();
   } catch (e) { /* an empty answer */ }
   if (!res.ok) {
-    showOpen((data && typeof data.detail === "string" && data.detail) || `The server refused the record (HTTP ${res.status}).`);
+    showOpen((data && typeof data.detail === "string" && data.detail) || _("The server refused the record (HTTP {status}).", { status: res.status }));
     return;
   }
   history.replaceState(null, "", `/replay/${enc(data.replay_id)}`);
@@ -134,11 +134,11 @@ async function openUrl(url) {
   try {
     u = new URL(url, location.href);
   } catch (e) {
-    showOpen(`Not an address: ${url}`);
+    showOpen(_("Not an address: {url}", { url }));
     return;
   }
   if (u.origin !== location.origin) {
-    showOpen("Only records served by this server can be opened by address; download the file and open it here instead.");
+    showOpen(_("Only records served by this server can be opened by address; download the file and open it here instead."));
     return;
   }
   const m = u.pathname.match(/^\/api\/games\/([^/]+)\/record$/);
@@ -156,11 +156,11 @@ async function openUrl(url) {
       try {
         detail = JSON.parse(text).detail || "";
       } catch (e) { /* not JSON */ }
-      showOpen(`The record could not be fetched (HTTP ${res.status})${detail ? ": " + detail : ""}.`);
+      showOpen(detail ? _("The record could not be fetched (HTTP {status}): {reason}.", { status: res.status, reason: detail }) : _("The record could not be fetched (HTTP {status}).", { status: res.status }));
       return;
     }
   } catch (e) {
-    showOpen("The record could not be fetched.");
+    showOpen(_("The record could not be fetched."));
     return;
   }
   await upload(text);
@@ -176,10 +176,10 @@ async function load(rid) {
     if (st.gid) {
       $("open").hidden = true;
       $("viewer").hidden = true;
-      $("title").textContent = "Replay";
-      showToast(`This replay cannot be loaded: ${e.message}`, true);
+      $("title").textContent = _("Replay");
+      showToast(_("This replay cannot be loaded: {reason}", { reason: e.message }), true);
     } else {
-      showOpen(`This replay cannot be loaded: ${e.message}`);
+      showOpen(_("This replay cannot be loaded: {reason}", { reason: e.message }));
     }
     return;
   }
@@ -251,7 +251,7 @@ function follow() {
   st.ws = ws;
   ws.onopen = () => {
     $("live").className = "conn live";
-    $("live").textContent = "live";
+    $("live").textContent = _("live");
   };
   ws.onmessage = (ev) => {
     let msg;
@@ -265,7 +265,7 @@ function follow() {
   ws.onclose = () => {
     if (st.ws !== ws || st.over) return;
     $("live").className = "conn down";
-    $("live").textContent = "reconnecting…";
+    $("live").textContent = _("reconnecting…");
     setTimeout(follow, 2000);
   };
   ws.onerror = () => ws.close();
@@ -354,7 +354,7 @@ async function goTo(n, force = false) {
   try {
     d = await fetchStep(n);
   } catch (e) {
-    showToast(`This position cannot be shown: ${e.message}`);
+    showToast(_("This position cannot be shown: {reason}", { reason: e.message }));
     return;
   }
   if (st.target !== n) return; // overtaken by a later request
@@ -489,7 +489,7 @@ function drawTicks() {
   }
   const every = Math.max(1, Math.ceil(st.cycles.length / 12));
   box.replaceChildren(...st.cycles.filter(([c]) => c > 0).map(([c, s], i) => h("button", {
-    type: "button", class: "rp-tick", style: { left: `${(s / st.steps) * 100}%` }, title: `Cycle ${c} begins (decision ${s})`,
+    type: "button", class: "rp-tick", style: { left: `${(s / st.steps) * 100}%` }, title: _("Cycle {n} begins (decision {k})", { n: c, k: s }),
     tabindex: "-1", "data-cycle": c,
     onclick: () => {
       stop();
@@ -504,11 +504,11 @@ function updateWhere(n) {
   const phase = PHASES[st.phase[n]] || st.phase[n] || "";
   const live = !st.over && st.gid;
   $("where").replaceChildren(...[
-    h("b", {}, n === 0 ? "The start" : `Decision ${n}`), ` of ${st.steps}`,
-    h("span", { class: "rp-sep" }, "·"), c ? `Cycle ${c}` : "Setup",
+    n === 0 ? h("b", {}, _("The start")) : h("b", {}, _("Decision {n}", { n })), " ", _("of {steps}", { steps: st.steps }),
+    h("span", { class: "rp-sep" }, "·"), c ? _("Cycle {n}", { n: c }) : PHASES.setup,
     phase && c ? h("span", { class: "rp-sep" }, "·") : null, c ? phase : null,
     live ? h("span", { class: "rp-sep" }, "·") : null,
-    live ? h("span", { class: "muted" }, st.following ? "following the game" : "the game goes on") : null,
+    live ? h("span", { class: "muted" }, st.following ? _("following the game") : _("the game goes on")) : null,
   ].filter((x) => x !== null));
   $("first").disabled = $("prev").disabled = $("prev-cycle").disabled = n <= 0;
   $("last").disabled = $("next").disabled = $("next-cycle").disabled = n >= st.steps;
@@ -519,8 +519,8 @@ function show(n, d) {
   st.shown = d;
   const v = d.view;
   const c = st.cycle[n];
-  $("title").textContent = `Replay${st.gid ? "" : " (uploaded record)"} · ${c ? `Cycle ${c}` : "Setup"} · ${PHASES[v.phase] || v.phase}`;
-  document.title = `Cyclades — replay, ${n === 0 ? "the start" : `decision ${n}`}`;
+  $("title").textContent = [st.gid ? _("Replay") : _("Replay (uploaded record)"), c ? _("Cycle {n}", { n: c }) : PHASES.setup, PHASES[v.phase] || v.phase].join(" · ");
+  document.title = n === 0 ? _("Cyclades — replay, the start") : _("Cyclades — replay, decision {n}", { n });
   drawStatus(n, d);
   drawBoard(d);
   drawAuction(v);
@@ -541,20 +541,20 @@ function drawStatus(n, d) {
   const v = d.view;
   const bits = [];
   if (n === 0) {
-    bits.push(h("span", {}, "The start: nothing has been decided yet."));
+    bits.push(h("span", {}, _("The start: nothing has been decided yet.")));
   } else {
     const p = st.actor[n];
     bits.push(h("span", { class: "rp-decided" }, p !== null && p !== undefined ? chip(p, fseats()) : null, " ",
-      d.action ? actionLabel(d.action, areaName, name) + "." : firstLine(n)));
+      d.action ? actionLabel(d.action, areaName) + "." : firstLine(n)));
   }
   if (v.over) {
     el.classList.add("over");
     const r = v.result || st.result || {};
     const w = (r.winners || []).map(name);
-    bits.push(h("span", { class: "rp-next" }, w.length ? `The game is over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}.` : "The game is over."));
+    bits.push(h("span", { class: "rp-next" }, w.length > 1 ? _("The game is over: {names} win.", { names: listing(w) }) : w.length ? _("The game is over: {name} wins.", { name: w[0] }) : _("The game is over.")));
   } else if (v.to_move !== null && v.to_move !== undefined) {
-    bits.push(h("span", { class: "rp-next" }, "Next: ", chip(v.to_move, fseats()),
-      d.next_action ? ` — ${actionLabel(d.next_action, areaName, name)}` : " to decide"));
+    bits.push(h("span", { class: "rp-next" }, _("Next:"), " ", chip(v.to_move, fseats()),
+      d.next_action ? ` — ${actionLabel(d.next_action, areaName)}` : " " + _("to decide")));
   }
   el.replaceChildren(...bits);
 }
@@ -599,40 +599,40 @@ function drawAuction(v) {
   (v.action_order || []).forEach(([p, god], i) => (order[god] = order[god] || []).push([i + 1, p]));
   const rows = (v.gods || []).map((g) => {
     const info = GODS[g.god] || { name: godName(g.god), colour: "#777", gift: "" };
-    return h("li", { class: `god ${g.face_up ? "" : "face-down"}`, "data-god": g.god, title: g.face_up ? info.gift : `${info.name} is face down this cycle` },
+    return h("li", { class: `god ${g.face_up ? "" : "face-down"}`, "data-god": g.god, title: g.face_up ? info.gift : _("{god} is face down this cycle", { god: info.name }) },
       h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
-      h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : "face down")),
-      g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, title: `${name(g.bid.player)} offers ${g.bid.amount} GP` },
-        h("b", {}, g.bid.amount), " GP") : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
-      (order[g.god] || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) }, title: `Acts ${ordinal(i)}` }, ordinal(i))));
+      h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : _("face down"))),
+      g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, title: _("{player} offers {n} GP", { player: name(g.bid.player), n: g.bid.amount }) },
+        h("b", {}, g.bid.amount), " ", _("GP")) : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
+      (order[g.god] || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) }, title: _("Acts {nth}", { nth: ordinal(i) }) }, ordinal(i))));
   });
   const apollo = GODS.apollo;
   rows.push(h("li", { class: "god apollo", "data-god": "apollo" },
-    h("span", { class: "medallion", style: { background: apollo.colour } }, "A"),
-    h("span", { class: "god-name" }, "Apollo", h("small", {}, apollo.gift)),
+    h("span", { class: "medallion", style: { background: apollo.colour } }, apollo.name[0]),
+    h("span", { class: "god-name" }, apollo.name, h("small", {}, apollo.gift)),
     h("span", { class: "apollo-players" }, (v.apollo || []).map((p) => chip(p, fseats(), ""))),
     (order.apollo || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i)))));
   $("auction").replaceChildren(
-    h("h2", {}, "Auction board"),
+    h("h2", {}, _("Auction board")),
     h("ol", { class: "gods" }, rows),
-    h("div", { class: "turn-order" }, h("span", { class: "caption" }, "Turn order"), (v.turn_order || []).map((p) => chip(p, fseats()))));
+    h("div", { class: "turn-order" }, h("span", { class: "caption" }, _("Turn order")), (v.turn_order || []).map((p) => chip(p, fseats()))));
 }
 
 function drawTracks(v) {
   const creatures = (v.creature_track || []).map((c) => h("li", { class: `card creature-card ${c.card ? "" : "empty"}`, "data-card": c.card || "" },
-    h("span", { class: "cost", title: `${c.cost} GP` }, c.cost),
+    h("span", { class: "cost", title: _("{n} GP", { n: c.cost }) }, c.cost),
     h("span", { class: "card-name" }, c.card ? cardName(c.card) : "—"),
-    c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, "reserved ", chip(c.reserved_by, fseats(), "")) : null));
+    c.reserved_by !== null && c.reserved_by !== undefined ? h("span", { class: "reserved" }, _("reserved"), " ", chip(c.reserved_by, fseats(), "")) : null));
   const heroes = (v.hero_track || []).map((x) => (x
     ? h("li", { class: "card hero-card", "data-card": x }, h("span", { class: "star" }, "★"), h("span", { class: "card-name" }, cardName(x)))
     : h("li", { class: "card empty" }, "—")));
   $("tracks").replaceChildren(
-    h("h2", {}, "Mythological Creatures"),
+    h("h2", {}, _("Mythological Creatures")),
     h("ol", { class: "track" }, creatures.length ? creatures : h("li", { class: "card empty" }, "—")),
-    h("div", { class: "deck-note" }, `${v.creature_deck} in the deck, ${(v.creature_discard || []).length} discarded`),
-    h("h2", {}, "Heroes"),
+    h("div", { class: "deck-note" }, _("{deck} in the deck, {discarded} discarded", { deck: v.creature_deck, discarded: (v.creature_discard || []).length })),
+    h("h2", {}, _("Heroes")),
     h("ol", { class: "track" }, heroes.length ? heroes : h("li", { class: "card empty" }, "—")),
-    h("div", { class: "deck-note" }, `${v.hero_deck} in the deck · ${v.mercenaries_in_reserve} mercenaries · ${v.bonus_stack} Metropolis bonuses`));
+    h("div", { class: "deck-note" }, _("{heroes} in the deck · {mercs} mercenaries · {bonuses} Metropolis bonuses", { heroes: v.hero_deck, mercs: v.mercenaries_in_reserve, bonuses: v.bonus_stack })));
 }
 
 function drawPlayers(v, d) {
@@ -649,17 +649,17 @@ function drawPlayers(v, d) {
       style: { "--pc": colour(p), "--pink": ink(p) },
       "data-player": p,
     },
-    h("header", {}, factionMark(p, 15), h("span", { class: "pname" }, name(p)),
-      bot ? h("span", { class: "tag bot", title: `${seat.kind} bot` }, "bot") : null,
-      winners.has(p) ? h("span", { class: "tag rp-winner" }, "★ winner") : null,
-      pl.eliminated ? h("span", { class: "tag" }, "eliminated") : null),
+    h("header", {}, factionMark(p, 15), h("span", { class: "pname", translate: "no" }, name(p)),
+      bot ? h("span", { class: "tag bot", title: _("{kind} bot", { kind: seat.kind }) }, _("bot")) : null,
+      winners.has(p) ? h("span", { class: "tag rp-winner" }, _("★ winner")) : null,
+      pl.eliminated ? h("span", { class: "tag" }, _("eliminated")) : null),
     h("div", { class: "stats" },
-      stat("gp", hidden ? "Gold: hidden while the game goes on (R24)" : "Gold", hidden ? "?" : pl.gp, "GP"),
-      stat("metro", "Metropolises", pl.metropolises, "metropolises"),
-      stat("priestess", "Priestesses", pl.priestesses, "priestesses"),
-      stat("philosopher", "Philosophers", pl.philosophers, "philosophers"),
-      stat("troop", "Troops in reserve (not on the board)", pl.troops_in_reserve, "troops left"),
-      stat("fleet", "Fleets in reserve (not on the board)", pl.fleets_in_reserve, "fleets left")),
+      stat("gp", hidden ? _("Gold: hidden while the game goes on") : _("Gold"), hidden ? "?" : pl.gp, _("GP")),
+      stat("metro", _("Metropolises"), pl.metropolises, _("metropolises")),
+      stat("priestess", _("Priestesses"), pl.priestesses, _("priestesses")),
+      stat("philosopher", _("Philosophers"), pl.philosophers, _("philosophers")),
+      stat("troop", _("Troops in reserve (not on the board)"), pl.troops_in_reserve, _("troops left")),
+      stat("fleet", _("Fleets in reserve (not on the board)"), pl.fleets_in_reserve, _("fleets left"))),
     (pl.heroes || []).length || (pl.creatures || []).length
       ? h("div", { class: "cards" },
         (pl.heroes || []).map((x) => h("span", { class: "mini hero-mini" }, "★ ", cardName(x))),
@@ -700,19 +700,15 @@ async function loadChances() {
 
 // --- the log --------------------------------------------------------------------------
 
-function escapeRegExp(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 function logLine(text, i) {
   const names = st.names.map((n, p) => [n, p]).sort((a, b) => b[0].length - a[0].length);
   const re = names.length ? new RegExp("(" + names.map(([n]) => escapeRegExp(n)).join("|") + ")") : null;
   const who = Object.fromEntries(names);
   const parts = re ? text.split(re).map((part, k) => (k % 2 ? h("span", { class: "who", style: { "--pc": colour(who[part]) } }, part) : part)) : [text];
   return h("li", {
-    class: `${/^Cycle \d+ begins/.test(text) ? "cycle" : /battle|round/i.test(text) ? "fight" : ""} future`,
+    class: `${logKind(text)} future`,
     "data-line": i,
-    title: "Go to this moment",
+    title: _("Go to this moment"),
   }, parts);
 }
 
@@ -740,7 +736,7 @@ function syncLog(n) {
   st.current = items.slice(begin, end);
   for (const li of st.current) li.classList.add("current");
   st.shownEnd = end;
-  $("log-count").textContent = `${end} of ${st.log.length} lines`;
+  $("log-count").textContent = _("{n} of {total} lines", { n: end, total: st.log.length });
   const box = $("log");
   const target = st.current[st.current.length - 1] || items[end - 1];
   if (target) {

@@ -1,5 +1,5 @@
 // Account settings (/account): change the password, log out everywhere, delete the account.
-import { api, h } from "./common.js";
+import { ngettext, _, api, h } from "./common.js";
 import { loginLink, whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,7 +16,7 @@ async function changePassword(ev) {
   $("password-submit").disabled = true;
   try {
     const r = await api("POST", "/api/account/password", { old: $("old-password").value, new: $("new-password").value });
-    say("password-message", `The password is changed.${r.other_logins_ended ? ` ${r.other_logins_ended} other login${r.other_logins_ended > 1 ? "s" : ""} ended.` : ""}`);
+    say("password-message", r.other_logins_ended ? _("The password is changed.") + " " + ngettext("{n} other login ended.", "{n} other logins ended.", r.other_logins_ended) : _("The password is changed."));
     $("password-form").reset();
   } catch (e) {
     say("password-message", e.message, false);
@@ -47,12 +47,12 @@ async function deleteAccount(ev) {
 async function main() {
   const me = await whoAmI();
   if (!me.account) {
-    $("settings-login").replaceChildren(me.problem ? `${me.problem}. ` : "", loginLink("Log in"), " to change your account.");
+    $("settings-login").replaceChildren(me.problem ? `${me.problem}. ` : "", loginLink(_("Log in")), " ", _("to change your account."));
     $("settings-login").hidden = false;
     return;
   }
   for (const id of ["password-panel", "logins-panel", "delete-panel"]) $(id).hidden = false;
-  $("settings").prepend(h("p", { class: "muted" }, `Logged in as ${me.account.name}.`));
+  $("settings").prepend(h("p", { class: "muted" }, _("Logged in as {name}.", { name: me.account.name })));
   $("password-form").addEventListener("submit", changePassword);
   $("logout-everywhere").addEventListener("click", logoutEverywhere);
   $("delete-form").addEventListener("submit", deleteAccount);

@@ -2,7 +2,7 @@
 // (mouse) and on tap (touch screens), from the content texts of GET /api/content
 // (content/descriptions.py, the same texts as the rules page). Also: the "your move" signal
 // (the tab's title and a short WebAudio sound that can be turned off, kept in localStorage).
-import { h } from "./common.js";
+import { _, h } from "./common.js";
 
 const tips = new Map(); // "god:zeus" -> {name, text, cost, rows}
 let areaTip = null; // (id) -> element: the game page describes an area from the view
@@ -12,10 +12,10 @@ let shownFor = null;
 export function loadContent(c) {
   tips.clear();
   for (const g of c.gods || []) tips.set(`god:${g.id}`, { name: g.name, text: g.summary, rows: g.actions });
-  for (const x of c.creatures || []) tips.set(`creature:${x.id}`, { name: x.name, text: x.text, cost: x.cost, kind: "Mythological Creature" + (x.miniature ? " with a miniature" : "") });
-  for (const x of c.heroes || []) tips.set(`hero:${x.id}`, { name: x.name, kind: "Hero", cost: x.cost, rows: [{ text: x.military, cost: "in battle" }, { text: x.sacrifice, cost: "sacrifice" }] });
-  for (const x of c.bonuses || []) tips.set(`bonus:${x.id}`, { name: x.name, kind: "Metropolis bonus", text: x.text });
-  for (const x of c.buildings || []) tips.set(`building:${x.id}`, { name: x.name, kind: "Building", text: x.text, cost: x.cost });
+  for (const x of c.creatures || []) tips.set(`creature:${x.id}`, { name: x.name, text: x.text, cost: x.cost, kind: x.miniature ? _("Mythological Creature with a miniature") : _("Mythological Creature") });
+  for (const x of c.heroes || []) tips.set(`hero:${x.id}`, { name: x.name, kind: _("Hero"), cost: x.cost, rows: [{ text: x.military, cost: _("in battle") }, { text: x.sacrifice, cost: _("sacrifice") }] });
+  for (const x of c.bonuses || []) tips.set(`bonus:${x.id}`, { name: x.name, kind: _("Metropolis bonus"), text: x.text });
+  for (const x of c.buildings || []) tips.set(`building:${x.id}`, { name: x.name, kind: _("Building"), text: x.text, cost: x.cost });
   for (const x of c.units || []) tips.set(`unit:${x.id}`, { name: x.name, text: x.text, cost: x.cost });
 }
 
@@ -39,7 +39,7 @@ export function tipBody(key) {
     h("div", { class: "tip-head" }, h("b", {}, t.name), t.kind ? h("small", {}, ` · ${t.kind}`) : null),
     t.text ? h("p", {}, t.text) : null,
     t.rows ? h("table", { class: "tip-rows" }, h("tbody", {}, t.rows.map((r) => h("tr", {}, h("td", {}, r.text), h("td", { class: "price" }, r.cost || ""))))) : null,
-    t.cost ? h("div", { class: "tip-cost" }, "Cost: ", t.cost) : null);
+    t.cost ? h("div", { class: "tip-cost" }, _("Cost:"), " ", t.cost) : null);
 }
 
 const $tip = () => document.getElementById("tip");

@@ -3,7 +3,7 @@
 //   to do and why, the element to click pulses, and any other click only gets a gentle hint;
 // - "Ask before ending my turn": a setting kept in localStorage; when on, a choice that hands
 //   the decision to someone else (End your turn, an offering...) asks "End your turn?" first.
-import { actionLabel, api, h, seatName } from "./common.js";
+import { _, actionLabel, api, h, sameAction } from "./common.js";
 
 const CONFIRM_KEY = "cyclades.confirmEndTurn";
 const KEYS = ["kind", "what", "where", "n"];
@@ -53,7 +53,7 @@ export async function beforeSend(action, state) {
   if (tut && tutVersion !== st.version) await refreshTutorial();
   const exp = expected();
   if (exp && action.kind !== "cancel" && !matches(action, exp)) {
-    hint = `Not that one this time. ${tut.steps[tut.step].say}`;
+    hint = _("Not that one this time.") + " " + tut.steps[tut.step].say;
     renderPanel(true);
     return false;
   }
@@ -100,7 +100,7 @@ function decorateActions() {
   const box = h("input", { type: "checkbox", id: "confirm-end" });
   box.checked = confirmWanted();
   box.addEventListener("change", () => setConfirmWanted(box.checked));
-  act.append(h("label", { class: "confirm-setting", for: "confirm-end" }, box, " Ask before ending my turn"));
+  act.append(h("label", { class: "confirm-setting", for: "confirm-end" }, box, " ", _("Ask before ending my turn")));
 }
 
 function toast(text) {
@@ -125,17 +125,17 @@ function ask(action) {
       if (ev.key === "Escape") { ev.preventDefault(); ev.stopPropagation(); done(false); }
       if (ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); done(true); }
     };
-    const what = action.kind === "end_turn" ? "" : ` (${actionLabel(action, (x) => (st.board ? st.board.name(x) : x), (p) => seatName(st.seats, p))})`;
-    const yes = h("button", { class: "primary", id: "confirm-yes", type: "button", onclick: () => done(true) }, "End my turn");
+    const what = action.kind === "end_turn" ? "" : actionLabel(action, (x) => (st.board ? st.board.name(x) : x));
+    const yes = h("button", { class: "primary", id: "confirm-yes", type: "button", onclick: () => done(true) }, _("End my turn"));
     const dlg = h("div", { class: "confirm-overlay", id: "confirm-dialog" },
-      h("div", { class: "confirm-card", role: "alertdialog", "aria-label": "End your turn?" },
-        h("h2", {}, "End your turn?"),
-        h("p", {}, `After this choice${what} the others play.`),
+      h("div", { class: "confirm-card", role: "alertdialog", "aria-label": _("End your turn?") },
+        h("h2", {}, _("End your turn?")),
+        h("p", {}, what ? _("After this choice ({action}) the others play.", { action: what }) : _("After this choice the others play.")),
         h("div", { class: "buttons" }, yes,
-          h("button", { class: "secondary", id: "confirm-no", type: "button", onclick: () => done(false) }, "Keep playing")),
+          h("button", { class: "secondary", id: "confirm-no", type: "button", onclick: () => done(false) }, _("Keep playing"))),
         h("label", { class: "confirm-setting" },
           h("input", { type: "checkbox", checked: true, onchange: (ev) => setConfirmWanted(ev.target.checked) }),
-          " Ask before ending my turn")));
+          " ", _("Ask before ending my turn"))));
     document.addEventListener("keydown", onKey, true);
     document.body.append(dlg);
     yes.focus();
@@ -171,7 +171,7 @@ async function fetchTutorial() {
 function panel() {
   let el = $("tutorial");
   if (!el) {
-    el = h("section", { id: "tutorial", class: "panel tutorial", role: "region", "aria-label": "Tutorial", "aria-live": "polite" });
+    el = h("section", { id: "tutorial", class: "panel tutorial", role: "region", "aria-label": _("Tutorial"), "aria-live": "polite" });
     const act = $("act");
     if (act && act.parentNode) act.parentNode.insertBefore(el, act);
     else document.body.append(el);
@@ -190,18 +190,18 @@ function renderPanel(shake) {
     h("strong", { class: "tut-title" }, tut.title),
     h("button", {
       class: "small secondary tut-fold", type: "button", "aria-expanded": el.classList.contains("folded") ? "false" : "true",
-      title: "Fold or unfold the lesson", onclick: () => { el.classList.toggle("folded"); renderPanel(false); },
+      title: _("Fold or unfold the lesson"), onclick: () => { el.classList.toggle("folded"); renderPanel(false); },
     }, el.classList.contains("folded") ? "▴" : "▾"))];
-  parts.push(h("div", { class: "tut-bar", role: "progressbar", "aria-label": "Steps of this lesson done", "aria-valuemin": 0, "aria-valuemax": n, "aria-valuenow": k },
+  parts.push(h("div", { class: "tut-bar", role: "progressbar", "aria-label": _("Steps of this lesson done"), "aria-valuemin": 0, "aria-valuemax": n, "aria-valuenow": k },
     h("i", { style: { width: `${Math.round((100 * k) / n)}%` } })));
   if (tut.off_script) {
-    parts.push(h("p", { class: "tut-say" }, "This game has left the lesson's path. Start the lesson again to follow it."),
-      h("div", { class: "buttons" }, restartButton("Start the lesson again", "primary")));
+    parts.push(h("p", { class: "tut-say" }, _("This game has left the lesson's path. Start the lesson again to follow it.")),
+      h("div", { class: "buttons" }, restartButton(_("Start the lesson again"), "primary")));
   } else if (tut.complete) {
     parts.push(h("p", { class: "tut-say tut-done" }, "✔ ", tut.done));
     parts.push(h("div", { class: "buttons" },
-      tut.next ? lessonButton(tut.next, "Next lesson →", "primary tut-next")
-        : h("a", { class: "button primary tut-next", href: "/" }, "Play a real game"),
+      tut.next ? lessonButton(tut.next, _("Next lesson →"), "primary tut-next")
+        : h("a", { class: "button primary tut-next", href: "/" }, _("Play a real game")),
       restartButton("Again", "secondary")));
   } else {
     if (k === 0 && tut.intro) parts.push(h("p", { class: "tut-intro" }, tut.intro));
@@ -209,7 +209,7 @@ function renderPanel(shake) {
     if (mine()) {
       parts.push(h("p", { class: "tut-say" }, h("span", { class: "tut-step" }, `Step ${k + 1} of ${n}`), step.say));
     } else {
-      parts.push(h("p", { class: "tut-say tut-wait" }, "The others are playing: watch the board…"));
+      parts.push(h("p", { class: "tut-say tut-wait" }, _("The others are playing: watch the board…")));
     }
     if (hint && mine()) parts.push(h("p", { class: "tut-hint", role: "status" }, hint));
   }
@@ -259,7 +259,8 @@ function targets(exp) {
   }
   if (action.kind === "apollo" || action.where) {
     if (popupOpen) {
-      const text = actionLabel(action, (x) => (st.board ? st.board.name(x) : x), (p) => seatName(st.seats, p));
+      const legal = (st.legal || []).find((a) => sameAction(a, action)) || action; // with its words
+      const text = actionLabel(legal, (x) => (st.board ? st.board.name(x) : x));
       const b = [...pop.querySelectorAll(".popup-item")].find((x) => x.textContent.trim() === text);
       if (b) return [b];
     }
