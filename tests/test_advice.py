@@ -252,7 +252,7 @@ def test_hint_route_for_the_seat_to_move_only(client, monkeypatch):
     r = client.post(f"/api/games/{gid}/hint", json={"token": toks[seat], "version": mine["version"]})
     assert r.status_code == 200, r.text
     h = r.json()
-    assert h["action"] in mine["legal_actions"]
+    assert h["action"] in [{k: v for k, v in a.items() if k != "text"} for a in mine["legal_actions"]]  # less its words
     readable(h["reason"])
     # Asking again for the same position answers the same hint at once.
     assert client.post(f"/api/games/{gid}/hint", json={"token": toks[seat]}).json() == h
