@@ -176,6 +176,9 @@ def test_the_peoples_pages(server, browser, size):
         assert r.status == 201, r.text()
         page.goto(server.url + "/my")
         page.wait_for_selector("#waiting-on-me [data-game]")
+        # The top bar's count was read when the page opened, perhaps while the bots still moved:
+        # once the game waits on me, a page opened now shows it.
+        page.reload()
         page.wait_for_selector(".badge-count")
         audit(page, f"/my at {size}")
         page.goto(server.url + "/play")

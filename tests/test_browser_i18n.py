@@ -174,7 +174,8 @@ def test_the_switch_changes_the_language_and_keeps_it(server, browser):
     visit(page, server.url + "/rules", ".rule-card")
     assert page.evaluate("document.documentElement.lang") == "en"
     page.select_option("#language", "fr")
-    page.wait_for_function("document.documentElement.lang === 'fr'", timeout=30_000)
+    # (a selector, not a function: the page's CSP allows no eval, which a polled function needs)
+    page.wait_for_selector("html[lang='fr']", state="attached", timeout=30_000)
     page.wait_for_selector(".rule-card")
     assert re.search(r"Poséidon", page.inner_text("#rules"))
     visit(page, server.url + "/", "#seats .seat")  # the choice stays (a cookie)

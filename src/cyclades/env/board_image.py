@@ -25,6 +25,7 @@ import re
 from functools import cache, lru_cache
 from html import escape
 
+from ..content.names import title
 from ..web.geometry import geometry
 
 PANEL = (960, 720)          # width, height of a picture in pixels (the board and its status)
@@ -67,7 +68,11 @@ class _Art:
         self.beasts = _js_object(art, "BEASTS")
         self.beast_of = _js_object(art, "BEAST_OF")
         self.building_icon = _js_object(art, "BUILDING_ICON")
-        self.buildings = _js_object(common, "BUILDINGS")
+        # Each building's colour as the browser gives it (`port: building("port", "#2f7fc1")`),
+        # its letter the first of its name, as the browser writes it (in English here).
+        self.buildings = {b: {"letter": title(b)[:1] or b[:1].upper(), "colour": colour} for b, colour in
+                          re.findall(r'([\w-]+):\s*building\("[\w-]+",\s*"(#[0-9a-fA-F]+)"\)',
+                                     _js_const(common, "BUILDINGS"))}
         self.colours = json.loads(_js_const(common, "PLAYER_COLOURS"))
         self.ink = json.loads(_js_const(common, "PLAYER_INK"))
         self.shapes = json.loads(_js_const(common, "FACTION_SHAPES"))
