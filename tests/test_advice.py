@@ -295,3 +295,16 @@ def test_chances_route_of_a_finished_game(client):
     for pt in doc["points"]:
         assert sum(pt["side_chances"]) == pytest.approx(1.0, abs=1e-3)
     assert client.get(f"/api/replays/{gid}/chances").json()["points"] == doc["points"]
+
+
+def test_a_reason_speaks_french():
+    """The hint's reason is a catalog sentence: in French, Apollo's reason is French."""
+    from cyclades.content.i18n import language
+    g = _offer()
+    apollo = [a for a in g.legal_actions() if a.kind == "apollo"]
+    assert apollo
+    with language("fr"):
+        text = explain(g.observe(g.to_move), apollo[0], names=NAMES)
+    readable(text)
+    assert text.startswith("Apollon : "), text
+    assert " PO" in text or "autres dieux" in text, text

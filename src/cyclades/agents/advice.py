@@ -31,6 +31,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
+from ..content.i18n import _
 from ..engine.actions import Action
 from ..engine.log import area_name, building_name, card_name, god_name, unit_name
 from . import evaluation as ev
@@ -197,7 +198,7 @@ class _Reasoner:
         if k == "remove":
             return self.remove(a)
         if k == "escape":
-            return f"{self.label(a)}: the unit lives to fight again"
+            return _("{action}: the unit lives to fight again").format(action=self.label(a))
         return ""
 
     def _text_of(self, group, card, key="text"):
@@ -223,7 +224,7 @@ class _Reasoner:
     def remove(self, a) -> str:
         pos = ev.Position(self.g)
         if a.what in BUILDINGS and pos.dups[self.p]:
-            return f"{self.label(a)}: you keep one of each kind of building"
+            return _("{action}: you keep one of each kind of building").format(action=self.label(a))
         return ""
 
     def fallback(self, a) -> str:
@@ -231,10 +232,12 @@ class _Reasoner:
         what = self.label(a)
         before, after = self.chance_change(a)
         if after > before + 0.005:
-            return f"{what}: your estimated chance to win goes from {_pct(before)} to {_pct(after)}"
+            return _("{action}: your estimated chance to win goes from {before} to {after}").format(
+                action=what, before=_pct(before), after=_pct(after))
         if after < before - 0.005:
-            return f"{what}: the other choices cost you more (your chance to win {_pct(after)})"
-        return f"{what}: the best of your choices, by the expert's search"
+            return _("{action}: the other choices cost you more (your chance to win {after})").format(
+                action=what, after=_pct(after))
+        return _("{action}: the best of your choices, by the expert's search").format(action=what)
 
     # offerings -----------------------------------------------------------------------
     def god_gain(self, god, q) -> str:
@@ -301,9 +304,9 @@ class _Reasoner:
         if a.kind == "apollo":
             gp = self.g.purse(self.p)
             if self.g.rules.apollo == "classic":
-                return "Apollo: the other gods cost more than they would give you now"
-            return (f"Apollo: no god is worth its price to you this cycle; keep your {gp} GP, "
-                    f"take the GP and a Prosperity token")
+                return _("Apollo: the other gods cost more than they would give you now")
+            return _("Apollo: no god is worth its price to you this cycle; keep your {gp} GP, "
+                     "take the GP and a Prosperity token").format(gp=gp)
         god = a.what
         holder = None
         for x in view.get("gods", ()):
@@ -365,7 +368,7 @@ class _Reasoner:
         start_k = g.state.stack[-1]["kind"] if g.state.stack else None
         moving = None
         act = a
-        for _ in range(12):
+        for _attempt in range(12):
             f = g.state.stack[-1] if g.state.stack else {}
             if act.kind == "destination":
                 dest = g.board.index[act.where]
