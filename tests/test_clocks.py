@@ -123,6 +123,12 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
                                                          "by_push": True}).status_code == 200
     assert bob.post("/api/push/subscriptions", json={"endpoint": push.url, "keys": push.keys}).status_code == 201
     assert ann.post("/api/account/notifications", json={"by_email": True}).status_code == 422  # no address
+    # A subscription that is not one, and a speed that does not exist, are refused.
+    assert bob.post("/api/push/subscriptions", json={"endpoint": "file:///etc/passwd",
+                                                      "keys": push.keys}).status_code == 422
+    assert bob.post("/api/push/subscriptions", json={"endpoint": push.url, "keys": {}}).status_code == 422
+    assert ann.post("/api/games", json={"players": 3, "seats": ["you", "random", "random"],
+                                        "speed": "warp"}).status_code == 422
 
     body = {"players": 2, "ruleset": "legendary", "maelstrom": False, "speed": "turn-based", "rated": False,
             "bot": "casual"}
