@@ -151,3 +151,18 @@ def pg_database(base: str):
 # --- the browser tests' Chromium and server: tests/serverproc.py ----------------------------
 
 from serverproc import CHROMIUM, chromium_missing  # noqa: E402,F401 - once, there
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """shot(page, name): a screenshot named with the page's size, in the test's folder and in
+    $CYCLADES_SHOTS when it is set."""
+    folders = [tmp_path] + ([Path(os.environ["CYCLADES_SHOTS"])] if os.environ.get("CYCLADES_SHOTS") else [])
+    for f in folders:
+        f.mkdir(parents=True, exist_ok=True)
+
+    def shot(page, name):
+        size = page.viewport_size
+        for f in folders:
+            page.screenshot(path=str(f / f"{name}-{size['width']}x{size['height']}.png"))
+    return shot

@@ -10,7 +10,6 @@ tmp dir, and to $CYCLADES_SHOTS when set.
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -48,19 +47,6 @@ def browser(server):
     assert Path(CHROMIUM).exists()
     with chromium() as b:
         yield b
-
-
-@pytest.fixture
-def shots(tmp_path):
-    folders = [tmp_path] + ([Path(os.environ["CYCLADES_SHOTS"])] if os.environ.get("CYCLADES_SHOTS") else [])
-    for f in folders:
-        f.mkdir(parents=True, exist_ok=True)
-
-    def shot(page, name):
-        size = page.viewport_size
-        for f in folders:
-            page.screenshot(path=str(f / f"{name}-{size['width']}x{size['height']}.png"))
-    return shot
 
 
 @pytest.fixture

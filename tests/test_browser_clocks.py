@@ -13,11 +13,9 @@ Screenshots go to pytest's tmp dir, and to $CYCLADES_SHOTS when set.
 """
 from __future__ import annotations
 
-import os
 import random
 import re
 import time
-from pathlib import Path
 
 import pytest
 from notifications import ServerTime, SmtpSink
@@ -67,19 +65,6 @@ def pages(world):
     for ctx in contexts:
         ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
-
-
-@pytest.fixture
-def shots(tmp_path):
-    folders = [tmp_path] + ([Path(os.environ["CYCLADES_SHOTS"])] if os.environ.get("CYCLADES_SHOTS") else [])
-    for f in folders:
-        f.mkdir(parents=True, exist_ok=True)
-
-    def shot(page, name):
-        size = page.viewport_size
-        for f in folders:
-            page.screenshot(path=str(f / f"{name}-{size['width']}x{size['height']}.png"))
-    return shot
 
 
 def sign_up(page, url, name):
