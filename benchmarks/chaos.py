@@ -4,7 +4,7 @@ stored twice.
 
     python benchmarks/chaos.py                        # the long run: 3 processes, 10 minutes
     python benchmarks/chaos.py --processes 2 --games 6 --rounds 1 --events kill,kill,outage \
-        --gap 5 --json out.json                       # the short run of tests/test_chaos.py
+        --gap 5 --json out.json                       # the short run of tests/server/test_chaos.py
 
 - A PostgreSQL server of its own (cyclades.server.testing.PrivatePostgres: initdb and pg_ctl in a
   temporary directory, its own port), never a shared one: the outages stop it.

@@ -19,7 +19,7 @@ Ratios, not absolute times, are the figures that count (machines are shared and
 noisy): our decisions/s over catanatron's actions/s (target >= 2.0, overall and at
 3, 4 and 5 players), our legal_actions() and apply() times over its (each < 0.5) and our
 copy time over its copy time (target <= 1.0). `--update-baseline` records them in
-benchmarks/baseline.json, which tests/test_bench_guard.py checks a quick run against.
+benchmarks/baseline.json, which tests/project/test_bench_guard.py checks a quick run against.
 
 Then the learning environments (benchmarks/env_speed.py, when the `rl` extra is
 installed; `--no-env` skips them): PettingZoo steps/s of a masked random policy next to the

@@ -45,7 +45,7 @@ import cyclades  # noqa: E402
 
 MAX_CYCLES = 100
 TARGET_RATIO = 0.5
-# The ratios recorded in baseline.json and guarded (tests/test_bench_guard.py): figure key ->
+# The ratios recorded in baseline.json and guarded (tests/project/test_bench_guard.py): figure key ->
 # (baseline key, what the policy reads)
 GUARDED = {"mask_ratio": ("env_mask_ratio", "mask only"), "ratio": ("env_ratio", "observing")}
 VECTOR_SIZES = (1, 2, 8)

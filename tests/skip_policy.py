@@ -114,6 +114,12 @@ def pytest_terminal_summary(terminalreporter, config):
             terminalreporter.line(text)
 
 
+def sample_key(item) -> str:
+    """What the sample hashes: "tests/<file>::<test>[<case>]", the layer's folder left out, so
+    that a file moving between folders keeps its sample."""
+    return f"tests/{item.path.name}::{item.nodeid.split('::', 1)[1]}"
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Mark the slow sample before `-m` selects: the cases of each slow test whose id hashes
@@ -126,6 +132,6 @@ def pytest_collection_modifyitems(config, items):
         if slow and slow.kwargs.get("sample", True):
             by_test.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
     for cases in by_test.values():
-        chosen = [i for i in cases if zlib.crc32(i.nodeid.encode()) % SLOW_SAMPLE_EVERY == 0] or cases[:1]
+        chosen = [i for i in cases if zlib.crc32(sample_key(i).encode()) % SLOW_SAMPLE_EVERY == 0] or cases[:1]
         for item in chosen:
             item.add_marker(pytest.mark.slow_sample)

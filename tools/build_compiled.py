@@ -5,14 +5,14 @@
     python tools/build_compiled.py /tmp/cyc-cython --backend cython --agents
     python benchmarks/compiled_speed.py --compiled mypyc=/tmp/cyc-mypyc/src \\
         --compiled cython=/tmp/cyc-cython/src
-    PYTHONPATH=/tmp/cyc-mypyc/src python -m pytest tests/test_battle.py ...
+    PYTHONPATH=/tmp/cyc-mypyc/src python -m pytest tests/engine/test_battle.py ...
 
 Off the default path: the package is and stays pure Python, and nothing here touches this
 checkout. OUT receives a copy of src/ (OUT/src) with C extension modules beside its .py files
 (Python loads an extension before the .py of the same name); delete OUT to get rid of it. The
 extensions are a snapshot of the sources at build time: build again after a change. Cython
 with `--agents` is the optional build the README offers (random play about x1.5, MCTS about
-x1.4, the same games and searches; tests/test_compiled_build.py builds it and runs the engine's
+x1.4, the same games and searches; tests/project/test_compiled_build.py builds it and runs the engine's
 and agents' tests on it); mypyc stays a measurement (benchmarks/README.md).
 
 Needs setuptools, a C compiler and the Python headers; mypy (which brings mypyc) for the

@@ -6,7 +6,7 @@ Keys are collected twice: from the source (every `push(g, kind, player, key=...)
 src/cyclades) and from play (every frame a handler is asked about, before and after it answers,
 in a few random games of every mode: legendary with and without the Maelström, 2 to 6 players,
 4-player teams, classic). The report gives the distinct keys over all kinds and how many of them
-have one or two letters. tests/test_frames.py runs the same collection to check that every key
+have one or two letters. tests/engine/test_frames.py runs the same collection to check that every key
 met in play is declared in its kind's TypedDict.
 """
 import argparse

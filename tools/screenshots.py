@@ -4,7 +4,7 @@
     .venv/bin/python tools/screenshots.py docs/screenshots /tmp/look  # and the fuller set
 
 Games are set up mid-game (random decisions, every seat a person: nothing moves while the page
-is photographed), as the browser tests do (tests/test_browser_board.py), on a server of its own
+is photographed), as the browser tests do (tests/web/test_browser_board.py), on a server of its own
 on a free port, in headless Chromium.
 """
 from __future__ import annotations

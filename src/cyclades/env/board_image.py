@@ -14,7 +14,7 @@ it, its GP. The SVG is rendered to pixels by resvg (the Rust SVG renderer, `resv
 DejaVu fonts matplotlib ships, so the picture is the same on every machine, offline. Needs
 `pip install cyclades[render]` (resvg-py, matplotlib).
 
-tests/test_env_seams.py checks that the figures, colours and styles written here are the
+tests/env/test_env_seams.py checks that the figures, colours and styles written here are the
 browser's (read from the JavaScript and CSS files), so that the two drawings stay one.
 """
 from __future__ import annotations
@@ -83,7 +83,7 @@ def art() -> _Art:
     return _Art()
 
 
-# The figures board-art.js draws inline (tests/test_board_image.py finds each one there).
+# The figures board-art.js draws inline (tests/env/test_env_seams.py finds each one there).
 MAST = "M-7,-1.5 L-7,-11 M-7,-10 L-7,-1"
 SAIL = "M-13,-9.5 L-1,-9.5 L-2,-2 L-12,-2 Z"
 HULL = "M-12,-0.5 L8,-0.5 L12,-3 L11,1.5 L5,5.5 L-9,5.5 Z"

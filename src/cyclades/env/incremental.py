@@ -4,7 +4,7 @@ state into preallocated arrays, rewritten only where the position changed.
 `ObservationEncoder.encode_view` (encoding.py) is the reference: it reads `game.view(player)`,
 a fresh dict of the whole position, and fills a fresh vector number by number; the two take
 about six times an engine decision. `GameEncoder` gives exactly the same numbers
-(tests/test_env.py compares both over random games of every mode) for a fraction of that:
+(tests/env/test_env.py compares both over random games of every mode) for a fraction of that:
 
 - The position is followed once, from no one's seat (faction k in row k), by comparing the
   state's fields with copies kept from the last look: the fields are read in one `attrgetter`
@@ -32,7 +32,7 @@ a purse only when `game.sees_purse(viewer, p)` (the viewer's own, a teammate's, 
 is over, the piles only by their length, never the generator, and of the pending frame its kind,
 its decider and the areas its fields' roles name (engine/frames.py: `At`, `From`), which are
 never secret. The purses the viewer may
-not see are in the shared log but its index map drops them. tests/test_env.py checks that the
+not see are in the shared log but its index map drops them. tests/env/test_env.py checks that the
 vectors do not move when only hidden facts change, as it does for the reference.
 
 The game changes only through `apply` (which bumps `state.version`): a second call for the same

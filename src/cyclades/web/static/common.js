@@ -51,7 +51,7 @@ export function listing(items) {
 
 // Player colours, chosen to stand out on a blue sea (no blue player) and from each other for
 // colour-blind players too (checked under simulated protanopia, deuteranopia and tritanopia by
-// tests/test_faction_colours.py); each faction also has a shape of its own (FACTION_SHAPES).
+// tests/web/test_faction_colours.py); each faction also has a shape of its own (FACTION_SHAPES).
 export const PLAYER_COLOURS = ["#e41b0b", "#debd03", "#2da466", "#24242c", "#b512dc", "#5a3c20"];
 export const PLAYER_COLOUR_NAMES = [_("red"), _("yellow"), _("green"), _("black"), _("purple"), _("brown")];
 export const PLAYER_INK = ["#fff", "#1a1a1a", "#1a1a1a", "#fff", "#fff", "#fff"]; // text on the colour

@@ -1,0 +1,608 @@
+"""The agents: legal play over whole games, seeds, no hidden information (R24), the
+greedy player's strategy on hand-made positions, the search's budget."""
+import gc
+import random
+import time
+
+import pytest
+from positions import scenario
+
+import cyclades
+from cyclades.agents import Agent, make_agent
+from cyclades.agents import evaluation as ev
+from cyclades.agents.greedy import GreedyPolicy
+from cyclades.agents.mcts import MCTSAgent
+from cyclades.engine.game import Game
+from cyclades.engine.observation import Observation
+from cyclades.engine.state import State
+
+
+def play(names, seed, max_cycles=None, check=None):
+    """A whole game between agents; `check(game, player, action)` sees every decision."""
+    g = cyclades.new_game(players=len(names), seed=seed, max_cycles=max_cycles)
+    agents = [make_agent(n, seed=seed * 16 + i) for i, n in enumerate(names)]
+    while not g.is_over:
+        p = g.to_move
+        legal = g.legal_actions()
+        a = agents[p].act(g, p)
+        assert a in legal, f"{names[p]} chose {a}, not legal"
+        if check:
+            check(g, p, a)
+        g.apply(a)
+    return g
+
+
+# --- legal play, whole games, seeds -----------------------------------------------------------
+
+@pytest.mark.parametrize("names", [("greedy", "random", "random"), ("greedy", "greedy", "greedy", "random")])
+def test_greedy_plays_only_legal_actions_over_whole_games(names):
+    """Rulebook, Goal of the Game: a game between agents ends with a winner (R21), every
+    decision among the legal actions."""
+    for seed in (1, 2):
+        g = play(names, seed, max_cycles=60)
+        assert g.is_over and g.result()["winners"]
+
+
+def test_mcts_plays_only_legal_actions_over_a_whole_game():
+    """A whole game with a small search budget: only legal actions, to the end (R21)."""
+    g = play(("mcts:iterations=4,depth=12", "greedy", "random"), 3, max_cycles=40)
+    assert g.is_over
+
+
+def test_agents_are_reproducible_with_a_seed():
+    """R4: the same seeds give the same game, decision for decision (each agent's generator
+    is its own)."""
+    names = ("mcts:iterations=3,depth=8", "greedy", "random")
+    a = play(names, 5, max_cycles=3).record()
+    b = play(names, 5, max_cycles=3).record()
+    assert a == b
+    c = play(("greedy", "greedy", "random"), 6, max_cycles=3).record()
+    assert c["actions"] != a["actions"]
+
+
+def test_agent_act_hands_over_only_the_observation():
+    """R24: the game loop's entry point gives an agent the player's observation, not the game."""
+    seen = []
+
+    class Spy(Agent):
+        def choose(self, obs):
+            seen.append(obs)
+            return obs.legal_actions()[0]
+
+    g = cyclades.new_game(players=3, seed=1)
+    p = g.to_move
+    g.apply(Spy().act(g, p))
+    assert len(seen) == 1 and isinstance(seen[0], Observation) and seen[0].player == p
+    with pytest.raises(ValueError):
+        Spy().act(g, (g.to_move + 1) % 3)
+
+
+# --- no hidden information (R24) -------------------------------------------------------------------
+
+def _midgame(seed=2, decisions=120):
+    g = cyclades.new_game(players=3, seed=seed)
+    agents = [make_agent("greedy", seed=i) for i in range(3)]
+    for _ in range(decisions):
+        g.apply(agents[g.to_move].act(g, g.to_move))
+    return g
+
+
+def _reachable(root, limit=200_000):
+    seen, todo, out = set(), [root], []
+    while todo and len(seen) < limit:
+        x = todo.pop()
+        if id(x) in seen or isinstance(x, type):
+            continue
+        seen.add(id(x))
+        out.append(x)
+        todo.extend(gc.get_referents(x))
+    return out
+
+
+def test_observation_reaches_no_game_and_no_state():
+    """R24: from an agent's observation no Game or State is reachable, only the view, the legal
+    actions and the public facts; another player's purse is not in it."""
+    g = _midgame()
+    p = g.to_move
+    obs = g.observe(p)
+    objs = _reachable(obs)
+    assert not [x for x in objs if isinstance(x, (Game, State))]
+    for q in range(3):
+        if q != p:
+            assert obs.view["players"][q]["gp"] is None
+
+
+def test_determinize_changes_only_hidden_facts():
+    """R24: a determinized game shows the player exactly their view: the same public facts and
+    their own purse; only others' purses, the piles' order and the generator are guessed."""
+    g = _midgame()
+    p = g.to_move
+    obs = g.observe(p)
+    rng = random.Random(4)
+    for _ in range(5):
+        d = obs.determinize(rng, purse=ev.guess_purse)
+        assert d.view(p) == g.view(p)
+        assert d.legal_actions() == g.legal_actions()
+        assert d.purse(p) == g.purse(p)
+
+
+def test_guessed_purses_pay_the_offerings_already_made():
+    """R11: an offering made must be payable, so a guessed purse is never below what a player's
+    standing offering will cost (else the determinized game breaks at payment)."""
+    g = scenario(player=[{"gp": 9}, {"gp": 9}, {"gp": 9}], turn_order=[0, 1, 2],
+                 gods=["athena", "zeus", "poseidon", "ares", "hera"],
+                 bids={"athena": [0, 9]}, areas={"argos": {"owner": 0}, "naxos": {"owner": 1},
+                                                 "melos": {"owner": 2}},
+                 decision={"offerings": {}})
+    obs = Observation(g, 2) if g.to_move == 2 else g.observe(g.to_move)
+    rng = random.Random(0)
+    for _ in range(50):
+        assert ev.guess_purse(rng, 0, obs.view) >= 9
+
+
+def test_default_determinized_purse_pays_the_offerings_already_made():
+    """R11 with the engine's own sampling (Observation.determinize): a rival's sampled purse
+    always covers the offering it has made, so the sampled game can pay it."""
+    g = scenario(player=[{"gp": 12}, {"gp": 5}, {"gp": 5}], turn_order=[0, 1, 2],
+                 gods=["athena", "zeus", "poseidon", "ares", "hera"],
+                 bids={"athena": [0, 12]}, areas={"argos": {"owner": 0}, "naxos": {"owner": 1},
+                                                  "melos": {"owner": 2}},
+                 decision={"offerings": {}})
+    g.apply(g.legal_actions()[0])  # player 1 decides; player 2 is next
+    obs = g.observe(g.to_move)
+    rng = random.Random(0)
+    for _ in range(50):
+        sample = obs.determinize(rng)
+        assert sample.state.gp[0] >= 12
+        while sample.phase == "offerings" and not sample.is_over:
+            sample.apply(rng.choice(sample.legal_actions()))  # payment runs without error
+
+
+# --- the greedy player's strategy --------------------------------------------------------------------
+
+def _turn(god, areas, gp=5, stage="main", **extra):
+    base = {"melos": {"owner": 2, "troops": 1}, "ios": {"owner": 2}}
+    base.update(areas)
+    return scenario(player=[{"gp": gp}, {"gp": 5}, {"gp": 5}], gods=["ares", "zeus", "poseidon",
+                                                                      "athena", "hera"],
+                    areas=base, decision={"turn": {"player": 0, "god": god, "stage": stage}}, **extra)
+
+
+def _greedy_line(g, steps=6):
+    """What greedy does as player 0 for up to `steps` decisions of its own."""
+    pol = GreedyPolicy()
+    done = []
+    for _ in range(steps):
+        if g.is_over or g.to_move != 0:
+            break
+        a = pol.decide(g, 0)
+        done.append(a)
+        g.apply(a)
+        if a.kind == "end_turn":
+            break
+    return done
+
+
+def test_greedy_attacks_when_the_die_favours_it():
+    """Rulebook, Land Move and Land Battle: with Ares, 4 troops next to a lone enemy troop
+    guarding a University it lacks: greedy moves in (4 against 1 wins most battles)."""
+    g = _turn("ares", {"argos": {"owner": 0, "troops": 4}, "corinth": {"owner": 1, "troops": 1,
+                                                                      "buildings": ["university"]},
+                       "naxos": {"owner": 1, "troops": 1}}, dice=[3, 0, 3, 0, 3, 0])
+    line = _greedy_line(g)
+    kinds = [a.kind for a in line]
+    assert kinds[:2] == ["land_move", "origin"]
+    assert any(a.kind == "destination" and a.where == "corinth" for a in line)
+    assert g.state.ctrl[g.board.index["corinth"]] == 0
+
+
+def test_greedy_does_not_attack_against_the_odds():
+    """Rulebook, Land Battle: 1 troop against 3 troops and a Fortress loses almost always:
+    greedy keeps its GP and ends the turn."""
+    g = _turn("ares", {"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 1, "troops": 3,
+                                                                      "buildings": ["fortress"]},
+                       "naxos": {"owner": 1, "troops": 1}})
+    line = _greedy_line(g)
+    assert "land_move" not in [a.kind for a in line]
+    assert "destination" not in [a.kind for a in line]
+
+
+def test_greedy_defends_the_threatened_area():
+    """Rulebook, Ares: the free Troop goes where an enemy can attack (argos, next to 3 enemy
+    troops on the same island), not to the safe island (naxos)."""
+    g = _turn("ares", {"argos": {"owner": 0, "troops": 1, "buildings": ["temple"]},
+                       "corinth": {"owner": 1, "troops": 3}, "naxos": {"owner": 0, "troops": 1}},
+              stage="start")
+    pol = GreedyPolicy()
+    while g.state.stack[-1]["kind"] != "place_unit":
+        g.apply(pol.decide(g, 0))
+    a = pol.decide(g, 0)
+    assert a.kind == "place_troop" and a.where == "argos"
+
+
+def test_greedy_builds_where_its_buildings_are_safe():
+    """Rulebook, Athena: the University goes on the land area no enemy can reach (naxos), not
+    next to the enemy's troops (argos)."""
+    g = _turn("athena", {"argos": {"owner": 0, "troops": 1}, "corinth": {"owner": 1, "troops": 3},
+                         "naxos": {"owner": 0, "troops": 1}}, stage="start")
+    a = GreedyPolicy().decide(g, 0)
+    assert a.kind == "build" and a.where == "naxos"
+
+
+def test_greedy_buys_the_philosopher_that_completes_a_metropolis():
+    """Rulebook, Athena and Metropolises (cultural development): with 3 Philosophers and 4 GP
+    greedy recruits the 4th, which builds a Metropolis at once."""
+    g = scenario(player=[{"gp": 4, "philosophers": 2}, {"gp": 5}, {"gp": 5}],
+                 gods=["athena", "zeus", "poseidon", "ares", "hera"],
+                 areas={"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+                        "melos": {"owner": 2, "troops": 1}},
+                 decision={"turn": {"player": 0, "god": "athena"}})
+    pol = GreedyPolicy()
+    for _ in range(8):
+        if g.to_move != 0 or g.state.stack[-1]["kind"] == "turn" and g.state.stack[-1]["stage"] == "main" \
+                and not any(a.kind == "recruit" for a in g.legal_actions()):
+            break
+        g.apply(pol.decide(g, 0))
+    assert ev.Position(g).metros[0] == 1
+
+
+def test_greedy_bids_for_the_god_it_needs():
+    """Rulebook, Offerings: with 3 Philosophers, Athena (the 4th, a Metropolis) is worth more to
+    greedy than Apollo or the other god: it bids on her."""
+    g = scenario(player=[{"gp": 6, "philosophers": 3}, {"gp": 5}, {"gp": 5}], turn_order=[0, 1, 2],
+                 gods=["zeus", "athena", "poseidon", "ares", "hera"],
+                 areas={"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+                        "melos": {"owner": 2, "troops": 1}},
+                 decision={"offerings": {}})
+    a = GreedyPolicy().decide(g, 0)
+    assert a.kind == "bid" and a.what == "athena"
+
+
+def test_greedy_goes_to_apollo_when_the_gods_cost_too_much():
+    """Rulebook, Apollo: both gods already hold offerings of 7 and greedy has 8 GP and nothing
+    to gain from them that is worth 8: it takes Apollo's 2 GP and Prosperity."""
+    g = scenario(player=[{"gp": 9}, {"gp": 9}, {"gp": 8}], turn_order=[0, 1, 2],
+                 gods=["zeus", "poseidon", "athena", "ares", "hera"],
+                 bids={"zeus": [0, 7], "poseidon": [1, 7]},
+                 areas={"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+                        "melos": {"owner": 2, "troops": 1},
+                        "ios": {"owner": 2, "troops": 1, "buildings": ["temple", "port"]}},
+                 decision={"offerings": {}})
+    g.state.stack[-1]["player"], g.state.stack[-1]["queue"] = 2, ()
+    g._legal = None
+    a = GreedyPolicy().decide(g, 2)
+    assert a.kind == "apollo"
+
+
+def test_greedy_defender_retreats_from_a_lost_battle():
+    """Rulebook, Land Battle: the defender may retreat after a round; with 1 troop left against
+    4, greedy retreats to its own area rather than lose the troop."""
+    g = scenario(player=[{"gp": 5}, {"gp": 5}, {"gp": 5}],
+                 areas={"argos": {"owner": 0, "troops": 5}, "corinth": {"owner": 1, "troops": 2},
+                        "naxos": {"owner": 1, "troops": 1}, "melos": {"owner": 2, "troops": 1},
+                        "west": {"owner": 1, "fleets": 1}, "north": {"owner": 1, "fleets": 1}},
+                 decision={"turn": {"player": 0, "god": "ares", "stage": "main"}},
+                 dice=[3, 0])
+    for kind, where, n in (("land_move", "", 1), ("origin", "argos", 0), ("take", "", 5)):
+        g.apply(cyclades.Action(kind, "troop" if kind == "take" else "", where, n))
+    g.apply(cyclades.Action("destination", where="corinth"))
+    assert g.to_move == 1 and g.state.stack[-1]["stage"] == "retreat_d"
+    assert GreedyPolicy().decide(g, 1).kind == "retreat"
+
+
+def test_battle_odds_follow_the_die():
+    """R3 and Rulebook, Land Battle: the die averages 1.5; more units win more often, a Fortress
+    helps the defender; an undefended area is taken."""
+    assert ev.attack_odds(3, 0) == 1.0 and ev.attack_odds(0, 2) == 0.0
+    assert 0.4 < ev.attack_odds(1, 1) < 0.6 or ev.attack_odds(1, 1) < 0.5  # ties destroy both
+    assert ev.attack_odds(4, 1) > 0.9
+    assert ev.attack_odds(2, 2, -1) < ev.attack_odds(2, 2) < ev.attack_odds(3, 2)
+    total = sum(ev._round(0))
+    assert abs(total - 1.0) < 1e-9
+
+
+def test_values_count_metropolises_and_progress():
+    """Rulebook, Metropolises: a Metropolis is worth more than three building types toward one,
+    and more philosophers are worth more (toward the cultural Metropolis)."""
+    a = scenario(player=[{"gp": 5}, {"gp": 5, "philosophers": 2}, {"gp": 5}],
+                 areas={"argos": {"owner": 0, "troops": 1, "buildings": ["metropolis"]},
+                        "naxos": {"owner": 1, "troops": 1, "buildings": ["port", "temple", "fortress"]},
+                        "melos": {"owner": 2, "troops": 1}})
+    v = ev.values(a)
+    assert v[0] > v[2] and v[1] > v[2]
+    chances = ev.win_chances(a)
+    assert abs(sum(chances) - 1) < 1e-9 and chances[0] == max(chances)
+
+
+def test_a_position_is_judged_against_the_rivals():
+    """Only one player wins: the same holdings are worth less when a rival is far ahead, and
+    taking value from the leader is worth more than taking it from the last (ahead of the
+    leader and of the field)."""
+    assert ev.relative([20.0, 10.0, 10.0], 0) > ev.relative([20.0, 40.0, 10.0], 0)
+    assert ev.relative([20.0, 30.0, 10.0], 0) < ev.relative([20.0, 25.0, 10.0], 0)
+    assert ev.relative([20.0, 25.0, 10.0], 0) > ev.relative([20.0, 30.0, 5.0], 0)
+
+
+# --- the search -------------------------------------------------------------------------------------
+
+def test_mcts_takes_a_forced_decision_without_search():
+    """A decision with one legal action is taken at once."""
+    g = scenario(player=[{"gp": 0}, {"gp": 0}, {"gp": 0}], turn_order=[0, 1, 2],
+                 areas={"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+                        "melos": {"owner": 2, "troops": 1}},
+                 decision={"offerings": {}})
+    agent = MCTSAgent(seed=1, iterations=50)
+    assert [a.kind for a in g.legal_actions()] == ["apollo"]
+    assert agent.act(g, 0).kind == "apollo" and agent.last_iterations == 0
+
+
+def test_mcts_respects_its_time_budget():
+    """With a budget of 1 second a decision never takes longer than 1.5 s (the clock
+    is checked inside the search), and a 0.2 s budget stops near 0.2 s."""
+    g = _midgame(seed=3, decisions=40)
+    while len(g.legal_actions()) < 3:
+        g.apply(make_agent("greedy", seed=0).act(g, g.to_move))
+    agent = MCTSAgent(seed=2, seconds=1.0, iterations=0)
+    t = time.perf_counter()
+    a = agent.act(g, g.to_move)
+    assert time.perf_counter() - t < 1.5 and a in g.legal_actions()
+    assert agent.last_iterations > 1
+    quick = MCTSAgent(seed=2, seconds=0.2, iterations=0)
+    t = time.perf_counter()
+    quick.act(g, g.to_move)
+    assert time.perf_counter() - t < 0.3
+
+
+def test_mcts_finds_the_winning_attack():
+    """Rulebook, End of Game and Metropolises: with 2 Metropolises, conquering the enemy
+    Metropolis next door wins; the search takes it (the troops are enough by the die)."""
+    g = scenario(player=[{"gp": 5}, {"gp": 5}, {"gp": 5}],
+                 areas={"argos": {"owner": 0, "troops": 5, "buildings": ["metropolis"]},
+                        "naxos": {"owner": 0, "troops": 2, "buildings": ["metropolis"]},
+                        "corinth": {"owner": 1, "troops": 1, "buildings": ["metropolis"]},
+                        "ios": {"owner": 1, "troops": 1},
+                        "melos": {"owner": 2, "troops": 1}},
+                 decision={"turn": {"player": 0, "god": "ares", "stage": "main"}})
+    agent = MCTSAgent(seed=3, iterations=40)
+    a = agent.act(g, 0)
+    assert a.kind == "land_move"
+    g.apply(a)
+    # The next steps of the move reuse the subtree searched below "land_move": fewer new
+    # iterations are needed to reach the budget (the origin is forced: no search at all).
+    a = agent.act(g, 0)
+    assert a == cyclades.Action("origin", where="argos") and agent.last_iterations == 0
+    g.apply(a)
+    assert agent.act(g, 0).kind == "take"
+    assert 0 < agent.last_iterations < 40
+
+
+def test_agents_are_made_by_name_with_options():
+    """`make_agent("mcts:iterations=7")`: options after a colon; unknown names are refused."""
+    a = make_agent("mcts:iterations=7,c=0.5", seed=1)
+    assert isinstance(a, MCTSAgent) and a.iterations == 7 and a.c == 0.5
+    with pytest.raises(ValueError):
+        make_agent("nobody")
+
+
+def test_agents_judge_unknown_decisions_by_looking_ahead(monkeypatch):
+    """New cards bring new kinds of decisions: greedy (and the search) try each on a copy and
+    value the result; here the one that gains GP over the one that loses them."""
+    from cyclades.engine.frames import HANDLERS, Handler, pop, push
+    from cyclades.engine.teams import gain, pay
+
+    class Mystery(Handler):
+        @staticmethod
+        def legal(g, f):
+            return [cyclades.Action("lose_gold", n=5), cyclades.Action("find_gold", n=5)]
+
+        @staticmethod
+        def apply(g, f, a):
+            pop(g, f)
+            if a.kind == "find_gold":
+                gain(g, f["player"], a.n)
+            else:
+                pay(g, f["player"], a.n)
+
+    monkeypatch.setitem(HANDLERS, "mystery", Mystery)
+    g = _turn("zeus", {"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1}})
+    push(g, "mystery", 0)
+    g._legal = None
+    assert GreedyPolicy().decide(g, 0).kind == "find_gold"
+    assert make_agent("greedy", seed=1).act(g, 0).kind == "find_gold"
+    assert MCTSAgent(seed=1, iterations=30, depth=3).act(g, 0).kind == "find_gold"
+
+
+def test_sampled_team_purse_pays_both_members_offerings():
+    """R11 and R22: a team's shared purse must pay its members' offerings together, so a
+    sampled game never guesses the other team's purse below their sum."""
+    g = cyclades.new_game(players=4, seed=2, teams=True)
+    greedy = make_agent("greedy", seed=0)
+    while g.phase != "offerings":
+        g.apply(greedy.act(g, g.to_move))
+    p = g.to_move
+    rivals = [q for q in range(4) if not g.friends(p, q)]
+    gods = g.state.gods[:2]
+    g.state.bids = {gods[0]: (rivals[0], 6), gods[1]: (rivals[1], 6)}
+    holder = g.purse_holder(rivals[0])
+    g.state.gp[holder] = 12 + sum(g.state.priestesses[q] for q in rivals)
+    obs = g.observe(p)
+    rng = random.Random(1)
+    for _ in range(30):
+        d = ev.sample(obs, rng)
+        need = sum(max(0, 6 - d.state.priestesses[q]) for q in rivals)
+        assert d.purse(rivals[0]) >= need
+
+
+# --- every mode: teams (R22, R29) and the classic rules ------------------------------------
+
+from cyclades.agents.greedy import Ctx, apollo_value  # noqa: E402
+from cyclades.agents.match import Mode, play_match  # noqa: E402
+
+EVERY_MODE = [Mode(2), Mode(3), Mode(4), Mode(4, teams=True), Mode(5), Mode(6),
+              Mode(4, teams=True, team_goal=4), Mode(2, ruleset="classic"),
+              Mode(3, ruleset="classic"), Mode(4, ruleset="classic"), Mode(5, ruleset="classic")]
+TEAM_AREAS = {"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
+              "melos": {"owner": 2, "troops": 1}, "ios": {"owner": 3, "troops": 1}}
+
+
+def _athena_wanted(players, teams):
+    """Offerings: faction 0 holds Athena at 4; the next to bid (faction 2) has 3 Philosophers
+    too, so Athena (a Metropolis) is the god it wants most."""
+    people = [{"gp": 14, "philosophers": 3}, {"gp": 10}, {"gp": 14, "philosophers": 3}, {"gp": 10}]
+    areas = dict(TEAM_AREAS)
+    if players == 3:
+        del areas["ios"]
+    g = scenario(players=players, teams=teams, turn_order=[0, 2, 1, 3][:players],
+                 gods=["athena", "zeus", "poseidon", "ares", "hera"], player=people[:players],
+                 areas=areas, decision={"offerings": {}})
+    g.apply(cyclades.Action("bid", what="athena", n=4))
+    assert g.to_move == 2
+    return g
+
+
+def test_greedy_never_outbids_its_teammate_when_it_has_another_option():
+    """R29 allows outbidding a teammate (the shared purse then pays the new offering only), but
+    a teammate is not a rival (R22): greedy bids elsewhere. Against a rival in the same spot
+    it outbids (the god is worth it)."""
+    g = _athena_wanted(4, True)
+    assert cyclades.Action("bid", what="athena", n=5) in g.legal_actions()  # R29: it could
+    for choice in (GreedyPolicy().decide(g, 2), make_agent("greedy", seed=1).act(g, 2),
+                   MCTSAgent(seed=1, iterations=30, depth=20).act(g, 2)):
+        assert not (choice.kind == "bid" and choice.what == "athena"), choice
+    solo = _athena_wanted(3, False)
+    a = GreedyPolicy().decide(solo, 2)
+    assert a.kind == "bid" and a.what == "athena"
+
+
+def _partner_bids(g, p, a):
+    held = g.state.bids.get(a.what) if a.kind == "bid" else None
+    return held is not None and held[0] != p and g.friends(p, held[0])
+
+
+@pytest.mark.parametrize("mode", EVERY_MODE, ids=lambda m: m.label())
+def test_greedy_plays_whole_games_in_every_mode(mode):
+    """Every mode to its end (R21): legal decisions only (the shared loop checks each), and in
+    team play never an offering that outbids a teammate (Apollo is always another option)."""
+    g = mode.new_game(seed=4, max_cycles=15)
+    seen = []
+    out = play_match(g, [make_agent("greedy", seed=q) for q in range(g.state.n)],
+                     on_decision=lambda game, p, a, events: seen.append(a))
+    assert "error" not in out and out["ending"] in ("metropolises", "elimination", "cycle_limit")
+    # Replay the decisions to check each offering against the position it was made in.
+    h = mode.new_game(seed=4, max_cycles=15)
+    for a in seen:
+        assert not _partner_bids(h, h.to_move, a), a
+        h.apply(a)
+
+
+@pytest.mark.parametrize("mode", EVERY_MODE, ids=lambda m: m.label())
+def test_mcts_plays_games_in_every_mode(mode):
+    """The search in every mode (a small budget, a few cycles): legal decisions to the end."""
+    g = mode.new_game(seed=6, max_cycles=2)
+    agents = [make_agent("mcts:iterations=2,depth=6" if q == 0 else "greedy", seed=q)
+              for q in range(g.state.n)]
+    out = play_match(g, agents)
+    assert "error" not in out and g.is_over
+
+
+def test_mcts_reward_is_the_teams():
+    """R21/R22: a team wins together, so the search's reward for a faction is its team's: the
+    partner's win is a win (1) for each member, the other team's a loss (0); before the end the
+    partners share one value, which a partner's Metropolis raises for both."""
+    areas = {"argos": {"owner": 0, "troops": 1},
+             "naxos": {"owner": 2, "troops": 1, "buildings": ["metropolis"]},
+             "corinth": {"owner": 2, "troops": 1, "buildings": ["metropolis"]},
+             "melos": {"owner": 1, "troops": 1, "buildings": ["metropolis"]},
+             "ios": {"owner": 3, "troops": 1}}
+    people = [{"gp": 5}, {"gp": 5}, {"gp": 5}, {"gp": 5}]
+    over = scenario(players=4, teams=True, player=people, areas=areas, decision={"game_over": {}})
+    assert over.result()["winners"] == [0, 2]
+    assert MCTSAgent.rewards(over) == [1.0, 0.0, 1.0, 0.0]
+    level = dict(areas, corinth={"owner": 2, "troops": 1})  # one Metropolis a team
+    r = MCTSAgent.rewards(scenario(players=4, teams=True, player=people, areas=level))
+    assert r[0] == r[2] and r[1] == r[3]
+    r2 = MCTSAgent.rewards(scenario(players=4, teams=True, player=people, areas=areas))
+    assert r2[0] == r2[2] and r2[0] > r[0] and r2[0] > r2[1]  # the partner's second one
+    # Not a team game: each player's own chances, summing to one.
+    solo = scenario(player=people[:3], areas={k: v for k, v in areas.items() if k != "ios"})
+    assert abs(sum(MCTSAgent.rewards(solo)) - 1) < 1e-9
+
+
+def test_mcts_backs_up_the_teams_value():
+    """The tree's statistics of a faction are its team's: after a search in a team game, the
+    root's totals are equal for the two partners."""
+    g = cyclades.new_game(players=4, teams=True, seed=3)
+    greedy = make_agent("greedy", seed=0)
+    while len(g.legal_actions()) < 3:
+        g.apply(greedy.act(g, g.to_move))
+    p = g.to_move
+    agent = MCTSAgent(seed=2, iterations=20, depth=10)
+    agent.act(g, p)
+    node = agent._next[0]
+    mate = g.teammates(p)[0]
+    assert node.n > 0 and node.w[p] == pytest.approx(node.w[mate])
+
+
+def _classic_turn(gp, buildings, god="athena"):
+    return scenario(players=3, ruleset="classic", board="classic", player=[{"gp": gp}],
+                    areas={"andros": {"owner": 0, "troops": 1, "buildings": buildings},
+                           "tinos": {"owner": 0, "troops": 1}},
+                    decision={"turn": {"player": 0, "god": god, "stage": "main",
+                                       "action_order": [[0, god]]}})
+
+
+def test_greedy_buys_the_classic_building_that_completes_a_metropolis():
+    """Classic, C. Build: buildings cost 2 GP each on the god's turn (no free building); with a
+    Port, a Fortress and a Temple, Athena's University for 2 GP makes a Metropolis, which wins
+    half the game (2 win, R21): greedy buys it."""
+    g = _classic_turn(4, ["port", "fortress", "temple"])
+    a = GreedyPolicy().decide(g, 0)
+    assert a.kind == "build" and a.what == "university" and a.n == 2
+
+
+def test_greedy_knows_classic_apollo():
+    """R9 classic: Apollo gives 1 GP (4 with a single isle) and a Prosperity marker to the first
+    player there only; Legendary: 2 GP and two markers."""
+    g = _classic_turn(4, [])
+    ctx = Ctx(g, 0)
+    first = apollo_value(ctx, 0)
+    g.state.apollo.append(1)  # someone is at Apollo already: no marker
+    assert apollo_value(Ctx(g, 0), 0) == 1.0 < first
+    one_isle = _classic_turn(4, [])
+    one_isle.state.ctrl[one_isle.board.index["tinos"]] = -1
+    one_isle.state.troops[one_isle.board.index["tinos"]] = 0
+    one_isle.state.apollo.append(1)
+    assert apollo_value(Ctx(one_isle, 0), 0) == 4.0
+    legendary = cyclades.new_game(players=3, seed=1)
+    assert apollo_value(Ctx(legendary, 0), 0) > 2.0
+
+
+def test_sampled_purse_pays_two_classic_offerings():
+    """R23 and R12: in the classic 2-player game a player's two offerings share one Priestess
+    discount and each costs at least 1 GP, so a sampled rival purse must cover them together
+    (3 and 3 with 2 Priestesses cost 4, not 1 + 1): the sampled game pays without error."""
+    g = scenario(players=2, ruleset="classic", board="classic", gods=["zeus", "ares", "poseidon", "athena"],
+                 faceup=4, player=[{"gp": 4, "priestesses": 2}, {"gp": 6}], turn_order=[0, 0, 1, 1],
+                 areas={"andros": {"owner": 0, "troops": 1}, "tinos": {"owner": 1, "troops": 1}})
+    g.apply(cyclades.Action("bid", what="zeus", n=3))
+    g.apply(cyclades.Action("bid", what="ares", n=3))
+    assert g.to_move == 1
+    obs = g.observe(1)
+    rng = random.Random(0)
+    for _ in range(40):
+        d = ev.sample(obs, rng)
+        assert d.state.gp[0] >= 4
+        while d.phase == "offerings" and not d.is_over:
+            d.apply(rng.choice(d.legal_actions()))  # the payment runs without error
+
+
+def test_mcts_with_one_iteration_ends_each_search():
+    """A kept subtree that already holds the whole budget still runs one iteration: a budget of
+    0 meant "no limit" and a 1-iteration search never stopped."""
+    from cyclades.agents import make_agent
+    g = cyclades.new_game(players=3, seed=1, max_cycles=1)
+    agents = [make_agent("mcts:iterations=1", seed=p) for p in range(3)]
+    while not g.is_over:
+        p = g.to_move
+        g.apply(agents[p].act(g, p))
+    assert g.is_over

@@ -1,0 +1,196 @@
+"""Every word in one catalog, and the game in French (content/i18n.py, server/i18n.py).
+
+The catalog is current with the sources (what Babel extracts now is what messages.pot holds),
+every message has its French translation with the same placeholders, the names of gods, cards
+and pieces come from one place, the server speaks the language a request asks for (?lang=, the
+switch's cookie, the account's setting, Accept-Language), and the terminal game in the
+pseudo-locale shows no word the catalog did not give.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from babel.messages.pofile import read_po
+from click.testing import CliRunner
+from repository import ROOT
+
+from cyclades.cli import main as cli
+from cyclades.content import i18n, names
+from cyclades.content.descriptions import content
+from cyclades.content.i18n import language, marked, negotiate, unmarked
+
+LOCALE = ROOT / "src" / "cyclades" / "locale"
+PLACEHOLDER = re.compile(r"\{\w*\}")
+TAG = re.compile(r"</?\w+>")
+
+
+def catalog(path):
+    with open(path, "rb") as f:
+        return read_po(f)
+
+
+def ids(cat) -> set:
+    return {m.id if isinstance(m.id, str) else tuple(m.id) for m in cat if m.id}
+
+
+def test_the_catalog_holds_what_the_sources_mark(tmp_path):
+    """messages.pot is what Babel extracts from the sources now: no marked word is missing
+    from the catalog (`python tools/i18n.py update` makes it so)."""
+    pot = tmp_path / "messages.pot"
+    subprocess.run([sys.executable, "tools/i18n.py", "extract", str(pot)], cwd=ROOT, check=True)
+    now, kept = ids(catalog(pot)), ids(catalog(LOCALE / "messages.pot"))
+    assert now == kept, (f"not in messages.pot: {sorted(map(str, now - kept))[:10]}; "
+                         f"no longer in the sources: {sorted(map(str, kept - now))[:10]}")
+
+
+def test_every_message_has_its_french_translation():
+    pot, fr = catalog(LOCALE / "messages.pot"), catalog(LOCALE / "fr" / "LC_MESSAGES" / "messages.po")
+    assert ids(pot) == ids(fr), "messages.po is not merged with messages.pot (tools/i18n.py update)"
+    assert fr.num_plurals == 2
+    bad = []
+    for m in fr:
+        if not m.id:
+            continue
+        sources = [m.id] if isinstance(m.id, str) else list(m.id)
+        targets = [m.string] if isinstance(m.id, str) else list(m.string)
+        if m.fuzzy or not all(targets):
+            bad.append(("untranslated", m.id))
+            continue
+        want = set(PLACEHOLDER.findall(" ".join(sources)))
+        for t in targets:
+            if set(PLACEHOLDER.findall(t)) - want or (isinstance(m.id, str) and set(PLACEHOLDER.findall(t)) != want):
+                bad.append(("placeholders", m.id, t))
+            if sorted(TAG.findall(t)) != sorted(TAG.findall(sources[0])):
+                bad.append(("markup", m.id, t))
+    assert not bad, bad[:10]
+
+
+def test_french_compiles_and_the_names_are_the_french_editions():
+    with language("fr"):
+        assert [names.title(g) for g in ("poseidon", "ares", "athena", "hera", "apollo", "zeus")] == [
+            "Poséidon", "Arès", "Athéna", "Héra", "Apollon", "Zeus"]
+        assert [names.title(c) for c in ("pegasus", "hydra", "medusa", "minotaur", "chimera", "cyclops",
+                                         "scylla-charybdis", "calydonian-boar")] == [
+            "Pégase", "Hydre", "Méduse", "Minotaure", "Chimère", "Cyclope", "Scylla et Charybde",
+            "Sanglier de Calydon"]
+        assert names.called("hydra") == "l'Hydre" and names.called("kraken") == "le Kraken"
+        assert names.unit("troop", 1) == "une Troupe" and names.unit("fleet", 2) == "2 Flottes"
+        assert names.title("priestess") == "Prêtre" and names.title("metropolis") == "Métropole"
+        c = content("legendary")
+        assert c["title"] == "Cyclades Édition Légendaire avec Maelström"
+        assert "PO" in c["units"][0]["cost"] and "GP" not in " ".join(u.get("cost") or "" for u in c["units"])
+    assert names.title("poseidon") == "Poseidon"  # the block's language ends with it
+
+
+def test_one_name_in_one_place():
+    """The rules page, the tooltips and the browser read the same name (the log says it too)."""
+    c = content("legendary")
+    by_id = {x["id"]: x["name"] for x in c["creatures"] + c["heroes"]}
+    assert by_id["scylla-charybdis"] == names.title("scylla-charybdis") == "Scylla and Charybdis"
+    assert names.every_name()["calydonian-boar"] == {"title": "Calydonian Boar", "called": "the Calydonian Boar"}
+
+
+@pytest.mark.parametrize("ruleset,maelstrom", [("legendary", True), ("legendary", False), ("classic", False)])
+def test_the_pseudo_locale_marks_every_text_of_the_rules(ruleset, maelstrom):
+    with language(i18n.PSEUDO):
+        c = content(ruleset, maelstrom)
+
+    def texts(x):
+        if isinstance(x, str):
+            yield x
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                if k not in ("id", "ruleset", "miniature", "god"):
+                    yield from texts(v)
+        elif isinstance(x, list):
+            for v in x:
+                yield from texts(v)
+    bad = [t for t in texts(c) if not marked(t)]
+    assert not bad, bad[:5]
+
+
+def test_language_negotiation():
+    assert negotiate("fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7") == "fr"
+    assert negotiate("de-DE,en;q=0.5,fr;q=0.4") == "en"
+    assert negotiate("de, ja") is None and negotiate(None) is None
+    assert i18n.normalize("fr_CA") == "fr" and i18n.normalize("xx") == "en"
+    assert unmarked("⟦a ⟦b⟧ c⟧ d") == " d"
+
+
+def test_the_server_speaks_the_asked_language(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}")) as http:
+        page = http.get("/rules", headers={"accept-language": "fr-FR,fr;q=0.9"})
+        assert '<html lang="fr">' in page.text and "Comment jouer" in page.text
+        assert page.headers["content-language"] == "fr"
+        assert 'lang="en"' in http.get("/rules", headers={"accept-language": "fr"}, params={"lang": "en"}).text
+        assert "Poséidon" in http.get("/api/content", params={"lang": "fr"}).text
+        strings = http.get("/strings/fr.js").text
+        assert strings.startswith("globalThis.CYCLADES_STRINGS = ") and '"Scylla et Charybde"' in strings
+        assert "Nouvelle partie" in http.get("/", cookies={"cyclades_lang": "fr"}).text
+        # the switch: a cookie for this browser, and the account's setting, which a login brings back
+        assert http.post("/api/language", json={"lang": "xx"}).status_code == 422
+        r = http.post("/api/account/signup", json={"name": "Zoé", "password": "une phrase assez longue"})
+        assert r.status_code == 201, r.text
+        csrf = r.json()["csrf"]
+        r = http.post("/api/language", json={"lang": "fr"}, headers={"x-csrf-token": csrf})
+        assert r.status_code == 200 and "cyclades_lang=fr" in r.headers["set-cookie"]
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}")) as other:  # another browser
+        r = other.post("/api/account/login", json={"name": "Zoé", "password": "une phrase assez longue"})
+        assert r.status_code == 200 and "cyclades_lang=fr" in r.headers["set-cookie"]
+        assert '<html lang="fr">' in other.get("/").text
+
+
+def test_a_game_log_reads_in_each_language(tmp_path):
+    """The same game's log, asked in English and in French: as many lines, the French ones in
+    French (the server narrates once and tells the events again in the reader's language), and
+    each listed action with its words in the page's language."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0)) as http:
+        g = http.post("/api/games", json={"players": 3, "seats": ["you", "random", "random"], "seed": 4}).json()
+        token = g["seats"][0]["url"].split("token=")[1]
+        for _step in range(30):  # the offerings: the person bids, the bots answer
+            st = http.get(f"/api/games/{g['game_id']}", params={"token": token, "lang": "fr"}).json()
+            if st["legal_actions"]:
+                a = st["legal_actions"][0]
+                assert a["text"] and st["waiting"].startswith("Vous ")
+                http.post(f"/api/games/{g['game_id']}/actions",
+                          json={"token": token, "version": st["version"], "action": a})
+            else:
+                time.sleep(0.05)
+        en = http.get(f"/api/games/{g['game_id']}/log").json()["log"]
+        fr = http.get(f"/api/games/{g['game_id']}/log", params={"lang": "fr"}).json()["log"]
+    assert len(en) == len(fr) > 10 and en != fr
+    assert any(" prend " in line and " PO" not in line for line in fr), fr[:5]
+    assert any(" takes control of " in line for line in en)
+
+
+def test_the_terminal_game_in_the_pseudo_locale_leaves_no_word_unmarked(tmp_path):
+    """`cyclades play --lang qps`: the whole screen up to the first choices, a bad key's answer,
+    the position and the leaving words, every word from the catalog (player and area names
+    apart)."""
+    result = CliRunner().invoke(cli, ["play", "--lang", "qps", "--seed", "3", "--save", str(tmp_path / "g.json")],
+                                input="1\nzz\np\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    from cyclades.engine.game import Game
+    board = Game.new(players=3, seed=3).board
+    proper = sorted(set(board.names), key=len, reverse=True)
+    bad = []
+    for line in result.output.splitlines():
+        rest = unmarked(line)
+        for n in proper:
+            rest = rest.replace(n, " ")
+        rest = re.sub(r"\]: \S*$", "]", rest)  # what the player typed, echoed after the prompt
+        rest = re.sub(r"\[[^\]]*\]|'[^']*'|`[^`]*`|" + re.escape(str(tmp_path)) + r"\S*", " ", rest)
+        if not marked(rest):
+            bad.append(line)
+    assert not bad, "\n".join(bad[:15])
