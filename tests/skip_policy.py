@@ -53,12 +53,10 @@ def expected_skips(path: Path) -> list[tuple[str, str]]:
 
 
 _EXPECTED = pytest.StashKey[list]()
-_MODULES = pytest.StashKey[list]()
 
 
 def pytest_configure(config):
     config.stash[_EXPECTED] = expected_skips(config.rootpath / config.getini("expected_skips"))
-    config.stash[_MODULES] = []  # modules skipped as a whole in CI: the run fails at the end
 
 
 def is_expected(config, nodeid: str, reason: str) -> bool:
@@ -93,25 +91,16 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_make_collect_report(collector):
-    """A module skipped as a whole (a module-level skip or importorskip) fails the run."""
+    """A module skipped as a whole (a module-level skip or importorskip) is a collection error:
+    the run stops with the reason. The report itself fails, rather than a note kept for the end,
+    so that it reaches the controller of a run spread over processes (pytest-xdist) as well."""
     report = yield
     if in_ci() and report.skipped:
         reason = skip_reason(report)
         if not is_expected(collector.config, report.nodeid, reason):
-            collector.config.stash[_MODULES].append(unexpected_skip_text(report.nodeid, reason))
+            report.outcome = "failed"
+            report.longrepr = unexpected_skip_text(report.nodeid, reason)
     return report
-
-
-def pytest_sessionfinish(session, exitstatus):
-    if session.config.stash[_MODULES] and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-def pytest_terminal_summary(terminalreporter, config):
-    if config.stash[_MODULES]:
-        terminalreporter.section("modules skipped in CI (each fails the run)", red=True)
-        for text in config.stash[_MODULES]:
-            terminalreporter.line(text)
 
 
 def sample_key(item) -> str:

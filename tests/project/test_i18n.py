@@ -167,6 +167,11 @@ def test_a_game_log_reads_in_each_language(tmp_path):
                           json={"token": token, "version": st["version"], "action": a})
             else:
                 time.sleep(0.05)
+        # Read both logs while the game waits on the person, so that no bot adds a line between them
+        for _wait in range(400):
+            if http.get(f"/api/games/{g['game_id']}", params={"token": token}).json()["legal_actions"]:
+                break
+            time.sleep(0.05)
         en = http.get(f"/api/games/{g['game_id']}/log").json()["log"]
         fr = http.get(f"/api/games/{g['game_id']}/log", params={"lang": "fr"}).json()["log"]
     assert len(en) == len(fr) > 10 and en != fr
