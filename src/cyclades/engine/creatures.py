@@ -20,7 +20,7 @@ from .context import SEEDED
 from .frames import Area, Areas, At, Frame, From, Handler, SecretCreature, SecretCreatures, handler, pop, push
 from .hooks import plug_class
 from .ops import ON_CREATURE_LEAVES, PEEKED_ON_TOP, discard_creature_card
-from .queries import building_active, card_of, creatures_on_board, shielded
+from .queries import building_active, card_of, creatures_on_board, shielded, shielded_area
 
 __all__ = ["EFFECTS", "CreatureFrame", "Effect", "effect", "finish", "play_creature", "shielded"]
 from .teams import pay, purse
@@ -106,7 +106,9 @@ def creature_destinations(g: Context, c: str, frm: int | None = None, p: int | N
         areas = [a for a in areas if a in adj]
     out = [a for a in areas if a not in occupied]
     if p is not None:
-        out = [a for a in out if not shielded(g, p, a)]
+        chiron = shielded_area(g, p)
+        if chiron is not None:
+            out = [a for a in out if a != chiron]
     return out
 
 

@@ -14,7 +14,7 @@ from .hooks import Table
 from .maintenance import start_maintenance
 from .offerings import pay_offerings, start_offerings
 from .ops import discard_creature_card
-from .queries import area_income, income_receiver
+from .queries import area_income, income_receivers
 from .scoring import goal_reached, result
 from .teams import gain
 
@@ -149,15 +149,14 @@ def income_of(g: Context, p: int) -> int:
     """p's income: the Cornucopias of the areas whose income p receives (queries.income_receiver:
     the controller, unless Cerberus or the Nereid is there), with their modifiers (the Hydra).
     Also what the Graeae pays ("Repeat your Income Phase")."""
-    return sum(area_income(g, a) for a in range(len(g.board.ids)) if income_receiver(g, a) == p)
+    return sum(area_income(g, a) for a, r in enumerate(income_receivers(g)) if r == p)
 
 
 def incomes(g: Context) -> list[int]:
     """Every player's `income_of`, in one pass over the areas (the Income phase: asking each
     player in turn cost one pass per player)."""
     out = [0] * g.state.n
-    for a in range(len(g.board.ids)):
-        r = income_receiver(g, a)
+    for a, r in enumerate(income_receivers(g)):
         if r >= 0:
             out[r] += area_income(g, a)
     return out
@@ -169,6 +168,8 @@ def take_geryon_gp(g: Context, p: int) -> int:
     area's Cornucopias. The Graeae's note: they are taken with the Graeae too."""
     s = g.state
     n = 0
+    if not any(s.geryon_gp):
+        return 0  # as in most games: Geryon left no GP anywhere
     for a, pile in enumerate(s.geryon_gp):
         if pile and s.ctrl[a] == p:
             n += pile

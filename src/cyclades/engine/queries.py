@@ -22,8 +22,8 @@ class AreaIncome(Protocol):
     def __call__(self, g: Context, area: int, base: int, /) -> int: ...
 
 
-class IncomeTo(Protocol):
-    def __call__(self, g: Context, area: int, receiver: int, /) -> int: ...
+class IncomeTaken(Protocol):
+    def __call__(self, g: Context, /) -> tuple[int, int] | None: ...
 
 
 class UnitStrength(Protocol):
@@ -44,7 +44,7 @@ class SiteRule(Protocol):
 
 class Modifiers(TypedDict):
     area_income: Hook[AreaIncome]
-    income_to: Hook[IncomeTo]
+    income_taken: Hook[IncomeTaken]
     unit_strength: Hook[UnitStrength]
     can_enter_land: Hook[AreaRule]
     can_leave_land: Hook[AreaRule]
@@ -59,8 +59,8 @@ class Modifiers(TypedDict):
 MODIFIERS: Modifiers = {
     "area_income": Hook("area_income", "f(g, area, base) -> income: when an area's Cornucopias are "
                         "counted (Income, the Graeae; the Hydra)"),
-    "income_to": Hook("income_to", "f(g, area, controller) -> player: who receives an area's income "
-                      "(Cerberus, the Nereid)"),
+    "income_taken": Hook("income_taken", "f(g) -> (area, player) or None: the area whose income a "
+                         "player takes instead of its controller (Cerberus, the Nereid)"),
     "unit_strength": Hook("unit_strength", "f(g, player, area, kind, name, base) -> strength of one "
                           "unit in a battle (Ajax, the Minotaur)"),
     "can_enter_land": Hook("can_enter_land", "f(g, player, area) -> False forbids troops and heroes "
@@ -142,10 +142,23 @@ def area_income(g: Context, a: int) -> int:
 
 
 def income_receiver(g: Context, a: int) -> int:
-    p = g.state.ctrl[a]
-    for f in MODIFIERS["income_to"]:
-        p = f(g, a, p)
-    return p
+    for f in MODIFIERS["income_taken"]:
+        taken = f(g)
+        if taken is not None and taken[0] == a:
+            return taken[1]
+    return g.state.ctrl[a]
+
+
+def income_receivers(g: Context) -> list[int]:
+    """Who receives each area's income, every area at once: the controller, but where a card
+    takes it. A card names the one area it takes, so that the Income phase asks each card once,
+    not once an area."""
+    receivers = list(g.state.ctrl)
+    for f in MODIFIERS["income_taken"]:
+        taken = f(g)
+        if taken is not None:
+            receivers[taken[0]] = taken[1]
+    return receivers
 
 
 def building_active(g: Context, site: int) -> bool:
@@ -159,13 +172,14 @@ def buildings_of(g: Context, p: int, kinds: tuple[str, ...] = BUILDINGS,
                  for_metropolis: bool = False) -> list[tuple[int, str]]:
     """(site, kind) of p's buildings of the given kinds, in the land areas p controls."""
     b, s = g.board, g.state
+    ctrl, sites, site_start, site_count = s.ctrl, s.sites, b.site_start, b.sites  # a hot loop
     out = []
     for a in b.lands:
-        if s.ctrl[a] != p:
+        if ctrl[a] != p:
             continue
-        start = b.site_start[a]
-        for site in range(start, start + b.sites[a]):
-            k = s.sites[site]
+        start = site_start[a]
+        for site in range(start, start + site_count[a]):
+            k = sites[site]
             if k in kinds and (not for_metropolis or building_active(g, site)):
                 out.append((site, k))
     return out
@@ -298,3 +312,10 @@ def shielded(g: Context, p: int, area: int) -> bool:
     as a target for Creature abilities, nor move Creatures into it."""
     s = g.state
     return s.creature_at.get("chiron") == area and s.creature_owner.get("chiron") != p
+
+
+def shielded_area(g: Context, p: int) -> int | None:
+    """The area `shielded` keeps from p, if any: for a list of areas, asked once, not per area."""
+    s = g.state
+    at = s.creature_at.get("chiron")
+    return at if at is not None and s.creature_owner.get("chiron") != p else None

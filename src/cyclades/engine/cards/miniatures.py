@@ -193,12 +193,12 @@ class Cerberus(Miniature):
     that Area."""
 
     @staticmethod
-    @plugs(MODIFIERS["income_to"])
-    def income_to(g: Context, a: int, p: int) -> int:
+    @plugs(MODIFIERS["income_taken"])
+    def income_taken(g: Context) -> tuple[int, int] | None:
         s = g.state
-        if s.creature_at.get("cerberus") == a and "cerberus" in s.creature_owner:
-            return s.creature_owner["cerberus"]
-        return p
+        if "cerberus" in s.creature_at and "cerberus" in s.creature_owner:
+            return s.creature_at["cerberus"], s.creature_owner["cerberus"]
+        return None
 
 
 @miniature("nereid")
@@ -209,12 +209,12 @@ class Nereid(Miniature):
     Note. The Nereid's ability applies when executing the Graeae ability."""
 
     @staticmethod
-    @plugs(MODIFIERS["income_to"])
-    def income_to(g: Context, a: int, p: int) -> int:
+    @plugs(MODIFIERS["income_taken"])
+    def income_taken(g: Context) -> tuple[int, int] | None:
         s = g.state
-        if s.creature_at.get("nereid") == a and "nereid" in s.creature_owner:
-            return s.creature_owner["nereid"]
-        return p
+        if "nereid" in s.creature_at and "nereid" in s.creature_owner:
+            return s.creature_at["nereid"], s.creature_owner["nereid"]
+        return None
 
 
 # --- Scylla and Charybdis --------------------------------------------------------------------
