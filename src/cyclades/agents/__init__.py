@@ -20,5 +20,16 @@ from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 from .registry import AGENTS, agent_labels, agent_names, make_agent, register
 
-__all__ = ["AGENTS", "Agent", "agent_labels", "GreedyAgent", "GreedyPolicy", "MCTSAgent", "RandomAgent",
-           "agent_names", "make_agent", "parse_agent_spec", "register"]
+__all__ = [
+           "AGENTS",
+           "Agent",
+           "GreedyAgent",
+           "GreedyPolicy",
+           "MCTSAgent",
+           "RandomAgent",
+           "agent_labels",
+           "agent_names",
+           "make_agent",
+           "parse_agent_spec",
+           "register",
+]

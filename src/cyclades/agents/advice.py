@@ -83,10 +83,7 @@ def hint_from_observation(obs, seed=0, seconds=None, names=None) -> Hint:
     if not legal:
         raise ValueError("no decision to take")
     options = [a for a in legal if a.kind != "cancel"] or legal
-    if len(options) == 1:
-        action = options[0]
-    else:
-        action = expert(seed=seed, seconds=seconds).choose(obs)
+    action = options[0] if len(options) == 1 else expert(seed=seed, seconds=seconds).choose(obs)
     return Hint(action, explain(obs, action, names=names, seed=seed))
 
 
@@ -393,7 +390,7 @@ class _Reasoner:
             act = pol.decide(g, p, legal)
         if moving is None:
             return ""
-        frm, dest, units, sea, owner, pos = moving
+        _origin, dest, units, sea, owner, pos = moving
         head = {"land_move": "Land Move", "sea_move": "Sea Move", "heroic_move": "Heroic Move"}.get(a.kind)
         if head is None:
             head = {"origin": f"Move from {self.area(a.where)}", "destination": f"Move to {self.area(a.where)}",
@@ -658,7 +655,7 @@ def chances_lines(doc) -> list:
         lines.append(c.rjust(5) + "  " + "  ".join(f"{round(100 * v)}%".rjust(width) for v in pt["side_chances"]))
     lines.append("")
     for i, lab in enumerate(labels):
-        bars = "".join(BARS[min(8, int(round(8 * pt["side_chances"][i])))] for pt in doc["points"])
+        bars = "".join(BARS[min(8, round(8 * pt["side_chances"][i]))] for pt in doc["points"])
         lines.append(f"{lab.ljust(width)} |{bars}|")
     lines.append(f"{'':{width}}  setup → cycle {doc['points'][-1]['cycle'] if doc['points'] else 0}")
     if doc.get("winners") is not None:

@@ -20,9 +20,10 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import cast
 
 import click
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from ..paths import results_dir
@@ -68,7 +69,8 @@ def _mode(players, teams, ruleset, team_goal) -> Mode:
 def _faction_specs(names, mode) -> list:
     """The agent of each faction in a first seating (for the time estimate): in team play an
     entry plays its whole team, "greedy+random" one faction each."""
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[int, int] = {}
     for side in mode.layout:
         entry = names[side % len(names)]
         parts = members(entry) or [entry]
@@ -83,7 +85,8 @@ def _pct(x) -> str:
 
 def standings(rows, agents) -> str:
     """ "mcts 55% · greedy 22%": win rates so far, for the progress bar."""
-    wins, seats = {}, {}
+    wins: dict[str, float] = {}
+    seats: dict[str, int] = {}
     for r in rows:
         if "error" in r:
             continue
@@ -103,7 +106,7 @@ def summary_table(t: Tournament) -> Table:
                       ("Win rate", "right"), ("95% CI (Wilson)", "right"), ("Par", "right"),
                       ("Metropolises", "right"), ("Cycles", "right"), ("Decisions/game", "right"),
                       ("Own decisions", "right"), ("ms/decision", "right"), ("Longest", "right")):
-        table.add_column(col, justify=just, overflow="fold")
+        table.add_column(col, justify=cast("JustifyMethod", just), overflow="fold")
     for s in t.summary():
         table.add_row(s["agent"], str(s["seat_games"]), f"{s['wins']:g}", _pct(s["win_rate"]),
                       f"{_pct(s['ci_low'])} – {_pct(s['ci_high'])}", _pct(s["par"]),
@@ -301,7 +304,7 @@ def ladder_table(lad) -> Table:
     for col, just in (("#", "right"), ("Agent", "left"), ("Plays as", "left"), ("Rating (mu)", "right"),
                       ("mu ± 2σ", "right"), ("Games", "right"), ("Win rate", "right"),
                       ("95% CI (Wilson)", "right"), ("Par", "right"), ("ms/decision", "right")):
-        table.add_column(col, justify=just, overflow="fold")
+        table.add_column(col, justify=cast("JustifyMethod", just), overflow="fold")
     for k, r in enumerate(lad.ratings(), 1):
         table.add_row(str(k), r["agent"], resolve(r["agent"]), f"{r['mu']:.1f}",
                       f"{r['low']:.1f} to {r['high']:.1f}", str(r["games"]), _pct(r["win_rate"]),

@@ -203,10 +203,35 @@ class Position:
     sites of the lands held, then the cards); cheap to build. It keeps no reference to the
     game (only copies of what it read), so that `position()` can share it between games."""
 
-    __slots__ = ("n", "lands", "seas", "units", "fort", "ports", "metros_in", "buildings_in",
-                 "income_of", "types", "dups", "free", "metros", "income", "troops", "fleets",
-                 "heroes", "creatures", "_threat", "hero_count", "side_types", "_tab", "_ctrl",
-                 "_teams", "_risk", "memo", "_content")
+    __slots__ = (
+        "_content",
+        "_ctrl",
+        "_risk",
+        "_tab",
+        "_teams",
+        "_threat",
+        "buildings_in",
+        "creatures",
+        "dups",
+        "fleets",
+        "fort",
+        "free",
+        "hero_count",
+        "heroes",
+        "income",
+        "income_of",
+        "lands",
+        "memo",
+        "metros",
+        "metros_in",
+        "n",
+        "ports",
+        "seas",
+        "side_types",
+        "troops",
+        "types",
+        "units",
+    )
 
     def __init__(self, g):
         self.n = g.state.n
@@ -415,15 +440,15 @@ class Position:
             for x in friends:
                 for a in self.lands[x]:
                     own |= 1 << a
-            for a, m in self._reach_masks(q, friends):
-                m &= ~own
-                if m:
-                    origins.append((units[a], q, m))
+            for a, reach in self._reach_masks(q, friends):
+                beyond = reach & ~own
+                if beyond:
+                    origins.append((units[a], q, beyond))
         origins.sort(key=_first)  # by units, descending (the key negates them)
         threat = {}
         taken = 0
-        for u, q, m in origins:
-            m &= ~taken
+        for u, q, reach in origins:
+            m = reach & ~taken
             if not m:
                 continue
             taken |= m

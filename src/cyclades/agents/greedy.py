@@ -47,7 +47,7 @@ MAX_LOOKAHEAD = 40        # copies a decision may make to look ahead
 class Ctx:
     """One decision's reading of the position for player p (computed lazily)."""
 
-    __slots__ = ("g", "p", "f", "_pos", "_plans")
+    __slots__ = ("_plans", "_pos", "f", "g", "p")
 
     def __init__(self, g, p):
         self.g, self.p = g, p
@@ -151,7 +151,7 @@ def enemy_weight(ctx, q) -> float:
 # --- land and sea moves --------------------------------------------------------------------------
 
 class Plan:
-    __slots__ = ("value", "frm", "t", "m", "h", "dest")
+    __slots__ = ("dest", "frm", "h", "m", "t", "value")
 
     def __init__(self, value, frm, t, m, h, dest):
         self.value, self.frm, self.t, self.m, self.h, self.dest = value, frm, t, m, h, dest
@@ -971,10 +971,7 @@ def _battle(pol, ctx, legal, depth):
     att_units = (f["attacker_fleets"] if f["sea"] else
                  f["attacker_troops"] + f["attacker_mercenaries"] + len(f["attacker_heroes"]))
     dfd_units = pos.units[area]
-    if f["sea"]:
-        bonus = _ports(g, pos, area, f["attacker"]) - _ports(g, pos, area, f["defender"])
-    else:
-        bonus = -pos.fort[area]
+    bonus = _ports(g, pos, area, f["attacker"]) - _ports(g, pos, area, f["defender"]) if f["sea"] else -pos.fort[area]
     odds = attack_odds(att_units, dfd_units, bonus)  # the attacker's chance to win
     side_att = stage in ("retreat_a", "flee_a")
     mine = 1.0 - odds if not side_att else odds

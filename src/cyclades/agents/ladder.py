@@ -27,6 +27,7 @@ import json
 import math
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
+from typing import Any
 
 from .match import Mode
 from .runner import AGENT_SEEDS, Series
@@ -55,7 +56,7 @@ def ladder_schedule(entries, players=3, rounds=1, seed=0, max_cycles=100, teams=
         raise ValueError("a ladder needs at least 1 round")
     layout = mode.layout
     combos = list(itertools.combinations(entries, sides))
-    out = []
+    out: list[dict[str, Any]] = []
     for r in range(rounds):
         # Rotation by rotation: every combination meets once before any meets twice, so the
         # first games of a long run (games.jsonl) already cover the whole round-robin.
@@ -90,8 +91,8 @@ def rate(rows, entries, anchor=ANCHOR) -> list:
     sigma), games, wins, win rate with its Wilson interval, par."""
     try:
         from openskill.models import PlackettLuce
-    except ImportError as e:  # pragma: no cover - depends on the installation
-        raise RuntimeError("the ladder needs openskill: pip install openskill") from e
+    except ImportError as missing:  # pragma: no cover - depends on the installation
+        raise RuntimeError("the ladder needs openskill: pip install openskill") from missing
     model = PlackettLuce(tau=0.0)
     ratings = {e: model.rating(name=e) for e in entries}
     games = {e: 0 for e in entries}

@@ -181,8 +181,7 @@ def play_match(game, agents, max_decisions=MAX_DECISIONS, on_decision=None) -> d
             events = game.apply(action)
             decisions[p] += 1
             thinking[p] += dt
-            if dt > longest[p]:
-                longest[p] = dt
+            longest[p] = max(longest[p], dt)
             total += 1
             if on_decision is not None:
                 on_decision(game, p, action, events)

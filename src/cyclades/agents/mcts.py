@@ -64,7 +64,7 @@ DEFAULT_ITERATIONS = 100
 
 
 class Node:
-    __slots__ = ("children", "order", "n", "w", "avail")
+    __slots__ = ("avail", "children", "n", "order", "w")
 
     def __init__(self, players):
         self.children = {}
@@ -360,7 +360,7 @@ class MCTSAgent(Agent):
         for a in ranked:
             if a.kind == "apollo":
                 extra.append(a)
-        lows = {}
+        lows: dict[str, int] = {}
         for a in options:
             if a.kind == "bid":
                 lows[a.what] = min(lows.get(a.what, 99), a.n)
@@ -430,7 +430,7 @@ def _forced(legal):
 def combine(results) -> list:
     """Sum the root statistics of several searches: [(action, visits, reward)], actions in the
     order they first appear (worker 0's order first), so the sum is deterministic."""
-    total = {}
+    total: dict[Action, list[float]] = {}
     for stats in results:
         for a, n, w in stats:
             t = total.setdefault(a, [0, 0.0])

@@ -40,9 +40,9 @@ from .runner import AGENT_SEEDS, Series, agent_seed, play_game  # noqa: F401  (t
 def split_agents(text) -> list:
     """ "mcts:iterations=200,c=0.3,greedy,greedy" -> ["mcts:iterations=200,c=0.3", "greedy",
     "greedy"]: a part with "=" and no ":" is an option of the agent before it."""
-    out = []
-    for part in str(text).split(","):
-        part = part.strip()
+    out: list[str] = []
+    for raw in str(text).split(","):
+        part = raw.strip()
         if not part:
             continue
         if "=" in part and ":" not in part and out:
@@ -69,7 +69,7 @@ def members(entry) -> list:
 def faction_lineup(side_lineup, layout) -> list:
     """The agent of each faction, from the entry of each side: a team's k-th faction takes the
     k-th agent of its entry (repeated in turn)."""
-    seen = {}
+    seen: dict[int, int] = {}
     out = []
     for side in layout:
         k = seen.get(side, 0)
@@ -138,7 +138,7 @@ def summarize(rows, agents_order=None) -> list:
         longest = 0.0
         games = 0
         game_decisions = 0
-        by_seat = {}
+        by_seat: dict[int, list[float]] = {}
         par = 1.0
         for r in ok:
             sides, entries, won = _sides(r)
@@ -180,7 +180,7 @@ def summarize(rows, agents_order=None) -> list:
 
 def endings(rows) -> dict:
     """How the games ended: metropolises, elimination, cycle_limit (and error)."""
-    out = {}
+    out: dict[str, int] = {}
     for r in rows:
         key = "error" if "error" in r else r["ending"]
         out[key] = out.get(key, 0) + 1

@@ -51,8 +51,8 @@ def parse_modes(values) -> list:
     known = ", ".join(MODES)
     out = []
     for v in values:
-        for part in str(v).split(","):
-            part = part.strip().lower()
+        for raw in str(v).split(","):
+            part = raw.strip().lower()
             if not part:
                 continue
             if part not in MODES:

@@ -44,9 +44,10 @@ class News:
     def show(self, con, game, names, mine, areas=True):
         """Print the news (and, with `areas`, what is now in the areas), then forget it."""
         for line, times in _runs(self.lines):
+            told = line
             if times > 1:
-                line = line[:-1] + " (" + (_("twice") if times == 2 else _("{n} times").format(n=times)) + ")."
-            con.print("  " + line, markup=False)
+                told = line[:-1] + " (" + (_("twice") if times == 2 else _("{n} times").format(n=times)) + ")."
+            con.print("  " + told, markup=False)
         if areas and self.areas:
             con.print(_areas_line(game, self.areas, names, mine[0]), markup=False, soft_wrap=False)
         self.lines, self.areas = [], []
