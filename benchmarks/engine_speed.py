@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Engine speed: Cyclades side by side with catanatron (issue "Engine speed").
+"""Engine speed: Cyclades side by side with catanatron.
 
     python benchmarks/engine_speed.py [--games N] [--seconds S] [--quick]
                                       [--update-baseline] [--json FILE] [--profile N]

@@ -1,4 +1,4 @@
-"""Property tests over random full games (issue: rules engine).
+"""Property tests over random full games.
 
 CI runs a sample; the full count (1,000 games across 3, 4 and 5 players, and 1,000
 classic games across 2 to 5) runs with `pytest -m slow tests/engine/test_properties.py`.

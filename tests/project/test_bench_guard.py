@@ -22,7 +22,7 @@ from repository import ROOT
 BENCH = os.path.join(ROOT, "benchmarks", "engine_speed.py")
 ENV_BENCH = os.path.join(ROOT, "benchmarks", "env_speed.py")
 BASELINE = os.path.join(ROOT, "benchmarks", "baseline.json")
-ALLOWED_DROP = 0.30  # the issue: fail if the ratio falls more than 30% below the baseline
+ALLOWED_DROP = 0.30  # fail if the ratio falls more than 30% below the baseline
 TRIES = 2  # a shared machine is noisy: a second quick run before declaring a regression
 
 

@@ -1,4 +1,4 @@
-"""The server under faults (issue: games never freeze, seats stay whose they are), against real
+"""The server under faults (games never freeze, seats stay whose they are), against real
 servers: uvicorn in subprocesses on SQLite and PostgreSQL (conftest.db_url), two processes on
 one database where it concerns several, and a PostgreSQL server of the test's own
 (testing.PrivatePostgres) where the database must go down: the shared one never does.

@@ -11,7 +11,7 @@ word some code wrote itself instead of asking the catalog.
 
 Then French at a laptop's size (1280x720) and a phone's (390x844): the pages take no more width
 than the window (nothing runs off the side), and screenshots are written where the
-CYCLADES_SCREENSHOTS directory says (the issue's note keeps them).
+CYCLADES_SCREENSHOTS directory says, to be looked at.
 
 Needs Debian's chromium and Playwright for Python (skipped, saying which is missing, without).
 """
