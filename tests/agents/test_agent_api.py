@@ -166,5 +166,5 @@ def test_a_trained_policy_plays_as_an_agent_in_tournaments_and_ladders(tmp_path)
     lad = Ladder([f"ppo:path={path}", "beginner", "careless"], workers=1, max_cycles=2)
     lad.run()
     assert not lad.errors() and f"ppo:path={path}" in {r["agent"] for r in lad.ratings()}
-    with pytest.raises(ValueError, match="no model.zip"):
+    with pytest.raises(ValueError, match=r"no model\.zip"):
         make_agent(f"ppo:path={tmp_path}", seed=1)

@@ -239,8 +239,8 @@ def test_greedy_buys_the_philosopher_that_completes_a_metropolis():
                  decision={"turn": {"player": 0, "god": "athena"}})
     pol = GreedyPolicy()
     for _ in range(8):
-        if g.to_move != 0 or g.state.stack[-1]["kind"] == "turn" and g.state.stack[-1]["stage"] == "main" \
-                and not any(a.kind == "recruit" for a in g.legal_actions()):
+        if g.to_move != 0 or (g.state.stack[-1]["kind"] == "turn" and g.state.stack[-1]["stage"] == "main" \
+                and not any(a.kind == "recruit" for a in g.legal_actions())):
             break
         g.apply(pol.decide(g, 0))
     assert ev.Position(g).metros[0] == 1

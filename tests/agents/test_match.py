@@ -77,7 +77,7 @@ def test_decide_checks_the_choice_and_times_it():
     a, seconds = decide(make_agent("greedy", seed=0), g, p)
     assert a in g.legal_actions() and seconds >= 0
     before = g.to_json()
-    with pytest.raises(IllegalDecision, match="cheat chose .* not a legal action"):
+    with pytest.raises(IllegalDecision, match=r"cheat chose .* not a legal action"):
         decide(Cheat(), g, p)
     assert g.to_json() == before  # nothing applied
     with pytest.raises(ValueError):  # an agent decides only for the player to move

@@ -74,7 +74,7 @@ def test_agent_registry():
     assert "random" in agent_names()
     agent = make_agent("random", seed=3)
     assert isinstance(agent, RandomAgent) and agent.name == "random"
-    with pytest.raises(ValueError, match="unknown agent 'nope'.*random"):
+    with pytest.raises(ValueError, match=r"unknown agent 'nope'.*random"):
         make_agent("nope")
 
 
@@ -419,7 +419,7 @@ def test_invalid_options_exit_nonzero_with_a_message(args, message):
 def test_bad_replay_files_exit_nonzero_with_a_message(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content)
-    code, out, err = run_process("replay", path)
+    code, _out, err = run_process("replay", path)
     assert code != 0
     assert message in err
     assert "Traceback" not in err
@@ -432,7 +432,7 @@ def test_replay_of_a_record_with_an_illegal_decision(tmp_path):
     record["actions"] = [{"kind": "bid", "what": "zeus", "n": 3}]  # placement comes first
     path = tmp_path / "illegal.json"
     path.write_text(json.dumps(record))
-    code, out, err = run_process("replay", path)
+    code, _out, err = run_process("replay", path)
     assert code == 1
     assert "decision 1 cannot be replayed" in err
     assert "Traceback" not in err

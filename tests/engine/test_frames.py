@@ -14,7 +14,7 @@ from cyclades.engine.frames import HANDLERS
 from cyclades.engine.state import _frame_to_json
 
 sys.path.insert(0, str(ROOT / "tools"))
-import frame_keys  # noqa: E402  (tools/frame_keys.py: the same collection as the report)
+import frame_keys
 
 # Written by the engine of format 1 (before the frames' keys were renamed): the decision stack
 # of a random game (mode, seed, cycle limit) after `step` decisions.
@@ -84,7 +84,7 @@ def _old(f):
 def test_a_format_1_game_loads_and_plays_on_identically(row):
     """A game saved by the engine of format 1 (`to_json`: the same state but for the frames'
     keys) loads with its frames renamed, and goes on as the game replayed here does."""
-    g, rng = _play(row["mode"], row["seed"], row["max_cycles"], row["step"])
+    g, _rng = _play(row["mode"], row["seed"], row["max_cycles"], row["step"])
     assert [frame_from_format_1(f) for f in row["stack"]] == json.loads(g.to_json())["state"]["stack"]
     old = json.loads(g.to_json())
     old["format"] = 1

@@ -539,7 +539,7 @@ def test_gym_full_game_against_bots():
     while True:
         assert env.game.to_move in (1, 3)
         assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        _obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         total += reward
         steps += 1
         if terminated or truncated:
@@ -655,7 +655,7 @@ def test_openspiel_dice_are_chance_nodes():
     pyspiel = _pyspiel()
     from cyclades.engine.play import settle
     from cyclades.env.openspiel import DIE_PROBS
-    game, state = _to_first_die(pyspiel)
+    _game, state = _to_first_die(pyspiel)
     assert sum(p for _, p in DIE_PROBS) == pytest.approx(1)
     before = state.engine.copy()
     given = []
@@ -717,7 +717,7 @@ def test_openspiel_serialization_round_trip():
     game, state = _to_first_die(pyspiel, seed=4)
     state.apply_action(1)
     text = pyspiel.serialize_game_and_state(game, state)
-    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    _game2, state2 = pyspiel.deserialize_game_and_state(text)
     assert str(state2) == str(state) and state2.history() == state.history()
 
 
@@ -747,7 +747,7 @@ def test_example_train_maskable_ppo(tmp_path, capsys):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     lo, hi = mod.wilson(10, 30)
-    assert lo < 10 / 30 < hi and 0 < lo and hi < 1
+    assert lo < 10 / 30 < hi and lo > 0 and hi < 1
     assert mod.wilson(0, 5)[0] == 0 and mod.wilson(5, 5)[1] == 1
     out = tmp_path / "run"
     results = mod.main(["--timesteps", "200", "--eval-games", "2", "--envs", "1", "--n-steps", "100",

@@ -48,7 +48,7 @@ def test_make_returns_the_environment_which_keeps_the_order_itself():
     obs, info = env.reset(seed=0)
     mask = env.action_masks()
     assert mask.dtype == bool and mask.sum() == info["action_mask"].sum() > 0
-    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+    obs, _reward, _terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
     assert obs.shape == env.observation_space.shape and not truncated
 
 
@@ -218,7 +218,7 @@ def test_pettingzoo_skip_forced_takes_them_and_records_them():
     rng = np.random.default_rng(4)
     steps, skipped = 0, []
     for _agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
+        obs, _reward, terminated, truncated, info = e.last()
         if terminated or truncated:
             e.step(None)
             continue
@@ -254,7 +254,7 @@ def test_gym_skip_forced_takes_the_learners_forced_decisions():
     while True:
         mask = env.action_masks()
         assert mask.sum() > 1
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        _obs, _reward, terminated, _truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         taken += 1
         skipped += info["skipped"]
         if terminated:
@@ -321,7 +321,7 @@ def test_openspiel_default_deals_afresh_from_chance():
 
 def test_openspiel_skip_forced_keeps_them_in_the_history_and_record():
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (extra 'openspiel')")
-    import cyclades.env.openspiel  # noqa: F401  (registers "cyclades")
+    import cyclades.env.openspiel
     game = pyspiel.load_game("cyclades", {"players": 3, "max_cycles": 6, "skip_forced": True})
     state = game.new_initial_state()
     rng = np.random.default_rng(5)

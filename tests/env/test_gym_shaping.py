@@ -5,8 +5,8 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="gymnasium is not installed (extra 'rl')")
 
-from cyclades.agents.evaluation import win_chances  # noqa: E402
-from cyclades.env.gym import CompactActions, CycladesEnv, used_slots  # noqa: E402
+from cyclades.agents.evaluation import win_chances
+from cyclades.env.gym import CompactActions, CycladesEnv, used_slots
 
 
 def play(env, seed, pick=None):

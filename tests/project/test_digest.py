@@ -6,7 +6,7 @@ import sys
 from repository import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
-import digest  # noqa: E402
+import digest
 
 
 def test_the_digest_of_explicit_chance_is_the_seeded_one(capsys):

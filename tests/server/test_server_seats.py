@@ -374,9 +374,8 @@ def test_malformed_requests_never_answer_500(server, http):
         ("get", "/api/games?status=lost", {}),
         ("post", f"/api/games/{gid}/actions", {"json": {"token": "ü" * 32, "version": 0, "action": {"kind": "claim"}}}),
     ]
-    for method, url, kw in tries:
-        if "content" in kw:
-            kw = {**kw, "headers": {"content-type": "application/json"}}
+    for method, url, given in tries:
+        kw = {**given, "headers": {"content-type": "application/json"}} if "content" in given else given
         r = getattr(http, method)(url, **kw)
         assert 400 <= r.status_code < 500, (url, kw, r.status_code, r.text)
         assert isinstance(r.json()["detail"], str) and r.json()["detail"], (url, r.text)
@@ -398,7 +397,7 @@ def test_a_seat_given_away_no_longer_acts_through_an_open_websocket(server, http
         r = http.post(f"/api/games/{gid}/seats/{seat}", json={"host_token": host, "kind": "invite"})
         assert r.status_code == 200
         msgs = [json.loads(ws.recv(5)) for _ in range(2)]
-        assert {"type": "error", "status": 403} == {k: msgs[0][k] for k in ("type", "status")}
+        assert {k: msgs[0][k] for k in ("type", "status")} == {"type": "error", "status": 403}
         assert msgs[1]["type"] == "state" and msgs[1]["seat"] is None and msgs[1]["legal_actions"] == []
         ws.send(json.dumps({"type": "action", "version": first["version"], "action": first["legal_actions"][0]}))
         assert json.loads(ws.recv(5))["status"] == 403

@@ -195,7 +195,7 @@ def test_pages_hear_the_events_to_animate_and_an_undo(servers, http):
 
 
 def test_a_restarted_server_keeps_what_stood(servers, http, db_url):
-    a, b = servers
+    a, _b = servers
     gid, toks = humans(http)
     seat, st = mover(http, gid, toks)
     act(http, gid, toks[seat], st)

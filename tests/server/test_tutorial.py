@@ -49,7 +49,7 @@ def test_lesson_steps_are_legal_and_reach_the_goal(lesson_id):
     d = T.lesson(lesson_id)
     g = T.new_game(d)
     assert g.to_move == T.HUMAN and not T.goal_reached(d, g)
-    g, mine = play_lesson(d)
+    g, _mine = play_lesson(d)
     assert T.goal_reached(d, g), f"{lesson_id}: the goal {d['goal']} is not reached"
     p = T.progress(d, g)
     assert p == {"step": len(d["steps"]), "complete": True, "off_script": False}
@@ -131,9 +131,8 @@ def http(tmp_path_factory):
 
     from cyclades.server.testing import ServerProcess
     url = f"sqlite:///{tmp_path_factory.mktemp('tutorial') / 'games.db'}"
-    with ServerProcess(url, bot_delay=0.0) as srv:
-        with httpx.Client(base_url=srv.url, timeout=10) as c:
-            yield c
+    with ServerProcess(url, bot_delay=0.0) as srv, httpx.Client(base_url=srv.url, timeout=10) as c:
+        yield c
 
 
 def _wait_for(http, gid, token, cond, timeout=10.0):

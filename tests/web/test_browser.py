@@ -163,8 +163,7 @@ def play_one_decision(page, rng) -> str:
 def play_until(page, rng, done: str, log=None) -> int:
     """Play the human seat by clicking until the JavaScript condition `done` (on the
     page's state `s`) holds or the game is over; return the number of decisions made."""
-    decisions = 0
-    for _ in range(MAX_CLICKS):
+    for decisions in range(MAX_CLICKS):  # the decisions made so far
         # Wait until it is our move (the bots play on the server) or we are done.
         page.wait_for_function(
             f"""() => {{ const s = window.cyclades; return !s.sending && s.view &&
@@ -178,7 +177,6 @@ def play_until(page, rng, done: str, log=None) -> int:
         page.wait_for_selector("#act.your-move")
         before = game_state(page)["version"]
         what = play_one_decision(page, rng)
-        decisions += 1
         if log is not None:
             log(f"v{before}: {what}")
         page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
@@ -276,30 +274,29 @@ def main(argv=None):
     ap.add_argument("--height", type=int, default=1000)
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory() as tmp, served(tmp) as srv:
-        with sync_playwright() as p:
-            browser = launch(p)
-            page = browser.new_page(viewport={"width": args.width, "height": args.height})
-            page.on("pageerror", lambda e: print("page error:", e))
-            create_game_in_lobby(page, srv.url, players=args.players)
-            n = play_until(page, rng, f"s.view.cycle >= {args.cycles}", log=print)
-            # Stop on a decision with highlighted areas, so the picture shows them.
-            stop = set(filter(None, args.stop.split(",")))
-            for _ in range(300):
-                page.wait_for_function(
-                    "() => { const s = window.cyclades; "
-                    "return !s.sending && (s.view.over || (s.legal.length && s.view.to_move === s.seat)); }",
-                    timeout=STEP_TIMEOUT_MS * 4)
-                s = game_state(page)
-                if s["over"] or any(a.get("where") and (not stop or a["kind"] in stop) for a in s["legal"]):
-                    break
-                before = s["version"]
-                print(play_one_decision(page, rng))
-                page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
-            page.wait_for_timeout(400)
-            page.screenshot(path=args.out)
-            print(f"{n} decisions; screenshot in {args.out}")
-            browser.close()
+    with tempfile.TemporaryDirectory() as tmp, served(tmp) as srv, sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": args.width, "height": args.height})
+        page.on("pageerror", lambda e: print("page error:", e))
+        create_game_in_lobby(page, srv.url, players=args.players)
+        n = play_until(page, rng, f"s.view.cycle >= {args.cycles}", log=print)
+        # Stop on a decision with highlighted areas, so the picture shows them.
+        stop = set(filter(None, args.stop.split(",")))
+        for _ in range(300):
+            page.wait_for_function(
+                "() => { const s = window.cyclades; "
+                "return !s.sending && (s.view.over || (s.legal.length && s.view.to_move === s.seat)); }",
+                timeout=STEP_TIMEOUT_MS * 4)
+            s = game_state(page)
+            if s["over"] or any(a.get("where") and (not stop or a["kind"] in stop) for a in s["legal"]):
+                break
+            before = s["version"]
+            print(play_one_decision(page, rng))
+            page.wait_for_function("(v) => window.cyclades.version > v", arg=before, timeout=STEP_TIMEOUT_MS)
+        page.wait_for_timeout(400)
+        page.screenshot(path=args.out)
+        print(f"{n} decisions; screenshot in {args.out}")
+        browser.close()
 
 
 if __name__ == "__main__":
@@ -354,7 +351,7 @@ def test_every_mode_from_the_lobby_plays_by_clicks_to_cycle_2(server, mode):
             page.wait_for_function("() => window.cyclades && window.cyclades.view !== null")
             view = page.evaluate("() => window.cyclades.view")
             assert view["ruleset"] == spec.get("ruleset", "legendary")
-            assert (view["teams"] is not None) == (spec["players"] in (2, 6) and "ruleset" not in spec
+            assert (view["teams"] is not None) == ((spec["players"] in (2, 6) and "ruleset" not in spec)
                                                   or bool(spec.get("teams")))
             play_until(page, rng, "s.view.cycle >= 2")
             s = game_state(page)

@@ -10,6 +10,8 @@ which is missing, otherwise). Playwright's own browser downloads are never used.
 """
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import expect
 from serverproc import api_get, api_post, browser_server, chromium
@@ -34,10 +36,8 @@ def host(browser, server):
     """The creator's page: one browser context (its localStorage keeps the host tokens)."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     ctx.set_default_timeout(TIMEOUT_MS)
-    try:
+    with contextlib.suppress(Exception):
         ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
-    except Exception:
-        pass
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -180,7 +180,7 @@ def _tip_text(page) -> str:
 
 def test_tooltips_hover_and_tap(site, browser):
     url, games, tmp = site
-    gid, token, _ = games["legendary5"]
+    gid, _token, _ = games["legendary5"]
     texts = content("legendary", True)
     god = {g["id"]: g for g in texts["gods"]}
     creatures = {c["id"]: c for c in texts["creatures"]}
@@ -294,7 +294,7 @@ def test_classic_game_shows_classic_widgets(site, browser):
 def test_two_players_one_person_two_factions(site, browser):
     """The 2-player Legendary game: each person plays two factions of one team."""
     url, games, tmp = site
-    gid, token, to_move = games["legendary2"]
+    gid, token, _to_move = games["legendary2"]
     ctx = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page, console = open_game(ctx, url, gid, token)
