@@ -308,3 +308,33 @@ def test_a_reason_speaks_french():
     readable(text)
     assert text.startswith("Apollon : "), text
     assert " PO" in text or "autres dieux" in text, text
+
+
+@pytest.mark.parametrize("mode", [{"players": 3}, {"players": 3, "ruleset": "classic"}, {"players": 4, "teams": True}],
+                         ids=["legendary-3", "classic-3", "teams-4"])
+def test_every_reason_is_catalog_words(mode):
+    """Every reason the hint can give, for the actions of many decisions of a random game, is
+    made of catalog messages: in the pseudo-locale each letter is marked, but the players'
+    names (given marked here) -- no English glued in around the translated parts."""
+    import random
+
+    from cyclades.agents import advice
+    from cyclades.agents import evaluation as ev
+    from cyclades.content.i18n import language, marked
+    g = cyclades.new_game(seed=11, **mode)
+    rng = random.Random(11)
+    said = 0
+    for step in range(600):
+        if g.is_over:
+            break
+        legal = g.legal_actions()
+        if step % 4 == 0:
+            obs = g.observe(g.to_move)
+            with language("qps"):
+                reasoner = advice._Reasoner(obs, [ev.sample(obs, random.Random(step))], ["⟦Ann⟧", "⟦Bob⟧", "⟦Cy⟧", "⟦Dee⟧"])
+                for a in legal[:6]:
+                    text = reasoner.reason(a)
+                    assert not text or marked(text), (str(a), text)
+                    said += bool(text)
+        g.apply(rng.choice(legal))
+    assert said > 100

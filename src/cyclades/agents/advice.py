@@ -30,10 +30,11 @@ import time
 from functools import cache
 from typing import Any, NamedTuple
 
-from ..content.gods import APOLLO, BUILDINGS, GODS, METROPOLIS
-from ..content.i18n import _
+from ..content.gods import APOLLO, BUILDINGS, GODS
+from ..content.i18n import N_, _, listing, ngettext
 from ..engine.actions import Action
 from ..engine.log import area_name, building_name, card_name, god_name, unit_name
+from ..engine.wording import action_text
 from . import evaluation as ev
 from .mcts import MCTSAgent
 from .registry import make_agent
@@ -105,7 +106,27 @@ def explain(obs, action, names=None, seed=0) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+ORDINAL = {1: N_("first"), 2: N_("second"), 3: N_("third"), 4: N_("fourth"), 5: N_("fifth"), 6: N_("sixth")}
+
+
+def _nth(n: int) -> str:
+    """"third", "7th": an ordinal as a reason says it."""
+    return _(ORDINAL[n]) if n in ORDINAL else _("{n}th").format(n=n)
+
+
+# What each basic building does, said of one placed (with its area, and without).
+BUILDING_USES = {
+    "fortress": (N_("A {building} on {area} defends the island in battle"),
+                 N_("A {building} defends the island in battle")),
+    "port": (N_("A {building} on {area} helps your Fleets in Sea Battles"),
+             N_("A {building} helps your Fleets in Sea Battles")),
+    "temple": (N_("A {building} on {area} makes Creatures cheaper"), N_("A {building} makes Creatures cheaper")),
+    "university": (N_("A {building} on {area} is a spare toward a Metropolis"),
+                   N_("A {building} is a spare toward a Metropolis")),
+}
+# Why lose this unit rather than another in a battle.
+LOSS_REASONS = {"merc": N_("a mercenary costs you least"), "troop": N_("keep your Heroes and mercenaries"),
+                "fleet": N_("a Fleet is all you can lose here")}
 
 
 def _pct(x: float) -> str:
@@ -123,34 +144,17 @@ class _Reasoner:
     # -- words ------------------------------------------------------------------------
     def who(self, q) -> str:
         if q == self.p:
-            return "you"
+            return _("you")
         if self.names and 0 <= q < len(self.names):
             return self.names[q]
-        return f"Player {q + 1}"
+        return _("Player {n}").format(n=q + 1)
 
     def area(self, a) -> str:
         return area_name(self.g, a)
 
     def label(self, a) -> str:
-        """The action in words, with areas, cards and units by their printed names."""
-        from ..engine.actions import KINDS
-        kind = KINDS.get(a.kind)
-        if kind is None:
-            return str(a)
-        template = kind.text
-        what = a.what
-        if what in ("troop", "merc", "fleet", "philosopher", "priestess"):
-            words = unit_name(what, 2).split(" ", 1)[1]
-            what_text = unit_name(what)[2:] if "{n} {what}" not in template else (
-                words if a.n != 1 else unit_name(what)[2:])
-        elif what in BUILDINGS or what == METROPOLIS:
-            what_text = building_name(what)
-        else:
-            what_text = card_name(what) if what else ""
-        where = self.area(a.where) if a.where else ""
-        text = template.format(what=what_text, where=where, n=a.n,
-                               player=(self.who(a.n) if a.kind == "target_player" else a.n + 1))
-        return text.replace("Target Player you", "Target yourself").replace("Player " + self.who(a.n), self.who(a.n))
+        """The action in words, as the table lists it."""
+        return action_text(a, self.g, self.names or None)
 
     # -- figures ----------------------------------------------------------------------
     def chance_change(self, action):
@@ -212,11 +216,11 @@ class _Reasoner:
 
     def creature(self, a) -> str:
         text = self._text_of("creatures", a.what)
-        return f"{self.label(a)}: {text}" if text else ""
+        return _("{action}: {text}").format(action=self.label(a), text=text) if text else ""
 
     def hero(self, a) -> str:
         text = self._text_of("heroes", a.what, "military")
-        return f"{self.label(a)}: in battle, {text}" if text else ""
+        return _("{action}: in battle, {text}").format(action=self.label(a), text=text) if text else ""
 
     def remove(self, a) -> str:
         pos = ev.Position(self.g)
@@ -247,7 +251,6 @@ class _Reasoner:
             return ""
         info = GODS[god]
         mine = q == self.p
-        your = "your" if mine else "their"
         types = pos.side_types[q]
         kind = info.building
         if kind is None and g.rules.free_build:  # Hera: a building of one's choice
@@ -261,25 +264,32 @@ class _Reasoner:
             need = g.rules.philosophers_for_metropolis
             have = s.philosophers[q]
             if have + 1 >= need:
-                return f"{your} {ORDINAL.get(have + 1, str(have + 1) + 'th')} Philosopher builds a Metropolis"
-            parts.append(f"a Philosopher ({have + 1} of {need} for a Metropolis)")
+                builds = (_("your {nth} Philosopher builds a Metropolis") if mine else
+                          _("their {nth} Philosopher builds a Metropolis"))
+                return builds.format(nth=_nth(have + 1))
+            parts.append(_("a Philosopher ({n} of {need} for a Metropolis)").format(n=have + 1, need=need))
         if kind and kind not in types and pos.free[q] > 0:
             n = len(types) + 1
+            building = building_name(kind)
             if n >= len(BUILDINGS):
-                return f"a {building_name(kind)} completes {your} four kinds of building: a Metropolis"
-            parts.insert(0, f"a {building_name(kind)}" + (f" ({your} {ORDINAL[n]} kind of four)" if mine else ""))
+                completes = (_("a {building} completes your four kinds of building: a Metropolis") if mine else
+                             _("a {building} completes their four kinds of building: a Metropolis"))
+                return completes.format(building=building)
+            parts.insert(0, _("a {building} (your {nth} kind of four)").format(building=building, nth=_nth(n))
+                         if mine else _("a {building}").format(building=building))
         if info.recruit == "troop":
             plan = self._land_plan(q)
-            parts.append(f"Troops to attack {self.area(plan)}" if plan is not None else "Troops")
+            parts.append(_("Troops to attack {area}").format(area=self.area(plan)) if plan is not None
+                         else _("Troops"))
         elif info.recruit == "fleet":
-            parts.append("Fleets")
+            parts.append(_("Fleets"))
         elif info.recruit == "priestess":
-            parts.append("a Priestess" + (" (offerings cost 1 GP less)" if mine else ""))
+            parts.append(_("a Priestess (offerings cost 1 GP less)") if mine else _("a Priestess"))
         elif info.recruit == "merc":
-            parts.append("mercenaries")
+            parts.append(_("mercenaries"))
         if not parts:
             return ""
-        return parts[0] if len(parts) == 1 else parts[0] + " and " + parts[1]
+        return parts[0] if len(parts) == 1 else _("{first} and {second}").format(first=parts[0], second=parts[1])
 
     def _land_plan(self, q):
         """An enemy area q's troops could take (greedy's best plan), as an area index, or None."""
@@ -315,10 +325,13 @@ class _Reasoner:
             denied = self.god_gain(god, holder)
             rival = self.who(holder)
             if denied:
-                return f"Outbid {rival} on {name} ({a.n} GP): {rival} would get {denied}"
-            return f"Outbid {rival} on {name} ({a.n} GP)" + (f": {gain}" if gain else "")
+                return _("Outbid {rival} on {god} ({gp} GP): {rival} would get {denied}").format(
+                    rival=rival, god=name, gp=a.n, denied=denied)
+            if gain:
+                return _("Outbid {rival} on {god} ({gp} GP): {gain}").format(rival=rival, god=name, gp=a.n, gain=gain)
+            return _("Outbid {rival} on {god} ({gp} GP)").format(rival=rival, god=name, gp=a.n)
         if gain:
-            return f"{name} for {a.n} GP: {gain}"
+            return _("{god} for {gp} GP: {gain}").format(god=name, gp=a.n, gain=gain)
         return ""
 
     # building -------------------------------------------------------------------------
@@ -328,21 +341,25 @@ class _Reasoner:
             return ""
         pos = ev.Position(self.g)
         types = pos.side_types[self.p]
-        where = f" on {self.area(a.where)}" if a.where else ""
+        words = {"building": building_name(kind), "area": self.area(a.where) if a.where else ""}
         if kind not in types:
             n = len(types) + 1
             if n >= len(BUILDINGS):
-                return f"A {building_name(kind)}{where} completes your four kinds of building: a Metropolis"
-            return f"A {building_name(kind)}{where}: your {ORDINAL[n]} kind of building of the four for a Metropolis"
-        use = {"fortress": "defends the island in battle", "port": "helps your Fleets in Sea Battles",
-               "temple": "makes Creatures cheaper", "university": "is a spare toward a Metropolis"}[kind]
+                completes = (_("A {building} on {area} completes your four kinds of building: a Metropolis")
+                             if a.where else _("A {building} completes your four kinds of building: a Metropolis"))
+                return completes.format(**words)
+            counts = (_("A {building} on {area}: your {nth} kind of building of the four for a Metropolis")
+                      if a.where else _("A {building}: your {nth} kind of building of the four for a Metropolis"))
+            return counts.format(nth=_nth(n), **words)
         if a.where:
             x = self.g.board.index.get(a.where)
             if x is not None and pos.risk(x) > 0.05 and kind == "fortress":
                 t = pos.threats().get(x)
-                return (f"A Fortress on {self.area(a.where)}: {self.who(t[1])} can attack it with "
-                        f"{t[0]} unit{'s' if t[0] != 1 else ''}")
-        return f"A {building_name(kind)}{where} {use}"
+                return ngettext("A Fortress on {area}: {player} can attack it with {n} unit",
+                                "A Fortress on {area}: {player} can attack it with {n} units", t[0]).format(
+                    area=words["area"], player=self.who(t[1]), n=t[0])
+        with_area, without = BUILDING_USES[kind]
+        return _(with_area if a.where else without).format(**words)
 
     def metropolis(self, a) -> str:
         x = self.g.board.index.get(a.where)
@@ -350,8 +367,9 @@ class _Reasoner:
         risks = [(pos.risk(y), y) for y in pos.lands[self.p]]
         safest = min(risks)[1] if risks else None
         if x == safest:
-            return f"Build the Metropolis on {self.area(a.where)}: the safest of your islands"
-        return f"Build the Metropolis on {self.area(a.where)}: it keeps your best sites for other buildings"
+            return _("Build the Metropolis on {area}: the safest of your islands").format(area=self.area(a.where))
+        return _("Build the Metropolis on {area}: it keeps your best sites for other buildings").format(
+            area=self.area(a.where))
 
     # moves and battles --------------------------------------------------------------------
     def move(self, a) -> str:
@@ -391,11 +409,11 @@ class _Reasoner:
         if moving is None:
             return ""
         _origin, dest, units, sea, owner, pos = moving
-        head = {"land_move": "Land Move", "sea_move": "Sea Move", "heroic_move": "Heroic Move"}.get(a.kind)
-        if head is None:
-            head = {"origin": f"Move from {self.area(a.where)}", "destination": f"Move to {self.area(a.where)}",
-                    "done": "Go with these"}.get(a.kind) or self.label(a)
-        what = ("Fleet" if units == 1 else "Fleets") if sea else ("unit" if units == 1 else "units")
+        head = {"land_move": _("Land Move"), "sea_move": _("Sea Move"), "heroic_move": _("Heroic Move"),
+                "origin": _("Move from {area}").format(area=self.area(a.where)) if a.where else "",
+                "destination": _("Move to {area}").format(area=self.area(a.where)) if a.where else "",
+                "done": _("Go with these")}.get(a.kind) or self.label(a)
+        words = {"head": head, "area": self.area(dest), "n": units}
         if owner >= 0 and not g.friends(p, owner):
             dfd = pos.units[dest]
             if sea:
@@ -404,17 +422,31 @@ class _Reasoner:
             else:
                 bonus = -pos.fort[dest]
             if dfd <= 0:
-                return f"{head}: take {self.area(dest)} from {self.who(owner)}, which nobody defends"
+                return _("{head}: take {area} from {player}, which nobody defends").format(
+                    player=self.who(owner), **words)
             odds = ev.attack_odds(units, dfd, bonus)
-            return (f"{head}: attack {self.who(owner)} {'in' if sea else 'on'} {self.area(dest)} with {units} "
-                    f"{what} against {dfd} ({_pct(odds)} to win)")
+            attack = (ngettext("{head}: attack {player} in {area} with {n} Fleet against {defenders} ({odds} to win)",
+                               "{head}: attack {player} in {area} with {n} Fleets against {defenders} ({odds} to win)",
+                               units) if sea else
+                      ngettext("{head}: attack {player} on {area} with {n} unit against {defenders} ({odds} to win)",
+                               "{head}: attack {player} on {area} with {n} units against {defenders} ({odds} to win)",
+                               units))
+            return attack.format(player=self.who(owner), defenders=dfd, odds=_pct(odds), **words)
         if owner < 0:
-            return f"{head}: take {self.area(dest)} with {units} {what}"
+            take = (ngettext("{head}: take {area} with {n} Fleet", "{head}: take {area} with {n} Fleets", units) if sea
+                    else ngettext("{head}: take {area} with {n} unit", "{head}: take {area} with {n} units", units))
+            return take.format(**words)
         t = pos.threats().get(dest)
         if t and not g.friends(p, t[1]):
-            return (f"{head}: bring {units} {what} to {self.area(dest)}, which {self.who(t[1])} can attack "
-                    f"with {t[0]}")
-        return f"{head}: bring {units} {what} to {self.area(dest)}"
+            bring = (ngettext("{head}: bring {n} Fleet to {area}, which {player} can attack with {threat}",
+                              "{head}: bring {n} Fleets to {area}, which {player} can attack with {threat}", units)
+                     if sea else
+                     ngettext("{head}: bring {n} unit to {area}, which {player} can attack with {threat}",
+                              "{head}: bring {n} units to {area}, which {player} can attack with {threat}", units))
+            return bring.format(player=self.who(t[1]), threat=t[0], **words)
+        bring = (ngettext("{head}: bring {n} Fleet to {area}", "{head}: bring {n} Fleets to {area}", units) if sea
+                 else ngettext("{head}: bring {n} unit to {area}", "{head}: bring {n} units to {area}", units))
+        return bring.format(**words)
 
     def battle(self, a, f) -> str:
         g, p = self.g, self.p
@@ -438,19 +470,22 @@ class _Reasoner:
             else _defender_losses(att_units, dfd_units, bonus)
         where = self.area(area)
         if a.kind == "retreat":
-            lost = "all" if lose_units >= mine - 0.5 else f"about {_count(lose_units)}"
-            return (f"Retreat to {self.area(a.where)}: fighting on, you would lose {lost} of your "
-                    f"{mine} units against {self.who(enemy)}'s {theirs} and win only {_pct(win)} of the time")
+            retreat = (_("Retreat to {area}: fighting on, you would lose all of your {mine} units against "
+                         "{player}'s {theirs} and win only {odds} of the time") if lose_units >= mine - 0.5 else
+                       _("Retreat to {area}: fighting on, you would lose about {lost} of your {mine} units against "
+                         "{player}'s {theirs} and win only {odds} of the time"))
+            return retreat.format(area=self.area(a.where), lost=_count(lose_units), mine=mine,
+                                  player=self.who(enemy), theirs=theirs, odds=_pct(win))
         if a.kind == "hold":
-            return (f"Fight on at {where}: your {mine} against {theirs} win {_pct(win)} of the time")
+            return _("Fight on at {area}: your {mine} against {theirs} win {odds} of the time").format(
+                area=where, mine=mine, theirs=theirs, odds=_pct(win))
         if a.kind == "lose":
-            why = {"merc": "a mercenary costs you least", "troop": "keep your Heroes and mercenaries",
-                   "fleet": "a Fleet is all you can lose here"}.get(a.what, "it is the unit you miss least")
-            return f"Lose {unit_name(a.what)}: {why}"
+            why = _(LOSS_REASONS.get(a.what, N_("it is the unit you miss least")))
+            return _("Lose {unit}: {why}").format(unit=unit_name(a.what), why=why)
         if a.kind == "lose_hero":
-            return f"Lose {card_name(a.what)}: your Troops are worth more in this battle"
+            return _("Lose {hero}: your Troops are worth more in this battle").format(hero=card_name(a.what))
         if a.kind == "escape":
-            return f"{self.label(a)}: you keep the unit rather than lose it"
+            return _("{action}: you keep the unit rather than lose it").format(action=self.label(a))
         return ""
 
     # placements ------------------------------------------------------------------------
@@ -463,44 +498,51 @@ class _Reasoner:
         sites = b.sites[x]
         bits = []
         if inc:
-            bits.append(f"{inc} GP of income")
+            bits.append(_("{n} GP of income").format(n=inc))
         if sites:
-            bits.append(f"{sites} building site{'s' if sites != 1 else ''}")
+            bits.append(ngettext("{n} building site", "{n} building sites", sites).format(n=sites))
         if b.priestess[x]:
-            bits.append("a Priestess")
-        text = f"Take {self.area(a.where)}: " + (", ".join(bits[:-1]) + " and " + bits[-1] if len(bits) > 1
-                                                 else bits[0] if bits else "a foothold to grow from")
+            bits.append(_("a Priestess"))
+        gains = listing(bits) or _("a foothold to grow from")
         mine = [y for y in b.land_adj[x] if self.g.state.ctrl[y] == self.p]
         near = [y for y in b.land_adj[x]
                 if self.g.state.ctrl[y] >= 0 and not self.g.friends(self.p, self.g.state.ctrl[y])]
+        area = self.area(a.where)
         if mine:
-            text += f", next to your {self.area(mine[0])}"
-        elif not near:
-            text += ", with no rival next door"
-        return text
+            return _("Take {area}: {gains}, next to your {neighbour}").format(
+                area=area, gains=gains, neighbour=self.area(mine[0]))
+        if not near:
+            return _("Take {area}: {gains}, with no rival next door").format(area=area, gains=gains)
+        return _("Take {area}: {gains}").format(area=area, gains=gains)
 
     def place(self, a) -> str:
         g = self.g
         x = g.board.index.get(a.where)
         if x is None:
             return ""
-        unit = {"place_troop": "a Troop", "place_fleet": "a Fleet", "place_merc": "a mercenary Troop"}.get(
-            a.kind, card_name(a.what))
+        unit = {"place_troop": _("a Troop"), "place_fleet": _("a Fleet"), "place_merc": _("a mercenary Troop")}.get(
+            a.kind) or card_name(a.what)
         pos = ev.Position(g)
         t = pos.threats().get(x)
         if t and g.state.ctrl[x] == self.p and not g.friends(self.p, t[1]):
-            return (f"Place {unit} {'on' if g.board.is_land[x] else 'in'} {self.area(a.where)}: "
-                    f"{self.who(t[1])} can attack it with {t[0]} unit{'s' if t[0] != 1 else ''}")
+            threatened = (ngettext("Place {unit} on {area}: {player} can attack it with {n} unit",
+                                   "Place {unit} on {area}: {player} can attack it with {n} units", t[0])
+                          if g.board.is_land[x] else
+                          ngettext("Place {unit} in {area}: {player} can attack it with {n} unit",
+                                   "Place {unit} in {area}: {player} can attack it with {n} units", t[0]))
+            return threatened.format(unit=unit, area=self.area(a.where), player=self.who(t[1]), n=t[0])
         if not g.board.is_land[x]:
-            return f"Place {unit} in {self.area(a.where)}: it links your islands for Land Moves"
+            return _("Place {unit} in {area}: it links your islands for Land Moves").format(
+                unit=unit, area=self.area(a.where))
         return ""
 
     def prosperity(self, a) -> str:
         x = self.g.board.index.get(a.where)
         pos = ev.Position(self.g)
         if x is not None and pos.risk(x) < 0.05:
-            return f"A Prosperity token on {self.area(a.where)}: one more GP every cycle, on an island no one threatens"
-        return f"A Prosperity token on {self.area(a.where)}: one more GP every cycle"
+            return _("A Prosperity token on {area}: one more GP every cycle, on an island no one threatens").format(
+                area=self.area(a.where))
+        return _("A Prosperity token on {area}: one more GP every cycle").format(area=self.area(a.where))
 
     def recruit(self, a) -> str:
         unit = a.what
@@ -508,21 +550,22 @@ class _Reasoner:
             need = self.g.rules.philosophers_for_metropolis
             have = self.g.state.philosophers[self.p]
             if have + 1 >= need:
-                return f"Recruit a Philosopher: your {ORDINAL.get(have + 1, have + 1)} builds a Metropolis"
-            return f"Recruit a Philosopher: {have + 1} of the {need} for a Metropolis"
+                return _("Recruit a Philosopher: your {nth} builds a Metropolis").format(nth=_nth(have + 1))
+            return _("Recruit a Philosopher: {n} of the {need} for a Metropolis").format(n=have + 1, need=need)
         if unit == "priestess":
-            return "Recruit a Priestess: every offering costs you 1 GP less"
+            return _("Recruit a Priestess: every offering costs you 1 GP less")
         if unit in ("troop", "merc"):
             plan = self._land_plan(self.p)
             if plan is not None:
-                return f"Recruit {unit_name(unit)}: enough to attack {self.area(plan)}"
+                return _("Recruit {unit}: enough to attack {area}").format(unit=unit_name(unit), area=self.area(plan))
         return ""
 
     def end_turn(self) -> str:
         gp = self.g.purse(self.p)
         if gp:
-            return f"End your turn: nothing else is worth its price; keep your {gp} GP for the next offerings"
-        return "End your turn: nothing else is worth doing now"
+            return _("End your turn: nothing else is worth its price; keep your {gp} GP for the next offerings").format(
+                gp=gp)
+        return _("End your turn: nothing else is worth doing now")
 
 
 def _count(x: float) -> str:
