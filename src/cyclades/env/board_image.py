@@ -25,6 +25,7 @@ import re
 from functools import cache, lru_cache
 from html import escape
 
+from ..content.i18n import _, ngettext
 from ..content.names import title
 from ..web.geometry import geometry
 
@@ -935,27 +936,30 @@ def _status(view, width, top) -> str:
     """A line for the game, then a line per faction: its plate, player_k, what it holds."""
     decision = view.get("decision") or {}
     who = view.get("to_move")
-    line = f"cycle {view['cycle']}, {view['phase']}"
+    # Players by their ids in the learning APIs (player_0...), in the current language's words
+    line = _("cycle {cycle}, {phase}").format(cycle=view["cycle"], phase=view["phase"])
     if view.get("over"):
         winners = (view.get("result") or {}).get("winners") or []
-        line = f"cycle {view['cycle']}, game over: won by " + ", ".join(f"player_{p}" for p in winners)
+        line = _("cycle {cycle}, game over: won by {winners}").format(
+            cycle=view["cycle"], winners=", ".join(f"player_{p}" for p in winners))
     elif decision and isinstance(who, int) and who >= 0:
-        line += f", player_{who} to decide"
+        line = _("cycle {cycle}, {phase}, {player} to decide").format(
+            cycle=view["cycle"], phase=view["phase"], player=f"player_{who}")
     rows = [el("text", escape(line), x=12, y=top + 19, font_size=14, font_family=FONTS["sans"],
                font_weight="bold", fill="#3a2a0c")]
     for k, pl in enumerate(view["players"]):
         y = top + STATUS_ROW * (k + 1) + 17
         p = pl["index"]
-        parts = [f"{pl['metropolises']} Metropolis" + ("es" if pl["metropolises"] != 1 else ""),
-                 f"{pl['priestesses']} Priestess" + ("es" if pl["priestesses"] != 1 else ""),
-                 f"{pl['philosophers']} Philosopher" + ("s" if pl["philosophers"] != 1 else "")]
+        parts = [ngettext("{n} Metropolis", "{n} Metropolises", pl["metropolises"]).format(n=pl["metropolises"]),
+                 ngettext("{n} Priestess", "{n} Priestesses", pl["priestesses"]).format(n=pl["priestesses"]),
+                 ngettext("{n} Philosopher", "{n} Philosophers", pl["philosophers"]).format(n=pl["philosophers"])]
         if pl.get("gp") is not None:
-            parts.append(f"{pl['gp']} GP")
+            parts.append(_("{n} GP").format(n=pl["gp"]))
         if pl.get("team") is not None:
-            parts.append(f"team {pl['team']}")
+            parts.append(_("team {n}").format(n=pl["team"]))
         if pl.get("eliminated"):
-            parts.append("eliminated")
-        text = f"player_{p}: " + ", ".join(parts)
+            parts.append(_("eliminated"))
+        text = _("{player}: {holdings}").format(player=f"player_{p}", holdings=", ".join(parts))
         rows.append(el("g", plate(p, 0, 0, 8, None), transform=f"translate(22,{y - 5})"))
         rows.append(el("text", escape(text), x=38, y=y, font_size=13, font_family=FONTS["sans"],
                        font_weight="bold" if p == who else None, fill="#1d1a14"))
