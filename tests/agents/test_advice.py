@@ -331,7 +331,8 @@ def test_every_reason_is_catalog_words(mode):
         if step % 4 == 0:
             obs = g.observe(g.to_move)
             with language("qps"):
-                reasoner = advice._Reasoner(obs, [ev.sample(obs, random.Random(step))], ["⟦Ann⟧", "⟦Bob⟧", "⟦Cy⟧", "⟦Dee⟧"])
+                names = ["⟦Ann⟧", "⟦Bob⟧", "⟦Cy⟧", "⟦Dee⟧"]
+                reasoner = advice._Reasoner(obs, [ev.sample(obs, random.Random(step))], names)
                 for a in legal[:6]:
                     text = reasoner.reason(a)
                     assert not text or marked(text), (str(a), text)

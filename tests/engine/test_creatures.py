@@ -123,7 +123,7 @@ def test_cyclops_completing_the_four_types_builds_a_metropolis():
     buy(g, "cyclops")
     act(g, "replace", what="university", where="naxos")
     act(g, "choose_building", what="fortress")
-    assert g.state.stack[-1]["kind"] == "metro"
+    assert g.state.stack[-1]["kind"] == "metropolis"
 
 
 # --- Dryad ------------------------------------------------------------------------------
@@ -466,7 +466,7 @@ def test_hippalectryon_fourth_philosopher_builds_a_metropolis():
     act(g, "exchange", what="philosopher")
     act(g, "return_merc", where="argos")
     act(g, "return_merc", where="argos")
-    assert g.state.philosophers[0] == 0 and g.state.stack[-1]["kind"] == "metro"
+    assert g.state.philosophers[0] == 0 and g.state.stack[-1]["kind"] == "metropolis"
 
 
 # --- Hippocampus --------------------------------------------------------------------------
@@ -630,7 +630,7 @@ def test_satyr_fourth_philosopher_builds_a_metropolis_at_once():
     g = buying("satyr", HOME, player=[{"gp": 10, "philosophers": 3}, {"philosophers": 1}])
     buy(g, "satyr")
     act(g, "target_player", n=1)
-    assert g.state.philosophers[:2] == [0, 0] and g.state.stack[-1]["kind"] == "metro"
+    assert g.state.philosophers[:2] == [0, 0] and g.state.stack[-1]["kind"] == "metropolis"
     act(g, "metropolis", where="argos")
     assert sites(g, "argos")[0] == "metropolis"
 

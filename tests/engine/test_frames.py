@@ -9,7 +9,14 @@ from positions import SMALL_MAP
 from repository import ROOT, TESTS
 
 import cyclades
-from cyclades.engine.formats import FORMAT, FORMAT_1_COMMON_KEYS, FORMAT_1_FRAME_KEYS, FormatError, frame_from_format_1
+from cyclades.engine.formats import (
+    FORMAT,
+    FORMAT_1_COMMON_KEYS,
+    FORMAT_1_FRAME_KEYS,
+    FORMAT_2_KINDS,
+    FormatError,
+    frame_upgraded,
+)
 from cyclades.engine.frames import HANDLERS
 from cyclades.engine.state import _frame_to_json
 
@@ -73,11 +80,21 @@ def _play_on(g, rng, decisions=150):
     return out, g.to_json()
 
 
+OLD_KINDS = {new: old for old, new in FORMAT_2_KINDS.items()}
+
+
 def _old(f):
-    """A current frame written with the keys of format 1."""
-    back = {new: old for old, new in FORMAT_1_FRAME_KEYS.get(f["kind"], {}).items()}
+    """A current frame written as format 1 wrote it: its keys, and its kind's former name."""
+    kind = OLD_KINDS.get(f["kind"], f["kind"])
+    back = {new: old for old, new in FORMAT_1_FRAME_KEYS.get(kind, {}).items()}
     back.update({new: old for old, new in FORMAT_1_COMMON_KEYS.items()})
-    return {back.get(k, k): v for k, v in _frame_to_json(f).items()}
+    return {back.get(k, k): (kind if k == "kind" else v) for k, v in _frame_to_json(f).items()}
+
+
+def _format_2(f):
+    """A current frame as format 2 wrote it: its kind's former name."""
+    d = _frame_to_json(f)
+    return {**d, "kind": OLD_KINDS.get(d["kind"], d["kind"])}
 
 
 @pytest.mark.parametrize("row", FORMAT_1_STACKS, ids=lambda r: f"{r['stack'][-1]['k']}-{r['seed']}")
@@ -85,7 +102,7 @@ def test_a_format_1_game_loads_and_plays_on_identically(row):
     """A game saved by the engine of format 1 (`to_json`: the same state but for the frames'
     keys) loads with its frames renamed, and goes on as the game replayed here does."""
     g, _rng = _play(row["mode"], row["seed"], row["max_cycles"], row["step"])
-    assert [frame_from_format_1(f) for f in row["stack"]] == json.loads(g.to_json())["state"]["stack"]
+    assert [frame_upgraded(f) for f in row["stack"]] == json.loads(g.to_json())["state"]["stack"]
     old = json.loads(g.to_json())
     old["format"] = 1
     old["state"]["stack"] = row["stack"]
@@ -107,7 +124,8 @@ def test_a_format_1_scenario_and_record_load(row):
     loaded = cyclades.Game.from_scenario(json.loads(json.dumps(old)))
     assert loaded.state_dict() == g.state_dict()
     assert loaded.legal_actions() == g.legal_actions()
-    assert loaded.options["scenario"]["decision"]["stack"]["frames"][-1]["kind"] == row["stack"][-1]["k"]
+    kind = row["stack"][-1]["k"]
+    assert loaded.options["scenario"]["decision"]["stack"]["frames"][-1]["kind"] == FORMAT_2_KINDS.get(kind, kind)
     actions = [a.to_json() for a in loaded.legal_actions()[:1]]
     record = {"format": 1, "options": {**loaded.options, "scenario": old}, "actions": actions}
     replayed = cyclades.Game.from_record(record)
@@ -127,9 +145,38 @@ def test_every_frame_of_random_games_survives_format_1():
         while not g.is_over:
             g.apply(rng.choice(g.legal_actions()))
             for f in g.state.stack:
-                assert frame_from_format_1(_old(f)) == _frame_to_json(f)
+                assert frame_upgraded(_old(f)) == frame_upgraded(_format_2(f)) == _frame_to_json(f)
                 seen.add(f["kind"])
     assert len(seen) >= 15, seen
+
+
+@pytest.mark.parametrize("mode", [{"players": 3}, {"players": 3, "ruleset": "classic"}], ids=["legendary", "classic"])
+def test_a_format_2_game_and_scenario_load_with_the_frame_kinds_renamed(mode):
+    """Format 3 renamed four frame kinds (lmove, smove, metro, place): a game saved in format 2
+    at such a frame, and a scenario written by hand with the old name, load and play on as the
+    game itself does."""
+    renamed = set()
+    for seed in range(40):
+        g, rng = _play(mode, 700 + seed, 6, 0)
+        while not g.is_over and not (g.state.stack and g.state.stack[-1]["kind"] in OLD_KINDS
+                                     and g.state.stack[-1]["kind"] not in renamed):
+            g.apply(rng.choice(g.legal_actions()))
+        if g.is_over:
+            continue
+        renamed.add(g.state.stack[-1]["kind"])
+        old = json.loads(g.to_json())
+        old["format"] = 2
+        old["state"]["stack"] = [_format_2(f) for f in g.state.stack]
+        assert old["state"]["stack"][-1]["kind"] in FORMAT_2_KINDS
+        loaded = cyclades.Game.from_json(json.dumps(old))
+        assert loaded.to_json() == g.to_json() and loaded.legal_actions() == g.legal_actions()
+        hand = g.state_dict()
+        del hand["format"]
+        hand["decision"]["stack"]["frames"] = [_format_2(f) for f in g.state.stack]
+        assert cyclades.Game.from_scenario(json.loads(json.dumps(hand))).legal_actions() == g.legal_actions()
+        seed_on = random.Random(seed).random()
+        assert _play_on(loaded, random.Random(seed_on)) == _play_on(g.copy(), random.Random(seed_on))
+    assert len(renamed) >= (2 if mode.get("ruleset") == "classic" else 4), renamed  # classic: no placement, voyages
 
 
 def test_a_hand_written_format_1_battle_plays_like_the_current_one():
@@ -172,7 +219,7 @@ def test_unknown_formats_are_refused_with_the_format_named():
         cyclades.Game.from_record({**g.record(), "format": 0})
     with pytest.raises(cyclades.ScenarioError, match="format: unsupported scenario format 'x'"):
         cyclades.Game.from_scenario({**g.state_dict(), "format": "x"})
-    assert json.loads(g.to_json())["format"] == g.record()["format"] == g.state_dict()["format"] == FORMAT == 2
+    assert json.loads(g.to_json())["format"] == g.record()["format"] == g.state_dict()["format"] == FORMAT == 3
 
 
 def test_the_turn_menu_order_does_not_depend_on_import_order():

@@ -76,7 +76,7 @@ def gone_from_game(g, hero):
 
 
 def metro_frame(g):
-    return g.state.stack and g.state.stack[-1]["kind"] == "metro"
+    return g.state.stack and g.state.stack[-1]["kind"] == "metropolis"
 
 
 def build_metropolis_on(g, area):

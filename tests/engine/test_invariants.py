@@ -200,7 +200,7 @@ def test_a_decision_with_no_legal_action_is_reported():
     for k in range(1, 10):
         g.state.ctrl[idx(g, f"l{k}")] = 1
     g._legal = None
-    assert any(re.search(r"no legal action in frame \{'kind': 'place'", e) for e in check(g)), check(g)
+    assert any(re.search(r"no legal action in frame \{'kind': 'placement'", e) for e in check(g)), check(g)
 
 
 def test_units_an_attacker_holds_in_a_battle_frame_are_counted_as_on_the_board():

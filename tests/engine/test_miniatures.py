@@ -423,11 +423,11 @@ def test_typhon_metropolis_keeps_counting_for_victory_and_silenced_buildings_mak
                  player=[{}, {"priestesses": 1}, {}])
     assert count_in_area(g, idx(g, "argos"), "fortress") == 0
     assert g.result()["metropolises"][1] == 1
-    assert not any(f["kind"] == "metro" for f in g.state.stack)
+    assert not any(f["kind"] == "metropolis" for f in g.state.stack)
     to_maintenance(g)
     act(g, "keep", what="typhon")
     act(g, "move_creature", what="typhon", where="south")  # corinth is free again
-    assert g.state.stack[-1]["kind"] == "metro" and g.to_move == 0
+    assert g.state.stack[-1]["kind"] == "metropolis" and g.to_move == 0
 
 
 def test_typhon_destroyed_by_the_manticore_wakes_the_buildings():
@@ -439,7 +439,7 @@ def test_typhon_destroyed_by_the_manticore_wakes_the_buildings():
                creatures={"typhon": {"owner": 1, "area": "west"}})
     buy(g, "manticore")
     act(g, "destroy", what="typhon", where="west")
-    assert "typhon" not in g.state.creature_at and g.state.stack[-1]["kind"] == "metro"
+    assert "typhon" not in g.state.creature_at and g.state.stack[-1]["kind"] == "metropolis"
 
 
 # --- Scylla and Charybdis ----------------------------------------------------------------------

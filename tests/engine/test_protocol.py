@@ -88,7 +88,7 @@ def test_the_view_shows_every_area_field_as_an_area_id():
                 assert dec[field] == [g.board.ids[a] for a in f[field]]
             elif role is frames.QUEUE:
                 assert field not in dec
-    assert ("battle", "area") in seen or ("lmove", "origin") in seen
+    assert ("battle", "area") in seen or ("land_move", "origin") in seen
 
 
 def test_secret_cards_are_hidden_from_the_other_players_and_determinized():

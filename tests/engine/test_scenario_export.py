@@ -102,9 +102,9 @@ def test_state_dict_after_every_decision_of_a_game():
             assert_same_position(game, reload(game))
             game.apply(rng.choice(game.legal_actions()))
         if options.get("ruleset") == "classic":
-            assert {"offer", "turn", "creature"} <= kinds and "place" not in kinds  # printed starts (R8)
+            assert {"offer", "turn", "creature"} <= kinds and "placement" not in kinds  # printed starts (R8)
         else:
-            assert {"place", "offer", "maintain", "turn", "battle", "lmove", "metro"} <= kinds
+            assert {"placement", "offer", "maintain", "turn", "battle", "land_move", "metropolis"} <= kinds
 
 
 def test_state_dict_mid_battle_keeps_the_attackers_units_in_the_battle():

@@ -180,7 +180,7 @@ class _Reasoner:
             return self.metropolis(a)
         if fk == "battle":
             return self.battle(a, f)
-        if fk in ("lmove", "smove") or k in ("land_move", "sea_move", "heroic_move"):
+        if fk in ("land_move", "sea_move") or k in ("land_move", "sea_move", "heroic_move"):
             return self.move(a)
         if k == "claim":
             return self.claim(a)
@@ -387,7 +387,7 @@ class _Reasoner:
             f = g.state.stack[-1] if g.state.stack else {}
             if act.kind == "destination":
                 dest = g.board.index[act.where]
-                sea = f.get("kind") == "smove"
+                sea = f.get("kind") == "sea_move"
                 if sea:
                     units = f.get("fleets", 0)
                 else:
@@ -398,7 +398,7 @@ class _Reasoner:
                 break
             g.apply(act)
             if g.to_move != p or not g.state.stack or len(g.state.stack) < depth or \
-                    g.state.stack[-1]["kind"] not in ("lmove", "smove", "turn"):
+                    g.state.stack[-1]["kind"] not in ("land_move", "sea_move", "turn"):
                 break
             if start_k == "turn" and len(g.state.stack) <= depth:
                 break

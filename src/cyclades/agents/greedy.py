@@ -1052,17 +1052,17 @@ def _place_hero(pol, ctx, legal, depth):
 
 
 _FRAMES = {
-    "place": _placement,
+    "placement": _placement,
     "offer": _offering,
     "turn": _turn,
     "build": _build,
     "place_unit": _place_unit,
     "prosper": _prosper,
-    "lmove": _land_move,
-    "smove": _sea_move,
+    "land_move": _land_move,
+    "sea_move": _sea_move,
     "voyage": _voyage,
     "battle": _battle,
-    "metro": _metro,
+    "metropolis": _metro,
     "bonus_fleet": _bonus_fleet,
     "reserve": _reserve,
     "peek": _peek,

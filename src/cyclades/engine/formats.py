@@ -4,17 +4,19 @@ What the engine writes carries `"format": FORMAT`: `Game.to_json()` (the state, 
 stack included), `Game.record()` (options and decisions) and `Game.state_dict()` (a scenario).
 Format 1 named the fields of the decision stack's frames in one or two letters (`k`, `p`,
 battle's `at`/`am`/`ah`/`af`, a land move's `t`/`m`/`h`, ...); format 2 names them in words
-(each frame kind's TypedDict, next to its handler). A format-1 game, record or scenario is
-read through `FORMAT_1_FRAME_KEYS`, one table of old key -> new key per frame kind; a format
-this engine does not know is refused with a message naming it.
+(each frame kind's TypedDict, next to its handler); format 3 names four frame kinds as their
+handlers are named (`lmove` -> `land_move`, `smove` -> `sea_move`, `metro` -> `metropolis`,
+`place` -> `placement`). A format-1 game, record or scenario is read through
+`FORMAT_1_FRAME_KEYS`, one table of old key -> new key per frame kind, and an older kind
+through `FORMAT_2_KINDS`; a format this engine does not know is refused with a message naming it.
 
 A scenario written by hand has no format: its frames, if any, are read in the form they have
-(`k` for a format-1 frame, `kind` for the current one).
+(`k` for a format-1 frame, `kind` for a later one), and an older kind name is read as its new one.
 """
 from typing import Any
 
-FORMAT = 2
-READABLE_FORMATS = (1, 2)
+FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)
 
 _UNITS = {"frm": "origin", "t": "troops", "m": "mercenaries", "h": "heroes"}
 
@@ -39,6 +41,10 @@ FORMAT_1_FRAME_KEYS: dict[str, dict[str, str]] = {
 }
 
 
+# Format 2 -> 3: the frame kinds renamed (old kind -> new kind).
+FORMAT_2_KINDS = {"lmove": "land_move", "smove": "sea_move", "metro": "metropolis", "place": "placement"}
+
+
 class FormatError(ValueError):
     """A saved game in a format this engine cannot read."""
 
@@ -47,6 +53,15 @@ def frame_from_format_1(f: dict[str, Any]) -> dict[str, Any]:
     """A format-1 frame with the current keys, in the same order (values unchanged)."""
     keys = FORMAT_1_FRAME_KEYS.get(f.get("k"), {})  # type: ignore[arg-type]
     return {FORMAT_1_COMMON_KEYS.get(k) or keys.get(k, k): v for k, v in f.items()}
+
+
+def frame_upgraded(f: dict[str, Any]) -> dict[str, Any]:
+    """A frame of any readable format as the current format writes it: format-1 keys (a frame
+    with `k` and no `kind`) renamed, an older kind name replaced by its new one."""
+    if "k" in f and "kind" not in f:
+        f = frame_from_format_1(f)
+    kind = f.get("kind")
+    return {**f, "kind": FORMAT_2_KINDS[kind]} if kind in FORMAT_2_KINDS else f
 
 
 def check_format(fmt: Any, what: str) -> Any:
@@ -64,7 +79,7 @@ def upgrade_game_json(d: dict[str, Any]) -> dict[str, Any]:
     if fmt == FORMAT:
         return d
     state = dict(d["state"])
-    state["stack"] = [frame_from_format_1(f) for f in state["stack"]]
+    state["stack"] = [frame_upgraded(f) for f in state["stack"]]
     return {**d, "format": FORMAT, "options": _upgrade_options(d["options"], fmt), "state": state}
 
 
@@ -92,8 +107,7 @@ def upgrade_scenario(d: dict[str, Any]) -> dict[str, Any]:
     frames = _frames(d)
     if frames is None:
         return d if fmt == FORMAT else {**d, "format": FORMAT}
-    new = [frame_from_format_1(f) if isinstance(f, dict) and (fmt == 1 or "k" in f) and "kind" not in f
-           else f for f in frames]
+    new = [frame_upgraded(f) if isinstance(f, dict) else f for f in frames]
     stack = {**d["decision"]["stack"], "frames": new}
     return {**d, "format": FORMAT, "decision": {**d["decision"], "stack": stack}}
 

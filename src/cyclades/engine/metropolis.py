@@ -53,7 +53,7 @@ def side_buildings(g: Context, p: int, kinds: tuple[str, ...] = BUILDINGS) -> li
 def check_economic(g: Context, p: int) -> None:
     """As soon as p has a Port, a Fortress, a Temple and a University, they become a Metropolis."""
     have = {k for _, k in side_buildings(g, p)}
-    if len(have) == 4 and not any(f["kind"] == "metro" and f["player"] == p for f in g.state.stack):
+    if len(have) == 4 and not any(f["kind"] == "metropolis" and f["player"] == p for f in g.state.stack):
         push_metropolis(g, p, "economic", remove=BUILDINGS)
 
 
@@ -79,8 +79,8 @@ class MetropolisFrame(Frame):
     stage: str        # remove|site
 
 
-@handler("metro", MetropolisFrame)
-class BuildMetropolis(Handler):
+@handler("metropolis", MetropolisFrame)
+class Metropolis(Handler):
 
     @staticmethod
     def auto(g: Context, f: MetropolisFrame) -> bool:
@@ -95,7 +95,7 @@ class BuildMetropolis(Handler):
                 _give_up(g, f, cands[0][0])
             f["stage"] = "site"
             return True
-        if not BuildMetropolis.legal(g, f):  # no land, or no site and no building to replace
+        if not Metropolis.legal(g, f):  # no land, or no site and no building to replace
             g.emit("metropolis_impossible", player=f["player"])
             pop(g, f)
             return True

@@ -215,7 +215,7 @@ def _land_move_legal(g: Context, f: TurnFrame) -> list[Action]:
 
 
 def _land_move_apply(g: Context, f: TurnFrame, a: Action) -> None:
-    push(g, "lmove", f["player"], stage="origin", origin=-1, troops=0, mercenaries=0, heroes=(),
+    push(g, "land_move", f["player"], stage="origin", origin=-1, troops=0, mercenaries=0, heroes=(),
          cost=1, hero="")
 
 
@@ -250,7 +250,7 @@ def _heroic_legal(g: Context, f: TurnFrame) -> list[Action]:
 
 def _heroic_apply(g: Context, f: TurnFrame, a: Action) -> None:
     frm = g.state.hero_at[a.what]
-    move = push(g, "lmove", f["player"], stage="origin", origin=-1, heroes=(a.what,), cost=a.n,
+    move = push(g, "land_move", f["player"], stage="origin", origin=-1, heroes=(a.what,), cost=a.n,
                 hero=a.what)
     start_units(g, move, frm, [])
 
@@ -272,7 +272,7 @@ class LandMoveFrame(Frame, UnitChoice):
     hero: str    # the hero of a Heroic Move ("" for a Land Move)
 
 
-@handler("lmove", LandMoveFrame)
+@handler("land_move", LandMoveFrame)
 class LandMove(Handler):
 
     @staticmethod
@@ -340,7 +340,7 @@ def _sea_move_legal(g: Context, f: TurnFrame) -> list[Action]:
 
 
 def _sea_move_apply(g: Context, f: TurnFrame, a: Action) -> None:
-    push(g, "smove", f["player"], stage="origin", origin=-1, fleets=0)
+    push(g, "sea_move", f["player"], stage="origin", origin=-1, fleets=0)
 
 
 # R17: a Legendary sea move goes to one adjacent sea; the classic fleet move is engine/classic.py.
@@ -355,7 +355,7 @@ class SeaMoveFrame(Frame):
     fleets: Count  # how many move
 
 
-@handler("smove", SeaMoveFrame)
+@handler("sea_move", SeaMoveFrame)
 class SeaMove(Handler):
     @staticmethod
     def legal(g: Context, f: SeaMoveFrame) -> list[Action]:

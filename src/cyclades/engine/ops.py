@@ -195,8 +195,8 @@ def gain_philosopher(g: Context, p: int) -> None:
 def push_metropolis(g: Context, p: int, how: str, remove: tuple[str, ...] = (), own: bool = False) -> None:
     """p builds a Metropolis, first giving up the basic buildings `remove` (one per entry): the
     team's for the economic Metropolis (R22), only p's own when `own` (Helen, Odysseus). The
-    "metro" frame is engine/metropolis.py's."""
-    push(g, "metro", p, how=how, to_remove=tuple(remove), own_only=own,
+    "metropolis" frame is engine/metropolis.py's."""
+    push(g, "metropolis", p, how=how, to_remove=tuple(remove), own_only=own,
          stage="remove" if remove else "site")
 
 

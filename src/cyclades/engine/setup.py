@@ -104,7 +104,7 @@ def placement_rounds(g: Context) -> None:
     """1st Placement Round in turn order; the 2nd follows in reverse order."""
     g.state.cycle = 0  # placement comes before the first Cycle (a scenario may say otherwise)
     order = tuple(g.state.turn_order)
-    push(g, "place", order[0], round=1, queue=order[1:], step="land", claimed=(), troops_to_place=3)
+    push(g, "placement", order[0], round=1, queue=order[1:], step="land", claimed=(), troops_to_place=3)
 
 
 def _empty_seas_next_to(g: Context, a: int) -> list[int]:
@@ -120,7 +120,7 @@ def _empty_seas_next_to(g: Context, a: int) -> list[int]:
 # fleet is being placed) can each be paired with a distinct empty sea next to it: a matching. The
 # lists below leave out only a choice that would break that; on the real boards none does.
 
-def placements_left(g: Context, f: PlaceFrame) -> int:
+def placements_left(g: Context, f: PlacementFrame) -> int:
     """Land areas, each with its fleet, still to be placed in the placement rounds, including the
     one whose fleet is being placed now."""
     first = f["round"] == 1
@@ -130,7 +130,7 @@ def placements_left(g: Context, f: PlaceFrame) -> int:
     return mine + later
 
 
-def _pairings(g: Context, f: PlaceFrame, land: int | None = None, sea: int | None = None) -> int:
+def _pairings(g: Context, f: PlacementFrame, land: int | None = None, sea: int | None = None) -> int:
     """How many of the placements left can be made: a maximum matching of the free land areas
     (and first the one whose fleet is being placed, unless `sea` is its fleet's) with the empty
     seas next to them, `land` and `sea` left out as if taken."""
@@ -158,7 +158,7 @@ def _greedy_pairings(g: Context) -> int:
 def placement_shortfall(g: Context) -> str:
     """Why the placement under way cannot be completed on this board ("" if it can)."""
     f = g.state.stack[-1] if g.state.stack else None
-    if f is None or f["kind"] != "place" or f["step"] == "troop":
+    if f is None or f["kind"] != "placement" or f["step"] == "troop":
         return ""
     need = placements_left(g, f)
     have = _pairings(g, f)
@@ -169,7 +169,7 @@ def placement_shortfall(g: Context) -> str:
             f"the placement would stop with no legal action")
 
 
-def _keep_a_way_on(g: Context, f: PlaceFrame, lands: list[int] | None = None,
+def _keep_a_way_on(g: Context, f: PlacementFrame, lands: list[int] | None = None,
                    seas: list[int] | None = None) -> list[int]:
     """The claims (`lands`) or the fleets (`seas`) after which the placements left can still all
     be made."""
@@ -182,7 +182,7 @@ def _keep_a_way_on(g: Context, f: PlaceFrame, lands: list[int] | None = None,
     return [x for x in seas or () if _pairings(g, f, sea=x) >= need - 1]
 
 
-class PlaceFrame(Frame):
+class PlacementFrame(Frame):
     """The placement rounds of the setup: an area, a fleet (twice), then troops."""
     round: int              # 1 (in turn order) or 2 (in reverse order)
     queue: Queue            # the players after `player` in this round
@@ -191,11 +191,11 @@ class PlaceFrame(Frame):
     troops_to_place: Count  # the basic troops `player` still places (second round)
 
 
-@handler("place", PlaceFrame)
+@handler("placement", PlacementFrame)
 class Placement(Handler):
 
     @staticmethod
-    def legal(g: Context, f: PlaceFrame) -> list[Action]:
+    def legal(g: Context, f: PlacementFrame) -> list[Action]:
         b, s, p = g.board, g.state, f["player"]
         step = f["step"]
         if step == "land":
@@ -218,7 +218,7 @@ class Placement(Handler):
         return [Action("place_troop", where=b.ids[a]) for a in b.lands if s.ctrl[a] == p]
 
     @staticmethod
-    def apply(g: Context, f: PlaceFrame, act: Action) -> None:
+    def apply(g: Context, f: PlacementFrame, act: Action) -> None:
         p = f["player"]
         a = g.board.index[act.where]
         step = f["step"]
@@ -242,7 +242,7 @@ class Placement(Handler):
             _next_player(g, f)
 
 
-def _next_player(g: Context, f: PlaceFrame) -> None:
+def _next_player(g: Context, f: PlacementFrame) -> None:
     if f["queue"]:
         f["player"], f["queue"] = f["queue"][0], f["queue"][1:]
         f["claimed"], f["step"], f["troops_to_place"] = (), "land", 3

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class UnitChoice(TypedDict, total=False):
-    """The fields of a frame that chooses units to move (lmove, and the creature and sacrifice
+    """The fields of a frame that chooses units to move (land_move, and the creature and sacrifice
     frames of Pegasus and Perseus)."""
     stage: str         # troops|mercs|heroes|dest once the origin is chosen
     origin: From       # the land area the units leave (-1 until chosen)

@@ -245,7 +245,7 @@ _MOVES = {  # (kind of move, step): (to you, about another)
 
 def _waiting_move(game: Context, f: dict[str, Any], w: _Who) -> str:
     k = f["kind"]
-    kind = {"lmove": "heroic" if f.get("hero") else "land", "smove": "sea", "voyage": "voyage"}[k]
+    kind = {"land_move": "heroic" if f.get("hero") else "land", "sea_move": "sea", "voyage": "voyage"}[k]
     stage = f.get("stage")
     if stage == "origin":
         step = "origin"
@@ -281,8 +281,8 @@ def _waiting_chance(game: Context, f: dict[str, Any], w: _Who) -> str:
 
 
 _WAITING: dict[str, Callable[[Context, dict[str, Any], _Who], str]] = {
-    "place": _waiting_place, "turn": _waiting_turn, "build": _waiting_build,
-    "place_unit": _waiting_place_unit, "lmove": _waiting_move, "smove": _waiting_move,
+    "placement": _waiting_place, "turn": _waiting_turn, "build": _waiting_build,
+    "place_unit": _waiting_place_unit, "land_move": _waiting_move, "sea_move": _waiting_move,
     "voyage": _waiting_move, "battle": _waiting_battle, "chance": _waiting_chance,
     "place_hero": lambda game, f, w: w.say(N_("You are placing {hero}"), N_("{player} is placing {hero}"),
                                            hero=card_name(f.get("hero"))),
@@ -294,7 +294,8 @@ _WAITING: dict[str, Callable[[Context, dict[str, Any], _Who], str]] = {
 _WAITING_TEMPLATES = {
     "offer": (N_("You are making an Offering: choose a God and the GP to offer, or Apollo"),
               N_("{player} is making an Offering: choose a God and the GP to offer, or Apollo")),
-    "metro": (N_("You are building a Metropolis: choose where"), N_("{player} is building a Metropolis: choose where")),
+    "metropolis": (N_("You are building a Metropolis: choose where"),
+                   N_("{player} is building a Metropolis: choose where")),
     "prosper": (N_("You are placing a Prosperity token"), N_("{player} is placing a Prosperity token")),
     "maintain": (N_("You are paying the Maintenance Costs of your Creatures"),
                  N_("{player} is paying the Maintenance Costs of their Creatures")),

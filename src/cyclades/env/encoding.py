@@ -252,7 +252,15 @@ def legal_mask(game, player, space: ActionSpace = ACTION_SPACE, view=None) -> np
 # --- the observation layout --------------------------------------------------------------
 
 PHASES = ("setup", "offerings", "actions", "maintenance", "over")
-FRAME_KINDS = tuple(sorted(k for k in HANDLERS if k != CHANCE_FRAME))  # the decisions of players
+# The decisions of players, each frame kind a feature: in a declared order (it was the kinds
+# sorted by their former names), so that the observation keeps its layout when a kind is renamed
+# and trained policies keep reading it; a new kind goes at the end.
+FRAME_KINDS = ("battle", "bonus_fleet", "build", "creature", "hector", "land_move", "maintain", "metropolis",
+               "offer", "peek", "placement", "place_hero", "place_unit", "prosper", "reroll", "reserve",
+               "sacrifice", "sea_move", "turn", "voyage")
+if set(FRAME_KINDS) != set(HANDLERS) - {CHANCE_FRAME}:
+    raise RuntimeError(f"env.encoding.FRAME_KINDS lists {sorted(FRAME_KINDS)}, the engine's frame kinds are "
+                       f"{sorted(set(HANDLERS) - {CHANCE_FRAME})}: add a new kind at the end")
 RULESET_NAMES = tuple(RULESETS)
 MINIATURE_NAMES = _unique((m for c, card in CREATURES.items() if card.miniature
                            for m in MINIATURES.get(c, (c,))))

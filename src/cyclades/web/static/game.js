@@ -556,7 +556,7 @@ function renderBoard(v) {
   st.board.render(v, {
     under: (board) => lastMoveMarks(board, st.lastMoves, st.seats),
     legal: legalAreas(),
-    origin: (dec.kind === "smove" || dec.kind === "lmove") && dec.origin ? dec.origin : null,
+    origin: (dec.kind === "sea_move" || dec.kind === "land_move") && dec.origin ? dec.origin : null,
     battle: dec.kind === "battle" ? dec.area : null,
     attack: dec.kind === "battle" ? {
       area: dec.area, player: dec.attacker, troops: dec.attacker_troops || 0, mercs: dec.attacker_mercenaries || 0, heroes: dec.attacker_heroes || [], fleets: dec.attacker_fleets || 0,

@@ -571,7 +571,7 @@ function drawBoard(d) {
   const v = d.view;
   const dec = v.decision || {};
   st.board.render(v, {
-    origin: (dec.kind === "smove" || dec.kind === "lmove") && dec.origin ? dec.origin : null,
+    origin: (dec.kind === "sea_move" || dec.kind === "land_move") && dec.origin ? dec.origin : null,
     battle: dec.kind === "battle" ? dec.area : null,
     attack: dec.kind === "battle" ? {
       area: dec.area, player: dec.attacker, troops: dec.attacker_troops || 0, mercs: dec.attacker_mercenaries || 0, heroes: dec.attacker_heroes || [], fleets: dec.attacker_fleets || 0,
