@@ -146,6 +146,44 @@ def test_the_server_speaks_the_asked_language(tmp_path):
         assert '<html lang="fr">' in other.get("/").text
 
 
+def test_the_server_refuses_in_the_asked_language(tmp_path):
+    """A refusal is a catalog sentence with its parts: the same request gets its reason in
+    French with Accept-Language: fr, in English without; and a page's WebSocket hears its
+    errors in the page's language."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    fr = {"accept-language": "fr-FR,fr;q=0.9"}
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0)) as http:
+        r = http.get("/api/games/nope", headers=fr)
+        assert r.status_code == 404 and r.json()["detail"] == "pas de partie 'nope'", r.text
+        assert http.get("/api/games/nope").json()["detail"] == "no game 'nope'"
+        r = http.post("/api/games", json={"players": 9}, headers=fr)
+        assert r.status_code == 422 and "joueurs, pas 9" in r.json()["detail"], r.text
+        g = http.post("/api/games", json={"players": 3, "seats": ["you", "random", "random"], "seed": 2}).json()
+        token = g["seats"][0]["url"].split("token=")[1]
+        gid = g["game_id"]
+        for _wait in range(400):  # until the bots have placed and the game waits on the person
+            state = http.get(f"/api/games/{gid}", params={"token": token}).json()
+            if state["legal_actions"]:
+                break
+            time.sleep(0.05)
+        wrong = {"token": "x" * 32, "version": state["version"], "action": state["legal_actions"][0]}
+        r = http.post(f"/api/games/{gid}/actions", json=wrong, headers=fr)
+        assert r.status_code == 403 and r.json()["detail"] == "ce jeton n'est pas une place de cette partie"
+        stale = {"token": token, "version": state["version"] + 5, "action": state["legal_actions"][0]}
+        r = http.post(f"/api/games/{gid}/actions", json=stale, headers=fr)
+        assert r.status_code == 409 and r.json()["detail"].startswith("version périmée"), r.text
+        r = http.post(f"/api/games/{gid}/actions", json=stale)
+        assert r.json()["detail"].startswith("stale version"), r.text
+        with http.websocket_connect(f"/ws/games/{gid}?lang=fr") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "dance"})
+            assert ws.receive_json()["message"] == "message mal formé : type inconnu 'dance'"
+
+
 def test_a_game_log_reads_in_each_language(tmp_path):
     """The same game's log, asked in English and in French: as many lines, the French ones in
     French (the server narrates once and tells the events again in the reader's language), and

@@ -16,6 +16,7 @@ import unicodedata
 
 import sqlalchemy as sa
 
+from ..content.i18n import N_
 from .errors import Refused
 from .people_schema import accounts, logins
 
@@ -40,21 +41,22 @@ def check_name(name: str) -> str:
     """The name as kept (trimmed, NFC), or Refused(422) saying what a name may be."""
     name = " ".join(unicodedata.normalize("NFC", name or "").split())
     if name and not _NAME.fullmatch(name):
-        raise Refused(422, "a name may use letters, digits, spaces and the marks - _ . ' between "
-                           "them (no other signs, no markup)")
+        raise Refused(422, N_("a name may use letters, digits, spaces and the marks - _ . ' between "
+                           "them (no other signs, no markup)"))
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise Refused(422, f"a name has {NAME_MIN} to {NAME_MAX} characters ({len(name)} given)")
+        raise Refused(422, N_("a name has {least} to {most} characters ({given} given)"),
+            least=NAME_MIN, most=NAME_MAX, given=len(name))
     if _RESERVED.fullmatch(name_key(name)):
-        raise Refused(422, f"the name {name!r} is kept for the site: choose another")
+        raise Refused(422, N_("the name {name} is kept for the site: choose another"), name=repr(name))
     return name
 
 
 def check_password(password: str, name: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise Refused(422, f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters "
-                           f"({len(password)} given)")
+        raise Refused(422, N_("a password has {least} to {most} characters ({given} given)"),
+            least=PASSWORD_MIN, most=PASSWORD_MAX, given=len(password))
     if name_key(password) == name_key(name):
-        raise Refused(422, "the password must not be the name")
+        raise Refused(422, N_("the password must not be the name"))
 
 
 class Passwords:

@@ -21,6 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from ..content.i18n import N_
 from . import auth, i18n
 from .account_store import (
     FORMER_PLAYER,
@@ -102,7 +103,7 @@ async def signup(body: Credentials, request: Request):
     hashed = await people.hashing(people.passwords.hash, body.password)
     account_id = await people.db(create_account, name, hashed)
     if account_id is None:
-        raise Refused(409, f"the name {name!r} is taken: choose another")
+        raise Refused(409, N_("the name {name} is taken: choose another"), name=repr(name))
     people.signups.hit(client_key(request.scope))
     token, csrf = await people.db(auth.open_login, account_id, people.settings.session_days)
     kept = None
@@ -123,7 +124,7 @@ async def login(body: Credentials, request: Request):
     ok = await people.hashing(people.passwords.check, row.password if row else None, body.password)
     if not ok or row is None:
         people.login_failures.hit(key)
-        raise Refused(401, "wrong name or password")
+        raise Refused(401, N_("wrong name or password"))
     people.login_failures.clear(key)
     if people.passwords.outdated(row.password):
         hashed = await people.hashing(people.passwords.hash, body.password)
@@ -196,7 +197,7 @@ async def change_password(body: PasswordChange, request: Request):
     """Change the password (the old one first); every other login of the account ends."""
     people = request.app.state.people
     account = auth.account_of(request)
-    row = await _confirmed(people, account, body.old, "the old password is wrong")
+    row = await _confirmed(people, account, body.old, N_("the old password is wrong"))
     check_password(body.new, row.name)
     hashed = await people.hashing(people.passwords.hash, body.new)
     await people.db(set_password, account["id"], hashed)
@@ -210,7 +211,7 @@ async def delete_account(body: Confirm, request: Request):
     "former player"; its ratings and logins go."""
     people = request.app.state.people
     account = auth.account_of(request)
-    await _confirmed(people, account, body.password, "the password is wrong: the account was not deleted")
+    await _confirmed(people, account, body.password, N_("the password is wrong: the account was not deleted"))
     await forget_account(people, account["id"])
     response = JSONResponse({"deleted": True})
     auth.clear_login_cookies(response, auth.secure(request.url.scheme, people.settings.secure_cookies))

@@ -27,6 +27,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 
 from ..agents import advice
+from ..content.i18n import N_
 from .errors import Refused
 
 HINT_SECONDS = 1.5       # the search's budget per hint (the reason adds a little)
@@ -72,15 +73,16 @@ async def post_hint(game_id: str, body: HintBody, request: Request):
     s = await request.app.state.manager.get(game_id)
     seat = await s.seat_for(body.token)
     if seat is None:
-        raise Refused(403, "a seat's token is required for a hint")
+        raise Refused(403, N_("a seat's token is required for a hint"))
     g = s.game
     if g.is_over:
-        raise Refused(409, "the game is over")
+        raise Refused(409, N_("the game is over"))
     if s.seats[seat]["kind"] != "human" or g.to_move not in s.factions_of[seat]:
-        raise Refused(403, "a hint is for your own move: the game waits on someone else")
+        raise Refused(403, N_("a hint is for your own move: the game waits on someone else"))
     version = g.state.version
     if body.version is not None and body.version != version:
-        raise Refused(409, f"stale version {body.version}: the game is at version {version}")
+        raise Refused(409, N_("stale version {given}: the game is at version {current}"),
+            given=body.version, current=version)
     faction = g.to_move
     key = (game_id, version, faction, s.undos)  # after an undo a version may be another position
     st = _state(request)
@@ -89,15 +91,15 @@ async def post_hint(game_id: str, body: HintBody, request: Request):
         return hit
     who = (game_id, seat)
     if who in st["busy"]:
-        raise Refused(429, "a hint is already being worked out for you")
+        raise Refused(429, N_("a hint is already being worked out for you"))
     if version <= st["furthest"].get(who, -1):  # a position met again, after an undo
         now = time.monotonic()
         asked = st["asked"].setdefault(who, deque())
         while asked and now - asked[0] > 60:
             asked.popleft()
         if len(asked) >= HINT_RATE:
-            raise Refused(429, f"at most {HINT_RATE} hints a minute for decisions taken back: "
-                               f"try again in a moment")
+            raise Refused(429, N_("at most {rate} hints a minute for decisions taken back: try again in a moment"),
+                rate=HINT_RATE)
         asked.append(now)
     st["furthest"][who] = max(version, st["furthest"].get(who, -1))
     st["busy"].add(who)
@@ -122,7 +124,7 @@ async def get_chances(game_id: str, request: Request):
     finished game: evaluation.win_chances of the position, the result at the end."""
     s = await request.app.state.manager.get(game_id)
     if not s.game.is_over:
-        raise Refused(409, "chances are shown once the game is over")
+        raise Refused(409, N_("chances are shown once the game is over"))
     return {"game_id": game_id, **await _chances(request, game_id)}
 
 
@@ -141,7 +143,7 @@ async def _chances(request, rid: str) -> dict:
         return hit
     r = await any_replay(request, rid)
     if r.public or not r.over:
-        raise Refused(409, "chances are shown once the game is over")
+        raise Refused(409, N_("chances are shown once the game is over"))
     doc = await asyncio.get_running_loop().run_in_executor(_pool, advice.chances_of_replay, r)
     _keep(st["chances"], rid, doc)
     return doc

@@ -28,6 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from ..content.i18n import _
 from . import advice, games, i18n, lobby, pages, replays, tutorial, ws
 from .bodies import ActionBody  # noqa: F401 - its home by name (and OpenAPI name): bodies.py
 from .errors import DATABASE_DOWN, DATABASE_ERRORS, RETRY_AFTER, Refused, database_down
@@ -80,7 +81,7 @@ async def _malformed(request, exc: RequestValidationError):
 
 
 async def _refused(request, exc: Refused):
-    answer = error(exc.status, exc.message)
+    answer = error(exc.status, exc.text())
     if exc.retry_after is not None:
         answer.headers["retry-after"] = str(exc.retry_after)
     return answer
@@ -90,7 +91,7 @@ async def _database(request, exc: Exception):
     """A database that does not answer: 503 with Retry-After (the client asks again, the
     server recovers with the database). Any other database error is a bug: 500."""
     if database_down(exc):
-        return JSONResponse({"detail": DATABASE_DOWN}, status_code=503,
+        return JSONResponse({"detail": _(DATABASE_DOWN)}, status_code=503,
                             headers={"retry-after": str(RETRY_AFTER)})
     raise exc
 

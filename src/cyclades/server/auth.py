@@ -32,6 +32,7 @@ from http.cookies import SimpleCookie
 import sqlalchemy as sa
 from starlette.datastructures import Headers
 
+from ..content.i18n import N_
 from .errors import Refused
 from .people_schema import accounts, logins
 from .security import origin_allowed
@@ -151,11 +152,11 @@ def account_of(request, required: bool = True) -> dict | None:
     if account is None and required:
         problem = state.get("login_problem")
         if problem == "expired":
-            raise Refused(401, "your login has expired: log in again")
+            raise Refused(401, N_("your login has expired: log in again"))
         if problem == "unknown":
-            raise Refused(401, "this login is no longer valid (you logged out, or the password "
-                               "was changed): log in again")
-        raise Refused(401, "you are not logged in: log in or create an account first")
+            raise Refused(401, N_("this login is no longer valid (you logged out, or the password "
+                               "was changed): log in again"))
+        raise Refused(401, N_("you are not logged in: log in or create an account first"))
     return account
 
 
@@ -175,10 +176,10 @@ class Sessions:
         method = scope.get("method", "GET")
         state = scope.setdefault("state", {})
         changing = method not in SAFE_METHODS
-        if changing and not self._same_site(scope, headers, people):
-            if cookie(headers, SESSION_COOKIE) or scope["path"] in ANONYMOUS_GUARDED:
-                return await _refuse(send, 403, "refused: this request came from a page of another "
-                                                "site (cross-site request forgery)")
+        if (changing and not self._same_site(scope, headers, people)
+                and (cookie(headers, SESSION_COOKIE) or scope["path"] in ANONYMOUS_GUARDED)):
+            return await _refuse(send, 403, "refused: this request came from a page of another "
+                                            "site (cross-site request forgery)")
         token = cookie(headers, SESSION_COOKIE)
         if token is None or people is None:
             return await self.app(scope, receive, send)

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import os
 import pickle
@@ -59,6 +60,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.actions import Action
 from .errors import SeatsChanged
+from .tasks import stop_tasks
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -109,7 +111,7 @@ class WorkerDied(Exception):
 
 
 class Job:
-    __slots__ = ("game_id", "people", "payload", "future", "enqueued", "tries", "dispatched")
+    __slots__ = ("dispatched", "enqueued", "future", "game_id", "payload", "people", "tries")
 
     def __init__(self, game_id, people, payload, future):
         self.game_id = game_id
@@ -166,18 +168,14 @@ class Worker:
             try:
                 if grace and not self.busy:
                     p.stdin.close()
-                    try:
+                    with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(p.wait(), grace)
-                    except TimeoutError:
-                        pass
                 if p.returncode is None:
                     p.kill()
             except ProcessLookupError:
                 pass
-        try:
+        with contextlib.suppress(Exception):  # pragma: no cover
             await p.wait()
-        except Exception:  # pragma: no cover
-            pass
         if p.stdin is not None and not p.stdin.is_closing():
             p.stdin.close()
 
@@ -368,13 +366,7 @@ class BotPool:
     async def close(self):
         """Stop the workers (idle ones exit, busy ones are killed) and fail what waits."""
         self.closed = True
-        for t in self._slots:
-            t.cancel()
-        for t in self._slots:
-            try:
-                await t
-            except BaseException:
-                pass
+        await stop_tasks(self._slots)
         await asyncio.gather(*(w.stop() for w in self.workers), return_exceptions=True)
         for job in list(self._pending.values()):
             if not job.future.done():
@@ -510,10 +502,8 @@ def worker_main():
     import signal
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing else may write to the answers' pipe
-    try:
+    with contextlib.suppress(ValueError, OSError):  # pragma: no cover
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
-    except (ValueError, OSError):  # pragma: no cover
-        pass
     try:
         nice = _env_number(ENV_NICE, int)
         os.nice(NICE if nice is None else nice)

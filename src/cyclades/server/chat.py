@@ -33,12 +33,14 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from ..content.i18n import N_
 from . import auth
 from .account_store import display_name
 from .errors import Refused, refusals
 from .holders import holders_of
 from .people_schema import accounts, chat, chat_mutes
 from .sync import POLL
+from .tasks import stop_tasks
 
 log = logging.getLogger("cyclades.server")
 
@@ -60,11 +62,12 @@ def clean(text: str, limit: int) -> str:
     text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
     text = " ".join(text.split())
     if not text:
-        raise Refused(422, "an empty message: write something")
+        raise Refused(422, N_("an empty message: write something"))
     if len(text) > limit:
-        raise Refused(422, f"a message has at most {limit} characters ({len(text)} given)")
+        raise Refused(422, N_("a message has at most {limit} characters ({given} given)"),
+            limit=limit, given=len(text))
     if MARKUP.search(text):
-        raise Refused(422, "HTML is not allowed in chat: write plain text")
+        raise Refused(422, N_("HTML is not allowed in chat: write plain text"))
     return text
 
 
@@ -205,10 +208,10 @@ async def say(game_id: str, body: SayBody, request: Request):
     people = request.app.state.people
     s = await people.m.get(game_id)
     if _lesson(s):
-        raise Refused(409, "a lesson has no table talk: its other players are bots")
+        raise Refused(409, N_("a lesson has no table talk: its other players are bots"))
     who = await speaker(people, s, request, body.token)
     if who["key"] is None:
-        raise Refused(401, "log in to talk with the other spectators (guests may read)")
+        raise Refused(401, N_("log in to talk with the other spectators (guests may read)"))
     text = clean(body.text, people.settings.chat_length)
     rate_key = f"{game_id} {who['key']}"
     people.chat_rate.check(rate_key)
@@ -229,11 +232,11 @@ async def mute(game_id: str, body: MuteBody, request: Request):
     s = await people.m.get(game_id)
     who = await speaker(people, s, request, body.token)
     if who["key"] is None:
-        raise Refused(401, "log in, or play at this table, to mute someone")
+        raise Refused(401, N_("log in, or play at this table, to mute someone"))
     if not re.fullmatch(r"(seat|account):\d{1,9}", body.author):
-        raise Refused(422, 'an author is "seat:N" or "account:N", as the messages name them')
+        raise Refused(422, N_('an author is "seat:N" or "account:N", as the messages name them'))
     if body.author == who["key"]:
-        raise Refused(422, "you cannot mute yourself")
+        raise Refused(422, N_("you cannot mute yourself"))
     await people.db(_mute, game_id, who["key"], body.author, body.muted)
     return {"game_id": game_id, "muted": sorted(await people.db(_muted, game_id, who["key"]))}
 
@@ -253,12 +256,7 @@ class Relay:
         self.task = loop.create_task(self._listen() if store.pg else self._poll())
 
     async def stop(self):
-        if self.task is not None:
-            self.task.cancel()
-            try:
-                await self.task
-            except BaseException:
-                pass
+        await stop_tasks([self.task])
 
     def _tell(self, game_id: str, message_id: int):
         s = self.people.m.sessions.get(game_id)

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 
 from ..content.i18n import N_, _
+from .tasks import stop_tasks
 
 log = logging.getLogger("cyclades.server")
 
@@ -144,12 +145,7 @@ class Timekeeper:
     async def stop(self):
         """Stop sweeping; the timeouts claimed and not decided are given back at once (else
         their lease would have to lapse first)."""
-        if self.task is not None:
-            self.task.cancel()
-            try:
-                await self.task
-            except BaseException:
-                pass
+        await stop_tasks([self.task])
         if self.claimed:
             try:
                 await self.m.db(self.m.store.release_claims, dict(self.claimed))

@@ -19,10 +19,12 @@ sets: the `--workers` processes read them too. Every figure is per server proces
 """
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import logging
 import os
+from functools import cache
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -66,10 +68,8 @@ class _Settings:
         self.any_trusted = "*" in trusted
         self.trusted_nets = []
         for x in trusted:
-            try:
+            with contextlib.suppress(ValueError):  # a Unix socket path or a name: no addresses to match
                 self.trusted_nets.append(ipaddress.ip_network(x, strict=False))
-            except ValueError:
-                pass  # a Unix socket path or a name: nothing to match addresses against
 
     def trusted(self, address: str | None) -> bool:
         if self.any_trusted:
@@ -81,14 +81,10 @@ class _Settings:
         return any(ip in net for net in self.trusted_nets)
 
 
-_settings: _Settings | None = None
-
-
+@cache
 def settings() -> _Settings:
-    global _settings
-    if _settings is None:
-        _settings = _Settings()
-    return _settings
+    """The one _Settings of the process, read from the environment when first asked."""
+    return _Settings()
 
 
 def _answer(status: int, reason: str, detail: str) -> bytes:

@@ -15,6 +15,7 @@ import secrets
 
 from fastapi import APIRouter, Query, Request
 
+from ..content.i18n import N_
 from ..web.geometry import geometry
 from .bodies import DecisionBody, UndoBody
 from .errors import Refused, refusals
@@ -88,7 +89,7 @@ async def post_action(game_id: str, body: DecisionBody, request: Request):
     s = await manager_of(request).get(game_id, fresh=False)
     seat = await s.seat_for(body.token)
     if seat is None:
-        raise Refused(403, "a token is required to act")
+        raise Refused(403, N_("a token is required to act"))
     await s.join(seat, body.token)
     # The token is checked again under the game's lock, against the seats as stored.
     return await s.act(body.token, body.version, body.action.model_dump(exclude={"text"}))
@@ -112,5 +113,5 @@ async def get_record(game_id: str, request: Request):
     `cyclades.Game.from_record` replays it. Refused (409) while the game goes on."""
     s = await manager_of(request).get(game_id)
     if not s.game.is_over:
-        raise Refused(409, "the record (with the seed) is published once the game is over")
+        raise Refused(409, N_("the record (with the seed) is published once the game is over"))
     return s.game.record()

@@ -21,6 +21,7 @@ import time
 
 import sqlalchemy as sa
 
+from ..content.i18n import N_
 from .auth import account_of
 from .errors import Refused
 from .people_schema import accounts, seat_holders
@@ -97,7 +98,7 @@ def rename_stored_seat(store, game_id: str, seat: int, name: str) -> None:
         new[seat]["name"] = name
         if store.replace_seats(game_id, old, new, row.status):
             return
-    raise Refused(503, "the seats were changing too fast; try again")
+    raise Refused(503, N_("the seats were changing too fast; try again"))
 
 
 def settle_one_seat(engine, game_id: str, seat: int, place: int, won: bool) -> None:
@@ -157,15 +158,15 @@ async def check_keep(people, account: dict | None, game_id: str, token: str):
     s = await people.m.get(game_id)
     seat = await s.seat_for(token)
     if seat is None:
-        raise Refused(403, "a seat's token is needed to keep it")
+        raise Refused(403, N_("a seat's token is needed to keep it"))
     held = await people.db(holders_of, game_id)
     h = held.get(seat)
     if h is not None and h["state"] == "playing" and (account is None or h["account_id"] != account["id"]):
-        raise Refused(409, "this seat is already kept in another account")
+        raise Refused(409, N_("this seat is already kept in another account"))
     if account is not None:
         for other, x in held.items():
             if other != seat and x["account_id"] == account["id"] and x["state"] == "playing":
-                raise Refused(409, f"you already hold seat {other + 1} of this game")
+                raise Refused(409, N_("you already hold seat {seat} of this game"), seat=other + 1)
     return s, seat
 
 

@@ -13,6 +13,7 @@ from typing import Literal
 
 from fastapi import APIRouter, Query, Request
 
+from ..content.i18n import N_
 from .bodies import JoinBody, SeatBody
 from .errors import Refused, refusals
 from .options import DEFAULT_BOT
@@ -84,9 +85,10 @@ async def join_seat(game_id: str, body: JoinBody, request: Request):
     A seat kept for an invited friend is never handed out (403)."""
     s = await manager_of(request).get(game_id)
     if s.game.is_over:
-        raise Refused(409, "the game is over")
+        raise Refused(409, N_("the game is over"))
     if not 0 <= body.seat < len(s.seats):
-        raise Refused(422, f"no seat {body.seat}: the game has seats 0 to {len(s.seats) - 1}")
+        raise Refused(422, N_("no seat {seat}: the game has seats 0 to {last}"),
+            seat=body.seat, last=len(s.seats) - 1)
     token = await s.take_open_seat(body.seat)
     seat = s.seats[body.seat]
     return {"game_id": game_id, "seat": body.seat, "name": seat.get("name"),
@@ -102,12 +104,12 @@ async def change_seat(game_id: str, seat: int, body: SeatBody, request: Request)
     from ..agents import agent_names
     s = await manager_of(request).get(game_id)
     if not s.is_host(body.host_token):
-        raise Refused(403, "only the game's host (with the host token) can change its seats")
+        raise Refused(403, N_("only the game's host (with the host token) can change its seats"))
     if not 0 <= seat < len(s.seats):
-        raise Refused(422, f"no seat {seat}: the game has seats 0 to {len(s.seats) - 1}")
+        raise Refused(422, N_("no seat {seat}: the game has seats 0 to {last}"), seat=seat, last=len(s.seats) - 1)
     known = ["open", "invite"] + agent_names()
     if body.kind not in known:
-        raise Refused(422, f"unknown seat kind {body.kind!r}; known: {', '.join(known)}")
+        raise Refused(422, N_("unknown seat kind {kind}; known: {known}"), kind=repr(body.kind), known=', '.join(known))
     name = (body.name or "").strip()[:40] or None
     x = await s.set_seat(seat, body.kind, name)
     out = {"game_id": game_id, **s.public_seats()[seat]}

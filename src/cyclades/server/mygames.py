@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from ..content.i18n import N_
 from . import auth
 from .account_store import find_account
 from .errors import Refused, refusals
@@ -138,22 +139,23 @@ async def invite_by_name(game_id: str, body: InviteBody, request: Request):
         held.get(host_seat, {}).get("account_id") == account["id"]
     if not (s.is_host(body.host_token) or by_account):
         if account is None and not body.host_token:
-            raise Refused(401, "log in as the game's host, or send its host token")
-        raise Refused(403, "only the game's host can invite players to its seats")
+            raise Refused(401, N_("log in as the game's host, or send its host token"))
+        raise Refused(403, N_("only the game's host can invite players to its seats"))
     if s.game.is_over:
-        raise Refused(409, "the game is over")
+        raise Refused(409, N_("the game is over"))
     if not 0 <= body.seat < len(s.seats):
-        raise Refused(422, f"no seat {body.seat}: the game has seats 0 to {len(s.seats) - 1}")
+        raise Refused(422, N_("no seat {seat}: the game has seats 0 to {last}"),
+            seat=body.seat, last=len(s.seats) - 1)
     seat = s.seats[body.seat]
     if seat["kind"] != "human":
-        raise Refused(422, f"seat {body.seat} is played by a bot")
+        raise Refused(422, N_("seat {seat} is played by a bot"), seat=body.seat)
     if seat.get("joined") or (held.get(body.seat, {}).get("state") == "playing"):
-        raise Refused(409, f"seat {body.seat} is already taken")
+        raise Refused(409, N_("seat {seat} is already taken"), seat=body.seat)
     row = await people.db(find_account, body.name)
     if row is None:
-        raise Refused(404, f"no player is called {body.name!r}")
+        raise Refused(404, N_("no player is called {name}"), name=repr(body.name))
     if any(x["account_id"] == row.id for i, x in held.items() if i != body.seat):
-        raise Refused(409, f"{row.name} already has a seat in this game")
+        raise Refused(409, N_("{name} already has a seat in this game"), name=row.name)
     await invite(people, s, body.seat, row.id, row.name)
     return {"game_id": game_id, "seat": body.seat, "invited": row.name}
 
@@ -164,7 +166,7 @@ async def _invitation(request: Request, game_id: str):
     held = await people.db(holders_of, game_id)
     seat = next((i for i, x in held.items() if x["account_id"] == account["id"] and x["state"] == "invited"), None)
     if seat is None:
-        raise Refused(404, "you have no invitation to this game")
+        raise Refused(404, N_("you have no invitation to this game"))
     return people, account, seat
 
 
@@ -174,9 +176,9 @@ async def accept(game_id: str, request: Request):
     people, account, seat = await _invitation(request, game_id)
     s = await people.m.get(game_id)
     if s.game.is_over:
-        raise Refused(409, "the game is over")
+        raise Refused(409, N_("the game is over"))
     if not await people.db(set_state, game_id, seat, account["id"], "invited", "playing"):
-        raise Refused(409, "the invitation was withdrawn meanwhile")
+        raise Refused(409, N_("the invitation was withdrawn meanwhile"))
     return {"game_id": game_id, "seat": seat, "url": f"/game/{game_id}?token={s.seats[seat]['token']}"}
 
 

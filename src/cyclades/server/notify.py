@@ -40,10 +40,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from ..content.i18n import N_
 from .auth import account_of
 from .clocks import now, speed_of
 from .errors import Refused, refusals
 from .people_schema import accounts, metadata, seat_holders
+from .tasks import stop_tasks
 
 log = logging.getLogger("cyclades.server")
 
@@ -301,12 +303,7 @@ class Notifier:
 
     async def stop(self):
         self.people.m.listeners.remove(self.decided)  # the Manager's bots may still decide
-        if self.task is not None:
-            self.task.cancel()
-            try:
-                await self.task
-            except BaseException:
-                pass
+        await stop_tasks([self.task])
 
     # --- what to tell ---------------------------------------------------------------------------------
 
@@ -546,7 +543,7 @@ async def post_choices(body: Choices, request: Request):
     me = account_of(request)
     email = check_address(body.email)
     if body.by_email and email is None:
-        raise Refused(422, "give an e-mail address to get e-mails")
+        raise Refused(422, N_("give an e-mail address to get e-mails"))
     choices = {"email": email, "by_email": body.by_email, "digest": body.digest, "by_push": body.by_push}
     n = notifier_of(request)
     await n.people.db(set_choices, me["id"], choices)
@@ -563,10 +560,10 @@ async def push_key(request: Request):
 async def add_subscription(body: Subscription, request: Request):
     me = account_of(request)
     if not body.endpoint.startswith(("https://", "http://")):
-        raise Refused(422, "a push endpoint is an https:// address")
+        raise Refused(422, N_("a push endpoint is an https:// address"))
     p256dh, auth = body.keys.get("p256dh"), body.keys.get("auth")
     if not p256dh or not auth or len(p256dh) > 200 or len(auth) > 100:
-        raise Refused(422, "a push subscription has keys p256dh and auth")
+        raise Refused(422, N_("a push subscription has keys p256dh and auth"))
     n = notifier_of(request)
     await n.people.db(subscribe, me["id"], body.endpoint, p256dh, auth)
     return {"subscribed": True}
@@ -617,7 +614,7 @@ async def guest_notify(game_id: str, body: GuestAddress, request: Request):
     s = await manager_of(request).get(game_id)
     seat = await s.seat_for(body.token)
     if seat is None:
-        raise Refused(403, "a seat's token is needed")
+        raise Refused(403, N_("a seat's token is needed"))
     email = check_address(body.email)
     n = notifier_of(request)
     await n.people.db(set_guest_address, game_id, seat, email)
@@ -631,7 +628,7 @@ async def guest_notify_get(game_id: str, request: Request, token: str = ""):
     s = await manager_of(request).get(game_id)
     seat = await s.seat_for(token)
     if seat is None:
-        raise Refused(403, "a seat's token is needed")
+        raise Refused(403, N_("a seat's token is needed"))
     n = notifier_of(request)
     return {"game_id": game_id, "seat": seat, "email": await n.people.db(guest_address, game_id, seat),
             "email_available": bool(n.settings.smtp_host)}
@@ -642,7 +639,7 @@ def check_address(email: str | None) -> str | None:
     email = (email or "").strip() or None
     if email is not None and ("@" not in email or any(ch.isspace() for ch in email)
                               or email.startswith("@") or email.endswith("@")):
-        raise Refused(422, "this is not an e-mail address: it should look like name@example.org")
+        raise Refused(422, N_("this is not an e-mail address: it should look like name@example.org"))
     return email
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from ..content.i18n import _
+from ..content.i18n import N_, _
 from .errors import Refused
 
 # The bot a seat gets when the request (or the lobby, which asks GET /api/bots) names none.
@@ -52,19 +52,20 @@ def setup_options(body: CreateBody) -> dict:
     ruleset, n = body.ruleset, body.players
     from ..content.rulesets import RULESETS
     if ruleset not in RULESETS:
-        raise Refused(422, f"unknown ruleset {ruleset!r}: \"legendary\" (the Legendary Edition) or "
-                           f"\"classic\" (the 2009 edition)")
+        raise Refused(422, N_('unknown ruleset {ruleset}: "legendary" (the Legendary Edition) or "classic" '
+                              '(the 2009 edition)'), ruleset=repr(ruleset))
     what = _ruleset_name(ruleset)
     r = RULESETS[ruleset]
     if not r.team_play:
         if n not in r.players:
-            raise Refused(422, f"{what} takes {r.players[0]} to {r.players[-1]} players, not {n}")
+            raise Refused(422, N_("{what} takes {least} to {most} players, not {n}"),
+                what=what, least=r.players[0], most=r.players[-1], n=n)
         if body.teams:
-            raise Refused(422, f"{what} has no team play (teams: false)")
+            raise Refused(422, N_("{what} has no team play (teams: false)"), what=what)
         if body.team_goal is not None:
-            raise Refused(422, f"{what} has no team play, so no team goal")
+            raise Refused(422, N_("{what} has no team play, so no team goal"), what=what)
         if body.maelstrom:
-            raise Refused(422, "the Maelström module is for the Legendary Edition, not the classic game")
+            raise Refused(422, N_("the Maelström module is for the Legendary Edition, not the classic game"))
         teams, maelstrom = False, False
     else:
         teams = _teams(body, what)
@@ -80,24 +81,23 @@ def _teams(body: CreateBody, what: str) -> bool:
     """Whether a game of a ruleset with team play (the Legendary Edition) plays in teams (R22)."""
     n = body.players
     if not 2 <= n <= 6:
-        raise Refused(422, f"{what} takes 2 to 6 players, not {n}")
+        raise Refused(422, N_("{what} takes 2 to 6 players, not {n}"), what=what, n=n)
     if n in (2, 6):
         if body.teams is False:
-            raise Refused(422, f"{n} players always play in teams (R22): "
-                               + ("each plays the two factions of a team" if n == 2
-                                  else "three teams of two"))
+            raise Refused(422, N_("{n} players always play in teams (R22): each plays the two factions of a team")
+                          if n == 2 else N_("{n} players always play in teams (R22): three teams of two"), n=n)
         teams = True
     elif n == 4:
         teams = bool(body.teams)
     else:
         if body.teams:
-            raise Refused(422, f"team play is for 4 players (2 and 6 always play in teams), not {n}")
+            raise Refused(422, N_("team play is for 4 players (2 and 6 always play in teams), not {n}"), n=n)
         teams = False
     if body.team_goal is not None:
         if not teams:
-            raise Refused(422, "team_goal is for team play (2 or 6 players, or 4 with teams)")
+            raise Refused(422, N_("team_goal is for team play (2 or 6 players, or 4 with teams)"))
         if body.team_goal not in (3, 4):
-            raise Refused(422, f"the team goal is 3 or 4 metropolises, not {body.team_goal}")
+            raise Refused(422, N_("the team goal is 3 or 4 metropolises, not {team_goal}"), team_goal=body.team_goal)
     return teams
 
 
@@ -111,14 +111,15 @@ def seat_kinds(body: CreateBody) -> list:
     n = body.players
     seats = body.seats or ["you"] + [DEFAULT_BOT] * (n - 1)
     if len(seats) != n:
-        raise Refused(422, f"'seats' must list {n} seats, one per player; got {len(seats)}")
+        raise Refused(422, N_("'seats' must list {n} seats, one per player; got {given}"),
+            n=n, given=len(seats))
     known = list(PEOPLE) + agent_names()
     for k in seats:
         if k not in known:
-            raise Refused(422, f"unknown seat kind {k!r}; known: {', '.join(known)}")
+            raise Refused(422, N_("unknown seat kind {kind}; known: {known}"), kind=repr(k), known=', '.join(known))
     if seats.count("you") > 1:
-        raise Refused(422, "only one seat can be \"you\": invite the others by link "
-                           "(\"invite\") or leave them open (\"open\")")
+        raise Refused(422, N_("only one seat can be \"you\": invite the others by link "
+                           "(\"invite\") or leave them open (\"open\")"))
     return seats
 
 
@@ -128,9 +129,9 @@ def check_seed(body: CreateBody, seats: list) -> None:
     dice), so whoever chose it would know what the others cannot. A game against bots may
     have one (to play the same deal again); the record shows the seed once a game is over."""
     if body.seed is not None and any(PEOPLE.get(k) in ("invite", "open") for k in seats):
-        raise Refused(422, "a chosen seed is only for a game without other people (\"you\" and "
+        raise Refused(422, N_("a chosen seed is only for a game without other people (\"you\" and "
                            "bots): with it one could foresee what the others hide. Leave 'seed' out "
-                           "for a secret random one")
+                           "for a secret random one"))
 
 
 def seat_names(body: CreateBody, seats: list) -> list:
@@ -139,7 +140,7 @@ def seat_names(body: CreateBody, seats: list) -> list:
     n = body.players
     names = list(body.names or [])
     if len(names) > n:
-        raise Refused(422, f"'names' lists more than {n} players")
+        raise Refused(422, N_("'names' lists more than {n} players"), n=n)
     names += [None] * (n - len(names))
     names = [(x or "").strip()[:40] or None for x in names]
     return [x or (_("Player {n}").format(n=i + 1) if seats[i] in PEOPLE else

@@ -208,7 +208,7 @@ async def _sit(people, account: dict, row) -> object | None:
                 row = await people.db(_row, row.id)
             return row
         row = await people.db(_row, row.id)
-    raise Refused(503, "the table was changing too fast; try again")
+    raise Refused(503, N_("the table was changing too fast; try again"))
 
 
 async def start(people, table_id: str, with_bots: bool = False) -> bool:
@@ -276,7 +276,7 @@ async def leave(people, account_id: int, row) -> object | None:
         if await people.db(_swap, row, **values):
             return await people.db(_row, row.id)
         row = await people.db(_row, row.id)
-    raise Refused(503, "the table was changing too fast; try again")
+    raise Refused(503, N_("the table was changing too fast; try again"))
 
 
 async def leave_all(people, account_id: int) -> None:
@@ -302,7 +302,8 @@ async def play_now(body: PlayBody, request: Request):
     people = request.app.state.people
     account = auth.account_of(request)
     if body.bot not in agent_names():
-        raise Refused(422, f"unknown bot level {body.bot!r}; known: {', '.join(agent_names())}")
+        raise Refused(422, N_("unknown bot level {bot}; known: {known}"),
+            bot=repr(body.bot), known=', '.join(agent_names()))
     options = setup_of(body, people.settings.play_now_max_cycles)
     kind = kind_of(options, body.speed, body.rated)
     candidates = await people.db(_waiting, kind)
@@ -337,7 +338,7 @@ async def _table(request: Request, table_id: str, required: bool = True):
     account = auth.account_of(request, required=required)
     row = await people.db(_row, table_id)
     if row is None:
-        raise Refused(404, f"no play-now table {table_id!r}")
+        raise Refused(404, N_("no play-now table {table}"), table=repr(table_id))
     return people, account, row
 
 
@@ -358,7 +359,7 @@ async def join_table(table_id: str, request: Request):
     people, account, row = await _table(request, table_id)
     joined = await _sit(people, account, row)
     if joined is None:
-        raise Refused(409, "this table is full, started or closed")
+        raise Refused(409, N_("this table is full, started or closed"))
     return await _view_for(people, joined, account["id"])
 
 
@@ -367,10 +368,10 @@ async def leave_table(table_id: str, request: Request):
     """Leave a table before its game starts."""
     people, account, row = await _table(request, table_id)
     if row.status != "waiting":
-        raise Refused(409, "the table's game has started: it is in My games" if row.status != "closed"
-                      else "the table is closed")
+        raise Refused(409, N_("the table's game has started: it is in My games") if row.status != "closed"
+                      else N_("the table is closed"))
     if not _at(row, account["id"]):
-        raise Refused(409, "you are not at this table")
+        raise Refused(409, N_("you are not at this table"))
     row = await leave(people, account["id"], row)
     return view(row, account["id"])
 
@@ -380,8 +381,8 @@ async def fill_now(table_id: str, request: Request):
     """The creator starts the game now, bots in the empty seats."""
     people, account, row = await _table(request, table_id)
     if row.creator != account["id"] or not _at(row, account["id"]):
-        raise Refused(403, "only the player who opened the table can fill it with bots")
+        raise Refused(403, N_("only the player who opened the table can fill it with bots"))
     if row.status != "waiting":
-        raise Refused(409, "the table is not waiting for players any more")
+        raise Refused(409, N_("the table is not waiting for players any more"))
     await start(people, table_id, with_bots=True)
     return await _view_for(people, await people.db(_row, table_id), account["id"])

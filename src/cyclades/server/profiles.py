@@ -12,6 +12,7 @@ import json
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 
+from ..content.i18n import N_
 from .account_store import find_account
 from .errors import Refused, refusals
 from .people_schema import rating_history, ratings, seat_holders
@@ -58,7 +59,7 @@ async def profile(name: str, request: Request):
     people = request.app.state.people
     row = await people.db(find_account, name) if len(name) <= 200 else None
     if row is None:
-        raise Refused(404, f"no player is called {name!r}")
+        raise Refused(404, N_("no player is called {name}"), name=repr(name))
     games = await people.db(_finished, row.id)
     now, history, ranks = await people.db(_ratings, account_subject(row.id))
     modes: dict = {}

@@ -25,6 +25,7 @@ import time
 import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request
 
+from ..content.i18n import N_
 from .account_store import display_name
 from .errors import Refused, refusals
 from .holders import holders_of, places, sides
@@ -200,7 +201,7 @@ async def get_leaderboard(request: Request, edition: str = Query("legendary"),
     """The rated players of an edition, best first (by the shown rating); `bots=true` lists the
     bot levels that played rated games too."""
     if edition not in EDITIONS:
-        raise Refused(422, f"no edition {edition!r}: one of {', '.join(EDITIONS)}")
+        raise Refused(422, N_("no edition {edition}: one of {known}"), edition=repr(edition), known=', '.join(EDITIONS))
     people = request.app.state.people
     rows = await people.db(leaderboard, edition, limit, bots)
     out = []

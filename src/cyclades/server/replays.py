@@ -31,6 +31,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 
+from ..content.i18n import N_
 from ..content.i18n import current as current_language
 from ..engine.actions import Action
 from ..engine.game import FORMAT, READABLE_FORMATS, Game, IllegalAction
@@ -350,7 +351,8 @@ async def game_replay(request, game_id: str) -> Replay:
             try:
                 r = await _in_thread(lambda: Replay(record, s.names, public, s.public_seats(), game_id))
             except Exception as e:  # pragma: no cover - the server's own games replay
-                raise Refused(500, f"game {game_id} could not be replayed ({type(e).__name__}: {e})") from e
+                raise Refused(500, N_("game {game_id} could not be replayed ({kind}: {error})"),
+                    game_id=game_id, kind=type(e).__name__, error=e) from e
         r.seats = s.public_seats()
         r.used = time.monotonic()
         _remember(request, game_id, r)
@@ -368,8 +370,8 @@ async def any_replay(request, rid: str) -> Replay:
         except Refused as e:
             if e.status != 404:
                 raise
-        raise Refused(404, f"no replay {rid!r}: uploaded records are kept for a while only; "
-                           f"open the file again")
+        raise Refused(404, N_("no replay {replay}: uploaded records are kept for a while only; open the file again"),
+            replay=repr(rid))
     return await game_replay(request, rid)
 
 
@@ -454,13 +456,14 @@ async def upload_replay(request: Request):
     replayed, and kept for a while as replay `up-...`."""
     body = await request.body()
     if len(body) > UPLOAD_MAX_BYTES:
-        raise Refused(413, f"the record is too large ({len(body)} bytes; at most {UPLOAD_MAX_BYTES})")
+        raise Refused(413, N_("the record is too large ({size} bytes; at most {most})"),
+            size=len(body), most=UPLOAD_MAX_BYTES)
     try:
         data = json.loads(body)
     except RecursionError:
-        raise Refused(422, "not a game record: its JSON is nested too deep") from None
+        raise Refused(422, N_("not a game record: its JSON is nested too deep")) from None
     except (ValueError, UnicodeDecodeError) as e:
-        raise Refused(422, f"not a game record: the file is not JSON ({e})") from None
+        raise Refused(422, N_("not a game record: the file is not JSON ({error})"), error=e) from None
     rid = UPLOAD_PREFIX + hashlib.sha256(body).hexdigest()[:20]
     r = _cache(request).get(rid)
     if r is None:
@@ -473,7 +476,7 @@ async def upload_replay(request: Request):
                 try:
                     r = await _in_thread(build_upload, data)
                 except ValueError as e:
-                    raise Refused(422, f"not a game record this engine can replay: {e}") from e
+                    raise Refused(422, N_("not a game record this engine can replay: {error}"), e=e) from e
                 _remember(request, rid, r)
     return {"replay_id": rid, "steps": r.steps, "over": r.over, "url": f"/replay/{rid}"}
 
@@ -496,7 +499,7 @@ async def get_step(rid: str, n: int, request: Request, token: str | None = None)
     seat of the running game sees its own purse (its decision's details) as it was then."""
     r = await any_replay(request, rid)
     if not 0 <= n <= r.steps:
-        raise Refused(422, f"no step {n}: this replay has steps 0 to {r.steps}")
+        raise Refused(422, N_("no step {n}: this replay has steps 0 to {steps}"), n=n, steps=r.steps)
     viewer = None
     if token and r.game_id is not None and r.public:
         s = await request.app.state.manager.get(r.game_id)
@@ -553,7 +556,7 @@ async def rematch(game_id: str, request: Request, body: RematchBody | None = Non
     s = await m.get(game_id)
     seat = s.seat_of(body.token if body else None)
     if not s.game.is_over:
-        raise Refused(409, "the game is not over yet")
+        raise Refused(409, N_("the game is not over yet"))
     async with s.lock:
         for _ in range(3):
             new = await _rematch_of(m, s)
@@ -576,7 +579,7 @@ async def rematch(game_id: str, request: Request, body: RematchBody | None = Non
                 await catch_up(s, locked=True)  # another process made it: answer that one
                 continue
             return {**_rematch_answer(s, new, seat), "created": True}
-    raise Refused(503, "the rematch could not be made; try again")
+    raise Refused(503, N_("the rematch could not be made; try again"))
 
 
 async def _rematch_of(m, s):

@@ -56,6 +56,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocketDisconnect
 
+from ..content.i18n import _
 from . import housekeeping
 from .errors import DATABASE_DOWN, RETRY_AFTER, Refused, database_down
 from .logs import redact_logs
@@ -114,8 +115,7 @@ def _depth(text: str) -> int:
     for ch in _BRACKET.findall(text):
         if ch in "[{":
             depth += 1
-            if depth > deepest:
-                deepest = depth
+            deepest = max(deepest, depth)
         else:
             depth -= 1
     return deepest
@@ -259,8 +259,8 @@ def host_allowed(host: str | None, allowed: tuple | None) -> bool:
         pass
     if name == "localhost" or name.endswith(".localhost"):
         return True
-    for a in allowed:
-        a = a.strip().lower().rstrip(".")
+    for given in allowed:
+        a = given.strip().lower().rstrip(".")
         if name == a or (a.startswith("*.") and name.endswith(a[1:])):
             return True
     return False
@@ -559,7 +559,7 @@ class Guard:
             except Exception as e:
                 if not database_down(e):
                     raise
-                return await _send_json(send, 503, DATABASE_DOWN, {"retry-after": RETRY_AFTER})
+                return await _send_json(send, 503, _(DATABASE_DOWN), {"retry-after": RETRY_AFTER})
             if n >= c.max_open:
                 wait = max(1, int(self.limits.sweep_seconds))
                 return await _send_json(
@@ -727,7 +727,7 @@ def _takes_token(op: dict, schema: dict) -> bool:
     return any(k.endswith("token") for k in body.get("properties", {}))
 
 
-def fix_openapi(schema: dict) -> dict:
+def fix_openapi(schema: dict) -> dict:  # noqa: C901 -- one pass over the schema, a case per kind of answer
     """Make the schema say what the server answers: 422 is {"detail": "..."} (the app's
     handler) not FastAPI's list; bodies may be refused with 413; creation with 429."""
     comps = schema.setdefault("components", {}).setdefault("schemas", {})

@@ -37,6 +37,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from ..content.i18n import N_, _
 from ..content.i18n import current as current_language
 from ..engine import undo
 from ..engine.actions import Action
@@ -52,9 +53,13 @@ from .store import Changed, DuplicateDecision, Store
 from .sync import behind, catch_up, change_seats
 from .table import Played, Table, play
 from .table import replay as replay_decisions
+from .tasks import stop_tasks
 from .transport import Pages
 
 log = logging.getLogger("cyclades.server")
+# What a client reads when a change could not be stored, by what the change was.
+NOT_STORED = {"the decision": N_("the decision could not be stored ({kind}); nothing changed, try again"),
+              "the undo": N_("the undo could not be stored ({kind}); nothing changed, try again")}
 
 
 def _short(e: BaseException) -> str:
@@ -124,7 +129,7 @@ class Session:
             if s.get("token") and same_token(s["token"], token):
                 found = i
         if found is None:
-            raise Refused(403, "this token is not a seat of this game")
+            raise Refused(403, N_("this token is not a seat of this game"))
         return found
 
     def seat_playing(self, faction):
@@ -171,18 +176,18 @@ class Session:
         """The first to join an open seat gets a fresh token, made now and never handed to
         anyone else; Refused for any other seat."""
         if self.game.is_over:
-            raise Refused(409, "the game is over")
+            raise Refused(409, N_("the game is over"))
 
         def take(seats):
             s = seats[seat]
             if s["kind"] != "human":
-                raise Refused(422, f"seat {seat} is played by a bot")
+                raise Refused(422, N_("seat {seat} is played by a bot"), seat=seat)
             access = seat_access(s)
             if access != "open":
-                raise Refused(403, f"seat {seat} is kept for the player the host invited: only its "
-                                   f"invitation link plays it")
+                raise Refused(403, N_("seat {seat} is kept for the player the host invited: only its invitation link "
+                                      "plays it"), seat=seat)
             if s.get("joined") or s.get("token"):
-                raise Refused(409, f"seat {seat} is already taken")
+                raise Refused(409, N_("seat {seat} is already taken"), seat=seat)
             s["token"] = secrets.token_urlsafe(24)
             s["joined"] = True
             return s["token"]
@@ -197,17 +202,17 @@ class Session:
         nobody joined yet, or whose player left (server/presence.py), or the host's own."""
         async with self.lock:
             if self.game.is_over:
-                raise Refused(409, "the game is over")
+                raise Refused(409, N_("the game is over"))
             x = self.seats[seat]
             if x["kind"] == "human" and x.get("joined") and seat_access(x) != "host" \
                     and await self.m.presence.at_table(self, seat):
-                raise Refused(409, f"seat {seat} is played by someone at the table: a seat can be given "
-                                   f"away before its player joins, or once they have left")
+                raise Refused(409, N_("seat {seat} is played by someone at the table: a seat can be given away before "
+                                      "its player joins, or once they have left"), seat=seat)
 
             def give(seats):
                 s = seats[seat]
                 if s["kind"] != "human":
-                    raise Refused(409, f"seat {seat} is already played by a bot ({s['kind']})")
+                    raise Refused(409, N_("seat {seat} is already played by a bot ({kind})"), seat=seat, kind=s['kind'])
                 if kind in ("open", "invite"):
                     s.update(kind="human", access=kind, joined=False,
                              token=secrets.token_urlsafe(24) if kind == "invite" else None)
@@ -297,18 +302,20 @@ class Session:
         """Refuse anything but the current seat, a person, at the current version."""
         g = self.game
         if g.is_over:
-            raise Refused(409, "the game is over")
+            raise Refused(409, N_("the game is over"))
         if seat is None:
-            raise Refused(403, "a spectator cannot act: use a seat's token")
+            raise Refused(403, N_("a spectator cannot act: use a seat's token"))
         if self.seats[seat]["kind"] != "human":
-            raise Refused(403, f"seat {seat} is played by a bot ({self.seats[seat]['kind']})")
+            raise Refused(403, N_("seat {seat} is played by a bot ({kind})"), seat=seat, kind=self.seats[seat]['kind'])
         if isinstance(version, bool) or not isinstance(version, int):
-            raise Refused(422, "'version' must be an integer")
+            raise Refused(422, N_("'version' must be an integer"))
         if version != g.state.version:
-            raise Refused(409, f"stale version {version}: the game is at version {g.state.version}")
+            raise Refused(409, N_("stale version {given}: the game is at version {current}"),
+                given=version, current=g.state.version)
         if g.to_move not in self.factions_of[seat]:
-            raise Refused(403, f"it is not your turn: the game waits on {self.names[g.to_move]} "
-                               f"(seat {self.seat_playing(g.to_move)}), you are seat {seat}")
+            raise Refused(403, N_("it is not your turn: the game waits on {player} (seat {playing}), you are seat "
+                                  "{seat}"),
+                player=self.names[g.to_move], playing=self.seat_playing(g.to_move), seat=seat)
 
     def check(self, seat, version, action) -> Action:
         """Refuse, changing nothing, anything but the current seat's legal action
@@ -323,7 +330,7 @@ class Session:
             try:
                 g.copy().apply(a)  # raises with the engine's reason
             except IllegalAction as e:
-                raise Refused(422, f"illegal action: {e.reason}") from None
+                raise Refused(422, N_("illegal action: {reason}"), reason=e.reason) from None
             raise AssertionError("an action outside the legal list was applied")
         return a
 
@@ -337,12 +344,12 @@ class Session:
         """`await step(seat)` for the seat of `token` (the caller holds the lock): read again
         whenever storing found the seats changed by another process (SeatsChanged, caught up),
         so a token the host revoked, here or elsewhere, never acts."""
-        for _ in range(3):
+        for _attempt in range(3):
             try:
                 return await step(self.seat_of(token))
             except SeatsChanged:
                 continue  # caught up with the stored seats: check the token again
-        raise Refused(503, "the seats were changing too fast; try again")
+        raise Refused(503, N_("the seats were changing too fast; try again"))
 
     async def act(self, token, version, action) -> dict:
         """A seat's decision (the seat of `token`): checked, applied, stored, then
@@ -471,11 +478,10 @@ class Session:
             raise
         except Changed:
             await catch_up(self, locked=True)
-            raise SeatsChanged(409, "the seats changed meanwhile; try again") from None
+            raise SeatsChanged(409, N_("the seats changed meanwhile; try again")) from None
         except Exception as e:
             log.info("storing %s of game %s failed: %s", what, self.game_id, _short(e))
-            raise Refused(503, f"{what} could not be stored ({type(e).__name__}); "
-                               f"nothing changed, try again") from e
+            raise Refused(503, NOT_STORED[what], kind=type(e).__name__) from e
 
     def played(self, game, played: Played) -> list:
         """A decision applied to `game`: its log lines and its row at the table."""
@@ -508,7 +514,7 @@ class Session:
                 # Connections opened with the old token watch from now on, as spectators.
                 for c in self.pages:
                     if c.seat == i:
-                        c.error(403, "the host gave this seat to someone else: you are watching now")
+                        c.error(403, _("the host gave this seat to someone else: you are watching now"))
                         c.seat = None
         return True
 
@@ -565,7 +571,7 @@ class Session:
                                           self.decisions - 1, self.summary(back), self.seats)
         except DuplicateDecision:
             await catch_up(self, locked=True)
-            raise Refused(409, "the game changed meanwhile: look again") from None
+            raise Refused(409, N_("the game changed meanwhile: look again")) from None
         self.game = back
         self.decisions -= 1
         self.table.pop()
@@ -709,15 +715,7 @@ class Manager:
     async def stop(self):
         self.closing = True
         await self.timekeeper.stop()
-        for s in self.sessions.values():
-            if s.bot_task is not None:
-                s.bot_task.cancel()
-        for s in self.sessions.values():
-            if s.bot_task is not None:
-                try:
-                    await s.bot_task
-                except BaseException:
-                    pass
+        await stop_tasks(s.bot_task for s in self.sessions.values())
         if self.sync is not None:
             await self.sync.stop()
         await self.bots.close()
@@ -735,8 +733,8 @@ class Manager:
             session = await loop.run_in_executor(self.cpu, replay, self, game_id, record, data)
         except Exception as e:
             log.exception("game %s could not be replayed", game_id)
-            raise Refused(500, f"game {game_id} could not be replayed by this engine "
-                               f"({type(e).__name__}: {e})") from e
+            raise Refused(500, N_("game {game_id} could not be replayed by this engine ({kind}: {error})"),
+                game_id=game_id, kind=type(e).__name__, error=e) from e
         # Another request may have loaded it meanwhile: keep the first.
         return self.sessions.setdefault(game_id, session)
 
@@ -749,7 +747,7 @@ class Manager:
         elif fresh and self.sync is not None and self.sync.peers:
             await catch_up(s)
         if s is None:
-            raise Refused(404, f"no game {game_id!r}")
+            raise Refused(404, N_("no game {game_id}"), game_id=repr(game_id))
         s.last_used = time.monotonic()  # housekeeping.py: idle games leave memory
         return s
 

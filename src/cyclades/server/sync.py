@@ -62,11 +62,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import sqlalchemy as sa
 
+from ..content.i18n import N_, _
 from ..engine.game import Game
 from .errors import Refused, database_down
 from .seats import seat_factions
 from .store import NOTIFY_CHANNEL, games, servers
 from .table import replay
+from .tasks import stop_tasks
 
 log = logging.getLogger("cyclades.server")
 
@@ -190,7 +192,7 @@ async def catch_up(s, locked: bool = False) -> bool:
     data = await s.storage.load_since(s.game_id, start)
     if data is None:
         _gone(s)
-        raise Refused(404, f"no game {s.game_id!r}")
+        raise Refused(404, N_("no game {game_id}"), game_id=repr(s.game_id))
     undos = s.undos
     if not locked:
         if not data["actions"] and data["seats"] == s.seats and data["settings"] == s.settings \
@@ -235,7 +237,7 @@ async def _restart(s):
     data = await s.storage.load(s.game_id)
     if data is None:
         _gone(s)
-        raise Refused(404, f"no game {s.game_id!r}")
+        raise Refused(404, N_("no game {game_id}"), game_id=repr(s.game_id))
     record = {"format": 1, "options": data["options"], "actions": data["actions"]}
 
     def build():
@@ -252,7 +254,7 @@ def _gone(s):
     if s.m.sessions.get(s.game_id) is s:
         del s.m.sessions[s.game_id]
     s.stop_bots()
-    s.pages.error(404, f"no game {s.game_id!r}: it was removed")
+    s.pages.error(404, _("no game {game_id}: it was removed").format(game_id=repr(s.game_id)))
 
 
 async def behind(s, old):
@@ -267,7 +269,8 @@ async def behind(s, old):
     if task is not None and s.is_bot_task(task):
         task.cancel()  # delivered at the bot loop's next await
         return []
-    raise Refused(409, f"stale version {old.state.version}: the game is at version {s.game.state.version}")
+    raise Refused(409, N_("stale version {given}: the game is at version {current}"),
+        given=old.state.version, current=s.game.state.version)
 
 
 # --- seats -----------------------------------------------------------------------------------
@@ -285,7 +288,7 @@ async def change_seats(s, mutate, locked: bool = False):
     the caller wants back. Stored only if the stored seats are still those the copy was made
     from; otherwise reloaded and tried again. Nothing changes in memory before it is stored.
     `locked`: the caller holds the session's lock (so catching up must not take it)."""
-    for _ in range(8):
+    for _attempt in range(8):
         old = copy.deepcopy(s.seats)
         new = copy.deepcopy(s.seats)
         result = mutate(new)
@@ -296,7 +299,7 @@ async def change_seats(s, mutate, locked: bool = False):
                 result = s.seats[new.index(result)]
             return result
         await catch_up(s, locked=locked)  # another process changed them: start again from the stored seats
-    raise Refused(503, "the seats were changing too fast; try again")
+    raise Refused(503, N_("the seats were changing too fast; try again"))
 
 
 # --- the process's view of the others ----------------------------------------------------------
@@ -350,13 +353,9 @@ class Sync:
             self.tasks.append(loop.create_task(self._poll()))
 
     async def stop(self):
-        for t in self.tasks + list(self.refreshing.values()):
+        for t in self.refreshing.values():
             t.cancel()
-        for t in self.tasks:
-            try:
-                await t
-            except BaseException:
-                pass
+        await stop_tasks(self.tasks)
         try:
             await self.q(_leave, self.store, self.owner)  # the others adopt our games at once
         except Exception:

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -75,19 +76,18 @@ class ServerProcess:
         env = {**os.environ, **self.env}
         src = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         limit = self.open_files
 
         def open_file_limit():
             import resource
             resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cyclades.server", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", self.db_url, "--bot-delay", str(self.bot_delay), *self.args],
-            stdout=out, stderr=out if self.log_path else subprocess.DEVNULL, env=env,
-            preexec_fn=open_file_limit if limit else None)
-        if self.log_path:
-            out.close()
+        with open(self.log_path, "ab") if self.log_path else contextlib.nullcontext(subprocess.DEVNULL) as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "cyclades.server", "--host", "127.0.0.1", "--port", str(self.port),
+                 "--db", self.db_url, "--bot-delay", str(self.bot_delay), *self.args],
+                stdout=out, stderr=out, env=env,
+                # the tests start their servers from one thread: nothing else runs during the fork
+                preexec_fn=open_file_limit if limit else None)  # noqa: PLW1509
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

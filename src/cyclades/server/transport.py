@@ -8,6 +8,7 @@ made once per change (`Pages.text`) however many pages watch.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any, Protocol
@@ -117,10 +118,8 @@ class Connection:
             asyncio.get_running_loop().create_task(self._close())
 
     async def _close(self):
-        try:
+        with contextlib.suppress(Exception):
             await self.ws.close(code=1008, reason="too slow: messages were not read")
-        except Exception:
-            pass
 
     def notify(self):
         if not self.pending:

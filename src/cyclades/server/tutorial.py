@@ -33,7 +33,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from ..agents.base import Agent
-from ..content.i18n import _
+from ..content.i18n import N_, _
 from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.queries import controlled_lands
@@ -269,7 +269,8 @@ async def create_tutorial(body: CreateTutorial, request: Request):
     try:
         d = lesson(lid)
     except KeyError:
-        raise Refused(422, f"no lesson {lid!r}; lessons: {', '.join(x['id'] for x in lessons())}") from None
+        raise Refused(422, N_("no lesson {lesson}; lessons: {known}"),
+            lesson=repr(lid), known=', '.join(x['id'] for x in lessons())) from None
     loop = asyncio.get_running_loop()
     game = await loop.run_in_executor(m.cpu, new_game, d)
     n = game.state.n
@@ -322,5 +323,5 @@ async def would_end_turn(game_id: str, body: EndsTurnBody, request: Request):
         return {"ends_turn": False}
     a = Action.from_json(body.action.model_dump(exclude={"text"}))
     if a not in g.legal_actions():
-        raise Refused(422, "not a legal action now")
+        raise Refused(422, N_("not a legal action now"))
     return {"ends_turn": ends_turn(g, a)}

@@ -22,10 +22,9 @@ def check_database(db_url: str) -> str | None:
 
     from .store import Store
     url = make_url(db_url)
-    if url.get_backend_name() == "sqlite":
-        if url.database in (None, "", ":memory:") or "mode=memory" in str(url):
-            return ("an in-memory SQLite database cannot be shared by several processes: "
-                    "use a file (--db sqlite:///path/cyclades.db) or PostgreSQL")
+    if url.get_backend_name() == "sqlite" and (url.database in (None, "", ":memory:") or "mode=memory" in str(url)):
+        return ("an in-memory SQLite database cannot be shared by several processes: "
+                "use a file (--db sqlite:///path/cyclades.db) or PostgreSQL")
     store = Store(db_url)
     try:
         if store.engine.dialect.name == "sqlite":

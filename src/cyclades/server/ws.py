@@ -22,6 +22,7 @@ import itertools
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from ..content.i18n import _
 from .errors import DATABASE_DOWN, Refused, database_down
 from .security import REFUSED, Rate, client_key, receive_message
 from .sessions import manager_of
@@ -83,11 +84,11 @@ async def ws_game(ws: WebSocket, game_id: str, token: str | None = None):
         seat = await s.seat_for(token)
         await s.join(seat, token)
     except Refused as e:
-        return await _refuse(ws, e.status, e.message)
+        return await _refuse(ws, e.status, e.text())
     except Exception as e:
         if not database_down(e):
             raise
-        return await _refuse(ws, 503, DATABASE_DOWN)
+        return await _refuse(ws, 503, _(DATABASE_DOWN))
     if seat is None:
         why = socks.refuse_spectator(s)
         if why:
@@ -108,7 +109,8 @@ async def ws_game(ws: WebSocket, game_id: str, token: str | None = None):
                     await ws.close(code=1008, reason="too many messages")
                     break
                 if refused == 1 or refused % 10 == 0:
-                    conn.error(429, f"too many messages (at most {socks.limits.ws_rate}): slow down")
+                    conn.error(429, _("too many messages (at most {rate}): slow down").format(
+                        rate=socks.limits.ws_rate))
                 continue
             if msg is not REFUSED:
                 await _answer(conn, msg)
@@ -133,11 +135,11 @@ async def _answer(conn: Connection, msg: dict):
         conn.notify()
     elif kind == "action":
         if set(msg) - {"type", "version", "action"} or "version" not in msg or "action" not in msg:
-            conn.error(422, "malformed message: an action message is "
-                            '{"type": "action", "version": N, "action": {...}}')
+            conn.error(422, _("malformed message: an action message is {form}").format(
+                form='{"type": "action", "version": N, "action": {...}}'))
             return
         if conn.seat is None:  # a spectator, or the host gave the seat away
-            conn.error(403, "a spectator cannot act: use a seat's token")
+            conn.error(403, _("a spectator cannot act: use a seat's token"))
             return
         try:
             # Checked again under the game's lock with the token, against the stored seats.
@@ -146,10 +148,10 @@ async def _answer(conn: Connection, msg: dict):
                 action = {k: v for k, v in action.items() if k != "text"}
             await conn.session.act(conn.token, msg["version"], action)
         except Refused as e:
-            conn.error(e.status, e.message)
+            conn.error(e.status, e.text())
         except Exception as e:
             if not database_down(e):
                 raise
-            conn.error(503, DATABASE_DOWN)
+            conn.error(503, _(DATABASE_DOWN))
     else:
-        conn.error(422, f"malformed message: unknown type {kind!r}")
+        conn.error(422, _("malformed message: unknown type {kind}").format(kind=repr(kind)))
