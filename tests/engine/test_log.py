@@ -1,4 +1,5 @@
-"""The game log in the rulebook's words (engine/log.py): one sentence per event."""
+"""The game log in the rulebook's words (engine/log.py): one sentence per event, declared with
+the event (engine/events.py `says=`)."""
 import ast
 import random
 import re
@@ -9,6 +10,7 @@ from positions import act, scenario
 
 import cyclades
 from cyclades.engine import log
+from cyclades.engine.events import EVENTS, KINDS, Field, Kind
 from cyclades.engine.log import Narrator, describe
 
 ENGINE = Path(cyclades.__file__).parent / "engine"
@@ -201,6 +203,18 @@ def test_unknown_event_falls_back_to_a_sentence():
         assert describe(weird, g)
 
 
+def test_every_placeholder_of_a_declared_sentence_names_a_field():
+    """A sentence declared as a catalog message says each placeholder from a field of its kind:
+    the field of that name (said as its type says it), or a part made from one ({at}, {gp}...)."""
+    templates = [k for k in KINDS if isinstance(k.says, str)]
+    assert len(templates) > 40
+    for kind in templates:
+        named = {field for _name, field, _how in log.parts(kind)}
+        assert named <= {f.name for f in kind.fields}, kind.name
+    with pytest.raises(ValueError, match="stranger"):
+        log.parts(Kind("bad", "never", (Field("player", "player", "who"),), "{player} meets {stranger}"))
+
+
 def emitted_event_fields():
     """Every g.emit("type", key=...) / ops.emit(g, "type", ...) in the engine: type -> keys."""
     found = {}
@@ -225,12 +239,12 @@ SAMPLE = {"player": 0, "attacker": 0, "defender": 1, "previous": 1,
 
 
 def test_every_engine_event_type_has_its_own_sentence():
-    """Each event type the engine emits (found in its source) has a sentence writer, and
-    that writer makes a clean sentence from the fields the engine sends."""
+    """Each event type the engine emits (found in its source) is declared with its sentence, and
+    that sentence is a clean one from the fields the engine sends."""
     found = emitted_event_fields()
     assert len(found) > 30
-    missing = sorted(set(found) - set(log.WRITERS))
-    assert not missing, f"engine events without a sentence in engine/log.py: {missing}"
+    missing = sorted(set(found) - set(EVENTS))
+    assert not missing, f"engine events without a sentence in engine/events.py: {missing}"
     g = cyclades.new_game(players=3, seed=2)
     ids = g.board.ids  # events name areas by id
     sample = dict(SAMPLE, area=ids[0], origin=ids[0], destination=ids[1], areas=[ids[0], ids[1]],

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Protocol, Self, TypeVar
 
 from .actions import Action
-from .log import player_name
+from .naming import player_name
 from .state import State
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..content import names as content_names
 from ..content.i18n import N_, _, ngettext
 from .actions import KINDS
-from .log import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
+from .naming import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
 from .play import legal_actions, to_move
 
 if TYPE_CHECKING:
