@@ -237,3 +237,30 @@ def test_the_terminal_game_in_the_pseudo_locale_leaves_no_word_unmarked(tmp_path
         if not marked(rest):
             bad.append(line)
     assert not bad, "\n".join(bad[:15])
+
+
+def test_french_joins_a_word_to_the_name_it_gets():
+    """French elides and contracts at a message's seams (content/i18n.py `seam`): "de" + "Anafi"
+    is "d'Anafi", "de le golfe" "du golfe", "à le Sphinx" "au Sphinx"; the message's own words and
+    the name's are kept, and English is never touched."""
+    from cyclades.content.i18n import _, elides, joined
+
+    with language("fr"):
+        assert joined("Partir de {area}", area="Anafi") == "Partir d'Anafi"
+        assert joined("Partir de {area}", area=names.place_in_sentence("Gulf of Eos", True)) \
+            == "Partir du golfe d'Éos"
+        assert joined("pouvoir de {card} grâce à {by}", card=names.called("athena"), by=names.called("sphinx")) \
+            == "pouvoir d'Athéna grâce au Sphinx"
+        assert joined("De {a} à {b}", a="les îles", b="les mers") == "Des îles aux mers"
+        assert joined("de {a}, de {b}, de {c}", a=names.called("hydra"), b="Héra", c=names.called("harpy")) \
+            == "de l'Hydre, d'Héra, de la Harpie"
+        assert joined("plus {x} que {y}", x="3", y="un autre") == "plus 3 qu'un autre"
+        assert joined("Aide {x}, de {n} PO", x="Ares", n=8) == "Aide Ares, de 8 PO"
+        assert joined("{0} de {1}", "a", "Anafi") == "a d'Anafi" and joined("Kide {x}", x="Anafi") == "Kide Anafi"
+        # every French message filled through the catalog gets its seams joined
+        assert _("Offer {n} GP to {god}").format(n=2, god=names.called("athena")) == "Offrir 2 PO à Athéna"
+        assert _("Waiting on {name}").format(name="Ariane") == "En attente d'Ariane"
+        assert _("Waiting on {name}").format(name="Bruno") == "En attente de Bruno"
+    assert elides("Éos") and elides("hôte") and not elides("Héros") and not elides("8") and not elides("")
+    assert joined("Partir de {area}", area="Anafi") == "Partir de Anafi"  # English: as written
+    assert _("Waiting on {name}").format(name="Ann") == "Waiting on Ann" and type(_("Waiting on {name}")) is str
