@@ -56,7 +56,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocketDisconnect
 
-from ..content.i18n import _
+from ..content.i18n import N_, _, language
 from . import housekeeping
 from .errors import DATABASE_DOWN, RETRY_AFTER, Refused, database_down
 from .logs import redact_logs
@@ -266,9 +266,12 @@ def host_allowed(host: str | None, allowed: tuple | None) -> bool:
     return False
 
 
+MALFORMED_JSON = N_("malformed body: it could not be parsed as JSON")
+
+
 def _host_refused(host) -> str:
-    return (f"this server does not answer to the name {host!r}: its operator names the ones it "
-            f"serves (cyclades serve --allowed-host NAME)")
+    return _("this server does not answer to the name {host}: its operator names the ones it "
+             "serves (cyclades serve --allowed-host NAME)").format(host=repr(host))
 
 
 def _json_type(content_type: str | None) -> bool:
@@ -447,12 +450,14 @@ class Guard:
         self.joins = Rate(limits.join_rate, "seats taken")
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            await self.http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await self.websocket(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        from .i18n import chosen
+        with language(chosen(scope)):  # its refusals in the request's language, as the app's
+            if scope["type"] == "http":
+                await self.http(scope, receive, send)
+            else:
+                await self.websocket(scope, receive, send)
 
     # --- HTTP ---
 
@@ -471,13 +476,13 @@ class Guard:
         except ValueError:
             length = None
         if length is not None and length > limit:
-            return await _send_json(send, 413, f"request body too large: {length} bytes "
-                                               f"(at most {limit})", {"connection": "close"})
+            return await _send_json(send, 413, _("request body too large: {length} bytes (at most {limit})")
+                                    .format(length=length, limit=limit), {"connection": "close"})
         chunked = "chunked" in headers.get("transfer-encoding", "").lower()
         if (length or 0) > 0 or chunked:
             if path.startswith("/api/") and not _json_type(headers.get("content-type")):
-                return await _send_json(send, 415, "send the body as JSON, with Content-Type: "
-                                                   "application/json", {"connection": "close"})
+                return await _send_json(send, 415, _("send the body as JSON, with Content-Type: "
+                                                     "application/json"), {"connection": "close"})
             body = await self._body(receive, send, limit)
             if body is None:
                 return  # refused (413, 408), or the client went away
@@ -507,15 +512,15 @@ class Guard:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
             except TimeoutError:
-                await _send_json(send, 408, f"the request body did not arrive within "
-                                            f"{self.limits.body_timeout:g} s", {"connection": "close"})
+                await _send_json(send, 408, _("the request body did not arrive within {seconds} s")
+                                 .format(seconds=f"{self.limits.body_timeout:g}"), {"connection": "close"})
                 return None
             if message["type"] != "http.request":
                 return None  # the client went away
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _send_json(send, 413, f"request body too large: more than {limit} bytes",
+                await _send_json(send, 413, _("request body too large: more than {limit} bytes").format(limit=limit),
                                  {"connection": "close"})
                 return None
             chunks.append(chunk)
@@ -563,9 +568,9 @@ class Guard:
             if n >= c.max_open:
                 wait = max(1, int(self.limits.sweep_seconds))
                 return await _send_json(
-                    send, 429, f"you have {n} unfinished games on this server (at most "
-                               f"{c.max_open} per player): finish or leave some before creating "
-                               f"another", {"retry-after": wait})
+                    send, 429, _("you have {n} unfinished games on this server (at most {most} per "
+                                 "player): finish or leave some before creating another")
+                    .format(n=n, most=c.max_open), {"retry-after": wait})
         status, body = 0, []
 
         async def watch(message):
@@ -813,7 +818,7 @@ def install(app, limits: ServerLimits | None = None):
     async def _http_error(request, exc: HTTPException):
         # FastAPI answers 400 for a body its parser failed on (Guard refuses most before).
         if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
-            return JSONResponse({"detail": "malformed body: it could not be parsed as JSON"},
+            return JSONResponse({"detail": _(MALFORMED_JSON)},
                                 status_code=422)
         return await http_exception_handler(request, exc)
 
