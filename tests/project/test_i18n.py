@@ -264,3 +264,38 @@ def test_french_joins_a_word_to_the_name_it_gets():
     assert elides("Éos") and elides("hôte") and not elides("Héros") and not elides("8") and not elides("")
     assert joined("Partir de {area}", area="Anafi") == "Partir de Anafi"  # English: as written
     assert _("Waiting on {name}").format(name="Ann") == "Waiting on Ann" and type(_("Waiting on {name}")) is str
+
+
+def test_every_page_extends_the_one_layout_and_keeps_working_under_the_csp(tmp_path):
+    """The pages share one layout (web/templates/_base.html: the <head>, the top bar, the
+    switch): each is served 200 in English and in French, with its language, the browser's
+    strings before its scripts, the switch, and a CSP that allows each of its <style> blocks by
+    its hash (and no inline script)."""
+    import base64
+    import hashlib
+
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    from cyclades.server.i18n import TEMPLATES
+    pages = {"/": "index", "/game/abc": "game", "/rules": "rules", "/tutorial": "tutorial",
+             "/replay": "replay", "/login": "login", "/my": "my", "/play": "play",
+             "/players/zoe": "profile", "/leaderboard": "leaderboard", "/account": "account"}
+    templates = {p.stem for p in TEMPLATES.glob("*.html") if not p.name.startswith("_")}
+    assert templates == set(pages.values())
+    for name in templates:
+        assert (TEMPLATES / f"{name}.html").read_text().startswith('{% extends "_base.html" %}'), name
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}")) as http:
+        for path, name in pages.items():
+            for lang in ("en", "fr"):
+                r = http.get(path, params={"lang": lang})
+                assert r.status_code == 200, (path, r.status_code)
+                html, csp = r.text, r.headers["content-security-policy"]
+                assert html.startswith("<!doctype html>") and f'<html lang="{lang}">' in html, path
+                assert html.count('<header class="topbar">') == 1 and 'id="language"' in html, path
+                assert html.index(f"/strings/{lang}.js") < html.index('type="module"'), path
+                assert "script-src 'self';" in csp or csp.rstrip(";").endswith("script-src 'self'")
+                for style in re.findall(r"<style[^>]*>(.*?)</style>", html, re.S):
+                    digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+                    assert f"'sha256-{digest}'" in csp, (path, name)
+        assert "Mes parties" in http.get("/my", params={"lang": "fr"}).text

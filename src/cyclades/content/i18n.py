@@ -217,12 +217,12 @@ def joined(message: str, *args: object, **parts: object) -> str:
 
 def _joined(message: str, args: tuple, parts: dict) -> str:
     out, auto = "", 0
-    for literal, field, spec, conversion in _FORMATTER.parse(message):
+    for literal, named, spec, conversion in _FORMATTER.parse(message):
         out += literal
-        if field is None:
+        if named is None:
             continue
-        if field == "":
-            field, auto = str(auto), auto + 1
+        field = named or str(auto)
+        auto += named == ""
         one = "{" + field + ("!" + conversion if conversion else "") + (":" + spec if spec else "") + "}"
         out, word = seam(out, one.format(*args, **parts))
         out += word
