@@ -215,7 +215,7 @@ def joined(message: str, *args: object, **parts: object) -> str:
     return _joined(message, args, parts)
 
 
-def _joined(message: str, args: tuple, parts: dict) -> str:
+def _joined(message: str, args: tuple[object, ...], parts: dict[str, object]) -> str:
     out, auto = "", 0
     for literal, named, spec, conversion in _FORMATTER.parse(message):
         out += literal
