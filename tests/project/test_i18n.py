@@ -299,3 +299,38 @@ def test_every_page_extends_the_one_layout_and_keeps_working_under_the_csp(tmp_p
                     digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
                     assert f"'sha256-{digest}'" in csp, (path, name)
         assert "Mes parties" in http.get("/my", params={"lang": "fr"}).text
+
+
+def test_the_guard_and_the_middlewares_refuse_in_the_asked_language(tmp_path):
+    """The refusals made before a route (the Guard's body checks and rate limits, the login's
+    CSRF check) and the 422 of a malformed request speak the request's language too; English
+    keeps its words."""
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    from cyclades.server.security import ServerLimits
+    fr = {"accept-language": "fr"}
+    limits = ServerLimits(extra={"people": {"signup_rate": "1/minute"}})
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", limits=limits)) as http:
+        r = http.post("/api/games", content=b"\xff{}", headers={**fr, "content-type": "application/json"})
+        assert r.status_code == 422 and r.json()["detail"].startswith("corps mal formé : ce n'est pas du texte UTF-8")
+        r = http.post("/api/games", content=b"[" * 200 + b"]" * 200, headers={"content-type": "application/json"})
+        assert r.json()["detail"] == "malformed body: JSON nested deeper than 64 levels", r.text
+        r = http.post("/api/games", content=b"x=1", headers={**fr, "content-type": "text/plain"})
+        assert r.status_code == 415 and r.json()["detail"].startswith("envoyez le corps en JSON"), r.text
+        r = http.post("/api/games", json={"players": "many"}, headers=fr)
+        assert r.status_code == 422 and r.json()["detail"].startswith("requête mal formée : players"), r.text
+        r = http.get("/api/content", params={"ruleset": "zz"}, headers=fr)
+        assert r.status_code == 422 and r.json()["detail"].startswith("pas de règles 'zz' : choisissez parmi "), r.text
+        r = http.post("/api/language", json={"lang": "xx"}, headers=fr)
+        assert r.json()["detail"] == "pas de langue 'xx' : choisissez parmi en, fr"
+        body = {"name": "Zoé", "password": "une phrase assez longue"}
+        assert http.post("/api/account/signup", json=body).status_code == 201
+        r = http.post("/api/language", json={"lang": "fr"}, headers=fr)  # logged in, no CSRF token
+        assert r.status_code == 403 and r.json()["detail"].startswith("refusé : une requête connectée"), r.text
+        http.cookies.clear()  # logged out: a second account from the same address
+        r = http.post("/api/account/signup", json={**body, "name": "Yann"}, headers=fr)
+        assert r.status_code == 429, r.text
+        assert r.json()["detail"].startswith("trop de comptes créés depuis votre adresse : au plus 1 par 1 minute ;")
+        r = http.post("/api/account/signup", json={**body, "name": "Yann"})
+        assert r.json()["detail"].startswith("too many accounts created from your address: at most 1 per 1 minute;")

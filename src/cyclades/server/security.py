@@ -56,7 +56,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocketDisconnect
 
-from ..content.i18n import N_, _, language
+from ..content.i18n import N_, _, language, ngettext
 from . import housekeeping
 from .errors import DATABASE_DOWN, RETRY_AFTER, Refused, database_down
 from .logs import redact_logs
@@ -121,23 +121,31 @@ def _depth(text: str) -> int:
     return deepest
 
 
+TOO_DEEP = {"body": N_("malformed body: JSON nested deeper than {n} levels"),
+            "message": N_("malformed message: JSON nested deeper than {n} levels")}
+
+
+def _too_deep(what: str) -> str:
+    return _(TOO_DEEP.get(what, TOO_DEEP["body"])).format(n=MAX_JSON_DEPTH)
+
+
 def check_json_text(text: str, what: str = "body"):
     """Parse JSON text that the server's own code can take: nested at most MAX_JSON_DEPTH.
     Malformed (with a message) for deeper nesting; ValueError for text that is not JSON."""
     try:
         data = json.loads(text)
     except RecursionError:
-        raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+        raise Malformed(_too_deep(what)) from None
     except ValueError:
         # Not JSON anyway; brackets counted with strings and all (an overestimate) keep a
         # deep prefix from reaching a parser further on.
         if _depth(text) > MAX_JSON_DEPTH:
-            raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+            raise Malformed(_too_deep(what)) from None
         raise
     # Valid JSON: its strings pair up, so stripping them leaves the exact bracket structure.
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH and \
             _depth(_STRING.sub("", text)) > MAX_JSON_DEPTH:
-        raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        raise Malformed(_too_deep(what))
     return data
 
 
@@ -146,8 +154,8 @@ def check_json_body(body: bytes):
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise Malformed(f"malformed body: not UTF-8 text (byte {e.start} is {body[e.start]:#04x}); "
-                        f"send JSON encoded as UTF-8") from None
+        raise Malformed(_("malformed body: not UTF-8 text (byte {at} is {byte}); send JSON encoded as UTF-8")
+                        .format(at=e.start, byte=f"{body[e.start]:#04x}")) from None
     try:
         check_json_text(text)
     except Malformed:
@@ -327,20 +335,29 @@ def client_key(scope) -> str:
     return client[0] if client else "unknown"
 
 
+def _window(item) -> str:
+    """A rate limit's window in words: "1 minute", "2 hours"."""
+    n = item.multiples
+    words = {"second": ngettext("{n} second", "{n} seconds", n), "minute": ngettext("{n} minute", "{n} minutes", n),
+             "hour": ngettext("{n} hour", "{n} hours", n), "day": ngettext("{n} day", "{n} days", n),
+             "month": ngettext("{n} month", "{n} months", n), "year": ngettext("{n} year", "{n} years", n)}
+    return words.get(item.GRANULARITY.name, f"{{n}} {item.GRANULARITY.name}").format(n=n)
+
+
 class Rate:
     """How often one client may do something (the `limits` library's moving window): a spec
-    like "30/minute;300/hour", or "none". A client is a key: an address, or what `whose`
-    names in the message (a name for logins, a person at a table for chat)."""
+    like "30/minute;300/hour", or "none". A client is a key: an address, or what the message
+    names (a name for logins, a person at a table for chat). `message`: the whole refusal, a
+    catalog sentence with {n} (at most), {per} (the window) and {wait} (seconds)."""
 
-    def __init__(self, spec: str, what: str, whose: str = "from your address"):
+    def __init__(self, spec: str, message: str):
         from limits import parse_many
         from limits.storage import MemoryStorage
         from limits.strategies import MovingWindowRateLimiter
         spec = (spec or "").strip()
         self.items = [] if spec.lower() in ("", "none", "0", "off") else parse_many(spec)
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.what = what  # "games created", ...
-        self.whose = whose
+        self.message = message
 
     def retry_after(self, key: str) -> tuple[int, str] | None:
         """(seconds, message) if this client may not do it now."""
@@ -348,9 +365,7 @@ class Rate:
             if not self.limiter.test(item, key):
                 stats = self.limiter.get_window_stats(item, key)
                 wait = max(1, math.ceil(stats.reset_time - time.time()))
-                per = f"{item.multiples} {item.GRANULARITY.name}" + ("s" if item.multiples > 1 else "")
-                return wait, (f"too many {self.what} {self.whose}: at most {item.amount} per "
-                              f"{per}; try again in {wait} s")
+                return wait, _(self.message).format(n=item.amount, per=_window(item), wait=wait)
         return None
 
     def hit(self, key: str):
@@ -381,7 +396,8 @@ class CreationLimits:
     """Per client: a rate of game creation and a number of unfinished games it created."""
 
     def __init__(self, limits: ServerLimits):
-        self.rate = Rate(limits.game_rate, "games created")
+        self.rate = Rate(limits.game_rate, N_("too many games created from your address: at most {n} per {per}; "
+                                              "try again in {wait} s"))
         self.max_open = limits.max_open_games
         self.games: dict[str, list] = {}     # client -> ids of the games it created
         self.pending: dict[str, int] = {}    # client -> creations under way
@@ -447,7 +463,8 @@ class Guard:
         self.limits = limits
         self.creation = creation
         self.style_hashes = style_hashes
-        self.joins = Rate(limits.join_rate, "seats taken")
+        self.joins = Rate(limits.join_rate, N_("too many seats taken from your address: at most {n} per {per}; "
+                                               "try again in {wait} s"))
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
@@ -796,7 +813,9 @@ def install(app, limits: ServerLimits | None = None):
     app.state.limits = limits
     creation = CreationLimits(limits)
     app.state.creation_limits = creation
-    app.state.upload_rate = Rate(limits.upload_rate, "records replayed")  # replays.py counts them
+    app.state.upload_rate = Rate(limits.upload_rate,  # replays.py counts them
+                                 N_("too many records replayed from your address: at most {n} per {per}; "
+                                    "try again in {wait} s"))
     hashes = inline_style_hashes()
 
     build = app.build_middleware_stack
