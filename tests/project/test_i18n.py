@@ -237,3 +237,25 @@ def test_the_terminal_game_in_the_pseudo_locale_leaves_no_word_unmarked(tmp_path
         if not marked(rest):
             bad.append(line)
     assert not bad, "\n".join(bad[:15])
+
+
+def test_every_refusal_names_the_parts_its_message_asks_for():
+    """Each `Refused(status, N_("... {part} ..."), part=...)` of the server gives exactly the
+    parts its catalog message names (a missing one would turn a refusal into a 500)."""
+    import ast
+    import string
+    checked = 0
+    for path in sorted((ROOT / "src" / "cyclades" / "server").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Refused", "SeatsChanged")
+                    and len(node.args) >= 2):
+                continue
+            given = {k.arg for k in node.keywords} - {"retry_after"}
+            message = node.args[1]
+            branches = [message.body, message.orelse] if isinstance(message, ast.IfExp) else [message]
+            for m in branches:
+                if isinstance(m, ast.Call) and getattr(m.func, "id", "") == "N_":
+                    asked = {f for _, f, _, _ in string.Formatter().parse(m.args[0].value) if f}
+                    assert asked == given, f"{path.name}:{node.lineno}: asks {asked}, gives {given}"
+                    checked += 1
+    assert checked > 100
