@@ -40,7 +40,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from ..content.i18n import N_
+from ..content.i18n import DEFAULT, LANGUAGES, N_, _, language
+from ..content.i18n import current as current_language
+from .account_store import account_row, setting
 from .auth import account_of
 from .clocks import now, speed_of
 from .errors import Refused, refusals
@@ -261,20 +263,27 @@ def unsubscribe_push(engine, endpoint: str, account_id: int | None = None) -> in
 
 # --- the messages ------------------------------------------------------------------------------------
 
-SUBJECTS = {"turn": "Cyclades: it is your turn",
-            "timeout": "Cyclades: your time ran out",
-            "over": "Cyclades: a game you played has ended"}
-SENTENCES = {"turn": "It is your turn in a game of Cyclades.",
-             "timeout": "Your time ran out in a game of Cyclades: a bot made that decision for you.",
-             "over": "A game of Cyclades you played in has ended: see how it finished."}
+# Catalog messages, said in the language of the account they go to (its setting; English else).
+SUBJECTS = {"turn": N_("Cyclades: it is your turn"),
+            "timeout": N_("Cyclades: your time ran out"),
+            "over": N_("Cyclades: a game you played has ended")}
+SENTENCES = {"turn": N_("It is your turn in a game of Cyclades."),
+             "timeout": N_("Your time ran out in a game of Cyclades: a bot made that decision for you."),
+             "over": N_("A game of Cyclades you played in has ended: see how it finished.")}
 
 
 def subject_of(rows: list) -> str:
-    return "Cyclades: your games today" if len(rows) > 1 else SUBJECTS[rows[0]["kind"]]
+    return _("Cyclades: your games today") if len(rows) > 1 else _(SUBJECTS[rows[0]["kind"]])
 
 
 def sentence_of(row: dict) -> str:
-    return SENTENCES[row["kind"]]
+    return _(SENTENCES[row["kind"]])
+
+
+def language_of(engine, account_id: int) -> str:
+    """The language an account chose (the switch, while logged in), else English."""
+    lang = setting(account_row(engine, account_id), "language")
+    return lang if lang in LANGUAGES else DEFAULT
 
 
 class Notifier:
@@ -381,6 +390,11 @@ class Notifier:
         return len(rows)
 
     async def _send(self, account_id: int, channel: str, rows: list) -> int:
+        lang = await self.people.db(language_of, account_id)
+        with language(lang):
+            return await self._send_in_language(account_id, channel, rows)
+
+    async def _send_in_language(self, account_id: int, channel: str, rows: list) -> int:
         choices = await self.people.db(choices_of, account_id)
         links = [await self._link(r) for r in rows]
         if channel == "email":
@@ -449,8 +463,8 @@ class Notifier:
         m["List-Unsubscribe"] = f"<{off}>"
         m["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         body = [f"{sentence_of(r)}\n{link}\n" for r, link in zip(rows, links)]
-        body.append("You get these e-mails because you asked for them.\n"
-                    f"To get no more of them, open this link: {off}\n")
+        body.append(_("You get these e-mails because you asked for them.") + "\n"
+                    + _("To get no more of them, open this link: {link}").format(link=off) + "\n")
         m.set_content("\n".join(body))
         return m
 
@@ -576,10 +590,16 @@ async def drop_subscription(body: Endpoint, request: Request):
     return {"removed": await n.people.db(unsubscribe_push, body.endpoint, me["id"])}
 
 
-UNSUBSCRIBED = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+UNSUBSCRIBED = ("<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
                 "content=\"width=device-width, initial-scale=1\"><title>Cyclades</title>"
                 "<link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main class=\"panel\">"
-                "<p>{}</p><p><a href=\"/account\">Your notification settings</a></p></main></body></html>")
+                "<p>{said}</p><p><a href=\"/account\">{settings}</a></p></main></body></html>")
+
+
+def unsubscribed_page(said: str, status_code: int = 200) -> HTMLResponse:
+    """The page an e-mail's link opens, in the language of the request."""
+    return HTMLResponse(UNSUBSCRIBED.format(lang=current_language(), said=_(said),
+                                            settings=_("Your notification settings")), status_code=status_code)
 
 
 @router.api_route("/notifications/unsubscribe", methods=["GET", "POST"], include_in_schema=False)
@@ -589,15 +609,14 @@ async def unsubscribe(request: Request, a: int = 0, g: str = "", s: int = 0, k: 
     n = notifier_of(request)
     who = f"guest:{g}:{s}" if g else f"{a}"
     if not hmac.compare_digest(n.unsubscribe_sign(who), k):
-        return HTMLResponse(UNSUBSCRIBED.format("This link is not right: open it from the e-mail as it came."),
-                            status_code=400)
+        return unsubscribed_page(N_("This link is not right: open it from the e-mail as it came."), 400)
     if g:
         await n.people.db(set_guest_address, g, s, None)
-        return HTMLResponse(UNSUBSCRIBED.format("You will get no more e-mails about this game."))
+        return unsubscribed_page(N_("You will get no more e-mails about this game."))
     choices = await n.people.db(choices_of, a)
     choices.update(by_email=False, digest=False)
     await n.people.db(set_choices, a, choices)
-    return HTMLResponse(UNSUBSCRIBED.format("You will get no more e-mails from this Cyclades server."))
+    return unsubscribed_page(N_("You will get no more e-mails from this Cyclades server."))
 
 
 class GuestAddress(BaseModel):
