@@ -334,3 +334,25 @@ def test_the_guard_and_the_middlewares_refuse_in_the_asked_language(tmp_path):
         assert r.json()["detail"].startswith("trop de comptes créés depuis votre adresse : au plus 1 par 1 minute ;")
         r = http.post("/api/account/signup", json={**body, "name": "Yann"})
         assert r.json()["detail"].startswith("too many accounts created from your address: at most 1 per 1 minute;")
+
+
+def test_every_refusal_names_the_parts_its_message_asks_for():
+    """Each `Refused(status, N_("... {part} ..."), part=...)` of the server gives exactly the
+    parts its catalog message names (a missing one would turn a refusal into a 500)."""
+    import ast
+    import string
+    checked = 0
+    for path in sorted((ROOT / "src" / "cyclades" / "server").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Refused", "SeatsChanged")
+                    and len(node.args) >= 2):
+                continue
+            given = {k.arg for k in node.keywords} - {"retry_after"}
+            message = node.args[1]
+            branches = [message.body, message.orelse] if isinstance(message, ast.IfExp) else [message]
+            for m in branches:
+                if isinstance(m, ast.Call) and getattr(m.func, "id", "") == "N_":
+                    asked = {f for _, f, _, _ in string.Formatter().parse(m.args[0].value) if f}
+                    assert asked == given, f"{path.name}:{node.lineno}: asks {asked}, gives {given}"
+                    checked += 1
+    assert checked > 100

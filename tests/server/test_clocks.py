@@ -116,6 +116,7 @@ def world(db_url, tmp_path):
 def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
     smtp, push, clock, servers = world["smtp"], world["push"], world["clock"], world["servers"]
     ann, bob = world["crowd"]("Ann"), world["crowd"]("Bob")
+    assert ann.post("/api/language", json={"lang": "fr"}).status_code == 200  # Ann reads French: her mails too
     # Ann by e-mail; Bob by e-mail and by push, on the endpoint the test runs.
     r = ann.post("/api/account/notifications", json={"email": "ann@cyclades.test", "by_email": True})
     assert r.status_code == 200, r.text
@@ -209,18 +210,21 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
             decide_randomly(ann, gid, tokens["Ann"], rng)
         else:
             time.sleep(0.05)
-    wait_for(lambda: any(m["Subject"] == "Cyclades: a game you played has ended"
-                         for m in smtp.to("ann@cyclades.test")), timeout=60, what="Ann's e-mail of the end")
+    ended = "Cyclades : une partie que vous avez jouée est finie"
+    wait_for(lambda: any(m["Subject"] == ended for m in smtp.to("ann@cyclades.test")),
+             timeout=60, what="Ann's e-mail of the end, in French")
     wait_for(lambda: any(m["title"] == "Cyclades: a game you played has ended" for m in push.messages()),
              timeout=60, what="Bob's push of the end")
     # Every message once, whichever process sent it.
     subjects = [(m["To"], m["Subject"]) for m in smtp.messages]
-    assert subjects.count(("ann@cyclades.test", "Cyclades: a game you played has ended")) == 1
+    assert subjects.count(("ann@cyclades.test", ended)) == 1
+    assert "Pour ne plus en recevoir" in smtp.to("ann@cyclades.test")[-1].get_content()
 
     # The unsubscribe link of a mail stops the e-mails.
     mail = smtp.to("ann@cyclades.test")[-1]
     off = mail["List-Unsubscribe"].strip("<>")
-    assert httpx.get(off).status_code == 200
+    page = httpx.get(off, headers={"accept-language": "fr"})
+    assert page.status_code == 200 and "Vous ne recevrez plus" in page.text, page.text
     assert ann.get("/api/account/notifications").json()["by_email"] is False
     assert httpx.get(off.replace("k=", "k=x")).status_code == 400
 
@@ -264,11 +268,11 @@ def test_a_guest_by_link_gives_an_address_and_is_told_of_their_turn(world):
         assert mail["Subject"] == "Cyclades : c'est votre tour", mail["Subject"]
         text = mail.get_content()
         assert "C'est votre tour dans une partie de Cyclades." in text and f"/game/{gid}?token={token}" in text
-        assert "Pour ne plus les recevoir, ouvrez ce lien : " in text
+        assert "Pour ne plus en recevoir, ouvrez ce lien : " in text
     off = smtp.to("guest@cyclades.test")[0]["List-Unsubscribe"].strip("<>")
     assert "lang=fr" in off
     page = httpx.get(off)
-    assert page.status_code == 200 and "Vous ne recevrez plus d'e-mails sur cette partie." in page.text
+    assert page.status_code == 200 and "Vous ne recevrez plus d'e-mails à propos de cette partie." in page.text
     assert http.get(f"/api/games/{gid}/notify", params={"token": guest}).json()["email"] is None
     bad = httpx.get(off.replace("k=", "k=x"))
     assert bad.status_code == 400 and "Ce lien n'est pas correct" in bad.text

@@ -283,17 +283,13 @@ SUBJECTS = {"turn": N_("Cyclades: it is your turn"),
 SENTENCES = {"turn": N_("It is your turn in a game of Cyclades."),
              "timeout": N_("Your time ran out in a game of Cyclades: a bot made that decision for you."),
              "over": N_("A game of Cyclades you played in has ended: see how it finished.")}
-DIGEST = N_("Cyclades: your games today")
-WHY = N_("You get these e-mails because you asked for them.\nTo get no more of them, open this link: {link}")
 
 
 def subject_of(rows: list) -> str:
-    """In the current language."""
-    return _(DIGEST) if len(rows) > 1 else _(SUBJECTS[rows[0]["kind"]])
+    return _("Cyclades: your games today") if len(rows) > 1 else _(SUBJECTS[rows[0]["kind"]])
 
 
 def sentence_of(row: dict) -> str:
-    """In the current language."""
     return _(SENTENCES[row["kind"]])
 
 
@@ -480,7 +476,8 @@ class Notifier:
         m["List-Unsubscribe"] = f"<{off}>"
         m["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         body = [f"{sentence_of(r)}\n{link}\n" for r, link in zip(rows, links)]
-        body.append(_(WHY).format(link=off) + "\n")
+        body.append(_("You get these e-mails because you asked for them.") + "\n"
+                    + _("To get no more of them, open this link: {link}").format(link=off) + "\n")
         m.set_content("\n".join(body))
         return m
 
