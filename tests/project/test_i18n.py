@@ -237,3 +237,122 @@ def test_the_terminal_game_in_the_pseudo_locale_leaves_no_word_unmarked(tmp_path
         if not marked(rest):
             bad.append(line)
     assert not bad, "\n".join(bad[:15])
+
+
+def test_french_joins_a_word_to_the_name_it_gets():
+    """French elides and contracts at a message's seams (content/i18n.py `seam`): "de" + "Anafi"
+    is "d'Anafi", "de le golfe" "du golfe", "à le Sphinx" "au Sphinx"; the message's own words and
+    the name's are kept, and English is never touched."""
+    from cyclades.content.i18n import _, elides, joined
+
+    with language("fr"):
+        assert joined("Partir de {area}", area="Anafi") == "Partir d'Anafi"
+        assert joined("Partir de {area}", area=names.place_in_sentence("Gulf of Eos", True)) \
+            == "Partir du golfe d'Éos"
+        assert joined("pouvoir de {card} grâce à {by}", card=names.called("athena"), by=names.called("sphinx")) \
+            == "pouvoir d'Athéna grâce au Sphinx"
+        assert joined("De {a} à {b}", a="les îles", b="les mers") == "Des îles aux mers"
+        assert joined("de {a}, de {b}, de {c}", a=names.called("hydra"), b="Héra", c=names.called("harpy")) \
+            == "de l'Hydre, d'Héra, de la Harpie"
+        assert joined("plus {x} que {y}", x="3", y="un autre") == "plus 3 qu'un autre"
+        assert joined("Aide {x}, de {n} PO", x="Ares", n=8) == "Aide Ares, de 8 PO"
+        assert joined("{0} de {1}", "a", "Anafi") == "a d'Anafi" and joined("Kide {x}", x="Anafi") == "Kide Anafi"
+        # every French message filled through the catalog gets its seams joined
+        assert _("Offer {n} GP to {god}").format(n=2, god=names.called("athena")) == "Offrir 2 PO à Athéna"
+        assert _("Waiting on {name}").format(name="Ariane") == "En attente d'Ariane"
+        assert _("Waiting on {name}").format(name="Bruno") == "En attente de Bruno"
+    assert elides("Éos") and elides("hôte") and not elides("Héros") and not elides("8") and not elides("")
+    assert joined("Partir de {area}", area="Anafi") == "Partir de Anafi"  # English: as written
+    assert _("Waiting on {name}").format(name="Ann") == "Waiting on Ann" and type(_("Waiting on {name}")) is str
+
+
+def test_every_page_extends_the_one_layout_and_keeps_working_under_the_csp(tmp_path):
+    """The pages share one layout (web/templates/_base.html: the <head>, the top bar, the
+    switch): each is served 200 in English and in French, with its language, the browser's
+    strings before its scripts, the switch, and a CSP that allows each of its <style> blocks by
+    its hash (and no inline script)."""
+    import base64
+    import hashlib
+
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    from cyclades.server.i18n import TEMPLATES
+    pages = {"/": "index", "/game/abc": "game", "/rules": "rules", "/tutorial": "tutorial",
+             "/replay": "replay", "/login": "login", "/my": "my", "/play": "play",
+             "/players/zoe": "profile", "/leaderboard": "leaderboard", "/account": "account"}
+    templates = {p.stem for p in TEMPLATES.glob("*.html") if not p.name.startswith("_")}
+    assert templates == set(pages.values())
+    for name in templates:
+        assert (TEMPLATES / f"{name}.html").read_text().startswith('{% extends "_base.html" %}'), name
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}")) as http:
+        for path, name in pages.items():
+            for lang in ("en", "fr"):
+                r = http.get(path, params={"lang": lang})
+                assert r.status_code == 200, (path, r.status_code)
+                html, csp = r.text, r.headers["content-security-policy"]
+                assert html.startswith("<!doctype html>") and f'<html lang="{lang}">' in html, path
+                assert html.count('<header class="topbar">') == 1 and 'id="language"' in html, path
+                assert html.index(f"/strings/{lang}.js") < html.index('type="module"'), path
+                assert "script-src 'self';" in csp or csp.rstrip(";").endswith("script-src 'self'")
+                for style in re.findall(r"<style[^>]*>(.*?)</style>", html, re.S):
+                    digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+                    assert f"'sha256-{digest}'" in csp, (path, name)
+        assert "Mes parties" in http.get("/my", params={"lang": "fr"}).text
+
+
+def test_the_guard_and_the_middlewares_refuse_in_the_asked_language(tmp_path):
+    """The refusals made before a route (the Guard's body checks and rate limits, the login's
+    CSRF check) and the 422 of a malformed request speak the request's language too; English
+    keeps its words."""
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    from cyclades.server.security import ServerLimits
+    fr = {"accept-language": "fr"}
+    limits = ServerLimits(extra={"people": {"signup_rate": "1/minute"}})
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", limits=limits)) as http:
+        r = http.post("/api/games", content=b"\xff{}", headers={**fr, "content-type": "application/json"})
+        assert r.status_code == 422 and r.json()["detail"].startswith("corps mal formé : ce n'est pas du texte UTF-8")
+        r = http.post("/api/games", content=b"[" * 200 + b"]" * 200, headers={"content-type": "application/json"})
+        assert r.json()["detail"] == "malformed body: JSON nested deeper than 64 levels", r.text
+        r = http.post("/api/games", content=b"x=1", headers={**fr, "content-type": "text/plain"})
+        assert r.status_code == 415 and r.json()["detail"].startswith("envoyez le corps en JSON"), r.text
+        r = http.post("/api/games", json={"players": "many"}, headers=fr)
+        assert r.status_code == 422 and r.json()["detail"].startswith("requête mal formée : players"), r.text
+        r = http.get("/api/content", params={"ruleset": "zz"}, headers=fr)
+        assert r.status_code == 422 and r.json()["detail"].startswith("pas de règles 'zz' : choisissez parmi "), r.text
+        r = http.post("/api/language", json={"lang": "xx"}, headers=fr)
+        assert r.json()["detail"] == "pas de langue 'xx' : choisissez parmi en, fr"
+        body = {"name": "Zoé", "password": "une phrase assez longue"}
+        assert http.post("/api/account/signup", json=body).status_code == 201
+        r = http.post("/api/language", json={"lang": "fr"}, headers=fr)  # logged in, no CSRF token
+        assert r.status_code == 403 and r.json()["detail"].startswith("refusé : une requête connectée"), r.text
+        http.cookies.clear()  # logged out: a second account from the same address
+        r = http.post("/api/account/signup", json={**body, "name": "Yann"}, headers=fr)
+        assert r.status_code == 429, r.text
+        assert r.json()["detail"].startswith("trop de comptes créés depuis votre adresse : au plus 1 par 1 minute ;")
+        r = http.post("/api/account/signup", json={**body, "name": "Yann"})
+        assert r.json()["detail"].startswith("too many accounts created from your address: at most 1 per 1 minute;")
+
+
+def test_every_refusal_names_the_parts_its_message_asks_for():
+    """Each `Refused(status, N_("... {part} ..."), part=...)` of the server gives exactly the
+    parts its catalog message names (a missing one would turn a refusal into a 500)."""
+    import ast
+    import string
+    checked = 0
+    for path in sorted((ROOT / "src" / "cyclades" / "server").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Refused", "SeatsChanged")
+                    and len(node.args) >= 2):
+                continue
+            given = {k.arg for k in node.keywords} - {"retry_after"}
+            message = node.args[1]
+            branches = [message.body, message.orelse] if isinstance(message, ast.IfExp) else [message]
+            for m in branches:
+                if isinstance(m, ast.Call) and getattr(m.func, "id", "") == "N_":
+                    asked = {f for _, f, _, _ in string.Formatter().parse(m.args[0].value) if f}
+                    assert asked == given, f"{path.name}:{node.lineno}: asks {asked}, gives {given}"
+                    checked += 1
+    assert checked > 100

@@ -116,6 +116,7 @@ def world(db_url, tmp_path):
 def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
     smtp, push, clock, servers = world["smtp"], world["push"], world["clock"], world["servers"]
     ann, bob = world["crowd"]("Ann"), world["crowd"]("Bob")
+    assert ann.post("/api/language", json={"lang": "fr"}).status_code == 200  # Ann reads French: her mails too
     # Ann by e-mail; Bob by e-mail and by push, on the endpoint the test runs.
     r = ann.post("/api/account/notifications", json={"email": "ann@cyclades.test", "by_email": True})
     assert r.status_code == 200, r.text
@@ -209,52 +210,70 @@ def test_a_turn_based_game_over_days_with_timeouts_mails_and_pushes(world):
             decide_randomly(ann, gid, tokens["Ann"], rng)
         else:
             time.sleep(0.05)
-    wait_for(lambda: any(m["Subject"] == "Cyclades: a game you played has ended"
-                         for m in smtp.to("ann@cyclades.test")), timeout=60, what="Ann's e-mail of the end")
+    ended = "Cyclades : une partie que vous avez jouée est finie"
+    wait_for(lambda: any(m["Subject"] == ended for m in smtp.to("ann@cyclades.test")),
+             timeout=60, what="Ann's e-mail of the end, in French")
     wait_for(lambda: any(m["title"] == "Cyclades: a game you played has ended" for m in push.messages()),
              timeout=60, what="Bob's push of the end")
     # Every message once, whichever process sent it.
     subjects = [(m["To"], m["Subject"]) for m in smtp.messages]
-    assert subjects.count(("ann@cyclades.test", "Cyclades: a game you played has ended")) == 1
+    assert subjects.count(("ann@cyclades.test", ended)) == 1
+    assert "Pour ne plus en recevoir" in smtp.to("ann@cyclades.test")[-1].get_content()
 
     # The unsubscribe link of a mail stops the e-mails.
     mail = smtp.to("ann@cyclades.test")[-1]
     off = mail["List-Unsubscribe"].strip("<>")
-    assert httpx.get(off).status_code == 200
+    page = httpx.get(off, headers={"accept-language": "fr"})
+    assert page.status_code == 200 and "Vous ne recevrez plus" in page.text, page.text
     assert ann.get("/api/account/notifications").json()["by_email"] is False
     assert httpx.get(off.replace("k=", "k=x")).status_code == 400
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # the outbox's storage runs on both above
 def test_a_guest_by_link_gives_an_address_and_is_told_of_their_turn(world):
+    """A guest gives an address for their seat and is told of their turn in the language they
+    gave it in (French here); the host, an account whose language is French, gets French mails."""
     smtp, srv = world["smtp"], world["servers"][0]
-    http = httpx.Client(base_url=srv.url, timeout=30)
-    g = http.post("/api/games", json={"players": 2, "seats": ["you", "invite"], "speed": "turn-based"}).json()
+    http = httpx.Client(base_url=srv.url, timeout=30, headers={"accept-language": "fr-FR,fr;q=0.9"})
+    zoe = world["crowd"]("Zoé")
+    assert zoe.post("/api/language", json={"lang": "fr"}).status_code == 200
+    r = zoe.post("/api/account/notifications", json={"email": "zoe@cyclades.test", "by_email": True})
+    assert r.status_code == 200, r.text
+    r = zoe.post("/api/games", json={"players": 2, "seats": ["you", "invite"], "speed": "turn-based"})
+    assert r.status_code == 201, r.text
+    g = r.json()
     gid = g["game_id"]
     tokens = [s["token"] for s in g["seats"]]
     guest = tokens[1]
     assert http.post(f"/api/games/{gid}/notify", json={"token": "nope", "email": "x@y.z"}).status_code == 403
-    assert http.post(f"/api/games/{gid}/notify", json={"token": guest, "email": "not an address"}).status_code == 422
+    r = http.post(f"/api/games/{gid}/notify", json={"token": guest, "email": "not an address"})
+    assert r.status_code == 422 and r.json()["detail"].startswith("ce n'est pas une adresse e-mail"), r.text
     r = http.post(f"/api/games/{gid}/notify", json={"token": guest, "email": "guest@cyclades.test"})
     assert r.status_code == 200 and r.json()["seat"] == 1
     assert http.get(f"/api/games/{gid}/notify", params={"token": guest}).json()["email"] == "guest@cyclades.test"
     rng = random.Random(2)
     deadline = time.monotonic() + 60
-    host_decided = False   # the guest plays until the host has (the guest may move first)
-    while not smtp.to("guest@cyclades.test"):
-        assert time.monotonic() < deadline, "the guest was not told"
+    while not (smtp.to("guest@cyclades.test") and smtp.to("zoe@cyclades.test")):
+        assert time.monotonic() < deadline, "the guest or the host was not told"
         for t in tokens:
             st = http.get(f"/api/games/{gid}", params={"token": t}).json()
-            if st["legal_actions"] and (t != guest or not host_decided):
-                host_decided = host_decided or t != guest
+            other_told = smtp.to("zoe@cyclades.test" if t == guest else "guest@cyclades.test")
+            if st["legal_actions"] and not other_told:  # each plays until the other is told
                 a = rng.choice(st["legal_actions"])
                 a = {k: a[k] for k in ("kind", "what", "where", "n") if k in a}
                 http.post(f"/api/games/{gid}/actions", json={"token": t, "version": st["version"], "action": a})
         time.sleep(0.05)
-    mail = smtp.to("guest@cyclades.test")[0]
-    assert mail["Subject"] == "Cyclades: it is your turn"
-    assert f"/game/{gid}?token={guest}" in mail.get_content()
-    off = mail["List-Unsubscribe"].strip("<>")
-    assert httpx.get(off).status_code == 200
+    for address, token in (("guest@cyclades.test", guest), ("zoe@cyclades.test", tokens[0])):
+        mail = smtp.to(address)[0]
+        assert mail["Subject"] == "Cyclades : c'est votre tour", mail["Subject"]
+        text = mail.get_content()
+        assert "C'est votre tour dans une partie de Cyclades." in text and f"/game/{gid}?token={token}" in text
+        assert "Pour ne plus en recevoir, ouvrez ce lien : " in text
+    off = smtp.to("guest@cyclades.test")[0]["List-Unsubscribe"].strip("<>")
+    assert "lang=fr" in off
+    page = httpx.get(off)
+    assert page.status_code == 200 and "Vous ne recevrez plus d'e-mails à propos de cette partie." in page.text
     assert http.get(f"/api/games/{gid}/notify", params={"token": guest}).json()["email"] is None
+    bad = httpx.get(off.replace("k=", "k=x"))
+    assert bad.status_code == 400 and "Ce lien n'est pas correct" in bad.text
     http.close()

@@ -24,6 +24,7 @@ import contextvars
 import gettext as _gettext
 import io
 import re
+import string
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -132,9 +133,15 @@ def language(lang: str | None) -> Iterator[str]:
         _current.reset(token)
 
 
+def _sentence(lang: str, text: str) -> str:
+    """A translated message, as a Sentence when its language elides at its seams."""
+    return Sentence(text) if lang in ELIDING and "{" in text else text
+
+
 def _(message: str) -> str:
     """`message` in the current language."""
-    return translations(_current.get()).gettext(message)
+    lang = _current.get()
+    return _sentence(lang, translations(lang).gettext(message))
 
 
 gettext = _
@@ -142,12 +149,96 @@ gettext = _
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of `n` in the current language (French counts 0 and 1 as singular)."""
-    return translations(_current.get()).ngettext(singular, plural, n)
+    lang = _current.get()
+    return _sentence(lang, translations(lang).ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """`message` as meant in `context` (the same English word, two French ones)."""
-    return translations(_current.get()).pgettext(context, message)
+    lang = _current.get()
+    return _sentence(lang, translations(lang).pgettext(context, message))
+
+
+# --- French elision at a sentence's seams ------------------------------------------------------------
+# A French message glues a word to a placeholder ("Partir de {area}", "grâce à {by}", "Offrir {n}
+# PO à {god}"); the word it gets decides the seam: "de" + "Anafi" is "d'Anafi", "de" + "le golfe
+# d'Éos" is "du golfe d'Éos", "à" + "le Sphinx" is "au Sphinx". The catalog cannot know the word,
+# so the seam is made when the message is filled: a French message is a `Sentence`, whose
+# `.format()` is `joined()`. Only the word written in the message right before a placeholder is
+# changed, never the words of the message or of the name themselves; English is never touched.
+
+ELIDING = frozenset({"fr"})
+_VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
+_ASPIRATED = ("héros", "harpie", "hasard", "haut", "hors", "huit")  # h aspiré: "de Héros"
+_SEAM = re.compile(r"(?<![\w'’])(de|De|à|À|que|Que) $")
+_SEAM_IN_MESSAGE = re.compile(r"(?<![\w'’])(?:de|De|à|À|que|Que) \{")
+_CONTRACTED = {("de", "le "): "du ", ("de", "les "): "des ", ("à", "le "): "au ", ("à", "les "): "aux "}
+
+
+def elides(word: str) -> bool:
+    """Whether a French word takes an elided article or preposition before it ("d'Anafi",
+    "d'Héra", "d'une Flotte"; not "de Harpie", "de 3 Troupes")."""
+    w = word.lower()
+    if not w or not w[0].isalpha():
+        return False
+    if w[0] in _VOWELS:
+        return True
+    return w[0] == "h" and len(w) > 1 and w[1] in _VOWELS and not w.startswith(_ASPIRATED)
+
+
+def seam(before: str, word: str) -> tuple[str, str]:
+    """French text `before` a placeholder and the `word` it gets, joined as French writes them:
+    ("Partir de ", "Anafi") -> ("Partir d'", "Anafi"); ("grâce à ", "le Sphinx") -> ("grâce ",
+    "au Sphinx")."""
+    m = _SEAM.search(before)
+    if not m:
+        return before, word
+    glue = m.group(1)
+    head, low = before[:m.start()], glue.lower()
+    for article in ("le ", "les "):
+        form = _CONTRACTED.get((low, article))
+        if form and word.startswith(article):
+            return head, (form.capitalize() if glue[0].isupper() else form) + word[len(article):]
+    if low in ("de", "que") and elides(word):
+        return head + glue[:-1] + "'", word
+    return before, word
+
+
+_FORMATTER = string.Formatter()
+
+
+def joined(message: str, *args: object, **parts: object) -> str:
+    """`message.format(*args, **parts)`, its seams joined as its language writes them (French:
+    `seam`); in another language, or with no seam, exactly `str.format`."""
+    if _current.get() not in ELIDING or not _SEAM_IN_MESSAGE.search(message):
+        return str.format(message, *args, **parts)
+    return _joined(message, args, parts)
+
+
+def _joined(message: str, args: tuple[object, ...], parts: dict[str, object]) -> str:
+    out, auto = "", 0
+    for literal, named, spec, conversion in _FORMATTER.parse(message):
+        out += literal
+        if named is None:
+            continue
+        field = named or str(auto)
+        auto += named == ""
+        one = "{" + field + ("!" + conversion if conversion else "") + (":" + spec if spec else "") + "}"
+        out, word = seam(out, one.format(*args, **parts))
+        out += word
+    return out
+
+
+class Sentence(str):
+    """A message in a language that elides (French): filled by `joined` (its seams made)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **parts: object) -> str:
+        text = str(self)
+        if not _SEAM_IN_MESSAGE.search(text):
+            return str.format(text, *args, **parts)
+        return _joined(text, args, parts)
 
 
 def listing(items: Iterable[object]) -> str:

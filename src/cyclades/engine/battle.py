@@ -17,13 +17,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from ..content.gods import METROPOLIS
+from ..content.i18n import N_
 from . import ops
 from .actions import Action
 from .chance import after_chance, roll
-from .frames import At, Count, Frame, From, Handler, Player, handler, nearest, pop, push
+from .frames import Addressed, At, Count, Frame, From, Handler, Player, handler, nearest, pop, push
 from .heroes import heroes_arrive, lose_hero
 from .hooks import Hook
 from .metropolis import metropolis_conquered
+from .naming import at_area
 from .queries import (
     accessible_lands,
     building_active,
@@ -366,6 +368,26 @@ class BattleFrame(Frame):
 
 @handler("battle", BattleFrame)
 class Battle(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        at, stage, sea = at_area(g, f.get("area")), str(f.get("stage", "")), bool(f.get("sea"))
+        if stage == "loss":
+            return who.say(N_("You lost the round of the Sea Battle {at}: choose a unit to lose"),
+                           N_("{player} lost the round of the Sea Battle {at}: choose a unit to lose"), at=at) \
+                if sea else who.say(N_("You lost the round of the Land Battle {at}: choose a unit to lose"),
+                                    N_("{player} lost the round of the Land Battle {at}: choose a unit to lose"), at=at)
+        if stage.startswith(("retreat", "flee")):
+            if sea:
+                return who.say(N_("You may retreat from the Sea Battle {at}"),
+                               N_("{player} may retreat from the Sea Battle {at}"), at=at)
+            return who.say(N_("You may retreat from the Land Battle {at}"),
+                           N_("{player} may retreat from the Land Battle {at}"), at=at)
+        if sea:
+            return who.say(N_("You are fighting the Sea Battle {at}"), N_("{player} is fighting the Sea Battle {at}"),
+                           at=at)
+        return who.say(N_("You are fighting the Land Battle {at}"), N_("{player} is fighting the Land Battle {at}"),
+                       at=at)
+
 
     @staticmethod
     def auto(g: Context, f: BattleFrame) -> bool:

@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
+from ..content.i18n import _
 from .actions import Action, new_action
 from .context import SEEDED
-from .frames import Frame, Handler, Role, handler, pop, push
+from .frames import Addressed, Frame, Handler, Role, handler, pop, push
 from .hooks import Table
 from .ops import DIE_FACES, PEEKED_ON_TOP, roll_die, shuffle
 from .state import NOBODY
@@ -164,6 +165,12 @@ def _record(g: Context, f: ChanceFrame, outcome: Any) -> None:
 
 @handler("chance", ChanceFrame)
 class Chance(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        if f.get("draw") == "dice":
+            return _("Chance decides: a battle die is rolled")
+        return _("Chance decides: a card is drawn")
+
     @staticmethod
     def auto(g: Context, f: ChanceFrame) -> bool:
         outcome = _certain(g, f)

@@ -21,13 +21,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..content.gods import APOLLO, GODS
+from ..content.i18n import N_
 from . import ops
 from .actions import Action
 from .board import load_classic
 from .chance import after_chance, draw
 from .cycle import GOD_PREPARATION
-from .frames import Area, AreaCounts, Areas, Count, Frame, From, Handler, handler, pop, push
-from .moves import arrive_sea, sea_origins
+from .frames import Addressed, Area, AreaCounts, Areas, Count, Frame, From, Handler, handler, pop, push
+from .moves import arrive_sea, move_step, sea_origins
 from .ops import discard_creature_card, release
 from .queries import can_enter_sea, controlled_lands, sea_neighbours
 from .setup import SETUPS
@@ -239,6 +240,16 @@ class VoyageFrame(Frame):
     dropped: bool            # fleets were dropped at this sea (once per sea)
 
 
+# What a Fleet move waits on, by its step: (to the player, about them).
+VOYAGE_STEPS = {
+    "origin": (N_("You are making a Fleet move: choose where the units leave from"),
+               N_("{player} is making a Fleet move: choose where the units leave from")),
+    "dest": (N_("You are making a Fleet move: choose where they go"),
+             N_("{player} is making a Fleet move: choose where they go")),
+    "units": (N_("You are making a Fleet move: choose how many Fleets go"),
+              N_("{player} is making a Fleet move: choose how many Fleets go")),
+}
+
 @handler("voyage", VoyageFrame)
 class Voyage(Handler):
     """Poseidon's classic fleet move (R17): "For 1 GP, the player may move Fleets currently on
@@ -252,6 +263,10 @@ class Voyage(Handler):
     ends (stop, third space, or a battle); it may be cancelled until then.
 
     Frame: `VoyageFrame`."""
+
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        return who.say(*VOYAGE_STEPS[move_step(f, cls.legal(g, f))])
 
     @staticmethod
     def legal(g: Context, f: VoyageFrame) -> list[Action]:

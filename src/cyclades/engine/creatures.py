@@ -23,6 +23,9 @@ from .ops import ON_CREATURE_LEAVES, PEEKED_ON_TOP, discard_creature_card
 from .queries import building_active, card_of, creatures_on_board, shielded, shielded_area
 
 __all__ = ["EFFECTS", "CreatureFrame", "Effect", "effect", "finish", "play_creature", "shielded"]
+from ..content.i18n import N_
+from .frames import Addressed
+from .naming import creature_name
 from .teams import pay, purse
 from .turns import TurnFrame, menu_item
 from .unit_choice import UnitChoice
@@ -142,6 +145,11 @@ class CreatureFrame(Frame, UnitChoice, total=False):
 @handler("creature", CreatureFrame)
 class CreatureHandler(Handler):
     """Frame: `CreatureFrame`."""
+
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        return who.say(N_("You are using {creature}"), N_("{player} is using {creature}"),
+                       creature=creature_name(str(f.get("card"))))
 
     @staticmethod
     def legal(g: Context, f: CreatureFrame) -> list[Action]:
@@ -265,6 +273,9 @@ class PeekFrame(Frame):
 
 @handler("peek", PeekFrame)
 class Peek(Handler):
+    waits = (N_("You looked at the top Creature card: play it or put it back"),
+             N_("{player} looked at the top Creature card: play it or put it back"))
+
     @staticmethod
     def legal(g: Context, f: PeekFrame) -> list[Action]:
         out = [Action("return_peeked")]

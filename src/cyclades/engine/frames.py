@@ -2,8 +2,9 @@
 
 Each pending choice is a frame: a small plain dict on `state.stack` with its `kind` and the
 `player` it waits on, plus the fields of its kind. A handler per kind answers what the legal
-actions are, what an action does, and (`auto`) what happens without anyone deciding, such as
-a battle round's dice. Handlers register themselves with `@handler(kind, KindFrame)` in
+actions are, what an action does, (`auto`) what happens without anyone deciding, such as
+a battle round's dice, and (`waits`, or `waiting` where the frame's fields are needed) what the
+frame waits on, in words. Handlers register themselves with `@handler(kind, KindFrame)` in
 `HANDLERS`.
 
 Each kind declares its fields as a `TypedDict` next to its handler (`BattleFrame` in battle.py,
@@ -19,7 +20,9 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NamedTuple, TypedDict, TypeVar
+
+from ..content.i18n import N_, _
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -67,11 +70,33 @@ class Frame(TypedDict):
     player: int  # the player the frame waits on (it may change: the next bidder, a battle's loser)
 
 
+class Addressed(NamedTuple):
+    """Whom a sentence of what the game waits on speaks of: the player it waits on, addressed
+    as "you" or named."""
+    you: bool   # the sentence addresses the player it waits on
+    name: str   # "Player 2", "Ann"
+
+    def say(self, to_you: str, about: str, **parts: Any) -> str:
+        """One of two catalog messages: to the player ("You are ...") or about them."""
+        return (_(to_you) if self.you else _(about)).format(player=self.name, **parts)
+
+
 class Handler:
     """Base for frame handlers; subclasses override what they need. `f` is the frame of the
     handler's kind, whose TypedDict `@handler` records in `fields`."""
 
     fields: type = Frame
+    # What the frame waits on: a catalog message said to the player it waits on, and one said
+    # about them ("You are placing a Prosperity token", "{player} is placing ..."); a handler
+    # whose sentence needs the frame's fields overrides `waiting` instead.
+    waits: ClassVar[tuple[str, str] | None] = None
+
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        if cls.waits is not None:
+            return who.say(*cls.waits)
+        return who.say(N_("You are deciding ({what})"), N_("{player} is deciding ({what})"),
+                       what=str(f.get("kind")).replace("_", " "))
 
     @staticmethod
     def legal(g: Context, f: Any) -> list[Action]:

@@ -19,10 +19,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..content.gods import APOLLO
+from ..content.i18n import N_
 from . import ops
 from .actions import Action
-from .frames import Area, Frame, Handler, handler, pop, push
+from .frames import Addressed, Area, Frame, Handler, handler, pop, push
 from .hooks import Hook, plug_class
+from .naming import card_name
 from .ops import ON_HERO_LOST
 from .queries import can_place_land, controlled_lands
 from .teams import pay, purse
@@ -84,6 +86,10 @@ class PlaceHeroFrame(Frame):
 
 @handler("place_hero", PlaceHeroFrame)
 class PlaceHero(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        return who.say(N_("You are placing {hero}"), N_("{player} is placing {hero}"), hero=card_name(f.get("hero")))
+
     @staticmethod
     def legal(g: Context, f: PlaceHeroFrame) -> list[Action]:
         return [Action("place_hero", what=f["hero"], where=g.board.ids[a]) for a in hero_sites(g, f["player"])]
@@ -216,6 +222,11 @@ class SacrificeFrame(Frame, UnitChoice, total=False):
 
 @handler("sacrifice", SacrificeFrame)
 class Sacrifice(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        return who.say(N_("You are sacrificing {hero}"), N_("{player} is sacrificing {hero}"),
+                       hero=card_name(f.get("hero")))
+
 
     @staticmethod
     def legal(g: Context, f: SacrificeFrame) -> list[Action]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..content.i18n import N_
 from .actions import Action
 from .creatures import EFFECTS, creature_destinations
 from .frames import Frame, Handler, handler, pop, push
@@ -35,6 +36,9 @@ class MaintainFrame(Frame):
 
 @handler("maintain", MaintainFrame)
 class Maintenance(Handler):
+    waits = (N_("You are paying the Maintenance Costs of your Creatures"),
+             N_("{player} is paying the Maintenance Costs of their Creatures"))
+
 
     @staticmethod
     def legal(g: Context, f: MaintainFrame) -> list[Action]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..content.gods import BUILDINGS, METROPOLIS
+from ..content.i18n import N_
 from . import ops
 from .actions import Action
 from .chance import after_chance, draw
@@ -81,6 +82,9 @@ class MetropolisFrame(Frame):
 
 @handler("metropolis", MetropolisFrame)
 class Metropolis(Handler):
+    waits = (N_("You are building a Metropolis: choose where"),
+             N_("{player} is building a Metropolis: choose where"))
+
 
     @staticmethod
     def auto(g: Context, f: MetropolisFrame) -> bool:
@@ -223,6 +227,9 @@ class BonusFleetFrame(Frame):
 class BonusFleet(Handler):
     """Fleets go to sea areas the player already controls (Gain two Fleets)."""
 
+    waits = (N_("You are placing your bonus Fleets"),
+             N_("{player} is placing their bonus Fleets"))
+
     @staticmethod
     def legal(g: Context, f: BonusFleetFrame) -> list[Action]:
         if not g.state.fleets_left[f["player"]]:
@@ -251,6 +258,9 @@ class ReserveFrame(Frame):
 @handler("reserve", ReserveFrame)
 class ReserveCreature(Handler):
     """A control token on a creature of the track: only its owner may buy it."""
+
+    waits = (N_("You may reserve a Creature of the track (a Metropolis bonus)"),
+             N_("{player} may reserve a Creature of the track (a Metropolis bonus)"))
 
     @staticmethod
     def legal(g: Context, f: ReserveFrame) -> list[Action]:

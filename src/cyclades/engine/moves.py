@@ -7,13 +7,14 @@ until the destination is chosen.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from ..content.gods import APOLLO, GODS
+from ..content.i18n import N_
 from . import ops
 from .actions import Action
 from .battle import creature_units, start_battle
-from .frames import Count, Frame, From, Handler, handler, nearest, pop, push
+from .frames import Addressed, Count, Frame, From, Handler, handler, nearest, pop, push
 from .heroes import heroes_arrive
 from .hooks import Hook
 from .queries import (
@@ -272,8 +273,44 @@ class LandMoveFrame(Frame, UnitChoice):
     hero: str    # the hero of a Heroic Move ("" for a Land Move)
 
 
+# What a move waits on, by the kind of move and its step: (to the player, about them).
+MOVE_STEPS = {
+    ("land", "origin"): (N_("You are making a Land Move: choose where the units leave from"),
+                         N_("{player} is making a Land Move: choose where the units leave from")),
+    ("land", "dest"): (N_("You are making a Land Move: choose where they go"),
+                       N_("{player} is making a Land Move: choose where they go")),
+    ("land", "units"): (N_("You are making a Land Move: choose the units that go"),
+                        N_("{player} is making a Land Move: choose the units that go")),
+    ("heroic", "origin"): (N_("You are making a Heroic Move: choose where the units leave from"),
+                           N_("{player} is making a Heroic Move: choose where the units leave from")),
+    ("heroic", "dest"): (N_("You are making a Heroic Move: choose where they go"),
+                         N_("{player} is making a Heroic Move: choose where they go")),
+    ("heroic", "units"): (N_("You are making a Heroic Move: choose the units that go"),
+                          N_("{player} is making a Heroic Move: choose the units that go")),
+    ("sea", "origin"): (N_("You are making a Sea Move: choose where the units leave from"),
+                        N_("{player} is making a Sea Move: choose where the units leave from")),
+    ("sea", "dest"): (N_("You are making a Sea Move: choose where they go"),
+                      N_("{player} is making a Sea Move: choose where they go")),
+    ("sea", "units"): (N_("You are making a Sea Move: choose how many Fleets go"),
+                       N_("{player} is making a Sea Move: choose how many Fleets go")),
+}
+
+
+def move_step(f: Any, legal: list[Action]) -> str:
+    """Where a move stands, as its sentence says it: "origin", "dest" or "units"."""
+    stage = f.get("stage")
+    if stage == "origin":
+        return "origin"
+    if "destination" in {a.kind for a in legal} or stage in ("dest", "route"):
+        return "dest"
+    return "units"
+
 @handler("land_move", LandMoveFrame)
 class LandMove(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        return who.say(*MOVE_STEPS["heroic" if f.get("hero") else "land", move_step(f, cls.legal(g, f))])
+
 
     @staticmethod
     def legal(g: Context, f: LandMoveFrame) -> list[Action]:
@@ -357,6 +394,10 @@ class SeaMoveFrame(Frame):
 
 @handler("sea_move", SeaMoveFrame)
 class SeaMove(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        return who.say(*MOVE_STEPS["sea", move_step(f, cls.legal(g, f))])
+
     @staticmethod
     def legal(g: Context, f: SeaMoveFrame) -> list[Action]:
         s, b, p = g.state, g.board, f["player"]

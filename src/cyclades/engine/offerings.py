@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content.gods import APOLLO
+from ..content.i18n import N_
 from .actions import Action, new_action
 from .frames import Frame, Handler, Queue, handler, pop, push
 from .teams import friends, pay, purse
@@ -95,6 +96,9 @@ class OfferFrame(Frame):
 
 @handler("offer", OfferFrame)
 class Offering(Handler):
+    waits = (N_("You are making an Offering: choose a God and the GP to offer, or Apollo"),
+             N_("{player} is making an Offering: choose a God and the GP to offer, or Apollo"))
+
     @staticmethod
     def legal(g: Context, f: OfferFrame) -> list[Action]:
         s, p = g.state, f["player"]

@@ -6,14 +6,16 @@ classic printed starting positions in engine/classic.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..content import cards
+from ..content.i18n import N_, ngettext
 from . import ops
 from .actions import Action
 from .board import max_matching
-from .frames import Areas, Count, Frame, Handler, Queue, handler, pop, push
+from .frames import Addressed, Areas, Count, Frame, Handler, Queue, handler, pop, push
 from .hooks import Table
+from .naming import area_name
 from .state import NOBODY, State
 from .teams import allowed_start
 
@@ -191,8 +193,70 @@ class PlacementFrame(Frame):
     troops_to_place: Count  # the basic troops `player` still places (second round)
 
 
+# A placement step: (to you, first round; about another, first round; the same, second round)
+PLACEMENT_STEPS = {
+    "land": (N_("You are placing your starting units (first round): "
+                "choose a free land area for a Control token"),
+             N_("{player} is placing their starting units (first round): "
+                "choose a free land area for a Control token"),
+             N_("You are placing your starting units (second round): "
+                "choose a free land area for a Control token"),
+             N_("{player} is placing their starting units (second round): "
+                "choose a free land area for a Control token")),
+    "fleet": (N_("You are placing your starting units (first round): choose the sea next to it for a Fleet"),
+              N_("{player} is placing their starting units (first round): "
+                 "choose the sea next to it for a Fleet"),
+              N_("You are placing your starting units (second round): choose the sea next to it for a Fleet"),
+              N_("{player} is placing their starting units (second round): "
+                 "choose the sea next to it for a Fleet")),
+    "troop": (N_("You are placing your starting units (first round): place Troops on your land areas"),
+              N_("{player} is placing their starting units (first round): place Troops on their land areas"),
+              N_("You are placing your starting units (second round): place Troops on your land areas"),
+              N_("{player} is placing their starting units (second round): place Troops on their land areas")),
+}
+PLACEMENT_ANY = (N_("You are placing your starting units (first round): choose an area"),
+              N_("{player} is placing their starting units (first round): choose an area"),
+              N_("You are placing your starting units (second round): choose an area"),
+              N_("{player} is placing their starting units (second round): choose an area"))
+
 @handler("placement", PlacementFrame)
 class Placement(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        step, first = f.get("step"), f.get("round") == 1
+        if step == "troop":
+            n = f.get("troops_to_place", 0)
+            if first:
+                return who.say(ngettext("You are placing your starting units (first round): "
+                                      "place {n} more Troop on your land areas",
+                                      "You are placing your starting units (first round): "
+                                      "place {n} more Troops on your land areas", n),
+                             ngettext("{player} is placing their starting units (first round): "
+                                      "place {n} more Troop on their land areas",
+                                      "{player} is placing their starting units (first round): "
+                                      "place {n} more Troops on their land areas", n), n=n)
+            return who.say(ngettext("You are placing your starting units (second round): "
+                                  "place {n} more Troop on your land areas",
+                                  "You are placing your starting units (second round): "
+                                  "place {n} more Troops on your land areas", n),
+                         ngettext("{player} is placing their starting units (second round): "
+                                  "place {n} more Troop on their land areas",
+                                  "{player} is placing their starting units (second round): "
+                                  "place {n} more Troops on their land areas", n), n=n)
+        if step == "fleet" and f.get("claimed"):
+            area = area_name(g, f["claimed"][-1])
+            if first:
+                return who.say(N_("You are placing your starting units (first round): "
+                                "choose a sea next to {area} for a Fleet"),
+                             N_("{player} is placing their starting units (first round): "
+                                "choose a sea next to {area} for a Fleet"), area=area)
+            return who.say(N_("You are placing your starting units (second round): "
+                            "choose a sea next to {area} for a Fleet"),
+                         N_("{player} is placing their starting units (second round): "
+                            "choose a sea next to {area} for a Fleet"), area=area)
+        texts = PLACEMENT_STEPS.get(str(step)) or PLACEMENT_ANY
+        return who.say(*(texts[:2] if first else texts[2:]))
+
 
     @staticmethod
     def legal(g: Context, f: PlacementFrame) -> list[Action]:

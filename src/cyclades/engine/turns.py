@@ -8,14 +8,17 @@ is said where each is registered (`menu_item(..., when=...)`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..content.gods import APOLLO, BUILDINGS, GODS
+from ..content.i18n import N_
 from . import ops
 from .actions import Action, new_action
-from .frames import Count, Frame, Handler, handler, pop, push
+from .frames import Addressed, Count, Frame, Handler, handler, pop, push
 from .hooks import Table
+from .naming import god_name
 from .ops import ON_BUILDINGS_GAINED
+from .phrases import a_thing, count_of
 from .queries import (
     buildings_of,
     can_enter_sea,
@@ -157,6 +160,12 @@ def push_place_unit(g: Context, p: int, unit: str, count: int = 1, then: None = 
 
 @handler("place_unit", PlaceUnitFrame)
 class PlaceUnit(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        return who.say(N_("You are placing {units} just recruited: choose where"),
+                       N_("{player} is placing {units} just recruited: choose where"),
+                       units=count_of(f.get("unit", "troop"), f.get("left", 1)))
+
     @staticmethod
     def auto(g: Context, f: PlaceUnitFrame) -> bool:
         # A reserve emptied meanwhile (e.g. by a bonus decided first) skips the rest (R13, R28).
@@ -202,6 +211,13 @@ class BuildFrame(Frame, total=False):
 class Build(Handler):
     """Build on an empty site of a controlled land area; with none free, forgo or
     build in place of one of your basic buildings (R13)."""
+
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        if not f.get("building"):
+            return who.say(N_("You are building: choose what"), N_("{player} is building: choose what"))
+        return who.say(N_("You are building {a}: choose where"), N_("{player} is building {a}: choose where"),
+                       a=a_thing(str(f.get("building"))))
 
     @staticmethod
     def auto(g: Context, f: BuildFrame) -> bool:
@@ -286,6 +302,13 @@ END_TURN = Action("end_turn")
 
 @handler("turn", TurnFrame)
 class Turn(Handler):
+    @classmethod
+    def waiting(cls, g: Context, f: Any, who: Addressed) -> str:
+        if f.get("god") == APOLLO:
+            return who.say(N_("You are taking Apollo's favour"), N_("{player} is taking Apollo's favour"))
+        return who.say(N_("You are taking your turn with {god}"), N_("{player} is taking their turn with {god}"),
+                       god=god_name(f.get("god")))
+
 
     @staticmethod
     def auto(g: Context, f: TurnFrame) -> bool:
@@ -380,6 +403,9 @@ class ProsperFrame(Frame):
 @handler("prosper", ProsperFrame)
 class Prosper(Handler):
     """Place Prosperity tokens; `left` lists the area types still to receive one, last first."""
+
+    waits = (N_("You are placing a Prosperity token"),
+             N_("{player} is placing a Prosperity token"))
 
     @staticmethod
     def legal(g: Context, f: ProsperFrame) -> list[Action]:

@@ -105,4 +105,5 @@ def _validation_message(exc: RequestValidationError) -> str:
     for e in exc.errors():
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
         parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
-    return "malformed request: " + "; ".join(parts)
+    # pydantic's own words stay English: they name the fields of the API, which are English too
+    return _("malformed request: {problems}").format(problems="; ".join(parts))

@@ -32,7 +32,7 @@ from http.cookies import SimpleCookie
 import sqlalchemy as sa
 from starlette.datastructures import Headers
 
-from ..content.i18n import N_
+from ..content.i18n import N_, _
 from .errors import Refused
 from .people_schema import accounts, logins
 from .security import origin_allowed
@@ -178,8 +178,8 @@ class Sessions:
         changing = method not in SAFE_METHODS
         if (changing and not self._same_site(scope, headers, people)
                 and (cookie(headers, SESSION_COOKIE) or scope["path"] in ANONYMOUS_GUARDED)):
-            return await _refuse(send, 403, "refused: this request came from a page of another "
-                                            "site (cross-site request forgery)")
+            return await _refuse(send, 403, _("refused: this request came from a page of another "
+                                              "site (cross-site request forgery)"))
         token = cookie(headers, SESSION_COOKIE)
         if token is None or people is None:
             return await self.app(scope, receive, send)
@@ -191,13 +191,13 @@ class Sessions:
         if changing:
             sent = headers.get(CSRF_HEADER) or ""
             if not sent:
-                return await _refuse(send, 403, "refused: a logged-in request that changes "
-                                                "something must carry the X-CSRF-Token header "
-                                                "(the cyclades_csrf cookie's value)")
+                return await _refuse(send, 403, _("refused: a logged-in request that changes "
+                                                  "something must carry the X-CSRF-Token header "
+                                                  "(the cyclades_csrf cookie's value)"))
             if not secrets.compare_digest(sent.encode("utf-8", "surrogatepass"),
                                           found["csrf"].encode("utf-8")):
-                return await _refuse(send, 403, "refused: the X-CSRF-Token header is not this "
-                                                "login's (reload the page)")
+                return await _refuse(send, 403, _("refused: the X-CSRF-Token header is not this "
+                                                  "login's (reload the page)"))
         state["account"] = found
         await self.app(scope, receive, send)
 

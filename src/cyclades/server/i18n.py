@@ -145,7 +145,8 @@ async def choose_language(body: LanguageChoice, request: Request):
     (a login elsewhere then speaks it too)."""
     lang = body.lang.strip().lower()
     if lang not in LANGUAGES and lang != PSEUDO:
-        return JSONResponse({"detail": f"no language {body.lang!r}: one of {', '.join(LANGUAGES)}"},
+        return JSONResponse({"detail": i18n._("no language {lang}: one of {known}").format(
+                             lang=repr(body.lang), known=", ".join(LANGUAGES))},
                             status_code=422)
     account = (request.scope.get("state") or {}).get("account")
     people = getattr(request.app.state, "people", None)

@@ -34,16 +34,18 @@ import logging
 import secrets
 import time
 from email.message import EmailMessage
+from html import escape
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from ..content.i18n import N_
+from ..content.i18n import DEFAULT, LANGUAGES, N_, _, current, language
 from .auth import account_of
 from .clocks import now, speed_of
 from .errors import Refused, refusals
+from .i18n import request_language
 from .people_schema import accounts, metadata, seat_holders
 from .tasks import stop_tasks
 
@@ -70,6 +72,7 @@ notifications = sa.Table(
     sa.Column("sent", sa.Float, nullable=True),
     sa.Column("lease", sa.Float, nullable=True),
     sa.Column("tries", sa.Integer, nullable=False, server_default=sa.text("0")),
+    sa.Column("lang", sa.String(8), nullable=True),          # a guest's language (an account's: its setting)
     sa.Index("notifications_due", "sent", "due"),
 )
 
@@ -89,6 +92,7 @@ guest_addresses = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("email", sa.String(254), nullable=False),
     sa.Column("since", sa.Float, nullable=False),
+    sa.Column("lang", sa.String(8), nullable=True),          # the language they gave it in
 )
 
 # Keys the server makes once and every process shares: the VAPID key pair, the key that signs
@@ -125,6 +129,14 @@ def make_vapid_pem() -> str:
     v = Vapid02()
     v.generate_keys()
     return v.private_pem().decode()
+
+
+def language_of(engine, account_id: int) -> str:
+    """The language an account's messages are written in: its setting (the switch), else English."""
+    with engine.connect() as c:
+        text = c.execute(sa.select(accounts.c.settings).where(accounts.c.id == account_id)).scalar()
+    lang = json.loads(text or "{}").get("language")
+    return lang if lang in LANGUAGES else DEFAULT
 
 
 def choices_of(engine, account_id: int) -> dict:
@@ -179,11 +191,12 @@ def enqueue(engine, game_id: str, kind: str, seats: list, at: float, digest_hour
             if ch["by_push"]:
                 rows.append({**row, "channel": "push", "due": at})
         held = {h.seat for h in holders}
-        for g in c.execute(sa.select(guest_addresses.c.seat, guest_addresses.c.email)
+        for g in c.execute(sa.select(guest_addresses.c.seat, guest_addresses.c.email, guest_addresses.c.lang)
                            .where(guest_addresses.c.game_id == game_id, guest_addresses.c.seat.in_(seats))):
             if g.seat not in held:  # an account's own choices come first
                 rows.append({"account_id": None, "email": g.email, "seat": g.seat, "kind": kind,
-                             "game_id": game_id, "created": at, "channel": "email", "due": at})
+                             "game_id": game_id, "created": at, "channel": "email", "due": at,
+                             "lang": g.lang})
         if rows:
             c.execute(notifications.insert(), rows)
     return len(rows)
@@ -204,7 +217,7 @@ def claim(engine, at: float, pg: bool) -> list:
             .returning(notifications.c.id, notifications.c.account_id, notifications.c.email,
                        notifications.c.channel,
                        notifications.c.kind, notifications.c.game_id, notifications.c.seat,
-                       notifications.c.tries))
+                       notifications.c.tries, notifications.c.lang))
     with engine.begin() as c:
         return [r._asdict() for r in c.execute(stmt)]
 
@@ -216,12 +229,13 @@ def mark_sent(engine, ids: list, at: float) -> None:
                       .values(sent=at))
 
 
-def set_guest_address(engine, game_id: str, seat: int, email: str | None) -> None:
+def set_guest_address(engine, game_id: str, seat: int, email: str | None, lang: str | None = None) -> None:
     with engine.begin() as c:
         c.execute(guest_addresses.delete().where(guest_addresses.c.game_id == game_id,
                                                  guest_addresses.c.seat == seat))
         if email:
-            c.execute(guest_addresses.insert().values(game_id=game_id, seat=seat, email=email, since=time.time()))
+            c.execute(guest_addresses.insert().values(game_id=game_id, seat=seat, email=email, since=time.time(),
+                                                      lang=lang))
 
 
 def guest_address(engine, game_id: str, seat: int) -> str | None:
@@ -261,20 +275,22 @@ def unsubscribe_push(engine, endpoint: str, account_id: int | None = None) -> in
 
 # --- the messages ------------------------------------------------------------------------------------
 
-SUBJECTS = {"turn": "Cyclades: it is your turn",
-            "timeout": "Cyclades: your time ran out",
-            "over": "Cyclades: a game you played has ended"}
-SENTENCES = {"turn": "It is your turn in a game of Cyclades.",
-             "timeout": "Your time ran out in a game of Cyclades: a bot made that decision for you.",
-             "over": "A game of Cyclades you played in has ended: see how it finished."}
+# Catalog messages, written in the recipient's language (an account's setting, the language a
+# guest gave their address in; else English) when the message is sent.
+SUBJECTS = {"turn": N_("Cyclades: it is your turn"),
+            "timeout": N_("Cyclades: your time ran out"),
+            "over": N_("Cyclades: a game you played has ended")}
+SENTENCES = {"turn": N_("It is your turn in a game of Cyclades."),
+             "timeout": N_("Your time ran out in a game of Cyclades: a bot made that decision for you."),
+             "over": N_("A game of Cyclades you played in has ended: see how it finished.")}
 
 
 def subject_of(rows: list) -> str:
-    return "Cyclades: your games today" if len(rows) > 1 else SUBJECTS[rows[0]["kind"]]
+    return _("Cyclades: your games today") if len(rows) > 1 else _(SUBJECTS[rows[0]["kind"]])
 
 
 def sentence_of(row: dict) -> str:
-    return SENTENCES[row["kind"]]
+    return _(SENTENCES[row["kind"]])
 
 
 class Notifier:
@@ -382,15 +398,16 @@ class Notifier:
 
     async def _send(self, account_id: int, channel: str, rows: list) -> int:
         choices = await self.people.db(choices_of, account_id)
+        lang = await self.people.db(language_of, account_id)
         links = [await self._link(r) for r in rows]
         if channel == "email":
             if not (choices["by_email"] and choices["email"] and self.settings.smtp_host):
                 return 0
-            off = self.unsubscribe_link(account_id)
+            off = self.unsubscribe_link(account_id, lang=lang)
             # the digest: one mail with all; else one each, its subject saying what it is
             batches = [(rows, links)] if choices["digest"] else [([r], [x]) for r, x in zip(rows, links)]
             for batch, batch_links in batches:
-                await self.people.call(self._smtp, self.mail(choices["email"], batch, batch_links, off))
+                await self.people.call(self._smtp, self.mail(choices["email"], batch, batch_links, off, lang))
                 await self._sent(batch)  # a later failure sends only what is left again
             return len(batches)
         if not choices["by_push"]:
@@ -398,7 +415,8 @@ class Notifier:
         subs = await self.people.db(subscriptions_of, account_id)
         n = 0
         for r, link in zip(rows, links):
-            data = json.dumps({"title": subject_of([r]), "body": sentence_of(r), "url": link})
+            with language(lang):
+                data = json.dumps({"title": subject_of([r]), "body": sentence_of(r), "url": link})
             for sub in subs:
                 n += await self.people.call(self._push, sub, data)
             await self._sent([r])
@@ -412,9 +430,10 @@ class Notifier:
         r = rows[0]
         if not self.settings.smtp_host or not r["email"]:
             return 0
-        off = self.unsubscribe_link(None, r["game_id"], r["seat"])
+        lang = r.get("lang") if r.get("lang") in LANGUAGES else DEFAULT
+        off = self.unsubscribe_link(None, r["game_id"], r["seat"], lang=lang)
         for x in rows:
-            await self.people.call(self._smtp, self.mail(r["email"], [x], [await self._link(x)], off))
+            await self.people.call(self._smtp, self.mail(r["email"], [x], [await self._link(x)], off, lang))
             await self._sent([x])
         return len(rows)
 
@@ -430,18 +449,26 @@ class Notifier:
             pass
         return self.settings.public_url.rstrip("/") + path
 
-    def unsubscribe_link(self, account_id: int | None, game_id: str = "", seat: int = 0) -> str:
-        """An account's link, or (`account_id` None) a guest's for the seat of one game."""
+    def unsubscribe_link(self, account_id: int | None, game_id: str = "", seat: int = 0,
+                         lang: str = DEFAULT) -> str:
+        """An account's link, or (`account_id` None) a guest's for the seat of one game; its page
+        in the mail's language."""
         base = self.settings.public_url.rstrip("/") + "/notifications/unsubscribe?"
+        spoken = "" if lang == DEFAULT else f"&lang={lang}"
         if account_id is not None:
-            return base + f"a={account_id}&k={self.unsubscribe_sign(f'{account_id}')}"
-        return base + f"g={game_id}&s={seat}&k={self.unsubscribe_sign(f'guest:{game_id}:{seat}')}"
+            return base + f"a={account_id}&k={self.unsubscribe_sign(f'{account_id}')}{spoken}"
+        return base + f"g={game_id}&s={seat}&k={self.unsubscribe_sign(f'guest:{game_id}:{seat}')}{spoken}"
 
     def unsubscribe_sign(self, who: str) -> str:
         mac = hmac.new(self.unsubscribe_key, f"unsubscribe:{who}".encode(), hashlib.sha256)
         return base64.urlsafe_b64encode(mac.digest()[:18]).decode()
 
-    def mail(self, to: str, rows: list, links: list, off: str) -> EmailMessage:
+    def mail(self, to: str, rows: list, links: list, off: str, lang: str = DEFAULT) -> EmailMessage:
+        """The e-mail of these rows, in `lang`."""
+        with language(lang):
+            return self._mail(to, rows, links, off)
+
+    def _mail(self, to: str, rows: list, links: list, off: str) -> EmailMessage:
         m = EmailMessage()
         m["Subject"] = subject_of(rows)
         m["From"] = self.settings.smtp_from
@@ -449,8 +476,8 @@ class Notifier:
         m["List-Unsubscribe"] = f"<{off}>"
         m["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         body = [f"{sentence_of(r)}\n{link}\n" for r, link in zip(rows, links)]
-        body.append("You get these e-mails because you asked for them.\n"
-                    f"To get no more of them, open this link: {off}\n")
+        body.append(_("You get these e-mails because you asked for them.") + "\n"
+                    + _("To get no more of them, open this link: {link}").format(link=off) + "\n")
         m.set_content("\n".join(body))
         return m
 
@@ -576,10 +603,18 @@ async def drop_subscription(body: Endpoint, request: Request):
     return {"removed": await n.people.db(unsubscribe_push, body.endpoint, me["id"])}
 
 
-UNSUBSCRIBED = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+UNSUBSCRIBED = ("<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
                 "content=\"width=device-width, initial-scale=1\"><title>Cyclades</title>"
                 "<link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main class=\"panel\">"
-                "<p>{}</p><p><a href=\"/account\">Your notification settings</a></p></main></body></html>")
+                "<p>{said}</p><p><a href=\"/account\">{settings}</a></p></main></body></html>")
+
+
+def unsubscribed(said: str, status_code: int = 200) -> HTMLResponse:
+    """The unsubscribe link's page, in the request's language (the link carries the mail's)."""
+    lang = current()
+    html = UNSUBSCRIBED.format(lang=lang if lang in LANGUAGES else DEFAULT, said=escape(_(said), quote=False),
+                               settings=escape(_("Your notification settings"), quote=False))
+    return HTMLResponse(html, status_code=status_code, headers={"content-language": lang})
 
 
 @router.api_route("/notifications/unsubscribe", methods=["GET", "POST"], include_in_schema=False)
@@ -589,15 +624,14 @@ async def unsubscribe(request: Request, a: int = 0, g: str = "", s: int = 0, k: 
     n = notifier_of(request)
     who = f"guest:{g}:{s}" if g else f"{a}"
     if not hmac.compare_digest(n.unsubscribe_sign(who), k):
-        return HTMLResponse(UNSUBSCRIBED.format("This link is not right: open it from the e-mail as it came."),
-                            status_code=400)
+        return unsubscribed(N_("This link is not right: open it from the e-mail as it came."), 400)
     if g:
         await n.people.db(set_guest_address, g, s, None)
-        return HTMLResponse(UNSUBSCRIBED.format("You will get no more e-mails about this game."))
+        return unsubscribed(N_("You will get no more e-mails about this game."))
     choices = await n.people.db(choices_of, a)
     choices.update(by_email=False, digest=False)
     await n.people.db(set_choices, a, choices)
-    return HTMLResponse(UNSUBSCRIBED.format("You will get no more e-mails from this Cyclades server."))
+    return unsubscribed(N_("You will get no more e-mails from this Cyclades server."))
 
 
 class GuestAddress(BaseModel):
@@ -617,7 +651,7 @@ async def guest_notify(game_id: str, body: GuestAddress, request: Request):
         raise Refused(403, N_("a seat's token is needed"))
     email = check_address(body.email)
     n = notifier_of(request)
-    await n.people.db(set_guest_address, game_id, seat, email)
+    await n.people.db(set_guest_address, game_id, seat, email, request_language(request))
     return {"game_id": game_id, "seat": seat, "email": email,
             "email_available": bool(n.settings.smtp_host)}
 

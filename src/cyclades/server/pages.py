@@ -18,6 +18,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from ..content.descriptions import content
+from ..content.i18n import _
 from ..content.rulesets import RULESETS
 from .i18n import TEMPLATES, render
 
@@ -53,7 +54,8 @@ async def get_content(ruleset: str = Query("legendary"), maelstrom: bool = Query
     """What every god, creature, hero, metropolis bonus, building and piece of a ruleset does,
     in plain words, with its cost where it has one."""
     if ruleset not in RULESETS:
-        return JSONResponse({"detail": f"no ruleset {ruleset!r}: one of {', '.join(RULESETS)}"},
+        return JSONResponse({"detail": _("no ruleset {ruleset}: one of {known}").format(
+                             ruleset=repr(ruleset), known=", ".join(RULESETS))},
                             status_code=422)
     return content(ruleset, maelstrom)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, fields
 
 from fastapi import APIRouter
 
+from ..content.i18n import N_
 from .errors import database_down
 
 log = logging.getLogger("cyclades.server")
@@ -86,11 +87,16 @@ class People:
         self.hash_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cyclades-argon2")
         self.passwords = Passwords()
         # The server's own per-client rates (security.Rate): 429 with Retry-After.
-        self.login_attempts = Rate(settings.login_rate, "login attempts")
-        self.login_failures = Rate(settings.login_failures, "failed logins", "for this name")
-        self.wrong_passwords = Rate(settings.login_failures, "wrong passwords", "for this account")
-        self.signups = Rate(settings.signup_rate, "accounts created")
-        self.chat_rate = Rate(settings.chat_rate, "messages", "from you at this table")
+        self.login_attempts = Rate(settings.login_rate, N_(
+            "too many login attempts from your address: at most {n} per {per}; try again in {wait} s"))
+        self.login_failures = Rate(settings.login_failures, N_(
+            "too many failed logins for this name: at most {n} per {per}; try again in {wait} s"))
+        self.wrong_passwords = Rate(settings.login_failures, N_(
+            "too many wrong passwords for this account: at most {n} per {per}; try again in {wait} s"))
+        self.signups = Rate(settings.signup_rate, N_(
+            "too many accounts created from your address: at most {n} per {per}; try again in {wait} s"))
+        self.chat_rate = Rate(settings.chat_rate, N_(
+            "too many messages from you at this table: at most {n} per {per}; try again in {wait} s"))
         self.relay = Relay(self)
         self.tasks: list = []
         self.settling: set = set()

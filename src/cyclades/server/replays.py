@@ -476,7 +476,7 @@ async def upload_replay(request: Request):
                 try:
                     r = await _in_thread(build_upload, data)
                 except ValueError as e:
-                    raise Refused(422, N_("not a game record this engine can replay: {error}"), e=e) from e
+                    raise Refused(422, N_("not a game record this engine can replay: {error}"), error=e) from e
                 _remember(request, rid, r)
     return {"replay_id": rid, "steps": r.steps, "over": r.over, "url": f"/replay/{rid}"}
 

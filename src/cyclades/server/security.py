@@ -56,7 +56,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocketDisconnect
 
-from ..content.i18n import _
+from ..content.i18n import N_, _, language, ngettext
 from . import housekeeping
 from .errors import DATABASE_DOWN, RETRY_AFTER, Refused, database_down
 from .logs import redact_logs
@@ -121,23 +121,31 @@ def _depth(text: str) -> int:
     return deepest
 
 
+TOO_DEEP = {"body": N_("malformed body: JSON nested deeper than {n} levels"),
+            "message": N_("malformed message: JSON nested deeper than {n} levels")}
+
+
+def _too_deep(what: str) -> str:
+    return _(TOO_DEEP.get(what, TOO_DEEP["body"])).format(n=MAX_JSON_DEPTH)
+
+
 def check_json_text(text: str, what: str = "body"):
     """Parse JSON text that the server's own code can take: nested at most MAX_JSON_DEPTH.
     Malformed (with a message) for deeper nesting; ValueError for text that is not JSON."""
     try:
         data = json.loads(text)
     except RecursionError:
-        raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+        raise Malformed(_too_deep(what)) from None
     except ValueError:
         # Not JSON anyway; brackets counted with strings and all (an overestimate) keep a
         # deep prefix from reaching a parser further on.
         if _depth(text) > MAX_JSON_DEPTH:
-            raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+            raise Malformed(_too_deep(what)) from None
         raise
     # Valid JSON: its strings pair up, so stripping them leaves the exact bracket structure.
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH and \
             _depth(_STRING.sub("", text)) > MAX_JSON_DEPTH:
-        raise Malformed(f"malformed {what}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        raise Malformed(_too_deep(what))
     return data
 
 
@@ -146,8 +154,8 @@ def check_json_body(body: bytes):
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise Malformed(f"malformed body: not UTF-8 text (byte {e.start} is {body[e.start]:#04x}); "
-                        f"send JSON encoded as UTF-8") from None
+        raise Malformed(_("malformed body: not UTF-8 text (byte {at} is {byte}); send JSON encoded as UTF-8")
+                        .format(at=e.start, byte=f"{body[e.start]:#04x}")) from None
     try:
         check_json_text(text)
     except Malformed:
@@ -266,9 +274,12 @@ def host_allowed(host: str | None, allowed: tuple | None) -> bool:
     return False
 
 
+MALFORMED_JSON = N_("malformed body: it could not be parsed as JSON")
+
+
 def _host_refused(host) -> str:
-    return (f"this server does not answer to the name {host!r}: its operator names the ones it "
-            f"serves (cyclades serve --allowed-host NAME)")
+    return _("this server does not answer to the name {host}: its operator names the ones it "
+             "serves (cyclades serve --allowed-host NAME)").format(host=repr(host))
 
 
 def _json_type(content_type: str | None) -> bool:
@@ -324,20 +335,29 @@ def client_key(scope) -> str:
     return client[0] if client else "unknown"
 
 
+def _window(item) -> str:
+    """A rate limit's window in words: "1 minute", "2 hours"."""
+    n = item.multiples
+    words = {"second": ngettext("{n} second", "{n} seconds", n), "minute": ngettext("{n} minute", "{n} minutes", n),
+             "hour": ngettext("{n} hour", "{n} hours", n), "day": ngettext("{n} day", "{n} days", n),
+             "month": ngettext("{n} month", "{n} months", n), "year": ngettext("{n} year", "{n} years", n)}
+    return words.get(item.GRANULARITY.name, f"{{n}} {item.GRANULARITY.name}").format(n=n)
+
+
 class Rate:
     """How often one client may do something (the `limits` library's moving window): a spec
-    like "30/minute;300/hour", or "none". A client is a key: an address, or what `whose`
-    names in the message (a name for logins, a person at a table for chat)."""
+    like "30/minute;300/hour", or "none". A client is a key: an address, or what the message
+    names (a name for logins, a person at a table for chat). `message`: the whole refusal, a
+    catalog sentence with {n} (at most), {per} (the window) and {wait} (seconds)."""
 
-    def __init__(self, spec: str, what: str, whose: str = "from your address"):
+    def __init__(self, spec: str, message: str):
         from limits import parse_many
         from limits.storage import MemoryStorage
         from limits.strategies import MovingWindowRateLimiter
         spec = (spec or "").strip()
         self.items = [] if spec.lower() in ("", "none", "0", "off") else parse_many(spec)
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.what = what  # "games created", ...
-        self.whose = whose
+        self.message = message
 
     def retry_after(self, key: str) -> tuple[int, str] | None:
         """(seconds, message) if this client may not do it now."""
@@ -345,9 +365,7 @@ class Rate:
             if not self.limiter.test(item, key):
                 stats = self.limiter.get_window_stats(item, key)
                 wait = max(1, math.ceil(stats.reset_time - time.time()))
-                per = f"{item.multiples} {item.GRANULARITY.name}" + ("s" if item.multiples > 1 else "")
-                return wait, (f"too many {self.what} {self.whose}: at most {item.amount} per "
-                              f"{per}; try again in {wait} s")
+                return wait, _(self.message).format(n=item.amount, per=_window(item), wait=wait)
         return None
 
     def hit(self, key: str):
@@ -378,7 +396,8 @@ class CreationLimits:
     """Per client: a rate of game creation and a number of unfinished games it created."""
 
     def __init__(self, limits: ServerLimits):
-        self.rate = Rate(limits.game_rate, "games created")
+        self.rate = Rate(limits.game_rate, N_("too many games created from your address: at most {n} per {per}; "
+                                              "try again in {wait} s"))
         self.max_open = limits.max_open_games
         self.games: dict[str, list] = {}     # client -> ids of the games it created
         self.pending: dict[str, int] = {}    # client -> creations under way
@@ -444,15 +463,18 @@ class Guard:
         self.limits = limits
         self.creation = creation
         self.style_hashes = style_hashes
-        self.joins = Rate(limits.join_rate, "seats taken")
+        self.joins = Rate(limits.join_rate, N_("too many seats taken from your address: at most {n} per {per}; "
+                                               "try again in {wait} s"))
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            await self.http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await self.websocket(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        from .i18n import chosen
+        with language(chosen(scope)):  # its refusals in the request's language, as the app's
+            if scope["type"] == "http":
+                await self.http(scope, receive, send)
+            else:
+                await self.websocket(scope, receive, send)
 
     # --- HTTP ---
 
@@ -471,13 +493,13 @@ class Guard:
         except ValueError:
             length = None
         if length is not None and length > limit:
-            return await _send_json(send, 413, f"request body too large: {length} bytes "
-                                               f"(at most {limit})", {"connection": "close"})
+            return await _send_json(send, 413, _("request body too large: {length} bytes (at most {limit})")
+                                    .format(length=length, limit=limit), {"connection": "close"})
         chunked = "chunked" in headers.get("transfer-encoding", "").lower()
         if (length or 0) > 0 or chunked:
             if path.startswith("/api/") and not _json_type(headers.get("content-type")):
-                return await _send_json(send, 415, "send the body as JSON, with Content-Type: "
-                                                   "application/json", {"connection": "close"})
+                return await _send_json(send, 415, _("send the body as JSON, with Content-Type: "
+                                                     "application/json"), {"connection": "close"})
             body = await self._body(receive, send, limit)
             if body is None:
                 return  # refused (413, 408), or the client went away
@@ -507,15 +529,15 @@ class Guard:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
             except TimeoutError:
-                await _send_json(send, 408, f"the request body did not arrive within "
-                                            f"{self.limits.body_timeout:g} s", {"connection": "close"})
+                await _send_json(send, 408, _("the request body did not arrive within {seconds} s")
+                                 .format(seconds=f"{self.limits.body_timeout:g}"), {"connection": "close"})
                 return None
             if message["type"] != "http.request":
                 return None  # the client went away
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _send_json(send, 413, f"request body too large: more than {limit} bytes",
+                await _send_json(send, 413, _("request body too large: more than {limit} bytes").format(limit=limit),
                                  {"connection": "close"})
                 return None
             chunks.append(chunk)
@@ -563,9 +585,9 @@ class Guard:
             if n >= c.max_open:
                 wait = max(1, int(self.limits.sweep_seconds))
                 return await _send_json(
-                    send, 429, f"you have {n} unfinished games on this server (at most "
-                               f"{c.max_open} per player): finish or leave some before creating "
-                               f"another", {"retry-after": wait})
+                    send, 429, _("you have {n} unfinished games on this server (at most {most} per "
+                                 "player): finish or leave some before creating another")
+                    .format(n=n, most=c.max_open), {"retry-after": wait})
         status, body = 0, []
 
         async def watch(message):
@@ -791,7 +813,9 @@ def install(app, limits: ServerLimits | None = None):
     app.state.limits = limits
     creation = CreationLimits(limits)
     app.state.creation_limits = creation
-    app.state.upload_rate = Rate(limits.upload_rate, "records replayed")  # replays.py counts them
+    app.state.upload_rate = Rate(limits.upload_rate,  # replays.py counts them
+                                 N_("too many records replayed from your address: at most {n} per {per}; "
+                                    "try again in {wait} s"))
     hashes = inline_style_hashes()
 
     build = app.build_middleware_stack
@@ -813,7 +837,7 @@ def install(app, limits: ServerLimits | None = None):
     async def _http_error(request, exc: HTTPException):
         # FastAPI answers 400 for a body its parser failed on (Guard refuses most before).
         if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
-            return JSONResponse({"detail": "malformed body: it could not be parsed as JSON"},
+            return JSONResponse({"detail": _(MALFORMED_JSON)},
                                 status_code=422)
         return await http_exception_handler(request, exc)
 

@@ -22,7 +22,7 @@ import itertools
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from ..content.i18n import _
+from ..content.i18n import N_, _
 from .errors import DATABASE_DOWN, Refused, database_down
 from .security import REFUSED, Rate, client_key, receive_message
 from .sessions import manager_of
@@ -38,7 +38,8 @@ class Sockets:
 
     def __init__(self, limits):
         self.limits = limits
-        self.rate = Rate(limits.ws_rate, "messages")
+        self.rate = Rate(limits.ws_rate, N_("too many messages from your address: at most {n} per {per}; "
+                                            "try again in {wait} s"))
         self.per_address: dict[str, int] = {}
         self.ids = itertools.count()
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...content.gods import BUILDINGS
+from ...content.i18n import N_
 from .. import ops
 from ..actions import Action
 from ..battle import (
@@ -298,6 +299,9 @@ class RerollFrame(Frame):
 class Reroll(Handler):
     """Croesus' owner may pay 1 GP to re-roll his side's die."""
 
+    waits = (N_("You may pay to re-roll the die (Croesus)"),
+             N_("{player} may pay to re-roll the die (Croesus)"))
+
     @staticmethod
     def legal(g: Context, f: RerollFrame) -> list[Action]:
         return [Action("reroll", what="croesus", n=1), Action("keep_roll")]
@@ -386,6 +390,9 @@ class HectorFrame(Frame):
 @handler("hector", HectorFrame)
 class HectorStrike(Handler):
     """Hector's owner chooses which invading unit he destroys: a troop or a mercenary."""
+
+    waits = (N_("You may destroy an invading unit (Hector)"),
+             N_("{player} may destroy an invading unit (Hector)"))
 
     @staticmethod
     def legal(g: Context, f: HectorFrame) -> list[Action]:

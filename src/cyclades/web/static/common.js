@@ -9,9 +9,35 @@
 const STRINGS = globalThis.CYCLADES_STRINGS || { lang: "en", messages: {}, names: {} };
 export const LANG = STRINGS.lang || "en";
 
+// French glues a word to a placeholder as it writes it (content/i18n.py `seam`): "de" + "Anafi"
+// is "d'Anafi", "de" + "le Kraken" "du Kraken", "à" + "le Sphinx" "au Sphinx".
+const ELIDES = /^(?!h(?:éros|arpie|asard|aut|ors|uit))(?:[aeiouyàâäéèêëîïôöùûüœæ]|h[aeiouyàâäéèêëîïôöùûüœæ])/i;
+const CONTRACTED = { "de le ": "du ", "de les ": "des ", "à le ": "au ", "à les ": "aux " };
+function seam(before, word) {
+  const m = /(^|[^\p{L}\p{N}_'’])(de|De|à|À|que|Que) $/u.exec(before);
+  if (!m || LANG !== "fr") return before + word;
+  const head = before.slice(0, m.index + m[1].length);
+  const glue = m[2];
+  for (const article of ["le ", "les "]) {
+    const form = CONTRACTED[glue.toLowerCase() + " " + article];
+    if (form && word.startsWith(article)) {
+      return head + (glue[0] === glue[0].toUpperCase() ? form[0].toUpperCase() + form.slice(1) : form) + word.slice(article.length);
+    }
+  }
+  if (["de", "que"].includes(glue.toLowerCase()) && ELIDES.test(word)) return head + glue.slice(0, -1) + "'" + word;
+  return before + word;
+}
+
 function fill(text, params) {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    const before = out + text.slice(last, m.index);
+    out = m[1] in params ? seam(before, String(params[m[1]])) : before + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + text.slice(last);
 }
 
 export function _(message, params) {
