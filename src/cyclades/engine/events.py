@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from .context import Context
 
 Event = Any  # an event's dict, as a sentence reads it: maybe of an unknown type, or lacking fields
-Sentence = Callable[[Event, "Context", Namer], str]  # a sentence that needs code: (event, game, P)
+Writer = Callable[[Event, "Context", Namer], str]  # a sentence that needs code: (event, game, P) -> str
 
 
 @dataclass(frozen=True)
@@ -81,13 +81,13 @@ class Kind:
     name: str
     when: str
     fields: tuple[Field, ...]
-    says: str | Sentence  # the sentence in the log: a catalog message (N_) or a function
+    says: str | Writer  # the sentence in the log: a catalog message (N_) or a function
 
 
 _DECLARED: list[Kind] = []
 
 
-def _kind(name: str, when: str, *fields: tuple[Any, ...], says: str | Sentence) -> Kind:
+def _kind(name: str, when: str, *fields: tuple[Any, ...], says: str | Writer) -> Kind:
     kind = Kind(name, when, tuple(Field(*f) for f in fields), says)
     _DECLARED.append(kind)
     return kind
@@ -198,7 +198,7 @@ def _recruited(e: Event, g: Context, P: Namer) -> str:
                                                          gp=gp(e.get("cost", 0)))
 
 
-def _placed(kind: str) -> Sentence:
+def _placed(kind: str) -> Writer:
     def says(e: Event, g: Context, P: Namer) -> str:
         return _("{player} places {units} {at}").format(
             player=P(e.get("player")), units=unit_name(kind, e.get("count", 1)), at=at_area(g, e.get("area")))
