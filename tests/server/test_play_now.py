@@ -102,7 +102,8 @@ def test_bots_fill_the_table_after_the_creators_wait_even_if_nobody_asks(people,
     mine = wait_for(lambda: [x for k in ("waiting_on_me", "running", "open")
                              for x in eve.get("/api/account/games").json()[k]], what="the game in My games")
     assert len(mine) == 1 and mine[0]["speed"] == "turn-based"
-    assert table(eve, t["table_id"])["status"] == "started"
+    # the game is in My games as soon as it is stored; the table says "started" a moment after
+    wait_for(lambda: table(eve, t["table_id"])["status"] == "started", what="the table started")
 
 
 def test_leaving_a_table_before_it_starts(people, server):
