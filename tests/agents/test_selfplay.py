@@ -83,6 +83,14 @@ def test_the_same_seed_gives_the_same_arrays(five, tmp_path):
             assert a[k].dtype == b[k].dtype and a[k].tobytes() == b[k].tobytes(), k
 
 
+def test_worker_processes_give_the_same_arrays(five, tmp_path):
+    out = tmp_path / "two"
+    assert run(*QUICK, "--workers", 2, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out).exit_code == 0
+    for a, b in zip(arrays(five), arrays(out), strict=True):
+        for k in a:
+            assert a[k].tobytes() == b[k].tobytes(), k
+
+
 def test_resume_after_a_stop_between_shards_gives_the_uninterrupted_data(five, tmp_path, monkeypatch):
     out = tmp_path / "stopped"
     play = sp.play_selfplay_game

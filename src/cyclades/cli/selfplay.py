@@ -141,9 +141,14 @@ def play_selfplay_game(spec) -> dict:
     result = np.array([1.0 / len(won) if sides[q] in won else 0.0 for q in range(len(sides))],
                       dtype=np.float32)
     n = len(actions)
+    # The vectors are 95% zeros: kept as their nonzero entries (flat indices, values) until the
+    # shard is written, so that games waiting for their shard (and their trip from a worker
+    # process) weigh a tenth of the dense vectors.
+    flat = np.stack(obs).reshape(-1) if n else np.zeros(0, np.float32)
+    nonzero = np.flatnonzero(flat)
     return {"game": spec["game"], "seed": spec["seed"], "lineup": spec["lineup"],
             "cycles": out["cycles"], "ending": out["ending"], "seconds": time.perf_counter() - t0,
-            "obs": np.stack(obs) if n else np.zeros((0, LAYOUT.size), np.float32),
+            "obs_index": nonzero.astype(np.int64), "obs_value": flat[nonzero],
             "mask": np.stack(masks) if n else np.zeros((0, (ACTION_SPACE.n + 7) // 8), np.uint8),
             "action": np.array(actions, dtype=np.int32), "player": np.array(players, dtype=np.int8),
             "game_index": np.full(n, spec["game"], dtype=np.int32),
@@ -155,8 +160,14 @@ def shard_arrays(results) -> dict:
     """The arrays of a shard from its games' results, in game order."""
     rs = sorted(results, key=lambda r: r["game"])
     cat = np.concatenate
+    obs = np.zeros((sum(len(r["action"]) for r in rs), LAYOUT.size), dtype=np.float32)
+    start = 0
+    for r in rs:
+        n = len(r["action"])
+        obs[start:start + n].reshape(-1)[r["obs_index"]] = r["obs_value"]
+        start += n
     return {
-        "obs": cat([r["obs"] for r in rs]), "mask": cat([r["mask"] for r in rs]),
+        "obs": obs, "mask": cat([r["mask"] for r in rs]),
         "action": cat([r["action"] for r in rs]), "player": cat([r["player"] for r in rs]),
         "game": cat([r["game_index"] for r in rs]), "decision": cat([r["decision"] for r in rs]),
         "explored": cat([r["explored"] for r in rs]), "outcome": cat([r["outcome"] for r in rs]),
@@ -216,57 +227,71 @@ def done_shards(out: Path, manifest: dict) -> dict:
 
 # --- running ------------------------------------------------------------------------------------------
 
-def _results(specs, pool):
-    """The results of the games of `specs`, as they end (in a process pool when given)."""
-    if pool is None:
-        for spec in specs:
-            yield play_selfplay_game(spec)
-        return
-    from concurrent.futures import as_completed
-    futures = [pool.submit(play_selfplay_game, spec) for spec in specs]
-    try:
-        for fut in as_completed(futures):
-            yield fut.result()
-    finally:
-        for fut in futures:
-            fut.cancel()
-
-
 def run(out: Path, cfg: dict, manifest: dict, workers=1, on_game=None) -> dict:
     """Play the shards of the run not yet in `manifest`, each written (then the manifest) as soon
-    as its games are over; `on_game(result)` hears of each game. The manifest at the end."""
+    as its games are over; `on_game(result)` hears of each game. The manifest at the end.
+
+    With worker processes the games of the next shard are played while a shard is written (its
+    compression takes about as long as playing half of it); at most two shards are in hand."""
     specs = game_specs(cfg)
     done = done_shards(out, manifest)
-    pool = None
-    if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-        pool = ProcessPoolExecutor(max_workers=workers)
+    todo = [(j, lo, hi) for j, lo, hi in shards(cfg) if j not in done]
+    size = {j: hi - lo for j, lo, hi in todo}
+    buckets: dict[int, list] = {}
+
+    def take(r):
+        if on_game:
+            on_game(r)
+        j = r["game"] // cfg["shard_games"]
+        buckets.setdefault(j, []).append(r)
+        if len(buckets[j]) == size[j]:
+            _write_shard(out, cfg, manifest, done, j, buckets.pop(j))
+
+    if workers <= 1:
+        for _, lo, hi in todo:
+            for spec in specs[lo:hi]:
+                take(play_selfplay_game(spec))
+        return manifest
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    pool = ProcessPoolExecutor(max_workers=workers)
+    pending: set = set()
+    queue = list(todo)
+
+    def submit_shard():
+        _, lo, hi = queue.pop(0)
+        pending.update(pool.submit(play_selfplay_game, spec) for spec in specs[lo:hi])
+
     try:
-        for j, lo, hi in shards(cfg):
-            if j in done:
-                continue
-            t0 = time.perf_counter()
-            results = []
-            for r in _results(specs[lo:hi], pool):
-                results.append(r)
-                if on_game:
-                    on_game(r)
-            arrays = shard_arrays(results)
-            del results
-            name = shard_name(j)
-            tmp = out / (name + ".tmp.npz")
-            np.savez_compressed(tmp, **arrays)
-            os.replace(tmp, out / name)
-            done[j] = {"shard": j, "file": name, "games": [lo, hi], "positions": len(arrays["action"]),
-                       "seconds": round(time.perf_counter() - t0, 3)}
-            manifest["shards"] = [done[k] for k in sorted(done)]
-            manifest["complete"] = len(done) == len(shards(cfg))
-            manifest["positions"] = sum(s["positions"] for s in manifest["shards"])
-            write_manifest(out, manifest)
+        for _ in range(min(2, len(queue))):
+            submit_shard()
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                written = len(done)
+                take(fut.result())
+                if len(done) > written and queue:  # a shard written: the one after next starts
+                    submit_shard()
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        pool.shutdown(cancel_futures=True)
     return manifest
+
+
+def _write_shard(out: Path, cfg: dict, manifest: dict, done: dict, j: int, results: list) -> None:
+    """Write shard j from its games' results (to a temporary name, then renamed), then the
+    manifest that lists it."""
+    t0 = time.perf_counter()
+    arrays = shard_arrays(results)
+    lo, hi = min(r["game"] for r in results), max(r["game"] for r in results) + 1
+    name = shard_name(j)
+    tmp = out / (name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, out / name)
+    done[j] = {"shard": j, "file": name, "games": [lo, hi], "positions": len(arrays["action"]),
+               "seconds": round(sum(r["seconds"] for r in results) + time.perf_counter() - t0, 3)}
+    manifest["shards"] = [done[k] for k in sorted(done)]
+    manifest["complete"] = len(done) == len(shards(cfg))
+    manifest["positions"] = sum(s["positions"] for s in manifest["shards"])
+    write_manifest(out, manifest)
 
 
 @click.command()
