@@ -10,6 +10,7 @@
     cyclades simulate --games 100 --players 4 --teams --team-goal 4 --agents greedy
     cyclades tournament --agents greedy,random --players 4 --teams   # agents/cli.py
     cyclades bench --quick                      # benchmarks/engine_speed.py of the repository
+    cyclades selfplay --games 100 --out sp/     # training data: NPZ shards (docs/selfplay.md)
 
 Every tool takes the same mode options (agents/match.py checks them; a wrong one is a usage
 error naming the option, and nothing is played): --ruleset legendary|classic, --players 2..6
@@ -17,9 +18,10 @@ error naming the option, and nothing is played): --ruleset legendary|classic, --
 play only). Games between agents are played by the one loop of agents/match.py.
 
 A module per command: play.py (with news.py, prompt.py and position.py, what the terminal game
-shows), simulate.py (with modes.py and stats.py), replay.py, board.py, bench.py; options.py and
-terminal.py hold what several commands share. `serve` lives with the server (server/cli.py),
-`tournament` and `ladder` with the agents (agents/cli.py).
+shows), simulate.py (with modes.py and stats.py), replay.py, board.py, bench.py, selfplay.py (training
+data for learned players: it reads env/'s observation encoder, so it is of this layer, not the
+agents'); options.py and terminal.py hold what several commands share. `serve` lives with the
+server (server/cli.py), `tournament` and `ladder` with the agents (agents/cli.py).
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ import click
 
 import cyclades
 
-from . import bench, board, play, replay, simulate
+from . import bench, board, play, replay, selfplay, simulate
 from .stats import play_out  # noqa: F401  (games between agents, for tools and tests)
 
 # The map of the tool in `cyclades --help`: every command in this order, what it is for, and
@@ -41,6 +43,8 @@ COMMANDS = (
     ("tournament", "bots against each other, seats rotated: win rates",
      "cyclades tournament --agents mcts,greedy,random --games 30"),
     ("ladder", "bot levels ranked against each other", "cyclades ladder --help"),
+    ("selfplay", "games between bots written as training data (NPZ shards)",
+     "cyclades selfplay --agents greedy,greedy,random --games 20 --out sp/"),
     ("replay", "a saved game's log, in the rulebook's words", "cyclades replay game.json"),
     ("board", "the areas of a board (for scenarios)", "cyclades board --players 4 --teams"),
     ("bench", "engine speed next to catanatron", "cyclades bench --quick"),
@@ -101,7 +105,7 @@ def _add_commands():
     from cyclades.agents import cli as agents_cli
     from cyclades.server.cli import serve
     for command in (play.play, serve, simulate.simulate, agents_cli.tournament, replay.replay,
-                    board.board, bench.bench):
+                    board.board, bench.bench, selfplay.selfplay):
         main.add_command(command)
     if isinstance(getattr(agents_cli, "ladder", None), click.Command):
         main.add_command(agents_cli.ladder)

@@ -1,0 +1,151 @@
+"""`cyclades selfplay`: shards of positions with outcomes, the manifest, determinism, resume, bad input."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cyclades.cli import main
+from cyclades.cli import selfplay as sp
+from cyclades.env.encoding import ACTION_SPACE, LAYOUT
+
+QUICK = ("--agents", "greedy,random", "--max-cycles", "3", "--workers", "1", "--shard-games", "2")
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["selfplay", *map(str, args)])
+
+
+def arrays(out):
+    """Every shard of `out`, in order, as {name: array}."""
+    manifest = json.loads((out / "manifest.json").read_text())
+    return [dict(np.load(out / s["file"], allow_pickle=False)) for s in manifest["shards"]]
+
+
+@pytest.fixture(scope="module")
+def five(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sp") / "run"
+    r = run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def test_shards_hold_consistent_positions_with_their_outcomes(five):
+    manifest = json.loads((five / "manifest.json").read_text())
+    assert [s["games"] for s in manifest["shards"]] == [[0, 2], [2, 4], [4, 5]]
+    assert manifest["complete"] and manifest["games"] == 5
+    assert manifest["observation"] == {"size": LAYOUT.size, "fingerprint": sp.layout_fingerprint(),
+                                       "dtype": "float32"}
+    assert manifest["action_space"]["size"] == ACTION_SPACE.n
+    assert manifest["mode"]["players"] == 3 and manifest["agents"] == ["greedy", "random"]
+    assert manifest["explore"] == 0.2 and manifest["seed"] == 3
+    explored = 0
+    for s, a in zip(manifest["shards"], arrays(five)):
+        n = len(a["action"])
+        assert n == s["positions"] > 0
+        assert a["obs"].shape == (n, LAYOUT.size) and a["obs"].dtype == np.float32
+        for name in ("player", "game", "decision", "explored", "outcome", "mask"):
+            assert len(a[name]) == n, name
+        mask = sp.unpack_mask(a["mask"])
+        assert mask.shape == (n, ACTION_SPACE.n)
+        assert mask[np.arange(n), a["action"]].all()  # the slot taken was legal
+        assert (a["obs"][:, LAYOUT.segment("players").start + 1] == 1).all()  # "me": the viewer's row
+        lo, hi = s["games"]
+        assert list(a["games"]) == list(range(lo, hi)) and list(a["seeds"]) == [3 + g for g in range(lo, hi)]
+        assert sorted(set(a["game"])) == list(range(lo, hi))
+        for k, g in enumerate(a["games"]):
+            rows = a["game"] == g
+            assert list(a["decision"][rows]) == list(range(rows.sum())) == list(range(a["decisions"][k]))
+            assert (a["outcome"][rows] == a["game_outcome"][k]).all()
+            assert a["game_outcome"][k].sum() == pytest.approx(1.0)  # not in teams: one win shared out
+        explored += int(a["explored"].sum())
+        assert a["lineup"].shape == (hi - lo, 3)
+    total = manifest["positions"]
+    assert 0.1 * total < explored < 0.3 * total
+
+
+def test_team_play_gives_each_faction_its_team_share(tmp_path):
+    out = tmp_path / "teams"
+    r = run(*QUICK, "--players", 4, "--teams", "--games", 2, "--out", out)
+    assert r.exit_code == 0, r.output
+    (a,) = arrays(out)
+    for row in a["game_outcome"]:
+        assert row[0] == row[2] and row[1] == row[3]  # teams: factions 0, 2 and 1, 3
+        assert row[0] + row[1] == pytest.approx(1.0)
+
+
+def test_the_same_seed_gives_the_same_arrays(five, tmp_path):
+    again = tmp_path / "again"
+    assert run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", again).exit_code == 0
+    for a, b in zip(arrays(five), arrays(again), strict=True):
+        assert a.keys() == b.keys()
+        for k in a:
+            assert a[k].dtype == b[k].dtype and a[k].tobytes() == b[k].tobytes(), k
+
+
+def test_worker_processes_give_the_same_arrays(five, tmp_path):
+    out = tmp_path / "two"
+    assert run(*QUICK, "--workers", 2, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out).exit_code == 0
+    for a, b in zip(arrays(five), arrays(out), strict=True):
+        for k in a:
+            assert a[k].tobytes() == b[k].tobytes(), k
+
+
+def test_resume_after_a_stop_between_shards_gives_the_uninterrupted_data(five, tmp_path, monkeypatch):
+    out = tmp_path / "stopped"
+    play = sp.play_selfplay_game
+
+    def stop_at_game_3(spec):
+        if spec["game"] == 3:
+            raise RuntimeError("stopped")
+        return play(spec)
+
+    monkeypatch.setattr(sp, "play_selfplay_game", stop_at_game_3)
+    r = run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out)
+    assert r.exit_code == 1 and "stopped" in r.output and "--resume" in r.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [s["shard"] for s in manifest["shards"]] == [0] and not manifest["complete"]
+    first = (out / "shard-00000.npz").stat().st_mtime_ns
+    monkeypatch.setattr(sp, "play_selfplay_game", play)
+    r = run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out, "--resume")
+    assert r.exit_code == 0, r.output
+    assert "1 shard(s) of 3 already written" in r.output
+    assert (out / "shard-00000.npz").stat().st_mtime_ns == first  # kept, not played again
+    for a, b in zip(arrays(five), arrays(out), strict=True):
+        for k in a:
+            assert a[k].tobytes() == b[k].tobytes(), k
+    assert json.loads((out / "manifest.json").read_text())["positions"] == \
+        json.loads((five / "manifest.json").read_text())["positions"]
+
+
+def test_bad_input_is_refused(five, tmp_path):
+    r = run(*QUICK, "--agents", "nobody", "--games", 2, "--out", tmp_path / "x")
+    assert r.exit_code == 2 and "unknown agent 'nobody'" in r.output
+    r = run(*QUICK, "--games", 0, "--out", tmp_path / "x")
+    assert r.exit_code == 2 and "--games" in r.output
+    r = run(*QUICK, "--explore", 1.5, "--out", tmp_path / "x")
+    assert r.exit_code == 2 and "--explore" in r.output
+    # another run's manifest: refused with what differs, nothing written
+    before = (five / "manifest.json").read_text()
+    r = run(*QUICK, "--games", 5, "--seed", 4, "--explore", 0.2, "--out", five, "--resume")
+    assert r.exit_code == 2 and "another run" in r.output and "seed" in r.output
+    r = run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", five)
+    assert r.exit_code == 2 and "already holds a self-play run" in r.output
+    assert (five / "manifest.json").read_text() == before
+    r = run(*QUICK, "--games", 2, "--out", tmp_path / "empty", "--resume")
+    assert r.exit_code == 2 and "no manifest.json" in r.output
+    r = run(*QUICK, "--games", 2, "--resume")
+    assert r.exit_code == 2 and "--resume needs --out" in r.output
+
+
+def test_docs_selfplay_md_loads_a_run_as_shown(five, monkeypatch, capsys):
+    """docs/selfplay.md's Python block, run in the folder above a run named "sp"."""
+    import re
+
+    from repository import ROOT
+
+    (code,) = re.findall(r"^```python\n(.*?)^```$", (ROOT / "docs/selfplay.md").read_text(), re.S | re.M)
+    (five.parent / "sp").symlink_to(five)
+    monkeypatch.chdir(five.parent)
+    exec(compile(code, "docs/selfplay.md", "exec"), {"__name__": "__main__"})
+    assert capsys.readouterr().out.count("shard-0000") == 3
