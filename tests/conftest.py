@@ -22,6 +22,16 @@ from positions import SMALL_MAP
 
 pytest_plugins = ["skip_policy"]
 
+# The browser's and the server's files first: the run is spread over workers a file at a time
+# (pytest-xdist), and it then ends on the short files of the engine rather than on one worker
+# finishing a browser file alone.
+LONG_FIRST = ("web", "server")
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {layer: i for i, layer in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.parent.name, len(LONG_FIRST)))
+
 
 @pytest.fixture
 def small_map():
