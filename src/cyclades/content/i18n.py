@@ -210,9 +210,9 @@ _FORMATTER = string.Formatter()
 def joined(message: str, *args: object, **parts: object) -> str:
     """`message.format(*args, **parts)`, its seams joined as its language writes them (French:
     `seam`); in another language, or with no seam, exactly `str.format`."""
-    if _current.get() not in ELIDING or not _SEAM_IN_MESSAGE.search(message):
+    if _current.get() not in ELIDING:
         return str.format(message, *args, **parts)
-    return _joined(message, args, parts)
+    return Sentence(message).format(*args, **parts)
 
 
 def _joined(message: str, args: tuple[object, ...], parts: dict[str, object]) -> str:

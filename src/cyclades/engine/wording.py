@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content import names as content_names
-from ..content.i18n import N_, _, ngettext
+from ..content.i18n import _, ngettext
 from .actions import KINDS
-from .frames import HANDLERS, Addressed
+from .frames import HANDLERS, Addressed, Handler
 from .naming import area_index, area_name, at_area, building_name, card_name, creature_name, god_name, player_name
 from .phrases import a_thing, count_of
 from .play import legal_actions, to_move
@@ -88,11 +88,8 @@ def waiting_text(game: Context, names: list[str] | None = None, you: int | None 
     f = s.stack[-1]
     p = to_move(game)
     who = Addressed(you is not None and p == you, player_name(p, names))
-    handler = HANDLERS.get(str(f.get("kind")))
-    if handler is None:
-        return who.say(N_("You are deciding ({what})"), N_("{player} is deciding ({what})"),
-                       what=str(f.get("kind")).replace("_", " "))
-    return handler.waiting(game, f, who)
+    # a kind no handler knows is said by the base Handler's generic sentence
+    return HANDLERS.get(str(f.get("kind")), Handler).waiting(game, f, who)
 
 
 def illegal_text(game: Context, action: Action, names: list[str] | None = None) -> str:
