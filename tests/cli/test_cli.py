@@ -692,3 +692,18 @@ def test_play_undo_takes_back_a_decision_within_the_turn(user_data_folder):
     game = cyclades.Game.from_record(json.loads(Path(saved.group(1)).read_text()))
     ctrl, index = game.state.ctrl, game.board.index
     assert ctrl[index["fournoi"]] == 0 and ctrl[index["mykonos"]] != 0
+
+
+def test_the_command_works_without_the_rl_extra():
+    """The game installs without numpy (the README's first command): `cyclades` still starts
+    and plays, and `cyclades selfplay`, which needs the rl extra, says what to install."""
+    blocked = ("import sys; sys.modules['numpy'] = None; from cyclades.cli import main; "
+               "main(sys.argv[1:], prog_name='cyclades')")
+    ok = subprocess.run([sys.executable, "-c", blocked, "--help"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and "selfplay" in ok.stdout, ok.stderr
+    played = subprocess.run([sys.executable, "-c", blocked, "simulate", "--games", "1", "--players", "3"],
+                            capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr
+    refused = subprocess.run([sys.executable, "-c", blocked, "selfplay", "--games", "1"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 1 and "pip install -e '.[rl]'" in refused.stderr, refused.stderr

@@ -32,7 +32,6 @@ import time
 from pathlib import Path
 
 import click
-import numpy as np
 
 import cyclades
 
@@ -41,8 +40,14 @@ from ..agents.match import MAX_DECISIONS, Mode, decide, outcome
 from ..agents.registry import make_agent
 from ..agents.runner import AGENT_SEEDS, agent_seed
 from ..agents.tournament import faction_lineup, lineups
-from ..env.encoding import ACTION_SPACE, LAYOUT
 from ..paths import results_dir
+
+try:  # the rl extra (numpy, and the observation encoder that needs it); the game itself does not
+    import numpy as np
+
+    from ..env.encoding import ACTION_SPACE, LAYOUT
+except ImportError:  # the `cyclades` command still works; this one says what to install
+    np = None
 
 FORMAT = "cyclades-selfplay"
 VERSION = 1
@@ -55,9 +60,10 @@ POSITION_ARRAYS = ("obs", "mask", "action", "player", "game", "decision", "explo
 GAME_ARRAYS = ("games", "seeds", "lineup", "game_outcome", "decisions", "cycles", "ending")
 
 
-def layout_fingerprint(layout=LAYOUT) -> str:
+def layout_fingerprint(layout=None) -> str:
     """A short hash of the observation layout (its segments, shapes and labels): a file of
     vectors is read with the layout that wrote it, or not at all."""
+    layout = LAYOUT if layout is None else layout
     parts = [(s.name, s.shape, s.axes) for s in layout.segments]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
@@ -322,6 +328,9 @@ def selfplay(agents, players, teams, team_goal, ruleset, games, explore, seed, s
     """Play games between agents and write every decision as training data: the player's
     observation vector and legal-action mask, the action taken, and the game's outcome per
     seat, in NPZ shards with a manifest (docs/selfplay.md)."""
+    if np is None:
+        raise click.ClickException("cyclades selfplay needs numpy and the RL encoder: "
+                                   "pip install -e '.[rl]' (the game itself does not)")
     mode = _mode(players, teams, ruleset, team_goal)
     names = _check_agents(agents, mode.teams)
     cfg = config(mode, names, explore, seed, games, shard_games, max_cycles)
