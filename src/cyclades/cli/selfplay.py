@@ -36,6 +36,7 @@ import click
 import cyclades
 
 from ..agents.cli import _MAX_CYCLES, _RULESET, _TEAM_GOAL, _check_agents, _consoles, _mode, _progress
+from ..agents.evaluation import win_chances
 from ..agents.match import MAX_DECISIONS, Mode, decide, outcome
 from ..agents.registry import make_agent
 from ..agents.runner import AGENT_SEEDS, agent_seed
@@ -50,13 +51,14 @@ except ImportError:  # the `cyclades` command still works; this one says what to
     np = None
 
 FORMAT = "cyclades-selfplay"
-VERSION = 1
+VERSION = 2  # 2: the heuristic's win chances of each position (`heuristic`)
 MANIFEST = "manifest.json"
 # What a run is: a manifest with other values is another run (`--resume` refuses it).
 CONFIG_KEYS = ("format", "version", "observation", "action_space", "mode", "agents", "explore", "seed",
                "games", "shard_games", "max_cycles")
 # The arrays of a shard with one row a position, then those with one row a game.
-POSITION_ARRAYS = ("obs", "mask", "action", "player", "game", "decision", "explored", "outcome")
+POSITION_ARRAYS = ("obs", "mask", "action", "player", "game", "decision", "explored", "outcome",
+                   "heuristic")
 GAME_ARRAYS = ("games", "seeds", "lineup", "game_outcome", "decisions", "cycles", "ending")
 
 
@@ -117,7 +119,7 @@ def play_selfplay_game(spec) -> dict:
     explore = float(spec["explore"])
     rng = random.Random(f"selfplay-explore:{spec['seed']}")  # a str seed: the same in every process
     enc = GameEncoder()
-    obs, masks, actions, players, explored = [], [], [], [], []
+    obs, masks, actions, players, explored, heuristic = [], [], [], [], [], []
     try:
         while not game.is_over:
             if len(actions) >= MAX_DECISIONS:
@@ -127,6 +129,7 @@ def play_selfplay_game(spec) -> dict:
                 raise RuntimeError(f"the game waits on {p!r}, not on a player")
             obs.append(enc.observation(game, p))
             masks.append(np.packbits(enc.mask(game, p).astype(bool), bitorder="little"))
+            heuristic.append(win_chances(game))
             if explore and rng.random() < explore:
                 legal = game.legal_actions()
                 action = legal[rng.randrange(len(legal))]
@@ -159,7 +162,8 @@ def play_selfplay_game(spec) -> dict:
             "action": np.array(actions, dtype=np.int32), "player": np.array(players, dtype=np.int8),
             "game_index": np.full(n, spec["game"], dtype=np.int32),
             "decision": np.arange(n, dtype=np.int32), "explored": np.array(explored, dtype=bool),
-            "outcome": np.repeat(result[None, :], n, axis=0), "result": result}
+            "outcome": np.repeat(result[None, :], n, axis=0), "result": result,
+            "heuristic": np.array(heuristic, dtype=np.float32).reshape(n, len(sides))}
 
 
 def shard_arrays(results) -> dict:
@@ -177,6 +181,7 @@ def shard_arrays(results) -> dict:
         "action": cat([r["action"] for r in rs]), "player": cat([r["player"] for r in rs]),
         "game": cat([r["game_index"] for r in rs]), "decision": cat([r["decision"] for r in rs]),
         "explored": cat([r["explored"] for r in rs]), "outcome": cat([r["outcome"] for r in rs]),
+        "heuristic": cat([r["heuristic"] for r in rs]),
         "games": np.array([r["game"] for r in rs], dtype=np.int32),
         "seeds": np.array([r["seed"] for r in rs], dtype=np.int64),
         "lineup": np.array([r["lineup"] for r in rs], dtype=str),
