@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from cyclades.agents.encoding import ACTION_SPACE, LAYOUT
 from cyclades.cli import main
 from cyclades.cli import selfplay as sp
-from cyclades.env.encoding import ACTION_SPACE, LAYOUT
 
 QUICK = ("--agents", "greedy,random", "--max-cycles", "3", "--workers", "1", "--shard-games", "2")
 

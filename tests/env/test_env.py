@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy", reason="numpy (the 'rl' extra) is not installe
 from positions import scenario  # noqa: E402
 from repository import ROOT  # noqa: E402
 
-from cyclades.env.encoding import (  # noqa: E402
+from cyclades.agents.encoding import (  # noqa: E402
     ACTION_SPACE,
     LAYOUT,
     ActionSpaceError,
@@ -124,7 +124,7 @@ def test_a_new_kind_gets_slots_from_its_declaration(monkeypatch):
     over: `what` over its vocabularies, `where` over the areas, `n` up to its bound; appended at
     the end, so that the slots of the other kinds stay where they are."""
     from cyclades.engine import actions
-    from cyclades.env import encoding
+    from cyclades.agents import encoding
     summon = actions.ActionKind("summon", "Summon {what} on {where}", (actions.CREATURE,), actions.AREA,
                                 actions.COUNT)
     monkeypatch.setitem(actions.KINDS, "summon", summon)
@@ -141,7 +141,7 @@ def test_every_kind_a_player_takes_has_slots_and_no_chance_kind_has():
     """The action space is the engine's declarations of the kinds players take; chance outcomes
     (a die's face, a card drawn) are numbered apart (env/openspiel.py: CHANCE_SPACE)."""
     from cyclades.engine.actions import KINDS
-    from cyclades.env import encoding
+    from cyclades.agents import encoding
     assert [b.kind for b in ACTION_SPACE.blocks] == [k for k, d in KINDS.items() if not d.chance]
     for b in ACTION_SPACE.blocks:
         what, where, n = encoding.KIND_ARGS[b.kind]

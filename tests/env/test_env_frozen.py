@@ -10,8 +10,8 @@ import pytest
 np = pytest.importorskip("numpy", reason="numpy (the 'rl' extra) is not installed")
 
 import cyclades  # noqa: E402
+from cyclades.agents.encoding import ObservationEncoder, legal_mask  # noqa: E402
 from cyclades.env import incremental  # noqa: E402
-from cyclades.env.encoding import ObservationEncoder, legal_mask  # noqa: E402
 from cyclades.env.incremental import GameEncoder  # noqa: E402
 
 

@@ -184,7 +184,7 @@ def test_the_figures_and_styles_are_the_browsers():
 def test_pettingzoo_state_is_the_whole_position():
     """state(): every purse known (no player's observation has the others'), rows in faction
     order, the same whoever is to act; it moves when a hidden purse changes."""
-    from cyclades.env.encoding import LAYOUT
+    from cyclades.agents.encoding import LAYOUT
     from cyclades.env.pettingzoo import raw_env
     e = raw_env(players=4)
     e.reset(seed=2)

@@ -118,9 +118,9 @@ GRAPH = import_graph()
 
 
 def test_the_graph_sees_imports_inside_functions_and_for_annotations():
-    # env/encoding.py imports engine/game.py inside game_options; engine/ops.py imports the
+    # agents/encoding.py imports engine/game.py inside game_options; engine/ops.py imports the
     # Context under `if TYPE_CHECKING:` only.
-    assert "cyclades.engine.game" in GRAPH["cyclades.env.encoding"]
+    assert "cyclades.engine.game" in GRAPH["cyclades.agents.encoding"]
     assert "cyclades.engine.context" in GRAPH["cyclades.engine.ops"]
 
 

@@ -4,7 +4,7 @@
     cyclades selfplay --agents greedy,greedy,random --games 1000 --explore 0.1 --out data/sp1 --resume
 
 Every decision of a player (the engine resolves chance itself) is a position: the player's
-observation vector and legal-action mask (env/encoding.py's layout, built by env/incremental.py's
+observation vector and legal-action mask (agents/encoding.py's layout, built by env/incremental.py's
 `GameEncoder`, the numbers the RL environments hand out), the slot of the action taken, who took
 it, the game and the decision's index in it; once the game is over, every position of it gets the
 outcome of each faction (1 for a win, a shared win split between the winning sides, 0 else; in
@@ -46,7 +46,7 @@ from ..paths import results_dir
 try:  # the rl extra (numpy, and the observation encoder that needs it); the game itself does not
     import numpy as np
 
-    from ..env.encoding import ACTION_SPACE, LAYOUT
+    from ..agents.encoding import ACTION_SPACE, LAYOUT
 except ImportError:  # the `cyclades` command still works; this one says what to install
     np = None
 

@@ -5,7 +5,7 @@ hero), `where` (an area id) and `n` (an amount). The same four fields serialize 
 the browser and tests all speak the same language.
 
 `KINDS` declares each kind once: its arguments, what each ranges over (`Arg`: an area, a card, a
-god, a count up to N...), and its words. The RL action space (env/encoding.py), the OpenSpiel
+god, a count up to N...), and its words. The RL action space (agents/encoding.py), the OpenSpiel
 action and chance outcome ids (env/openspiel.py), the server's schema of an action
 (server/bodies.py) and `str(action)` are read from it. A chance outcome (chance="explicit",
 engine/chance.py) is an action too, of a kind declared `chance=True`: no player takes it.
@@ -144,7 +144,7 @@ def _k(name: str, text: str, what: tuple[Arg, ...] = (), where: Arg | None = Non
     return ActionKind(name, text, what, where, n, chance, words)
 
 
-# Every kind, in the order of the RL action space's blocks (env/encoding.py): a new kind goes at
+# Every kind, in the order of the RL action space's blocks (agents/encoding.py): a new kind goes at
 # the end, so that the slots of the others stay where they are.
 KINDS: dict[str, ActionKind] = {k.name: k for k in (
     _k("claim", "Place a Control token on {where}", where=AREA,

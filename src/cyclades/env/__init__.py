@@ -1,6 +1,6 @@
 """Reinforcement-learning environments for Cyclades (docs/rl.md).
 
-- `cyclades.env.encoding`: the fixed action space (`encode`, `decode`, `ACTION_SPACE`) and the
+- `cyclades.agents.encoding`: the fixed action space (`encode`, `decode`, `ACTION_SPACE`) and the
   observation vector (`ObservationEncoder`, `describe_observation`); needs numpy only.
 - `cyclades.env.pettingzoo`: a PettingZoo AEC environment (`env()`, `raw_env()`).
 - `cyclades.env.gym`: a Gymnasium single-agent environment against `cyclades.agents` bots;
@@ -11,7 +11,7 @@
 
 Install the extras with `pip install cyclades[rl]` (and `cyclades[openspiel]`).
 """
-from .encoding import (
+from ..agents.encoding import (
     ACTION_SPACE,
     LAYOUT,
     ActionSpace,

@@ -54,9 +54,7 @@ from gymnasium.error import ResetNeeded
 import _cyclades_gymnasium
 
 from ..agents import make_agent
-from ..agents.evaluation import win_chances
-from ..engine.game import IllegalAction
-from .encoding import (
+from ..agents.encoding import (
     ACTION_SPACE,
     LAYOUT,
     ActionSpaceError,
@@ -65,6 +63,8 @@ from .encoding import (
     game_options,
     new_engine_game,
 )
+from ..agents.evaluation import win_chances
+from ..engine.game import IllegalAction
 from .incremental import GameEncoder
 from .rendering import RENDER_FPS, RENDER_MODES, check_render_mode, render
 

@@ -48,12 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ..content.gods import METROPOLIS
-from ..content.rulesets import RULESETS
-from ..engine.chance import CHANCE_FRAME
-from ..engine.frames import at_and_from
-from ..engine.queries import creatures_on_board, metropolis_counts
-from .encoding import (
+from ..agents.encoding import (
     ACTION_SPACE,
     CREATURE_TRACK,
     HERO_TRACK,
@@ -63,6 +58,11 @@ from .encoding import (
     ObservationEncoder,
     ObservationLayout,
 )
+from ..content.gods import METROPOLIS
+from ..content.rulesets import RULESETS
+from ..engine.chance import CHANCE_FRAME
+from ..engine.frames import at_and_from
+from ..engine.queries import creatures_on_board, metropolis_counts
 
 _UNSET = object()  # never equal to a state value: forces a write after a reset
 

@@ -40,10 +40,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..engine.actions import CHANCE_KINDS
-from ..engine.chance import DIE_ODDS
-from ..engine.game import CHANCE, Game
-from .encoding import (
+from ..agents.encoding import (
     ACTION_SPACE,
     LAYOUT,
     ActionSpace,
@@ -52,6 +49,9 @@ from .encoding import (
     game_options,
     new_engine_game,
 )
+from ..engine.actions import CHANCE_KINDS
+from ..engine.chance import DIE_ODDS
+from ..engine.game import CHANCE, Game
 
 DIE_PROBS = DIE_ODDS  # R3: faces 0, 1, 1, 2, 2, 3: outcome ids 0..3 are the faces
 # Chance outcome ids: the die's faces, then the cards (engine/actions.py: the chance kinds).

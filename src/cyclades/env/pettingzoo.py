@@ -45,7 +45,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from .encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game
+from ..agents.encoding import ACTION_SPACE, LAYOUT, ObservationEncoder, final_rewards, game_options, new_engine_game
 from .incremental import GameEncoder
 from .rendering import RENDER_FPS, RENDER_MODES, check_render_mode, render
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..agents.base import Agent, who
-from .encoding import ACTION_SPACE, ObservationEncoder
+from ..agents.encoding import ACTION_SPACE, ObservationEncoder
 
 
 class Policy:

@@ -4,7 +4,7 @@ the browser draws it (`board_image.board_rgb`: an (720, 960, 3) uint8 array; nee
 `render` extra, resvg-py and matplotlib)."""
 from __future__ import annotations
 
-from . import encoding
+from ..agents import encoding
 
 RENDER_MODES = ["ansi", "human", "rgb_array"]
 RENDER_FPS = 2   # for video recorders: a decision every half second

@@ -259,7 +259,7 @@ FRAME_KINDS = ("battle", "bonus_fleet", "build", "creature", "hector", "land_mov
                "offer", "peek", "placement", "place_hero", "place_unit", "prosper", "reroll", "reserve",
                "sacrifice", "sea_move", "turn", "voyage")
 if set(FRAME_KINDS) != set(HANDLERS) - {CHANCE_FRAME}:
-    raise RuntimeError(f"env.encoding.FRAME_KINDS lists {sorted(FRAME_KINDS)}, the engine's frame kinds are "
+    raise RuntimeError(f"agents.encoding.FRAME_KINDS lists {sorted(FRAME_KINDS)}, the engine's frame kinds are "
                        f"{sorted(set(HANDLERS) - {CHANCE_FRAME})}: add a new kind at the end")
 RULESET_NAMES = tuple(RULESETS)
 MINIATURE_NAMES = _unique((m for c, card in CREATURES.items() if card.miniature
@@ -722,7 +722,7 @@ def render_text(game) -> str:
 
 def markdown_tables(space: ActionSpace = ACTION_SPACE, layout: ObservationLayout = LAYOUT) -> str:
     """The action space and observation layouts as markdown tables, for docs/rl.md:
-    `python3 -c "from cyclades.env.encoding import markdown_tables; print(markdown_tables())"`."""
+    `python3 -c "from cyclades.agents.encoding import markdown_tables; print(markdown_tables())"`."""
     out = [f"Action space: {space.n} slots, fingerprint `{space.fingerprint}`.", "",
            "| kind | first slot | slots | what | where | n |", "|---|---:|---:|---|---|---|"]
     for b in space.blocks:
