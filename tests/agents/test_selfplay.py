@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cyclades.agents.encoding import ACTION_SPACE, LAYOUT
+from cyclades.agents.encoding import ACTION_SPACE, LAYOUT, layout_fingerprint
 from cyclades.cli import main
 from cyclades.cli import selfplay as sp
 
@@ -34,7 +34,7 @@ def test_shards_hold_consistent_positions_with_their_outcomes(five):
     manifest = json.loads((five / "manifest.json").read_text())
     assert [s["games"] for s in manifest["shards"]] == [[0, 2], [2, 4], [4, 5]]
     assert manifest["complete"] and manifest["games"] == 5
-    assert manifest["observation"] == {"size": LAYOUT.size, "fingerprint": sp.layout_fingerprint(),
+    assert manifest["observation"] == {"size": LAYOUT.size, "fingerprint": layout_fingerprint(),
                                        "dtype": "float32"}
     assert manifest["action_space"]["size"] == ACTION_SPACE.n
     assert manifest["mode"]["players"] == 3 and manifest["agents"] == ["greedy", "random"]

@@ -123,8 +123,8 @@ def test_a_new_kind_gets_slots_from_its_declaration(monkeypatch):
     """A kind the engine declares (engine/actions.py) is laid out from what its arguments range
     over: `what` over its vocabularies, `where` over the areas, `n` up to its bound; appended at
     the end, so that the slots of the other kinds stay where they are."""
-    from cyclades.engine import actions
     from cyclades.agents import encoding
+    from cyclades.engine import actions
     summon = actions.ActionKind("summon", "Summon {what} on {where}", (actions.CREATURE,), actions.AREA,
                                 actions.COUNT)
     monkeypatch.setitem(actions.KINDS, "summon", summon)
@@ -140,8 +140,8 @@ def test_a_new_kind_gets_slots_from_its_declaration(monkeypatch):
 def test_every_kind_a_player_takes_has_slots_and_no_chance_kind_has():
     """The action space is the engine's declarations of the kinds players take; chance outcomes
     (a die's face, a card drawn) are numbered apart (env/openspiel.py: CHANCE_SPACE)."""
-    from cyclades.engine.actions import KINDS
     from cyclades.agents import encoding
+    from cyclades.engine.actions import KINDS
     assert [b.kind for b in ACTION_SPACE.blocks] == [k for k, d in KINDS.items() if not d.chance]
     for b in ACTION_SPACE.blocks:
         what, where, n = encoding.KIND_ARGS[b.kind]

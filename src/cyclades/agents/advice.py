@@ -15,11 +15,12 @@ chosen action does: it is applied to a few of those sampled games, and the event
 evaluation (agents/evaluation.py) become one sentence in the rulebook's words. Only facts the
 player knows go into the sentence: a sampled game's guesses (a purse, the next card) never do.
 
-**Win chances** over a finished game are the search's own estimate at the end of every cycle:
-the strong level's MCTS (`CHANCE_ITERATIONS` iterations from the observation of the player to
-move) and its root's mean reward, i.e. the heuristic's win chances (a softmax of each side's
-value) a cycle ahead, averaged over sampled hidden information and the tree's lines of play;
-about 0.15 s a cycle, computed once per game. The position after the last decision of a
+**Win chances** over a finished game are the value network's (agents/value.py: learned from
+self-play, better calibrated than the heuristic: docs/learned-player.md) at the end of every
+cycle, from the observation of the player to move, averaged over `CHANCE_SAMPLES` games sampled
+from it (its hidden facts guessed); where the network cannot be read, the strong level's search
+(`CHANCE_ITERATIONS` iterations, its root's mean reward). A few milliseconds a cycle, computed
+once per game. The position after the last decision of a
 finished game is its result: the winner's chance is 1.
 """
 from __future__ import annotations
@@ -587,21 +588,46 @@ def _defender_losses(att: int, dfd: int, bonus: int = 0) -> float:
 
 # --- win chances over a game -------------------------------------------------------------------
 
-CHANCE_ITERATIONS = 100   # the search behind each point of the chart (about 0.15 s on a core)
+CHANCE_ITERATIONS = 100   # the search behind each point of the chart where no network loads
+CHANCE_SAMPLES = 8        # the sampled games the network's estimate is averaged over
 
-ESTIMATE = (f"the search's own estimate: information-set MCTS ({CHANCE_ITERATIONS} iterations, "
-            "from the view of the player to move) at the end of each cycle, the mean of its "
-            "rollouts' win chances a cycle ahead; the result once the game is over")
+ESTIMATE = ("the value network's estimate (learned from self-play; better calibrated than the "
+            "heuristic's), from the view of the player to move at the end of each cycle, averaged "
+            f"over {CHANCE_SAMPLES} guesses of what that player cannot see; the result once the game is over")
+SEARCH_ESTIMATE = (f"the search's own estimate: information-set MCTS ({CHANCE_ITERATIONS} iterations, "
+                   "from the view of the player to move) at the end of each cycle, the mean of its "
+                   "rollouts' win chances a cycle ahead; the result once the game is over")
 
 
 def search_chances(game, iterations=CHANCE_ITERATIONS, seed=0) -> list:
-    """Each faction's chance to win as the strong level's search estimates it: MCTS from the
-    observation of the player the game waits on (R24: what that player may know), its root's
-    mean reward. Deterministic for a seed. A finished game gives its result."""
+    """Each faction's chance to win from the observation of the player the game waits on (R24:
+    what that player may know): the value network's, averaged over sampled games consistent with
+    that observation; where no network loads, the strong level's search (its root's mean reward).
+    Deterministic for a seed. A finished game gives its result."""
     if game.is_over:
         return ev.win_chances(game)
-    agent = MCTSAgent(seed=seed, iterations=iterations)
-    return agent.estimate(game.observe(game.to_move))
+    obs = game.observe(game.to_move)
+    net = chance_network()
+    if net is None:
+        return MCTSAgent(seed=seed, iterations=iterations).estimate(obs)
+    rng = random.Random(f"chances/{seed}")
+    total = [0.0] * game.state.n
+    for _ in range(CHANCE_SAMPLES):
+        for q, c in enumerate(net.win_chances(ev.sample(obs, rng))):
+            total[q] += c / CHANCE_SAMPLES
+    return total
+
+
+@cache
+def chance_network():
+    """The shipped value network, or None where its weights cannot be read."""
+    from .value import WeightsError, load
+
+    try:
+        return load()
+    except WeightsError:
+        return None
+
 
 def cycle_ends(cycles: list) -> list:
     """[(cycle, step)]: the last step of each cycle, from the cycle of every step."""
@@ -636,7 +662,7 @@ def chances_of_positions(positions, game, names=None) -> dict:
     n = game.state.n
     names = list(names or [])[:n] + [f"Player {i + 1}" for i in range(len(names or []), n)]
     return {"players": n, "names": names, "sides": side_list(game), "teams": list(game.teams) if game.teams else None,
-            "estimate": ESTIMATE, "points": points,
+            "estimate": ESTIMATE if chance_network() is not None else SEARCH_ESTIMATE, "points": points,
             "winners": game.result()["winners"] if game.is_over else None,
             "seconds": round(time.perf_counter() - t0, 4)}
 
@@ -690,8 +716,8 @@ def chances_lines(doc) -> list:
     labels = [" & ".join(dict.fromkeys(names[q].replace(" (A)", "").replace(" (B)", "") for q in m))
               for m in sides]
     width = max(6, *(len(x) for x in labels))
-    lines = ["Chance to win at the end of each cycle, as the bots' search estimates it "
-             f"(MCTS, {CHANCE_ITERATIONS} iterations a cycle; {doc.get('seconds', 0):.2f} s):", ""]
+    lines = ["Chance to win at the end of each cycle, as the value network estimates it "
+             f"(the mean of {CHANCE_SAMPLES} guesses of the hidden facts a cycle; {doc.get('seconds', 0):.2f} s):", ""]
     lines.append("cycle  " + "  ".join(x.rjust(width) for x in labels))
     for pt in doc["points"]:
         c = "setup" if pt["cycle"] == 0 else str(pt["cycle"])

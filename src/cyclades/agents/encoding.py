@@ -434,6 +434,14 @@ def describe_observation(vec, board=None) -> dict:
 
 # --- the observation encoder ------------------------------------------------------------------
 
+def layout_fingerprint(layout=None) -> str:
+    """A short hash of the observation layout (its segments, shapes and labels): a file of
+    vectors is read with the layout that wrote it, or not at all."""
+    layout = LAYOUT if layout is None else layout
+    parts = [(s.name, s.shape, s.axes) for s in layout.segments]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
 class ObservationEncoder:
     """Builds the observation vector of one player from that player's view (R24)."""
 

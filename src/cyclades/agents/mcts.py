@@ -81,13 +81,23 @@ class MCTSAgent(Agent):
     one), c (UCB exploration), width (root candidates), widen (progressive widening below),
     workers (root-parallel searches, each with this budget; 1 = one search in this process),
     processes (whether the workers may be processes; None = when this process may have
-    children and CYCLADES_MCTS_PROCESSES is not 0)."""
+    children and CYCLADES_MCTS_PROCESSES is not 0), value (a value network: "shipped" or a
+    weights file; the leaves are valued by it, without a rollout unless rollout=1)."""
 
     name = "mcts"
 
-    def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,
-                 width=8, widen=0.5, workers=1, processes=None):
+    def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,  # noqa: PLR0913  (one argument per option)
+                 width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None):
         super().__init__(seed)
+        # value: a value network's weights ("shipped": the package's, or a file's path): the
+        # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
+        # rollout: with a network, whether to play the rollout first and value its end by it.
+        self.value = str(value) if value not in (None, "", "none", "0") else None
+        self.network = None
+        if self.value:
+            from . import value as vnet
+            self.network = vnet.load(None if self.value == "shipped" else self.value)
+        self.rollout_first = str(rollout).lower() in ("1", "true", "yes") if rollout is not None else False
         try:
             workers = int(workers)
         except (TypeError, ValueError):
@@ -121,6 +131,17 @@ class MCTSAgent(Agent):
         # The subtree below the action just played, kept for the player's next decision if it
         # comes right after (the steps of a move, a turn's actions): (node, version, player).
         self._next = None
+
+    def __getstate__(self):
+        # The network is read again from its file where the agent is unpickled (a server's bot
+        # worker): the weights (megabytes) do not travel with each decision.
+        return {**self.__dict__, "network": None}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        if self.value:
+            from . import value as vnet
+            self.network = vnet.load(None if self.value == "shipped" else self.value)
 
     # -- the interface -------------------------------------------------------------------
 
@@ -217,7 +238,8 @@ class MCTSAgent(Agent):
     def config(self) -> dict:
         """The options of each worker's search."""
         return {"iterations": self.iterations, "seconds": self.seconds, "depth": self.depth,
-                "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen}
+                "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen,
+                "value": self.value, "rollout": self.rollout_first}
 
     def parallel_search(self, obs, options, deadline):
         seconds = None
@@ -297,12 +319,21 @@ class MCTSAgent(Agent):
             path.append(node)
             if expanded:
                 break
-        reward = self.rollout(g, start_cycle, deadline)
+        reward = self.leaf_value(g, start_cycle, deadline)
         for nd in path:
             nd.n += 1
             w = nd.w
             for i in range(n):
                 w[i] += reward[i]
+
+    def leaf_value(self, g, start_cycle, deadline) -> list:
+        """The reward of each faction for the new leaf: the greedy rollout's end valued by the
+        heuristic, or the leaf itself (or the rollout's end, with rollout=1) by the network."""
+        if self.network is None:
+            return self.rollout(g, start_cycle, deadline)
+        if self.rollout_first:
+            self.rollout(g, start_cycle, deadline)
+        return self.network.win_chances(g)
 
     def select(self, q, cands, kids):
         """UCB1 on q's own reward among the candidates (and their nodes, `kids`)."""

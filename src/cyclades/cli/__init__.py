@@ -29,7 +29,7 @@ import click
 
 import cyclades
 
-from . import bench, board, play, replay, selfplay, simulate
+from . import bench, board, play, replay, selfplay, simulate, train
 from .stats import play_out  # noqa: F401  (games between agents, for tools and tests)
 
 # The map of the tool in `cyclades --help`: every command in this order, what it is for, and
@@ -45,6 +45,8 @@ COMMANDS = (
     ("ladder", "bot levels ranked against each other", "cyclades ladder --help"),
     ("selfplay", "games between bots written as training data (NPZ shards)",
      "cyclades selfplay --agents greedy,greedy,random --games 20 --out sp/"),
+    ("train", "a value network from self-play shards (needs torch)",
+     "cyclades train sp/ --out value.npz"),
     ("replay", "a saved game's log, in the rulebook's words", "cyclades replay game.json"),
     ("board", "the areas of a board (for scenarios)", "cyclades board --players 4 --teams"),
     ("bench", "engine speed next to catanatron", "cyclades bench --quick"),
@@ -105,7 +107,7 @@ def _add_commands():
     from cyclades.agents import cli as agents_cli
     from cyclades.server.cli import serve
     for command in (play.play, serve, simulate.simulate, agents_cli.tournament, replay.replay,
-                    board.board, bench.bench, selfplay.selfplay):
+                    board.board, bench.bench, selfplay.selfplay, train.train):
         main.add_command(command)
     if isinstance(getattr(agents_cli, "ladder", None), click.Command):
         main.add_command(agents_cli.ladder)

@@ -24,7 +24,6 @@ module is of the interface layer: it reads the observation encoder (env), the ag
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
@@ -46,7 +45,7 @@ from ..paths import results_dir
 try:  # the rl extra (numpy, and the observation encoder that needs it); the game itself does not
     import numpy as np
 
-    from ..agents.encoding import ACTION_SPACE, LAYOUT
+    from ..agents.encoding import ACTION_SPACE, LAYOUT, layout_fingerprint
 except ImportError:  # the `cyclades` command still works; this one says what to install
     np = None
 
@@ -60,14 +59,6 @@ CONFIG_KEYS = ("format", "version", "observation", "action_space", "mode", "agen
 POSITION_ARRAYS = ("obs", "mask", "action", "player", "game", "decision", "explored", "outcome",
                    "heuristic")
 GAME_ARRAYS = ("games", "seeds", "lineup", "game_outcome", "decisions", "cycles", "ending")
-
-
-def layout_fingerprint(layout=None) -> str:
-    """A short hash of the observation layout (its segments, shapes and labels): a file of
-    vectors is read with the layout that wrote it, or not at all."""
-    layout = LAYOUT if layout is None else layout
-    parts = [(s.name, s.shape, s.axes) for s in layout.segments]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
 def config(mode: Mode, agents, explore, seed, games, shard_games, max_cycles) -> dict:

@@ -197,7 +197,7 @@ export function chancesChart(doc, opts = {}) {
   // Its own legend classes: the GP chart's legend stays the only ".chart-legend" of a card.
   const legend = h("div", { class: "chances-legend" }, who.map((side) => h("span", { class: "chances-legend-item" },
     h("span", { class: "legend-swatch", style: { background: side.colour } }), side.label)));
-  const note = h("p", { class: "muted chances-note" }, _("As the bots' search estimates it at the end of each cycle (a short look-ahead from the position); the last point is the result."));
+  const note = h("p", { class: "muted chances-note" }, _("As a network learned from the bots' games estimates it at the end of each cycle, from what the player to move could see; the last point is the result."));
   return h("figure", { class: "timeline-figure chances-figure" }, svg, legend, note);
 }
 

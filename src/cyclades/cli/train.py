@@ -1,0 +1,374 @@
+"""`cyclades train`: a value network from self-play shards (docs/learned-player.md).
+
+    cyclades train /data/r1-3p /data/r1-4t --out value.npz --report train.json --plot calibration.png
+
+Reads the shards of one or more `cyclades selfplay` runs (format version 2: each position with
+the heuristic's win chances), keeps a seeded share of each game's positions (`--sample`: the
+positions of a game share its outcome, so more of them teach little more), holds out the games
+whose index is a multiple of `--held-out-every`, and trains agents/value.py's network with torch
+on the CPU (the train extra): softmax cross-entropy of the corrected heuristic against each
+game's outcome, Adam, the epoch with the best held-out loss kept. The weights are written for
+numpy (agents/value.py reads them, no torch needed to play) and the report gives the held-out
+log loss of the network, of the heuristic and of a uniform guess, and the network's calibration
+(predicted win chance against the share of wins, in deciles).
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from ..agents import value as vnet
+from ..engine.actions import MAX_FACTIONS
+
+FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/value.py does)
+
+
+def next_cycle_chances(shard, cycle_column):
+    """For each position, the heuristic's win chances at the first position of a later cycle of
+    its game (the greedy players' continuation: what a search's rollout to the end of the cycle
+    estimates), or the game's outcome if none is left."""
+    import numpy as np
+
+    cycles = shard["obs"][:, cycle_column]
+    out = shard["outcome"].copy()
+    starts = np.flatnonzero(np.r_[True, shard["game"][1:] != shard["game"][:-1]])
+    for lo, hi in zip(starts, np.r_[starts[1:], len(cycles)]):
+        c = cycles[lo:hi]
+        later = np.searchsorted(c, c, side="right")  # cycles never go down within a game
+        has = later < hi - lo
+        out[lo:hi][has] = shard["heuristic"][lo:hi][later[has]]
+    return out
+
+
+def _rows(shard, sides, sample, held_every, rng, outcome_weight):
+    """The positions kept from one shard: (train, held_out), each a dict of CSR observation
+    rows, log-heuristic priors and targets, in the mover's relative order. The training target
+    mixes the outcome (weight `outcome_weight`) with the heuristic a cycle later; the held-out
+    target is the outcome alone."""
+    import numpy as np
+
+    from ..agents.encoding import LAYOUT
+
+    ahead = next_cycle_chances(shard, LAYOUT.index("global", "cycle"))
+
+    n_pos = len(shard["player"])
+    keep = rng.random(n_pos) < sample
+    held = (shard["game"] % held_every) == 0
+    n = len(sides)
+    size = {t: sides.count(t) for t in set(sides)}
+    share = np.array([1.0 / size[t] for t in sides], dtype=np.float32)  # a member's part of its team's
+    out = []
+    for rows, w in ((np.flatnonzero(keep & ~held), outcome_weight), (np.flatnonzero(keep & held), 1.0)):
+        movers = shard["player"][rows].astype(np.int64)
+        order = (movers[:, None] + np.arange(n)[None, :]) % n        # row k: faction mover + k
+        prior = np.take_along_axis(shard["heuristic"][rows] * share, order, 1)
+        prior = prior / prior.sum(1, keepdims=True)
+        mixed = w * shard["outcome"][rows] + (1 - w) * ahead[rows]
+        target = np.take_along_axis(mixed * share, order, 1)
+        target = target / np.maximum(target.sum(1, keepdims=True), 1e-9)
+        obs = shard["obs"][rows]
+        r, c = np.nonzero(obs)
+        out.append({"indptr": np.searchsorted(r, np.arange(len(rows) + 1)).astype(np.int64),
+                    "indices": c.astype(np.int64), "values": obs[r, c],
+                    "prior": _pad(np.log(np.maximum(prior, FLOOR))), "present": _pad(np.ones_like(prior)),
+                    "target": _pad(target), "game": shard["game"][rows]})
+    return out
+
+
+def _pad(a):
+    import numpy as np
+
+    out = np.zeros((len(a), MAX_FACTIONS), dtype=np.float32)
+    out[:, :a.shape[1]] = a
+    return out
+
+
+def _join(parts):
+    import numpy as np
+
+    if not parts:
+        return None
+    offsets = np.cumsum([0] + [len(p["indices"]) for p in parts[:-1]])
+    return {"indptr": np.concatenate([parts[0]["indptr"][:1]] + [p["indptr"][1:] + o for p, o in zip(parts, offsets)]),
+            "indices": np.concatenate([p["indices"] for p in parts]),
+            "values": np.concatenate([p["values"] for p in parts]),
+            **{k: np.concatenate([p[k] for p in parts]) for k in ("prior", "present", "target", "game")}}
+
+
+def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
+    """The training and held-out positions of the self-play runs in `dirs`."""
+    import numpy as np
+
+    from ..agents.encoding import layout_fingerprint
+    from .selfplay import MANIFEST, load_shard
+
+    rng = np.random.default_rng(seed)
+    train, held, runs = [], [], []
+    for d in map(Path, dirs):
+        try:
+            manifest = json.loads((d / MANIFEST).read_text())
+        except (OSError, ValueError) as e:
+            raise click.BadParameter(f"{d}: no readable {MANIFEST} ({e})", param_hint="DATA") from None
+        if manifest.get("version", 0) < 2:
+            raise click.BadParameter(f"{d}: self-play format version {manifest.get('version')} has no heuristic "
+                                     f"win chances (version 2 has): play it again with this version",
+                                     param_hint="DATA")
+        layout = manifest["observation"]["fingerprint"]
+        if layout != layout_fingerprint():
+            raise click.BadParameter(f"{d}: written with the observation layout {layout}, this version's is "
+                                     f"{layout_fingerprint()}", param_hint="DATA")
+        sides = manifest["mode"]["sides"]
+        for entry in manifest["shards"]:
+            shard = load_shard(d / entry["file"])
+            t, h = _rows(shard, sides, sample, held_every, rng, outcome_weight)
+            train.append(t)
+            held.append(h)
+        runs.append({"dir": str(d), "mode": manifest["mode"]["label"], "agents": manifest["agents"],
+                     "games": manifest["games"], "positions": manifest["positions"]})
+        echo(f"{d}: {manifest['games']} games, {manifest['positions']} positions ({manifest['mode']['label']})")
+    return _join(train), _join(held), runs
+
+
+class _Batches:
+    def __init__(self, data, torch):
+        self.data, self.torch = data, torch
+
+    def __len__(self):
+        return len(self.data["prior"])
+
+    def batch(self, rows, scale):
+        torch, d = self.torch, self.data
+        starts, ends = d["indptr"][rows], d["indptr"][rows + 1]
+        import numpy as np
+
+        idx = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)])
+        lengths = ends - starts
+        offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        cols = d["indices"][idx]
+        return (torch.from_numpy(cols), torch.from_numpy(offsets.astype(np.int64)),
+                torch.from_numpy(d["values"][idx] / scale[cols]),
+                *(torch.from_numpy(d[k][rows]) for k in ("prior", "present", "target")))
+
+
+def _model(torch, size, hidden, second, dropout):
+    nn = torch.nn
+
+    class Value(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.obs = nn.EmbeddingBag(size, hidden, mode="sum")
+            nn.init.normal_(self.obs.weight, std=0.01)
+            self.prior = nn.Linear(MAX_FACTIONS, hidden)
+            self.l2 = nn.Linear(hidden, second)
+            self.l3 = nn.Linear(second, MAX_FACTIONS)
+            nn.init.zeros_(self.l3.weight)   # untrained: the heuristic itself
+            nn.init.zeros_(self.l3.bias)
+            self.drop = nn.Dropout(dropout)  # the positions of a game share its outcome: easy to learn by heart
+
+        def forward(self, cols, offsets, values, prior, present):
+            h = self.drop(torch.relu(self.obs(cols, offsets, per_sample_weights=values) + self.prior(prior)))
+            h = torch.relu(self.l2(h))
+            z = self.l3(h) + prior
+            return z.masked_fill(present == 0, -1e9)
+
+    return Value()
+
+
+def _loss(torch, logits, target):
+    return -(target * torch.log_softmax(logits, -1)).sum(-1)
+
+
+def calibration(chances, outcomes, bins=10) -> list:
+    """Deciles of predicted win chance: [(low, high, positions, mean predicted, share won)]."""
+    import numpy as np
+
+    edges = np.linspace(0, 1, bins + 1)
+    which = np.clip(np.digitize(chances, edges) - 1, 0, bins - 1)
+    out = []
+    for b in range(bins):
+        m = which == b
+        out.append({"low": float(edges[b]), "high": float(edges[b + 1]), "count": int(m.sum()),
+                    "predicted": float(chances[m].mean()) if m.any() else None,
+                    "won": float(outcomes[m].mean()) if m.any() else None})
+    return out
+
+
+def plot_calibration(path, table_net, table_heuristic, title):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5), dpi=100)
+    ax.plot([0, 1], [0, 1], color="#999", lw=1, ls="--", label="perfect calibration")
+    for table, label, color in ((table_heuristic, "heuristic (today)", "#c77"), (table_net, "value network", "#27a")):
+        pts = [(r["predicted"], r["won"]) for r in table if r["count"]]
+        ax.plot([p for p, _ in pts], [w for _, w in pts], marker="o", color=color, label=label)
+    ax.set_xlabel("predicted chance to win (decile mean)")
+    ax.set_ylabel("share of those positions won")
+    ax.set_title(title, fontsize=10)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+@click.command()
+@click.argument("data", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
+              help="The weights file to write (NPZ; agents/value.py reads it).")
+@click.option("--hidden", type=click.IntRange(4, 1024), default=128, show_default=True, help="First hidden layer.")
+@click.option("--second", type=click.IntRange(4, 1024), default=64, show_default=True, help="Second hidden layer.")
+@click.option("--epochs", type=click.IntRange(1, 200), default=8, show_default=True)
+@click.option("--sample", type=click.FloatRange(0.001, 1.0), default=0.3, show_default=True,
+              help="Share of each game's positions kept (seeded).")
+@click.option("--held-out-every", type=click.IntRange(2, 1000), default=10, show_default=True,
+              help="Games whose index is a multiple of this are held out (not trained on).")
+@click.option("--outcome-weight", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
+              help="The training target: this share of the game's outcome, the rest the heuristic's win "
+                   "chances a cycle later in the game (what a rollout estimates); held out: the outcome.")
+@click.option("--batch", type=click.IntRange(16, 65536), default=512, show_default=True)
+@click.option("--lr", type=click.FloatRange(1e-6, 1.0), default=1e-3, show_default=True)
+@click.option("--weight-decay", type=click.FloatRange(0.0, 1.0), default=1e-4, show_default=True)
+@click.option("--dropout", type=click.FloatRange(0.0, 0.9), default=0.3, show_default=True)
+@click.option("--checks", type=click.IntRange(1, 100), default=4, show_default=True,
+              help="Held-out checks per epoch: the best one is kept.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(1, 256), default=None, help="torch's CPU threads (default: torch's).")
+@click.option("--report", type=click.Path(dir_okay=False), default=None,
+              help="Write the figures (data, losses, calibration) as JSON here.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="Draw the held-out calibration (network and heuristic) to this PNG (needs matplotlib).")
+def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcome_weight, batch, lr, weight_decay, dropout,  # noqa: PLR0913  (one argument per option)
+          checks, seed, threads, report, plot):
+    """Train the value network (a correction of the heuristic's win chances) from self-play
+    shards and write its weights for play without torch (docs/learned-player.md)."""
+    try:
+        import numpy as np
+        import torch
+    except ImportError:
+        raise click.ClickException("cyclades train needs torch: pip install torch==2.13.0 -e '.[train]'") from None
+    from ..agents.encoding import LAYOUT
+
+    t0 = time.perf_counter()
+    torch.manual_seed(seed)
+    if threads:
+        torch.set_num_threads(threads)
+    tr, ho, runs = load_runs(data, sample, held_out_every, seed, outcome_weight, echo=click.echo)
+    if tr is None or ho is None or not len(tr["prior"]) or not len(ho["prior"]):
+        raise click.ClickException("not enough positions to train and hold out: more games, or a larger --sample")
+    scale = np.ones(LAYOUT.size, dtype=np.float32)
+    np.maximum.at(scale, tr["indices"], np.abs(tr["values"]))  # each input divided by its largest value
+    train_set, held_set = _Batches(tr, torch), _Batches(ho, torch)
+    click.echo(f"{len(train_set)} positions to train on, {len(held_set)} held out "
+               f"({len(set(ho['game'].tolist()))} games); loaded in {time.perf_counter() - t0:.0f} s")
+    model = _model(torch, LAYOUT.size, hidden, second, dropout)
+    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
+    gen = np.random.default_rng(seed)
+
+    def held_loss():
+        model.eval()
+        total = 0.0
+        with torch.no_grad():
+            for lo in range(0, len(held_set), 4096):
+                rows = np.arange(lo, min(lo + 4096, len(held_set)))
+                cols, offs, vals, prior, present, target = held_set.batch(rows, scale)
+                total += float(_loss(torch, model(cols, offs, vals, prior, present), target).sum())
+        model.train()
+        return total / len(held_set)
+
+    # The untrained network is the heuristic: an epoch is kept only if it does better.
+    best, best_state, best_epoch, history = held_loss(), {k: v.clone() for k, v in model.state_dict().items()}, 0, []
+    click.echo(f"held-out log loss before training (the heuristic): {best:.4f}")
+    batches = -(-len(train_set) // batch)
+    check_at = {round(batches * (k + 1) / checks) for k in range(checks)}  # batch counts of the checks
+    for epoch in range(epochs):
+        te = time.perf_counter()
+        order = gen.permutation(len(train_set))
+        total, seen = 0.0, 0
+        for b, lo in enumerate(range(0, len(order), batch), 1):
+            cols, offs, vals, prior, present, target = train_set.batch(order[lo:lo + batch], scale)
+            loss = _loss(torch, model(cols, offs, vals, prior, present), target).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(target)
+            seen += len(target)
+            if b not in check_at:
+                continue
+            when = round(epoch + b / batches, 2)
+            loss_held = held_loss()
+            history.append({"epoch": when, "train": total / seen, "held_out": loss_held,
+                            "seconds": time.perf_counter() - te})
+            click.echo(f"epoch {when}: train {total / seen:.4f}, held out {loss_held:.4f} "
+                       f"({time.perf_counter() - te:.0f} s)")
+            if loss_held < best:
+                best, best_state, best_epoch = loss_held, {k: v.clone() for k, v in model.state_dict().items()}, when
+    if best_epoch == 0:
+        click.echo("no epoch did better than the heuristic on the held-out games: the network written is "
+                   "the untrained one (the heuristic itself); more games or another --lr may help")
+    model.load_state_dict(best_state)
+    arrays = {
+        "w_obs": (model.obs.weight.detach().numpy() / scale[:, None]).astype(np.float16),
+        "w_prior": model.prior.weight.detach().numpy().T.astype(np.float32),
+        "b1": model.prior.bias.detach().numpy().astype(np.float32),
+        "w2": model.l2.weight.detach().numpy().T.astype(np.float32),
+        "b2": model.l2.bias.detach().numpy().astype(np.float32),
+        "w3": model.l3.weight.detach().numpy().T.astype(np.float32),
+        "b3": model.l3.bias.detach().numpy().astype(np.float32),
+    }
+    figures = evaluate_held_out(arrays, ho, LAYOUT.size)
+    meta = {"hidden": hidden, "second": second, "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "train": {"runs": runs, "positions": len(train_set), "held_out_positions": len(held_set),
+                      "sample": sample, "held_out_every": held_out_every,
+                      "outcome_weight": outcome_weight, "epochs": epochs,
+                      "best_epoch": best_epoch, "lr": lr,
+                      "weight_decay": weight_decay, "dropout": dropout, "batch": batch, "seed": seed,
+                      "seconds": round(time.perf_counter() - t0, 1)},
+            "held_out": {k: figures[k] for k in ("log_loss", "heuristic_log_loss", "uniform_log_loss")}}
+    fingerprint = vnet.save(out_path, arrays, meta)
+    click.echo(f"held-out log loss: network {figures['log_loss']:.4f}, heuristic {figures['heuristic_log_loss']:.4f}, "
+               f"uniform {figures['uniform_log_loss']:.4f}")
+    click.echo(f"wrote {out_path} (fingerprint {fingerprint}, {Path(out_path).stat().st_size / 1e6:.1f} MB) "
+               f"in {time.perf_counter() - t0:.0f} s")
+    if report:
+        Path(report).write_text(json.dumps({**meta, "fingerprint": fingerprint, "history": history,
+                                            "calibration": figures["calibration"],
+                                            "heuristic_calibration": figures["heuristic_calibration"]},
+                                           indent=1) + "\n")
+    if plot:
+        plot_calibration(plot, figures["calibration"], figures["heuristic_calibration"],
+                         f"held-out positions ({len(held_set)}), win chance per faction")
+
+
+def evaluate_held_out(arrays, ho, size) -> dict:
+    """The held-out figures of the network as play reads it (agents/value.py, numpy)."""
+    import numpy as np
+
+    meta = {"fingerprint": vnet.arrays_fingerprint(arrays)}
+    net = vnet.ValueNetwork(arrays, meta)
+    chances, priors, outcomes = [], [], []
+    loss = loss_h = loss_u = 0.0
+    for i in range(len(ho["prior"])):
+        vec = np.zeros(size, dtype=np.float32)
+        s, e = ho["indptr"][i], ho["indptr"][i + 1]
+        vec[ho["indices"][s:e]] = ho["values"][s:e]
+        n = int(ho["present"][i].sum())
+        prior = np.exp(ho["prior"][i][:n])
+        p = net.relative_chances(vec, prior)
+        target = ho["target"][i][:n]
+        loss += vnet.log_loss(p, target)
+        loss_h += vnet.log_loss(prior, target)
+        loss_u += vnet.log_loss([1.0 / n] * n, target)
+        chances.extend(p.tolist())
+        priors.extend(prior.tolist())
+        outcomes.extend((target > 0).astype(float).tolist())
+    m = len(ho["prior"])
+    chances, priors, outcomes = map(np.array, (chances, priors, outcomes))
+    return {"log_loss": float(loss / m), "heuristic_log_loss": float(loss_h / m), "uniform_log_loss": float(loss_u / m),
+            "calibration": calibration(chances, outcomes), "heuristic_calibration": calibration(priors, outcomes)}

@@ -1,0 +1,196 @@
+"""The value network (agents/value.py): the shipped weights, what it says of positions, the
+search that uses it, and weights files it must refuse; `cyclades train` end to end."""
+import json
+import random
+import time
+import zipfile
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cyclades.agents import evaluation as ev
+from cyclades.agents import value as vnet
+from cyclades.agents.match import Mode
+from cyclades.agents.mcts import MCTSAgent
+from cyclades.agents.registry import make_agent
+from cyclades.cli import main
+
+
+def positions(players=3, teams=False, seed=0, count=12):
+    """Positions along a random game of a mode (a copy at every few decisions)."""
+    mode = Mode(players, teams, "legendary", 3)
+    g = mode.new_game(seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while not g.is_over and len(out) < count:
+        legal = g.legal_actions()
+        g.apply(legal[rng.randrange(len(legal))])
+        if g.state.version % 7 == 0:
+            out.append(g.copy())
+    return out
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return vnet.load()
+
+
+def test_the_shipped_weights_load_and_are_the_recorded_ones(shipped):
+    assert shipped.fingerprint == vnet.SHIPPED_FINGERPRINT
+    assert vnet.SHIPPED.stat().st_size < 5_000_000  # a few MB at most
+    assert shipped.meta["held_out"]["log_loss"] < shipped.meta["held_out"]["heuristic_log_loss"]
+
+
+def test_the_shipped_network_evaluates_a_position_in_under_a_millisecond(shipped):
+    # The best of several rounds of 100 evaluations (encoding included): the floor, not the load.
+    g = positions(count=3)[-1]
+    shipped.win_chances(g)
+    rounds = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(100):
+            shipped.win_chances(g)
+        rounds.append((time.perf_counter() - t0) / 100)
+    assert min(rounds) < 0.001, f"{1000 * min(rounds):.2f} ms a position"
+
+
+@pytest.mark.parametrize(("players", "teams"), [(3, False), (4, True), (2, True), (5, False)])
+def test_win_chances_are_a_distribution_over_the_sides(shipped, players, teams):
+    for g in positions(players, teams, seed=players):
+        chance = shipped.win_chances(g)
+        side = ev.sides(g)
+        assert len(chance) == g.state.n and all(0.0 <= c <= 1.0 for c in chance)
+        by_side = {side[q]: chance[q] for q in range(g.state.n)}
+        assert all(chance[q] == pytest.approx(by_side[side[q]]) for q in range(g.state.n))  # a team's
+        assert sum(by_side.values()) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_finished_game_is_its_result(shipped):
+    mode = Mode(3, False, "legendary", 3)
+    g = mode.new_game(seed=4)
+    rng = random.Random(4)
+    while not g.is_over:
+        legal = g.legal_actions()
+        g.apply(legal[rng.randrange(len(legal))])
+    assert shipped.win_chances(g) == ev.win_chances(g)
+
+
+def untrained(tmp_path, **changes):
+    """A weights file of an untrained network (its last layer zero), with `changes` to its meta."""
+    hidden, second, factions = 8, 4, 6
+    rng = np.random.default_rng(0)
+    from cyclades.agents.encoding import LAYOUT
+    arrays = {"w_obs": rng.normal(size=(LAYOUT.size, hidden)).astype(np.float16),
+              "w_prior": rng.normal(size=(factions, hidden)).astype(np.float32),
+              "b1": np.zeros(hidden, np.float32), "w2": rng.normal(size=(hidden, second)).astype(np.float32),
+              "b2": np.zeros(second, np.float32), "w3": np.zeros((second, factions), np.float32),
+              "b3": np.zeros(factions, np.float32)}
+    path = tmp_path / "untrained.npz"
+    vnet.save(path, arrays, {"hidden": hidden})
+    if changes:
+        with np.load(path) as z:
+            content = {k: z[k] for k in z.files}
+        meta = json.loads(str(content.pop("meta")))
+        meta.update(changes)
+        np.savez(path, meta=np.array(json.dumps(meta)), **content)
+    return path
+
+
+def test_an_untrained_network_is_the_heuristic(tmp_path):
+    net = vnet.load(untrained(tmp_path))
+    for players, teams in ((3, False), (4, True)):
+        for g in positions(players, teams, seed=9):
+            assert net.win_chances(g) == pytest.approx(ev.win_chances(g), abs=1e-5)
+
+
+def test_weights_of_another_observation_layout_are_refused_naming_the_file_and_layout(tmp_path):
+    path = untrained(tmp_path, observation={"size": 9000, "fingerprint": "0123456789abcdef"})
+    with pytest.raises(vnet.WeightsError) as e:
+        vnet.load(path)
+    assert str(path) in str(e.value) and "0123456789abcdef" in str(e.value) and "layout" in str(e.value)
+
+
+def test_a_corrupt_weights_file_is_refused(tmp_path):
+    path = untrained(tmp_path)
+    with np.load(path) as z:
+        content = {k: z[k] for k in z.files}
+    content["w2"] = content["w2"] + 1.0  # the arrays no longer hash to the recorded fingerprint
+    np.savez(path, **content)
+    with pytest.raises(vnet.WeightsError, match="corrupt") as e:
+        vnet.load(path)
+    assert str(path) in str(e.value)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip file at all", b"PK\x03\x04truncated"])
+def test_a_file_that_is_not_weights_is_refused(tmp_path, content):
+    path = tmp_path / "bad.npz"
+    path.write_bytes(content)
+    with pytest.raises(vnet.WeightsError) as e:
+        vnet.load(path)
+    assert str(path) in str(e.value)
+
+
+def test_a_zip_without_meta_or_with_a_pickle_is_refused(tmp_path):
+    path = tmp_path / "nometa.npz"
+    np.savez(path, w_obs=np.zeros(3))
+    with pytest.raises(vnet.WeightsError, match="meta"):
+        vnet.load(path)
+    pickled = tmp_path / "pickle.npz"
+    np.savez(pickled, meta=np.array([{"format": vnet.FORMAT}], dtype=object))
+    with pytest.raises(vnet.WeightsError):
+        vnet.load(pickled)
+    assert zipfile.is_zipfile(pickled)
+
+
+def test_an_agent_with_a_missing_weights_file_is_refused_at_once(tmp_path):
+    with pytest.raises(ValueError, match="no such weights file"):
+        make_agent(f"mcts:value={tmp_path / 'missing.npz'}")
+    r = CliRunner().invoke(main, ["tournament", "--agents", f"mcts:value={tmp_path / 'missing.npz'},greedy",
+                                  "--games", "1"])
+    assert r.exit_code != 0 and "missing.npz" in r.output and "Traceback" not in r.output
+
+
+def test_the_network_guided_search_is_deterministic_for_a_seed():
+    g = positions(count=6)[-1]
+    while g.to_move is None or len([a for a in g.legal_actions() if a.kind != "cancel"]) < 2:
+        legal = g.legal_actions()
+        g.apply(legal[0])
+    obs = g.observe(g.to_move)
+    picks = set()
+    for _ in range(2):
+        agent = MCTSAgent(seed=5, iterations=60, value="shipped")
+        picks.add((agent.choose(obs), tuple(agent.last_stats)))
+    assert len(picks) == 1
+    in_process = MCTSAgent(seed=5, iterations=30, value="shipped", workers=2, processes=False)
+    in_workers = MCTSAgent(seed=5, iterations=30, value="shipped", workers=2)
+    assert in_process.choose(obs) == in_workers.choose(obs)
+    assert in_process.last_stats == in_workers.last_stats
+
+
+def test_train_makes_weights_the_search_reads(tmp_path):
+    pytest.importorskip("torch")  # the train extra (CI installs it)
+    data = tmp_path / "sp"
+    r = CliRunner().invoke(main, ["selfplay", "--agents", "greedy,careless", "--games", "6", "--max-cycles", "3",
+                                  "--workers", "1", "--shard-games", "3", "--out", str(data)])
+    assert r.exit_code == 0, r.output
+    out, report = tmp_path / "v.npz", tmp_path / "report.json"
+    r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--hidden", "8", "--second", "4",
+                                  "--epochs", "2", "--sample", "1", "--held-out-every", "3", "--lr", "0.01",
+                                  "--report", str(report)])
+    assert r.exit_code == 0, r.output  # (an epoch that teaches nothing leaves the untrained network)
+    net = vnet.load(out)
+    figures = json.loads(report.read_text())
+    assert figures["fingerprint"] == net.fingerprint
+    assert figures["train"]["positions"] > 0 and len(figures["calibration"]) == 10
+    agent = MCTSAgent(seed=1, iterations=20, value=str(out))
+    g = positions(count=2)[-1]
+    assert agent.network.win_chances(g)
+
+
+def test_train_refuses_self_play_without_heuristic_chances(tmp_path):
+    data = tmp_path / "old"
+    data.mkdir()
+    (data / "manifest.json").write_text(json.dumps({"version": 1, "shards": []}))
+    r = CliRunner().invoke(main, ["train", str(data), "--out", str(tmp_path / "v.npz")])
+    assert r.exit_code == 2 and "version 1" in r.output and "Traceback" not in r.output
