@@ -1,7 +1,7 @@
 """CPU time per decision of bot levels (or any agents) at the same positions.
 
-    .venv/bin/python benchmarks/level_time.py                          # expert and master, 16 positions
-    .venv/bin/python benchmarks/level_time.py --agents expert,master,strong --positions 24
+    .venv/bin/python benchmarks/level_time.py                          # expert and strong, 16 positions
+    .venv/bin/python benchmarks/level_time.py --agents expert,mcts:iterations=900,workers=2,value=shipped --positions 24
 
 The positions are decisions with a real choice taken from seeded games between greedy players
 (Legendary, 3 players), spread over the game (from the first cycles to the last). For a search
@@ -51,13 +51,15 @@ def cpu_of_decision(agent, game) -> float:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--agents", default="expert,master")
+    ap.add_argument("--agents", default="expert,strong",
+                    help='agent specs, as for tournaments: "expert,mcts:iterations=900,value=shipped"')
     ap.add_argument("--positions", type=int, default=16)
     args = ap.parse_args()
     from cyclades.agents import make_agent
+    from cyclades.agents.tournament import split_agents
 
     games = positions(args.positions)
-    names = args.agents.split(",")
+    names = split_agents(args.agents)
     means = {}
     for name in names:
         agent = make_agent(name, seed=1)

@@ -112,6 +112,15 @@ def main():
         print(f"{name:>9}: log loss {mean:.4f} (95% {boot[10]:.4f}-{boot[389]:.4f})")
         for low, count, predicted, won in deciles(pairs[name]):
             print(f"           {low:.1f}-{low + 0.1:.1f}: {count:4d} chances, mean {predicted:.2f}, won {won:.2f}")
+    for other in ("heuristic", "search"):  # paired: the same positions, games resampled together
+        diff = {i: sum(losses["network"][i]) - sum(losses[other][i]) for i in games}
+        boot = []
+        for _ in range(400):
+            pick = [games[rng.randrange(len(games))] for _ in games]
+            boot.append(sum(diff[i] for i in pick) / sum(len(losses[other][i]) for i in pick))
+        boot.sort()
+        print(f"network - {other}: {sum(diff.values()) / points:+.4f} log loss a position "
+              f"(95% {boot[10]:+.4f} to {boot[389]:+.4f}, bootstrap over games)")
 
 
 if __name__ == "__main__":

@@ -180,23 +180,29 @@ def test_chances_sum_to_one_and_the_end_favours_the_winner(finished):
     assert last[winner] == max(last) and last[winner] > 0.5
 
 
-def test_chances_are_the_searchs_estimate_from_the_view_of_the_player_to_move(finished):
-    """The chart shows the search's own estimate: MCTS from the observation of the
-    player to move (R24), deterministic for a seed, a distribution over the players."""
+def test_chances_are_the_networks_estimate_from_the_view_of_the_player_to_move(finished, monkeypatch):
+    """The chart shows the value network's estimate averaged over games sampled from the
+    observation of the player to move (R24): deterministic for a seed, a distribution over the
+    players, blind to what that player cannot see; the search's where no network loads."""
+    from cyclades.agents import advice
     from cyclades.agents import evaluation as ev
     from cyclades.agents.advice import search_chances
     from cyclades.engine.game import Game
     record = finished.record()
     g = Game.from_record(record, upto=len(record["actions"]) // 2)
-    first = search_chances(g, iterations=40, seed=1)
-    assert first == search_chances(g, iterations=40, seed=1)
+    first = search_chances(g, seed=1)
+    assert first == search_chances(g, seed=1)
     assert sum(first) == pytest.approx(1.0, abs=1e-6) and all(0 <= x <= 1 for x in first)
-    # Not the static evaluation of the position: the mean of the search's rollouts.
-    assert first != pytest.approx(ev.win_chances(g), abs=1e-9)
-    # It is the search of the player to move's observation (what R24 lets that player know).
-    obs = g.observe(g.to_move)
+    assert first != pytest.approx(ev.win_chances(g), abs=1e-6)  # not the heuristic of the position
+    hidden = g.copy()  # another player's purse, which the player to move does not see
+    other = next(q for q in range(g.state.n) if not g.sees_purse(g.to_move, q))
+    hidden.state.gp[other] += 7
+    assert search_chances(hidden, seed=1) == first
+    # Without a network: the strong search from the same observation.
+    monkeypatch.setattr(advice, "chance_network", lambda: None)
     from cyclades.agents.mcts import MCTSAgent
-    assert MCTSAgent(seed=1, iterations=40).estimate(obs) == first
+    searched = search_chances(g, iterations=40, seed=1)
+    assert MCTSAgent(seed=1, iterations=40).estimate(g.observe(g.to_move)) == searched != first
 
 
 def test_chances_in_team_play_are_per_team():

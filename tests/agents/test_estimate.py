@@ -1,7 +1,7 @@
 """agents/estimate.py: the time a run of games will take, said before it starts."""
 import re
 
-from cyclades.agents.estimate import cpu_seconds_per_game, forecast, seconds_per_game
+from cyclades.agents.estimate import cpu_seconds_per_game, forecast, seconds_per_decision, seconds_per_game
 
 
 def _minutes(text):
@@ -27,3 +27,12 @@ def test_a_parallel_search_counts_its_processes_against_the_cores():
 
 def test_quick_agents_get_no_forecast():
     assert forecast(["greedy", "random", "casual"], 3, games=100, workers=2) is None
+
+
+def test_a_search_that_reads_a_value_network_is_counted_at_its_cheaper_iterations():
+    """Its leaves are valued without a rollout: an iteration costs about half (measured by
+    benchmarks/level_time.py), so 190 of them are announced at about the time of 100 plain."""
+    plain = seconds_per_decision("mcts:iterations=100")
+    network = seconds_per_decision("mcts:iterations=190,value=shipped")
+    assert 0.8 * plain < network < 1.1 * plain
+    assert seconds_per_decision("mcts:iterations=100,value=shipped,rollout=1") > plain

@@ -25,15 +25,13 @@ def _midgame(seed=3, decisions=40):
 # --- the levels ---------------------------------------------------------------------------------
 
 def test_levels_resolve_to_agents_with_their_budgets():
-    beginner, casual, strong, expert, master = (make_agent(n, seed=1) for n in levels.ORDER)
+    beginner, casual, strong, expert = (make_agent(n, seed=1) for n in levels.ORDER)
     assert isinstance(beginner, CarelessAgent) and beginner.mistakes == 0.3
     assert isinstance(casual, GreedyAgent)
     assert isinstance(strong, MCTSAgent) and strong.iterations == 100 and strong.workers == 1
     assert isinstance(expert, MCTSAgent) and expert.iterations == 500 and expert.workers == 2
     assert expert.seconds is None  # iteration budgets: the same play on a loaded machine
-    assert isinstance(master, MCTSAgent) and master.workers == 2 and master.network is not None
-    assert master.iterations == levels.MASTER_ITERATIONS and master.seconds is None
-    assert [a.level for a in (beginner, casual, strong, expert, master)] == levels.ORDER
+    assert [a.level for a in (beginner, casual, strong, expert)] == levels.ORDER
     # A level's options go over its own, as for the agent it stands for.
     one = make_agent("expert:workers=1", seed=1)
     assert one.workers == 1 and one.iterations == 500
@@ -44,12 +42,11 @@ def test_levels_resolve_to_agents_with_their_budgets():
 
 def test_levels_are_listed_first_with_labels_for_people():
     names = agent_names()
-    assert names[:5] == ["beginner", "casual", "strong", "expert", "master"]
+    assert names[:4] == ["beginner", "casual", "strong", "expert"]
     assert {"random", "greedy", "mcts", "careless"} <= set(names)
     labels = agent_labels()
     assert set(labels) == set(names)
     assert labels["expert"].startswith("Expert") and labels["beginner"].startswith("Beginner")
-    assert labels["master"].startswith("Master") and "network" in labels["master"]
 
 
 def test_the_lobby_lists_the_levels_with_labels(tmp_path):
@@ -59,7 +56,7 @@ def test_the_lobby_lists_the_levels_with_labels(tmp_path):
     from cyclades.server.app import create_app
     with TestClient(create_app(f"sqlite:///{tmp_path / 'lobby.db'}", bot_delay=0.0)) as client:
         data = client.get("/api/bots").json()
-    assert data["bots"][:5] == levels.ORDER and data["default"] in data["bots"]
+    assert data["bots"][:4] == levels.ORDER and data["default"] in data["bots"]
     assert data["labels"]["casual"].startswith("Casual")
 
 

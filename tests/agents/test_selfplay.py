@@ -44,8 +44,10 @@ def test_shards_hold_consistent_positions_with_their_outcomes(five):
         n = len(a["action"])
         assert n == s["positions"] > 0
         assert a["obs"].shape == (n, LAYOUT.size) and a["obs"].dtype == np.float32
-        for name in ("player", "game", "decision", "explored", "outcome", "mask"):
+        for name in ("player", "game", "decision", "explored", "outcome", "mask", "heuristic", "searched"):
             assert len(a[name]) == n, name
+        # the heuristic's chances: a distribution over the factions, not the outcome
+        assert np.allclose(a["heuristic"].sum(1), 1.0, atol=1e-5) and (a["heuristic"] < 1).any()
         mask = sp.unpack_mask(a["mask"])
         assert mask.shape == (n, ACTION_SPACE.n)
         assert mask[np.arange(n), a["action"]].all()  # the slot taken was legal
@@ -89,6 +91,43 @@ def test_worker_processes_give_the_same_arrays(five, tmp_path):
     for a, b in zip(arrays(five), arrays(out), strict=True):
         for k in a:
             assert a[k].tobytes() == b[k].tobytes(), k
+
+
+def test_ray_tasks_give_the_same_arrays(five, tmp_path):
+    """--ray: the games run as Ray tasks (a local instance of 2 CPUs here), the data unchanged."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'cyclades[ray]'")
+    out = tmp_path / "ray"
+    r = run(*QUICK, "--ray", "local", "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out)
+    assert r.exit_code == 0, r.output
+    for a, b in zip(arrays(five), arrays(out), strict=True):
+        for k in a:
+            assert a[k].tobytes() == b[k].tobytes(), k
+
+
+def test_a_search_records_its_root_visit_counts(tmp_path):
+    """A search agent's decisions carry the root's visits: legal slots, the most visited one the
+    action taken; a greedy player's, a random move's and a forced move's carry none."""
+    out = tmp_path / "search"
+    r = run("--agents", "mcts:iterations=12,greedy", "--max-cycles", "2", "--workers", "1", "--games", 1,
+            "--explore", 0.2, "--out", out)
+    assert r.exit_code == 0, r.output
+    (a,) = arrays(out)
+    mask = sp.unpack_mask(a["mask"])
+    assert a["searched"].sum() == len(a["visit_slot"]) == len(a["visit_count"])
+    mcts_seats = {k for k, name in enumerate(a["lineup"][0]) if name.startswith("mcts")}
+    searched = 0
+    for i in range(len(a["action"])):
+        visits = sp.root_visits(a, i)
+        if a["explored"][i] or int(a["player"][i]) not in mcts_seats:
+            assert visits == {}
+            continue
+        if mask[i].sum() == 1:
+            continue
+        if visits:
+            searched += 1
+            assert all(mask[i, slot] for slot in visits) and min(visits.values()) > 0
+            assert visits.get(int(a["action"][i])) == max(visits.values())
+    assert searched >= 5
 
 
 def test_resume_after_a_stop_between_shards_gives_the_uninterrupted_data(five, tmp_path, monkeypatch):

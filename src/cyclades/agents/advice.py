@@ -612,7 +612,7 @@ def search_chances(game, iterations=CHANCE_ITERATIONS, seed=0) -> list:
         return MCTSAgent(seed=seed, iterations=iterations).estimate(obs)
     rng = random.Random(f"chances/{seed}")
     total = [0.0] * game.state.n
-    for _ in range(CHANCE_SAMPLES):
+    for _sample in range(CHANCE_SAMPLES):
         for q, c in enumerate(net.win_chances(ev.sample(obs, rng))):
             total[q] += c / CHANCE_SAMPLES
     return total

@@ -128,6 +128,9 @@ _WORKERS = click.option("--workers", type=click.IntRange(min=1), default=None,
                         help="Processes on this machine (default: all cores); with --ray local, its CPUs.")
 _MAX_CYCLES = click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
                            help="A guard: a game still going after this many cycles ends (R21).")
+_RAY = click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+                    help='Run the games as Ray tasks: a cluster address (e.g. "auto", "ray://head:10001") '
+                         'or "local" for a Ray instance on this machine.')
 
 
 def _consoles():
@@ -252,9 +255,7 @@ def _play_tournament(t, err, out, done=()):
 @click.option("--games", type=click.IntRange(min=1), default=300, show_default=True,
               help="Games to play (rounded up so that every seating is played equally often).")
 @_WORKERS
-@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
-              help='Run the games as Ray tasks: a cluster address (e.g. "auto", "ray://head:10001") '
-                   'or "local" for a Ray instance on this machine.')
+@_RAY
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Game seeds S, S+1, ... (each seed played with every seating).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
@@ -357,8 +358,7 @@ def _play_ladder(lad, err, out):
 @click.option("--rounds", type=click.IntRange(min=1), default=1, show_default=True,
               help="Times the round-robin is played (each time on new boards).")
 @_WORKERS
-@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
-              help='Run the games as Ray tasks: a cluster address or "local".')
+@_RAY
 @click.option("--seed", type=int, default=0, show_default=True, help="Game seeds S, S+1, ...")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for ladder.json, ladder.csv, ladder.png, ladder.md and games.jsonl "

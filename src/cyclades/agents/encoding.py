@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
+from collections import defaultdict
 from typing import NamedTuple
 
 import numpy as np
@@ -479,14 +480,38 @@ class ObservationEncoder:
             view = game.view(player)
         return self.encode_view(view, game.board, game.options, player)
 
-    def encode_view(self, v, board, options, me) -> np.ndarray:  # noqa: C901  (one pass over the view's parts, in layout order)
+    def encode_view(self, v, board, options, me) -> np.ndarray:
+        """The vector of a view: the board's fixed facts (encoded once per board), then the
+        position's entries."""
+        x = self.board_vector(board)
+        self._write_position(x, v, board, options, me)
+        return x
+
+    def sparse_position(self, v, board, options, me) -> dict:
+        """The position's entries of a view, {index: value} (some values may be 0; the vector
+        is `board_vector(board)` plus these): what a network that caches the board's part
+        reads (agents/value.py), cheaper than the dense vector."""
+        entries: dict = defaultdict(float)
+        self._write_position(entries, v, board, options, me)
+        return entries
+
+    def board_vector(self, board) -> np.ndarray:
+        """The dense vector of the board's fixed facts alone (areas' static features, adjacency)."""
+        x = np.zeros(self.layout.size, dtype=np.float32)
+        static, adjacency = self._board_blocks(board)
+        x[self._areas:self._areas + static.size] = static
+        x[self._adj.start:self._adj.stop] = adjacency
+        return x
+
+    def _write_position(self, x, v, board, options, me) -> None:  # noqa: C901  (one pass over the view's parts, in layout order)
+        """Write the view's entries that are not the board's fixed facts into `x` (a vector, or
+        a dict of index -> value that starts at 0): item by item, so both work."""
         L, F = self.layout, self._F
         if len(board.ids) > L.max_areas:
             raise EncodingError(f"the board has {len(board.ids)} areas, the layout {L.max_areas}")
         n = len(v["players"])
         if n > F:
             raise EncodingError(f"{n} factions, the layout has rows for {F}")
-        x = np.zeros(L.size, dtype=np.float32)
         rel = lambda q: (q - me) % n  # noqa: E731  (faction -> row, the viewer's row is 0)
         gi = self._g
 
@@ -584,11 +609,8 @@ class ObservationEncoder:
             for h in d["heroes"]:
                 x[H + one(heroes, h, "hero") * hw + HT + 1 + rel(d["index"])] = 1
 
-        # areas: the board's static facts, then the view's pieces
-        static, adjacency = self._board_blocks(board)
+        # areas: the view's pieces (the board's static facts are written by the caller)
         A0, aw, af = self._areas, self._aw, self._af
-        x[A0:A0 + static.size] = static
-        x[self._adj.start:self._adj.stop] = adjacency
         nobody = af["owner=nobody"]
         for a, d in enumerate(v["areas"]):
             row = A0 + a * aw
@@ -620,7 +642,6 @@ class ObservationEncoder:
                 where = dec.get(key) if key else None
                 if isinstance(where, str) and where in board.index:
                     x[A0 + board.index[where] * aw + af[label]] = 1
-        return x
 
     def _board_blocks(self, board):
         """The board's static facts and adjacency, encoded once per board."""

@@ -21,6 +21,11 @@ from .base import parse_agent_spec
 # mcts seat at its default budget (100 iterations a decision) takes about 25 s on one free
 # core: about 2.2 ms an iteration.
 SECONDS_PER_ITERATION = 0.0022
+# With a value network (value=...), a leaf is valued without the greedy rollout: an iteration
+# costs about half as much (benchmarks/level_time.py: 0.53 ms against 1.0 ms); with rollout=1
+# it plays the rollout and also reads the network.
+NETWORK_ITERATION = 0.5
+NETWORK_AFTER_ROLLOUT = 1.2
 SEARCHED_DECISIONS = 110
 CHEAP_SECONDS = 0.05  # random and greedy: a whole game's decisions of one faction
 
@@ -48,7 +53,10 @@ def seconds_per_decision(spec) -> float | None:
     if iterations is None and seconds is None:
         from .mcts import DEFAULT_ITERATIONS
         iterations = DEFAULT_ITERATIONS
-    by_iterations = iterations * SECONDS_PER_ITERATION if iterations else None
+    per_iteration = SECONDS_PER_ITERATION
+    if opts.get("value") not in (None, "", "none", "0"):
+        per_iteration *= NETWORK_AFTER_ROLLOUT if opts.get("rollout") not in (None, "", "0", 0) else NETWORK_ITERATION
+    by_iterations = iterations * per_iteration if iterations else None
     if seconds and by_iterations:
         return min(float(seconds), by_iterations)
     return float(seconds) if seconds else by_iterations

@@ -1,4 +1,4 @@
-"""Bot levels a person understands: beginner, casual, strong, expert, master.
+"""Bot levels a person understands: beginner, casual, strong, expert.
 
 A level is a name for an agent and its budget, chosen in the lobby (GET /api/bots lists the
 levels first, with their labels) and on the command line like any agent
@@ -11,7 +11,6 @@ levels first, with their labels) and on the command line like any agent
 | casual   | greedy                                  | the heuristic player (greedy.py)               |
 | strong   | mcts:iterations=100                     | information-set MCTS, 100 iterations a decision |
 | expert   | mcts:iterations=500,workers=2           | MCTS searched by 2 processes in parallel, 500 iterations each |
-| master   | mcts:iterations=900,workers=2,value=shipped | the expert's search, leaves valued by the value network |
 
 Budgets are iterations, not seconds, so a level plays the same on a loaded machine as on a
 quiet one (only slower) and tournaments between levels do not depend on the load. Each level
@@ -35,10 +34,6 @@ from ..content.i18n import N_, _
 from .base import Agent, parse_agent_spec
 from .greedy import GreedyAgent
 
-# The master searches as many iterations as the expert's CPU time buys: a leaf valued by the
-# network costs less than a greedy rollout (docs/learned-player.md measures both).
-MASTER_ITERATIONS = 900
-
 
 @dataclass(frozen=True)
 class Level:
@@ -57,12 +52,9 @@ LEVELS = {
                     N_("searches 100 sampled futures per decision (MCTS)")),
     "expert": Level("expert", N_("Expert"), "mcts:iterations=500,workers=2",
                     N_("searches 2 x 500 sampled futures per decision on 2 processes (about 1 s)")),
-    "master": Level("master", N_("Master"), f"mcts:iterations={MASTER_ITERATIONS},workers=2,value=shipped",
-                    N_("the expert's search, its positions judged by a network learned from self-play "
-                       "(about 1 s)")),
 }
 
-ORDER = ["beginner", "casual", "strong", "expert", "master"]  # weakest first
+ORDER = ["beginner", "casual", "strong", "expert"]  # weakest first
 
 
 def level_names() -> list:

@@ -15,6 +15,9 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with a reward per 
 - From the new leaf the greedy policy plays every seat to the end of the cycle (at most `depth`
   decisions), and the position is valued by the heuristic (`evaluation.win_chances`): a reward
   vector that sums to one, the result itself if the game ended.
+- With a value network (`value=shipped` or a weights file: agents/value.py), the new leaf is
+  valued by the network instead (its win chances from the view of the player to move there), no
+  rollout played; `rollout=1` plays the rollout and values its end by the network.
 - Team play (R22): the reward of a faction is its team's (`rewards`): a team's win is a win for
   each member, a partner's gain is not a rival's, and every member's node statistics back up the
   team's value, so partners cooperate in the tree. The search never considers outbidding a
@@ -153,6 +156,7 @@ class MCTSAgent(Agent):
         options = searched(legal)
         if len(options) == 1:
             self.last_iterations, self.last_seconds = 0, time.perf_counter() - t0
+            self.last_stats = []  # no search: nothing tried
             kept = self._next
             if kept and kept[1] == obs.view["version"] and kept[2] == obs.player:
                 self._next = (kept[0], kept[1] + 1, kept[2])  # the search skips these too

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import KW_ONLY, dataclass, field
 
 from .match import MAX_DECISIONS, Mode, play_match
@@ -147,7 +148,11 @@ def _run_local(specs, workers, on_result):
     return rows
 
 
-def _run_ray(specs, address, workers, on_result):
+@contextmanager
+def ray_session(address, workers=None):
+    """The `ray` module, connected to the cluster at `address` ("local": a Ray instance started
+    here with `workers` CPUs) unless a connection is already open; one this opened is closed
+    on leaving."""
     try:
         import ray
     except ImportError as e:  # pragma: no cover - depends on the installation
@@ -161,6 +166,14 @@ def _run_ray(specs, address, workers, on_result):
             ray.init(address=address, log_to_driver=False, configure_logging=False)
         started = True
     try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _run_ray(specs, address, workers, on_result):
+    with ray_session(address, workers) as ray:
         task = ray.remote(num_cpus=1)(play_game)
         pending = [task.remote(spec) for spec in specs]
         rows = []
@@ -172,6 +185,3 @@ def _run_ray(specs, address, workers, on_result):
                 if on_result:
                     on_result(row)
         return rows
-    finally:
-        if started:
-            ray.shutdown()

@@ -2,6 +2,7 @@
 
     cyclades selfplay --agents greedy,greedy,random --games 1000 --explore 0.1 --out data/sp1
     cyclades selfplay --agents greedy,greedy,random --games 1000 --explore 0.1 --out data/sp1 --resume
+    cyclades selfplay --agents "mcts:iterations=30,value=shipped" --games 5000 --ray auto --out data/sp2
 
 Every decision of a player (the engine resolves chance itself) is a position: the player's
 observation vector and legal-action mask (agents/encoding.py's layout, built by env/incremental.py's
@@ -10,6 +11,8 @@ it, the game and the decision's index in it; once the game is over, every positi
 outcome of each faction (1 for a win, a shared win split between the winning sides, 0 else; in
 team play every faction of a winning team gets the team's share). With `--explore p` a share p
 of the decisions is taken uniformly at random among the legal actions instead of by the agent.
+A search agent's decision also records the root's visit counts (the slots of the actions it
+tried, and how often): the target of a policy.
 
 Reproducible: game i has seed `--seed` + i (its board and cards), the agent of faction k seed
 `agent_seed(game seed, k)` as in tournaments, the exploration its own generator seeded from the
@@ -19,8 +22,8 @@ run's options, whatever the workers or the shards.
 
 Written as NPZ shards (`numpy.savez_compressed`: no pickle), one per `--shard-games` games, and a
 manifest.json that says what the run is (its configuration, the observation layout's size and
-fingerprint) and which shards are done; `--resume` reads it and plays the shards not done. This
-module is of the interface layer: it reads the observation encoder (env), the agents play.
+fingerprint) and which shards are done; `--resume` reads it and plays the shards not done. The
+games run in worker processes here, or as Ray tasks on a cluster (`--ray`), as tournaments do.
 """
 from __future__ import annotations
 
@@ -34,11 +37,11 @@ import click
 
 import cyclades
 
-from ..agents.cli import _MAX_CYCLES, _RULESET, _TEAM_GOAL, _check_agents, _consoles, _mode, _progress
+from ..agents.cli import _MAX_CYCLES, _RAY, _RULESET, _TEAM_GOAL, _WORKERS, _check_agents, _consoles, _mode, _progress
 from ..agents.evaluation import win_chances
 from ..agents.match import MAX_DECISIONS, Mode, decide, outcome
 from ..agents.registry import make_agent
-from ..agents.runner import AGENT_SEEDS, agent_seed
+from ..agents.runner import AGENT_SEEDS, agent_seed, ray_session
 from ..agents.tournament import faction_lineup, lineups
 from ..paths import results_dir
 
@@ -50,14 +53,17 @@ except ImportError:  # the `cyclades` command still works; this one says what to
     np = None
 
 FORMAT = "cyclades-selfplay"
-VERSION = 2  # 2: the heuristic's win chances of each position (`heuristic`)
+VERSION = 3  # 2: the heuristic's win chances of each position (`heuristic`); 3: search visits
 MANIFEST = "manifest.json"
 # What a run is: a manifest with other values is another run (`--resume` refuses it).
 CONFIG_KEYS = ("format", "version", "observation", "action_space", "mode", "agents", "explore", "seed",
                "games", "shard_games", "max_cycles")
 # The arrays of a shard with one row a position, then those with one row a game.
 POSITION_ARRAYS = ("obs", "mask", "action", "player", "game", "decision", "explored", "outcome",
-                   "heuristic")
+                   "heuristic", "searched")
+# A search agent's root visit counts, its positions' entries one after the other (`searched`
+# of them a position): the slot of each action the search tried and its visits.
+VISIT_ARRAYS = ("visit_slot", "visit_count")
 GAME_ARRAYS = ("games", "seeds", "lineup", "game_outcome", "decisions", "cycles", "ending")
 
 
@@ -111,6 +117,7 @@ def play_selfplay_game(spec) -> dict:
     rng = random.Random(f"selfplay-explore:{spec['seed']}")  # a str seed: the same in every process
     enc = GameEncoder()
     obs, masks, actions, players, explored, heuristic = [], [], [], [], [], []
+    searched, visit_slots, visit_counts = [], [], []
     try:
         while not game.is_over:
             if len(actions) >= MAX_DECISIONS:
@@ -121,6 +128,7 @@ def play_selfplay_game(spec) -> dict:
             obs.append(enc.observation(game, p))
             masks.append(np.packbits(enc.mask(game, p).astype(bool), bitorder="little"))
             heuristic.append(win_chances(game))
+            root = []
             if explore and rng.random() < explore:
                 legal = game.legal_actions()
                 action = legal[rng.randrange(len(legal))]
@@ -128,6 +136,11 @@ def play_selfplay_game(spec) -> dict:
             else:
                 action, _ = decide(agents[p], game, p)
                 explored.append(False)
+                # a search's root: (action, visits, reward) of each action it tried (mcts.py)
+                root = [(a, n) for a, n, _ in getattr(agents[p], "last_stats", None) or () if n > 0]
+            searched.append(len(root))
+            visit_slots.extend(ACTION_SPACE.encode(a, game.board) for a, _ in root)
+            visit_counts.extend(n for _, n in root)
             actions.append(ACTION_SPACE.encode(action, game.board))
             players.append(p)
             game.apply(action)
@@ -154,7 +167,10 @@ def play_selfplay_game(spec) -> dict:
             "game_index": np.full(n, spec["game"], dtype=np.int32),
             "decision": np.arange(n, dtype=np.int32), "explored": np.array(explored, dtype=bool),
             "outcome": np.repeat(result[None, :], n, axis=0), "result": result,
-            "heuristic": np.array(heuristic, dtype=np.float32).reshape(n, len(sides))}
+            "heuristic": np.array(heuristic, dtype=np.float32).reshape(n, len(sides)),
+            "searched": np.array(searched, dtype=np.int16),
+            "visit_slot": np.array(visit_slots, dtype=np.int32),
+            "visit_count": np.array(visit_counts, dtype=np.int32)}
 
 
 def shard_arrays(results) -> dict:
@@ -172,7 +188,8 @@ def shard_arrays(results) -> dict:
         "action": cat([r["action"] for r in rs]), "player": cat([r["player"] for r in rs]),
         "game": cat([r["game_index"] for r in rs]), "decision": cat([r["decision"] for r in rs]),
         "explored": cat([r["explored"] for r in rs]), "outcome": cat([r["outcome"] for r in rs]),
-        "heuristic": cat([r["heuristic"] for r in rs]),
+        "heuristic": cat([r["heuristic"] for r in rs]), "searched": cat([r["searched"] for r in rs]),
+        "visit_slot": cat([r["visit_slot"] for r in rs]), "visit_count": cat([r["visit_count"] for r in rs]),
         "games": np.array([r["game"] for r in rs], dtype=np.int32),
         "seeds": np.array([r["seed"] for r in rs], dtype=np.int64),
         "lineup": np.array([r["lineup"] for r in rs], dtype=str),
@@ -189,6 +206,14 @@ def load_shard(path) -> dict:
         out = {k: z[k] for k in z.files}
     out["mask"] = unpack_mask(out["mask"])
     return out
+
+
+def root_visits(arrays, i) -> dict:
+    """{action slot: visits} of the search at position i of a shard's arrays ({} where no search
+    chose: another kind of agent, a random move, a forced one)."""
+    start = int(arrays["searched"][:i].sum())
+    end = start + int(arrays["searched"][i])
+    return dict(zip(arrays["visit_slot"][start:end].tolist(), arrays["visit_count"][start:end].tolist()))
 
 
 def unpack_mask(bits) -> np.ndarray:
@@ -229,12 +254,14 @@ def done_shards(out: Path, manifest: dict) -> dict:
 
 # --- running ------------------------------------------------------------------------------------------
 
-def run(out: Path, cfg: dict, manifest: dict, workers=1, on_game=None) -> dict:
+def run(out: Path, cfg: dict, manifest: dict, workers=1, on_game=None, ray=None) -> dict:
     """Play the shards of the run not yet in `manifest`, each written (then the manifest) as soon
     as its games are over; `on_game(result)` hears of each game. The manifest at the end.
 
-    With worker processes the games of the next shard are played while a shard is written (its
-    compression takes about as long as playing half of it); at most two shards are in hand."""
+    In `workers` processes here, or as Ray tasks on the cluster at `ray` (an address, or "local"
+    for a Ray instance started here). Games of the next shards are played while a shard is
+    written (its compression takes about as long as playing half of it): two shards in hand
+    here, as many as keep a cluster's CPUs busy on Ray."""
     specs = game_specs(cfg)
     done = done_shards(out, manifest)
     todo = [(j, lo, hi) for j, lo, hi in shards(cfg) if j not in done]
@@ -249,33 +276,86 @@ def run(out: Path, cfg: dict, manifest: dict, workers=1, on_game=None) -> dict:
         if len(buckets[j]) == size[j]:
             _write_shard(out, cfg, manifest, done, j, buckets.pop(j))
 
-    if workers <= 1:
+    if workers <= 1 and not ray:
         for _, lo, hi in todo:
             for spec in specs[lo:hi]:
                 take(play_selfplay_game(spec))
         return manifest
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    pool = ProcessPoolExecutor(max_workers=workers)
-    pending: set = set()
-    queue = list(todo)
+    with (_RayGames(ray, workers) if ray else _LocalGames(workers)) as games:
+        pending: set = set()
+        queue = list(todo)
 
-    def submit_shard():
-        _, lo, hi = queue.pop(0)
-        pending.update(pool.submit(play_selfplay_game, spec) for spec in specs[lo:hi])
+        def submit_shard():
+            _, lo, hi = queue.pop(0)
+            pending.update(games.submit(spec) for spec in specs[lo:hi])
 
-    try:
-        for _ in range(min(2, len(queue))):
+        for _ in range(min(games.shards_in_hand(cfg["shard_games"]), len(queue))):
             submit_shard()
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
+            finished, pending = games.wait(pending)
+            for result in finished:
                 written = len(done)
-                take(fut.result())
-                if len(done) > written and queue:  # a shard written: the one after next starts
+                take(result)
+                if len(done) > written and queue:  # a shard written: another starts
                     submit_shard()
-    finally:
-        pool.shutdown(cancel_futures=True)
     return manifest
+
+
+class _LocalGames:
+    """Games played in worker processes on this machine."""
+
+    def __init__(self, workers):
+        from concurrent.futures import ProcessPoolExecutor
+        self.pool = ProcessPoolExecutor(max_workers=workers)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.pool.shutdown(cancel_futures=True)
+
+    @staticmethod
+    def shards_in_hand(shard_games) -> int:
+        return 2
+
+    def submit(self, spec):
+        return self.pool.submit(play_selfplay_game, spec)
+
+    @staticmethod
+    def wait(pending):
+        """(results of the games that ended, the games still pending), once one has ended."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        return [f.result() for f in finished], pending
+
+
+class _RayGames:
+    """Games played as Ray tasks, a CPU each (agents/runner.py connects, as for tournaments)."""
+
+    def __init__(self, address, workers):
+        self.session = ray_session(address, workers)
+
+    def __enter__(self):
+        self.ray = self.session.__enter__()
+        self.task = self.ray.remote(num_cpus=1)(play_selfplay_game)
+        return self
+
+    def __exit__(self, *exc):
+        return self.session.__exit__(*exc)
+
+    def shards_in_hand(self, shard_games) -> int:
+        cpus = int(self.ray.cluster_resources().get("CPU", 1))
+        return max(2, -(-cpus // shard_games) + 1)
+
+    def submit(self, spec):
+        return self.task.remote(spec)
+
+    def wait(self, pending):
+        done, rest = self.ray.wait(list(pending), num_returns=1)
+        try:
+            return [self.ray.get(ref) for ref in done], set(rest)
+        except self.ray.exceptions.RayTaskError as e:  # the game's own error, without Ray's trace
+            raise RuntimeError(str(e.cause) if e.cause is not None else str(e)) from None
 
 
 def _write_shard(out: Path, cfg: dict, manifest: dict, done: dict, j: int, results: list) -> None:
@@ -311,16 +391,16 @@ def _write_shard(out: Path, cfg: dict, manifest: dict, done: dict, j: int, resul
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played with seed S + i.")
 @click.option("--shard-games", type=click.IntRange(min=1), default=50, show_default=True,
               help="Games per NPZ shard.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Processes on this machine (default: all cores).")
+@_WORKERS
+@_RAY
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for the shards and manifest.json (default: selfplays/selfplay-<date-time> "
                    "in the user data folder).")
 @_MAX_CYCLES
 @click.option("--resume", is_flag=True,
               help="Go on with the stopped run in --out (same options): its finished shards are kept.")
-def selfplay(agents, players, teams, team_goal, ruleset, games, explore, seed, shard_games, workers, out_dir,  # noqa: PLR0913  (one argument per option)
-             max_cycles, resume):
+def selfplay(agents, players, teams, team_goal, ruleset, games, explore, seed, shard_games, workers,  # noqa: PLR0913  (one argument per option)
+             ray_address, out_dir, max_cycles, resume):
     """Play games between agents and write every decision as training data: the player's
     observation vector and legal-action mask, the action taken, and the game's outcome per
     seat, in NPZ shards with a manifest (docs/selfplay.md)."""
@@ -371,7 +451,8 @@ def selfplay(agents, players, teams, team_goal, ruleset, games, explore, seed, s
                             per_game=f"{per:.1f} s/game" if per >= 1 else f"{1000 * per:.0f} ms/game")
 
         try:
-            manifest = run(out, cfg, manifest, workers=min(workers, shard_games), on_game=on_game)
+            manifest = run(out, cfg, manifest, workers=min(workers, shard_games), on_game=on_game,
+                           ray=ray_address)
         except RuntimeError as e:
             raise click.ClickException(f"{e} (the shards written so far are kept: --resume goes on)") from None
     con.print(f"{seen['games']} games, {seen['positions']} positions in {time.perf_counter() - t0:.0f} s; "

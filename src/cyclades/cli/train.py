@@ -2,7 +2,7 @@
 
     cyclades train /data/r1-3p /data/r1-4t --out value.npz --report train.json --plot calibration.png
 
-Reads the shards of one or more `cyclades selfplay` runs (format version 2: each position with
+Reads the shards of one or more `cyclades selfplay` runs (format version 2 or later: each position with
 the heuristic's win chances), keeps a seeded share of each game's positions (`--sample`: the
 positions of a game share its outcome, so more of them teach little more), holds out the games
 whose index is a multiple of `--held-out-every`, and trains agents/value.py's network with torch
@@ -107,7 +107,8 @@ def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
 
     rng = np.random.default_rng(seed)
     train, held, runs = [], [], []
-    for d in map(Path, dirs):
+    for spec in dirs:
+        d, share = _data_spec(spec, sample)
         try:
             manifest = json.loads((d / MANIFEST).read_text())
         except (OSError, ValueError) as e:
@@ -121,15 +122,37 @@ def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
             raise click.BadParameter(f"{d}: written with the observation layout {layout}, this version's is "
                                      f"{layout_fingerprint()}", param_hint="DATA")
         sides = manifest["mode"]["sides"]
+        held_games: set = set()
         for entry in manifest["shards"]:
             shard = load_shard(d / entry["file"])
-            t, h = _rows(shard, sides, sample, held_every, rng, outcome_weight)
+            t, h = _rows(shard, sides, share, held_every, rng, outcome_weight)
             train.append(t)
             held.append(h)
+            held_games.update(h["game"].tolist())
         runs.append({"dir": str(d), "mode": manifest["mode"]["label"], "agents": manifest["agents"],
-                     "games": manifest["games"], "positions": manifest["positions"]})
-        echo(f"{d}: {manifest['games']} games, {manifest['positions']} positions ({manifest['mode']['label']})")
+                     "games": sum(hi - lo for lo, hi in (e["games"] for e in manifest["shards"])),
+                     "positions": manifest["positions"], "sample": share, "held_out_games": len(held_games)})
+        echo(f"{d}: {runs[-1]['games']} games, {manifest['positions']} positions ({manifest['mode']['label']}), "
+             f"{share:.0%} of them kept")
     return _join(train), _join(held), runs
+
+
+def _data_spec(spec: str, sample: float):
+    """A DATA argument: a self-play directory, or DIR:SHARE to keep another share of its positions
+    (the games of a newer round of expert iteration weigh more that way)."""
+    path, share = spec, sample
+    head, sep, tail = spec.rpartition(":")
+    if sep and head and not Path(spec).exists():
+        try:
+            path, share = head, float(tail)
+        except ValueError:
+            raise click.BadParameter(f"{spec}: DIR or DIR:SHARE (a share from 0 to 1)", param_hint="DATA") from None
+        if not 0 < share <= 1:
+            raise click.BadParameter(f"{spec}: the share of positions must be above 0 and at most 1",
+                                     param_hint="DATA")
+    if not Path(path).is_dir():
+        raise click.BadParameter(f"{path}: no such directory", param_hint="DATA")
+    return Path(path), share
 
 
 class _Batches:
@@ -219,7 +242,7 @@ def plot_calibration(path, table_net, table_heuristic, title):
 
 
 @click.command()
-@click.argument("data", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.argument("data", nargs=-1, required=True)
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
               help="The weights file to write (NPZ; agents/value.py reads it).")
 @click.option("--hidden", type=click.IntRange(4, 1024), default=128, show_default=True, help="First hidden layer.")
@@ -244,8 +267,8 @@ def plot_calibration(path, table_net, table_heuristic, title):
               help="Write the figures (data, losses, calibration) as JSON here.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Draw the held-out calibration (network and heuristic) to this PNG (needs matplotlib).")
-def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcome_weight, batch, lr, weight_decay, dropout,  # noqa: PLR0913  (one argument per option)
-          checks, seed, threads, report, plot):
+def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcome_weight,  # noqa: PLR0913  (one argument per option)
+          batch, lr, weight_decay, dropout, checks, seed, threads, report, plot):
     """Train the value network (a correction of the heuristic's win chances) from self-play
     shards and write its weights for play without torch (docs/learned-player.md)."""
     try:
@@ -266,7 +289,7 @@ def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcom
     np.maximum.at(scale, tr["indices"], np.abs(tr["values"]))  # each input divided by its largest value
     train_set, held_set = _Batches(tr, torch), _Batches(ho, torch)
     click.echo(f"{len(train_set)} positions to train on, {len(held_set)} held out "
-               f"({len(set(ho['game'].tolist()))} games); loaded in {time.perf_counter() - t0:.0f} s")
+               f"({sum(r['held_out_games'] for r in runs)} games); loaded in {time.perf_counter() - t0:.0f} s")
     model = _model(torch, LAYOUT.size, hidden, second, dropout)
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
     gen = np.random.default_rng(seed)
