@@ -36,3 +36,6 @@ def test_a_search_that_reads_a_value_network_is_counted_at_its_cheaper_iteration
     network = seconds_per_decision("mcts:iterations=190,value=shipped")
     assert 0.8 * plain < network < 1.1 * plain
     assert seconds_per_decision("mcts:iterations=100,value=shipped,rollout=1") > plain
+    # the forecast reads the options as the search does: rollout=no plays no rollout
+    assert seconds_per_decision("mcts:iterations=190,value=shipped,rollout=no") == network
+    assert seconds_per_decision("mcts:iterations=190,value=none") == seconds_per_decision("mcts:iterations=190")

@@ -22,8 +22,9 @@ from .base import parse_agent_spec
 # core: about 2.2 ms an iteration.
 SECONDS_PER_ITERATION = 0.0022
 # With a value network (value=...), a leaf is valued without the greedy rollout: an iteration
-# costs about half as much (benchmarks/level_time.py: 0.53 ms against 1.0 ms); with rollout=1
-# it plays the rollout and also reads the network.
+# costs about half as much (in 90 games, 220 such iterations thought as long as strong's 100
+# with rollouts: docs/learned-player.md); with rollout=1 it plays the rollout and also reads
+# the network.
 NETWORK_ITERATION = 0.5
 NETWORK_AFTER_ROLLOUT = 1.2
 SEARCHED_DECISIONS = 110
@@ -50,12 +51,12 @@ def seconds_per_decision(spec) -> float | None:
     if base != "mcts":
         return None
     seconds, iterations = opts.get("seconds"), opts.get("iterations")
+    from .mcts import DEFAULT_ITERATIONS, rollout_option, value_option
     if iterations is None and seconds is None:
-        from .mcts import DEFAULT_ITERATIONS
         iterations = DEFAULT_ITERATIONS
     per_iteration = SECONDS_PER_ITERATION
-    if opts.get("value") not in (None, "", "none", "0"):
-        per_iteration *= NETWORK_AFTER_ROLLOUT if opts.get("rollout") not in (None, "", "0", 0) else NETWORK_ITERATION
+    if value_option(opts.get("value")):
+        per_iteration *= NETWORK_AFTER_ROLLOUT if rollout_option(opts.get("rollout")) else NETWORK_ITERATION
     by_iterations = iterations * per_iteration if iterations else None
     if seconds and by_iterations:
         return min(float(seconds), by_iterations)

@@ -77,6 +77,17 @@ class Node:
         self.avail = 0
 
 
+def value_option(value):
+    """The `value` option of an mcts spec: the weights it names ("shipped" or a file), or None
+    for no network ("", "none", "0")."""
+    return str(value) if value not in (None, "", "none", "0") else None
+
+
+def rollout_option(rollout) -> bool:
+    """The `rollout` option: with a network, whether to play the rollout and value its end."""
+    return str(rollout).lower() in ("1", "true", "yes") if rollout is not None else False
+
+
 class MCTSAgent(Agent):
     """Options: iterations (per decision; the default, 100, when no seconds are given; 0 = no
     limit but time), seconds (per decision; None = no limit but iterations), depth (rollout
@@ -95,12 +106,9 @@ class MCTSAgent(Agent):
         # value: a value network's weights ("shipped": the package's, or a file's path): the
         # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
         # rollout: with a network, whether to play the rollout first and value its end by it.
-        self.value = str(value) if value not in (None, "", "none", "0") else None
-        self.network = None
-        if self.value:
-            from . import value as vnet
-            self.network = vnet.load(None if self.value == "shipped" else self.value)
-        self.rollout_first = str(rollout).lower() in ("1", "true", "yes") if rollout is not None else False
+        self.value = value_option(value)
+        self.network = self._read_network()
+        self.rollout_first = rollout_option(rollout)
         try:
             workers = int(workers)
         except (TypeError, ValueError):
@@ -142,9 +150,14 @@ class MCTSAgent(Agent):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        if self.value:
-            from . import value as vnet
-            self.network = vnet.load(None if self.value == "shipped" else self.value)
+        self.network = self._read_network()
+
+    def _read_network(self):
+        """The value network the `value` option names, or None."""
+        if not self.value:
+            return None
+        from . import value as vnet
+        return vnet.load(None if self.value == "shipped" else self.value)
 
     # -- the interface -------------------------------------------------------------------
 
