@@ -104,6 +104,21 @@ def test_ray_tasks_give_the_same_arrays(five, tmp_path):
             assert a[k].tobytes() == b[k].tobytes(), k
 
 
+@pytest.mark.parametrize("command", ["selfplay", "tournament"])
+def test_a_ray_address_that_is_none_is_refused_in_words(command, tmp_path):
+    """--ray with something that is no cluster's address: the command says so and what to give,
+    no traceback; self-play writes no shard."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'cyclades[ray]'")
+    out = tmp_path / command
+    args = [*QUICK, "--games", 2] if command == "selfplay" else ["--agents", "greedy,random", "--games", 3]
+    r = CliRunner().invoke(main, [command, *map(str, args), "--ray", "not an address", "--out", str(out)])
+    assert r.exit_code == 1, r.output
+    assert "--ray not an address: no Ray cluster to join there" in r.output
+    assert '"local"' in r.output and "Traceback" not in r.output
+    if command == "selfplay":
+        assert json.loads((out / sp.MANIFEST).read_text())["shards"] == []
+
+
 def test_a_search_records_its_root_visit_counts(tmp_path):
     """A search agent's decisions carry the root's visits: legal slots, the most visited one the
     action taken; a greedy player's, a random move's and a forced move's carry none."""

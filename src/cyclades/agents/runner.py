@@ -159,11 +159,15 @@ def ray_session(address, workers=None):
         raise RuntimeError("--ray needs Ray: pip install 'cyclades[ray]' (or pip install ray)") from e
     started = False
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
+        try:
+            if address == "local":
+                ray.init(num_cpus=workers or None, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)
+            else:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, ValueError) as e:  # no cluster there, or no address at all
+            raise RuntimeError(f"--ray {address}: no Ray cluster to join there ({e}); give a cluster's "
+                               f'address ("auto", "ray://head:10001") or "local"') from None
         started = True
     try:
         yield ray
