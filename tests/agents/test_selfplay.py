@@ -131,8 +131,11 @@ def test_a_search_records_its_root_visit_counts(tmp_path):
     assert a["searched"].sum() == len(a["visit_slot"]) == len(a["visit_count"])
     mcts_seats = {k for k, name in enumerate(a["lineup"][0]) if name.startswith("mcts")}
     searched = 0
+    offsets = sp.visit_offsets(a)
+    assert offsets[-1] == len(a["visit_slot"])
     for i in range(len(a["action"])):
-        visits = sp.root_visits(a, i)
+        visits = sp.root_visits(a, i, offsets)
+        assert visits == sp.root_visits(a, i)  # the offsets only save the sums
         if a["explored"][i] or int(a["player"][i]) not in mcts_seats:
             assert visits == {}
             continue

@@ -208,10 +208,17 @@ def load_shard(path) -> dict:
     return out
 
 
-def root_visits(arrays, i) -> dict:
+def visit_offsets(arrays) -> np.ndarray:
+    """Where each position's entries start in `visit_slot` and `visit_count` (N + 1 offsets, the
+    last the total): computed once, so reading every position of a shard is linear."""
+    return np.concatenate(([0], np.cumsum(arrays["searched"], dtype=np.int64)))
+
+
+def root_visits(arrays, i, offsets=None) -> dict:
     """{action slot: visits} of the search at position i of a shard's arrays ({} where no search
-    chose: another kind of agent, a random move, a forced one)."""
-    start = int(arrays["searched"][:i].sum())
+    chose: another kind of agent, a random move, a forced one). Reading many positions, pass
+    `offsets` (visit_offsets(arrays)): without them each call sums the counts before i."""
+    start = int(offsets[i]) if offsets is not None else int(arrays["searched"][:i].sum())
     end = start + int(arrays["searched"][i])
     return dict(zip(arrays["visit_slot"][start:end].tolist(), arrays["visit_count"][start:end].tolist()))
 
