@@ -4,8 +4,8 @@ search agent's game takes tens of seconds where a random one takes milliseconds.
 
     seconds_per_game(["mcts", "greedy", "random"], factions=3)   # about 25
     forecast(["mcts", "greedy"], factions=3, games=30, workers=2)
-    # "mcts searches 100 iterations a decision: a game takes about 25 s; 30 games on 2
-    #  workers, about 6 min."
+    # "mcts thinks about 0.085 s a decision: a game takes about 9 s; 30 games on 2
+    #  workers, about 2 min."
 
 The figures are rough on purpose (a typical game on one unloaded core): the progress bars show
 the time each game really took.
@@ -17,16 +17,17 @@ import os
 from .base import parse_agent_spec
 
 # A faction has about 110 decisions with more than one choice in a 3-player game (100 to 135
-# measured over greedy games; the single-choice ones cost a search nothing), and a game with one
-# mcts seat at its default budget (100 iterations a decision) takes about 25 s on one free
-# core: about 2.2 ms an iteration.
-SECONDS_PER_ITERATION = 0.0022
+# measured over greedy games; the single-choice ones cost a search nothing). In 90 games
+# between strong bots (100 iterations a decision) a strong seat thought 9.5 s a game, 70 ms
+# over each of its 136 decisions, single-choice ones included: about 0.85 ms an iteration of a
+# searched decision (it was 2.2 ms before the engine and the search were made faster).
+SECONDS_PER_ITERATION = 0.00085
 # With a value network (value=...), a leaf is valued without the greedy rollout: an iteration
 # costs about half as much (in 90 games, 220 such iterations thought as long as strong's 100
 # with rollouts: docs/learned-player.md); with rollout=1 it plays the rollout and also reads
-# the network.
+# the network: 1.26 to 1.36 times a plain iteration in 180 games against strong.
 NETWORK_ITERATION = 0.5
-NETWORK_AFTER_ROLLOUT = 1.2
+NETWORK_AFTER_ROLLOUT = 1.3
 SEARCHED_DECISIONS = 110
 CHEAP_SECONDS = 0.05  # random and greedy: a whole game's decisions of one faction
 

@@ -93,7 +93,7 @@ Players and teams (--players, --teams, --team-goal):
 Bots (--bots of play, --agents of simulate, tournament and ladder): the levels
 beginner, casual, strong, expert (weakest to strongest; expert about 1 s a decision
 on 2 cores), or the agents random, greedy (a heuristic player), careless (greedy
-with mistakes), mcts (a tree search: about 25 s a game at its default budget;
+with mistakes), mcts (a tree search: about 10 s a game at its default budget;
 "mcts:iterations=30" is quicker, "mcts:workers=2" searches on 2 processes).""")
 @click.version_option(cyclades.__version__, prog_name="cyclades")
 def main():
