@@ -2,7 +2,7 @@
 budget, so that `cyclades simulate --agents mcts` and `cyclades tournament` can warn that a
 search agent's game takes tens of seconds where a random one takes milliseconds.
 
-    seconds_per_game(["mcts", "greedy", "random"], factions=3)   # about 25
+    seconds_per_game(["mcts", "greedy", "random"], factions=3)   # about 9
     forecast(["mcts", "greedy"], factions=3, games=30, workers=2)
     # "mcts thinks about 0.085 s a decision: a game takes about 9 s; 30 games on 2
     #  workers, about 2 min."

@@ -217,8 +217,10 @@ def visit_offsets(arrays) -> np.ndarray:
 def root_visits(arrays, i, offsets=None) -> dict:
     """{action slot: visits} of the search at position i of a shard's arrays ({} where no search
     chose: another kind of agent, a random move, a forced one). Reading many positions, pass
-    `offsets` (visit_offsets(arrays)): without them each call sums the counts before i."""
-    start = int(offsets[i]) if offsets is not None else int(arrays["searched"][:i].sum())
+    `offsets` (visit_offsets(arrays)): without them each call computes them again."""
+    if offsets is None:
+        offsets = visit_offsets(arrays)
+    start = int(offsets[i])
     end = start + int(arrays["searched"][i])
     return dict(zip(arrays["visit_slot"][start:end].tolist(), arrays["visit_count"][start:end].tolist()))
 
