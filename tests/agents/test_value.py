@@ -202,6 +202,9 @@ def test_train_makes_weights_the_search_reads(tmp_path):
     figures = json.loads(report.read_text())
     assert figures["fingerprint"] == net.fingerprint
     assert figures["train"]["positions"] > 0 and len(figures["calibration"]) == 10
+    by_run = [run["held_out"] for run in figures["train"]["runs"]]  # each run's games judged apart
+    assert sum(h["positions"] for h in by_run) == figures["train"]["held_out_positions"]
+    assert by_run[0]["log_loss"] == pytest.approx(figures["held_out"]["log_loss"], rel=1e-5)  # one run: the whole
     agent = MCTSAgent(seed=1, iterations=20, value=str(out))
     g = positions(count=2)[-1]
     assert agent.network.win_chances(g)

@@ -95,7 +95,7 @@ def _join(parts):
     return {"indptr": np.concatenate([parts[0]["indptr"][:1]] + [p["indptr"][1:] + o for p, o in zip(parts, offsets)]),
             "indices": np.concatenate([p["indices"] for p in parts]),
             "values": np.concatenate([p["values"] for p in parts]),
-            **{k: np.concatenate([p[k] for p in parts]) for k in ("prior", "present", "target", "game")}}
+            **{k: np.concatenate([p[k] for p in parts]) for k in ("prior", "present", "target", "game", "run")}}
 
 
 def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
@@ -126,6 +126,8 @@ def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
         for entry in manifest["shards"]:
             shard = load_shard(d / entry["file"])
             t, h = _rows(shard, sides, share, held_every, rng, outcome_weight)
+            for part in (t, h):  # which run a position comes from: the held-out figures per run
+                part["run"] = np.full(len(part["game"]), len(runs), dtype=np.int16)
             train.append(t)
             held.append(h)
             held_games.update(h["game"].tolist())
@@ -346,6 +348,8 @@ def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcom
         "b3": model.l3.bias.detach().numpy().astype(np.float32),
     }
     figures = evaluate_held_out(arrays, ho, LAYOUT.size)
+    for k, run in enumerate(runs):  # how the network does on each run's games (a new round's above all)
+        run["held_out"] = figures["by_run"].get(k)
     meta = {"hidden": hidden, "second": second, "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "train": {"runs": runs, "positions": len(train_set), "held_out_positions": len(held_set),
                       "sample": sample, "held_out_every": held_out_every,
@@ -355,8 +359,7 @@ def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcom
                       "seconds": round(time.perf_counter() - t0, 1)},
             "held_out": {k: figures[k] for k in ("log_loss", "heuristic_log_loss", "uniform_log_loss")}}
     fingerprint = vnet.save(out_path, arrays, meta)
-    click.echo(f"held-out log loss: network {figures['log_loss']:.4f}, heuristic {figures['heuristic_log_loss']:.4f}, "
-               f"uniform {figures['uniform_log_loss']:.4f}")
+    echo_held_out(figures, runs)
     click.echo(f"wrote {out_path} (fingerprint {fingerprint}, {Path(out_path).stat().st_size / 1e6:.1f} MB) "
                f"in {time.perf_counter() - t0:.0f} s")
     if report:
@@ -369,14 +372,27 @@ def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcom
                          f"held-out positions ({len(held_set)}), win chance per faction")
 
 
+def echo_held_out(figures, runs):
+    """The held-out log losses, all told and run by run."""
+    click.echo(f"held-out log loss: network {figures['log_loss']:.4f}, heuristic {figures['heuristic_log_loss']:.4f}, "
+               f"uniform {figures['uniform_log_loss']:.4f}")
+    for run in runs:
+        h = run["held_out"]
+        if h:
+            click.echo(f"  {run['dir']}: network {h['log_loss']:.4f}, heuristic {h['heuristic_log_loss']:.4f} "
+                       f"({h['positions']} positions)")
+
+
 def evaluate_held_out(arrays, ho, size) -> dict:
-    """The held-out figures of the network as play reads it (agents/value.py, numpy)."""
+    """The held-out figures of the network as play reads it (agents/value.py, numpy); `by_run`:
+    the network's and the heuristic's log loss on each run's held-out positions."""
     import numpy as np
 
     meta = {"fingerprint": vnet.arrays_fingerprint(arrays)}
     net = vnet.ValueNetwork(arrays, meta)
     chances, priors, outcomes = [], [], []
     loss = loss_h = loss_u = 0.0
+    by_run: dict = {}  # run index -> [positions, network's loss, heuristic's loss]
     for i in range(len(ho["prior"])):
         vec = np.zeros(size, dtype=np.float32)
         s, e = ho["indptr"][i], ho["indptr"][i + 1]
@@ -385,8 +401,13 @@ def evaluate_held_out(arrays, ho, size) -> dict:
         prior = np.exp(ho["prior"][i][:n])
         p = net.relative_chances(vec, prior)
         target = ho["target"][i][:n]
-        loss += vnet.log_loss(p, target)
-        loss_h += vnet.log_loss(prior, target)
+        net_loss, heuristic_loss = vnet.log_loss(p, target), vnet.log_loss(prior, target)
+        loss += net_loss
+        loss_h += heuristic_loss
+        run = by_run.setdefault(int(ho["run"][i]), [0, 0.0, 0.0])
+        run[0] += 1
+        run[1] += net_loss
+        run[2] += heuristic_loss
         loss_u += vnet.log_loss([1.0 / n] * n, target)
         chances.extend(p.tolist())
         priors.extend(prior.tolist())
@@ -394,4 +415,7 @@ def evaluate_held_out(arrays, ho, size) -> dict:
     m = len(ho["prior"])
     chances, priors, outcomes = map(np.array, (chances, priors, outcomes))
     return {"log_loss": float(loss / m), "heuristic_log_loss": float(loss_h / m), "uniform_log_loss": float(loss_u / m),
-            "calibration": calibration(chances, outcomes), "heuristic_calibration": calibration(priors, outcomes)}
+            "calibration": calibration(chances, outcomes), "heuristic_calibration": calibration(priors, outcomes),
+            "by_run": {k: {"positions": count, "log_loss": float(net / count),
+                           "heuristic_log_loss": float(heuristic / count)}
+                       for k, (count, net, heuristic) in by_run.items()}}
