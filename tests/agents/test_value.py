@@ -205,6 +205,7 @@ def test_train_makes_weights_the_search_reads(tmp_path):
     by_run = [run["held_out"] for run in figures["train"]["runs"]]  # each run's games judged apart
     assert sum(h["positions"] for h in by_run) == figures["train"]["held_out_positions"]
     assert by_run[0]["log_loss"] == pytest.approx(figures["held_out"]["log_loss"], rel=1e-5)  # one run: the whole
+    assert 0 < figures["held_out"]["cycle_starts"]["positions"] < figures["train"]["held_out_positions"]
     agent = MCTSAgent(seed=1, iterations=20, value=str(out))
     g = positions(count=2)[-1]
     assert agent.network.win_chances(g)
@@ -239,3 +240,11 @@ def test_the_training_target_looks_a_cycle_ahead_in_the_same_game():
     ahead = next_cycle_chances(shard, 0)
     # cycle 1 -> the first position of cycle 2 (row 2), cycle 2 -> row 3, the last cycle -> the outcome
     assert ahead.tolist() == [[4, 5], [4, 5], [6, 7], [1, 0], [1, 0], [0, 1], [0, 1]]
+
+
+def test_the_first_position_of_each_cycle_is_where_rollout_1_reads_the_network():
+    from cyclades.cli.train import cycle_starts
+
+    cycle = np.array([[1], [1], [2], [2], [1], [1], [3]], dtype=np.float32)  # two games
+    shard = {"game": np.array([4, 4, 4, 4, 5, 5, 5]), "obs": cycle}
+    assert cycle_starts(shard, 0).tolist() == [True, False, True, False, True, False, True]

@@ -24,6 +24,9 @@ from ..agents import value as vnet
 from ..engine.actions import MAX_FACTIONS
 
 FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/value.py does)
+# A kept position's arrays besides its observation (CSR rows): its prior, which factions are in
+# play, its target, its game, its run (which DATA argument) and whether it starts a cycle.
+ROW_ARRAYS = ("prior", "present", "target", "game", "run", "cycle_start")
 
 
 def next_cycle_chances(shard, cycle_column):
@@ -43,6 +46,15 @@ def next_cycle_chances(shard, cycle_column):
     return out
 
 
+def cycle_starts(shard, cycle_column):
+    """Whether each position is the first of its cycle in its game: where a search with
+    `rollout=1` reads the network (its rollouts stop there)."""
+    import numpy as np
+
+    game, cycle = shard["game"], shard["obs"][:, cycle_column]
+    return np.r_[True, (game[1:] != game[:-1]) | (cycle[1:] != cycle[:-1])]
+
+
 def _rows(shard, sides, sample, held_every, rng, outcome_weight):
     """The positions kept from one shard: (train, held_out), each a dict of CSR observation
     rows, log-heuristic priors and targets, in the mover's relative order. The training target
@@ -52,7 +64,9 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight):
 
     from ..agents.encoding import LAYOUT
 
-    ahead = next_cycle_chances(shard, LAYOUT.index("global", "cycle"))
+    cycle_column = LAYOUT.index("global", "cycle")
+    ahead = next_cycle_chances(shard, cycle_column)
+    starts = cycle_starts(shard, cycle_column)
 
     n_pos = len(shard["player"])
     keep = rng.random(n_pos) < sample
@@ -74,7 +88,7 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight):
         out.append({"indptr": np.searchsorted(r, np.arange(len(rows) + 1)).astype(np.int64),
                     "indices": c.astype(np.int64), "values": obs[r, c],
                     "prior": _pad(np.log(np.maximum(prior, FLOOR))), "present": _pad(np.ones_like(prior)),
-                    "target": _pad(target), "game": shard["game"][rows]})
+                    "target": _pad(target), "game": shard["game"][rows], "cycle_start": starts[rows]})
     return out
 
 
@@ -95,7 +109,7 @@ def _join(parts):
     return {"indptr": np.concatenate([parts[0]["indptr"][:1]] + [p["indptr"][1:] + o for p, o in zip(parts, offsets)]),
             "indices": np.concatenate([p["indices"] for p in parts]),
             "values": np.concatenate([p["values"] for p in parts]),
-            **{k: np.concatenate([p[k] for p in parts]) for k in ("prior", "present", "target", "game", "run")}}
+            **{k: np.concatenate([p[k] for p in parts]) for k in ROW_ARRAYS}}
 
 
 def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
@@ -357,7 +371,8 @@ def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcom
                       "best_epoch": best_epoch, "lr": lr,
                       "weight_decay": weight_decay, "dropout": dropout, "batch": batch, "seed": seed,
                       "seconds": round(time.perf_counter() - t0, 1)},
-            "held_out": {k: figures[k] for k in ("log_loss", "heuristic_log_loss", "uniform_log_loss")}}
+            "held_out": {**{k: figures[k] for k in ("log_loss", "heuristic_log_loss", "uniform_log_loss")},
+                         "cycle_starts": figures["cycle_starts"]}}
     fingerprint = vnet.save(out_path, arrays, meta)
     echo_held_out(figures, runs)
     click.echo(f"wrote {out_path} (fingerprint {fingerprint}, {Path(out_path).stat().st_size / 1e6:.1f} MB) "
@@ -376,6 +391,10 @@ def echo_held_out(figures, runs):
     """The held-out log losses, all told and run by run."""
     click.echo(f"held-out log loss: network {figures['log_loss']:.4f}, heuristic {figures['heuristic_log_loss']:.4f}, "
                f"uniform {figures['uniform_log_loss']:.4f}")
+    h = figures["cycle_starts"]
+    if h:
+        click.echo(f"  at the cycles' first positions: network {h['log_loss']:.4f}, heuristic "
+                   f"{h['heuristic_log_loss']:.4f} ({h['positions']} positions)")
     for run in runs:
         h = run["held_out"]
         if h:
@@ -393,6 +412,7 @@ def evaluate_held_out(arrays, ho, size) -> dict:
     chances, priors, outcomes = [], [], []
     loss = loss_h = loss_u = 0.0
     by_run: dict = {}  # run index -> [positions, network's loss, heuristic's loss]
+    at_cycle_start = [0, 0.0, 0.0]  # the same over the first positions of the cycles
     for i in range(len(ho["prior"])):
         vec = np.zeros(size, dtype=np.float32)
         s, e = ho["indptr"][i], ho["indptr"][i + 1]
@@ -404,10 +424,11 @@ def evaluate_held_out(arrays, ho, size) -> dict:
         net_loss, heuristic_loss = vnet.log_loss(p, target), vnet.log_loss(prior, target)
         loss += net_loss
         loss_h += heuristic_loss
-        run = by_run.setdefault(int(ho["run"][i]), [0, 0.0, 0.0])
-        run[0] += 1
-        run[1] += net_loss
-        run[2] += heuristic_loss
+        for group in (by_run.setdefault(int(ho["run"][i]), [0, 0.0, 0.0]),
+                      *([at_cycle_start] if ho["cycle_start"][i] else [])):
+            group[0] += 1
+            group[1] += net_loss
+            group[2] += heuristic_loss
         loss_u += vnet.log_loss([1.0 / n] * n, target)
         chances.extend(p.tolist())
         priors.extend(prior.tolist())
@@ -416,6 +437,9 @@ def evaluate_held_out(arrays, ho, size) -> dict:
     chances, priors, outcomes = map(np.array, (chances, priors, outcomes))
     return {"log_loss": float(loss / m), "heuristic_log_loss": float(loss_h / m), "uniform_log_loss": float(loss_u / m),
             "calibration": calibration(chances, outcomes), "heuristic_calibration": calibration(priors, outcomes),
-            "by_run": {k: {"positions": count, "log_loss": float(net / count),
-                           "heuristic_log_loss": float(heuristic / count)}
-                       for k, (count, net, heuristic) in by_run.items()}}
+            "by_run": {k: _losses(*group) for k, group in by_run.items()},
+            "cycle_starts": _losses(*at_cycle_start) if at_cycle_start[0] else None}
+
+
+def _losses(count, net, heuristic) -> dict:
+    return {"positions": count, "log_loss": float(net / count), "heuristic_log_loss": float(heuristic / count)}
