@@ -248,3 +248,24 @@ def test_the_first_position_of_each_cycle_is_where_rollout_1_reads_the_network()
     cycle = np.array([[1], [1], [2], [2], [1], [1], [3]], dtype=np.float32)  # two games
     shard = {"game": np.array([4, 4, 4, 4, 5, 5, 5]), "obs": cycle}
     assert cycle_starts(shard, 0).tolist() == [True, False, True, False, True, False, True]
+
+
+def test_keep_cycle_starts_trains_on_every_cycle_start_and_holds_out_the_same(tmp_path):
+    pytest.importorskip("torch")  # the train extra (CI installs it)
+    data = tmp_path / "sp"
+    r = CliRunner().invoke(main, ["selfplay", "--agents", "greedy,careless", "--games", "4", "--max-cycles", "4",
+                                  "--workers", "1", "--out", str(data)])
+    assert r.exit_code == 0, r.output
+    figures = {}
+    for flag in ([], ["--keep-cycle-starts"]):
+        report = tmp_path / f"report{len(flag)}.json"
+        r = CliRunner().invoke(main, ["train", str(data), "--out", str(tmp_path / "v.npz"), "--hidden", "8",
+                                      "--second", "4", "--epochs", "1", "--sample", "0.05", "--held-out-every", "2",
+                                      "--report", str(report), *flag])
+        assert r.exit_code == 0, r.output
+        figures[bool(flag)] = json.loads(report.read_text())["train"]
+    # games 1 and 3 are trained on, 4 cycles each: their 8 cycle starts join the 5% sample (which
+    # may hold one or two of them already)
+    assert figures[True]["positions"] - figures[False]["positions"] >= 6
+    assert figures[True]["held_out_positions"] == figures[False]["held_out_positions"]
+    assert figures[True]["keep_cycle_starts"] and not figures[False]["keep_cycle_starts"]

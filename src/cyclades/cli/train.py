@@ -55,7 +55,7 @@ def cycle_starts(shard, cycle_column):
     return np.r_[True, (game[1:] != game[:-1]) | (cycle[1:] != cycle[:-1])]
 
 
-def _rows(shard, sides, sample, held_every, rng, outcome_weight):
+def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_starts=False):
     """The positions kept from one shard: (train, held_out), each a dict of CSR observation
     rows, log-heuristic priors and targets, in the mover's relative order. The training target
     mixes the outcome (weight `outcome_weight`) with the heuristic a cycle later; the held-out
@@ -71,11 +71,14 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight):
     n_pos = len(shard["player"])
     keep = rng.random(n_pos) < sample
     held = (shard["game"] % held_every) == 0
+    # keep_cycle_starts: all of them, where rollout=1 reads the network (the held-out ones stay
+    # the sample, so that held-out figures compare with and without)
+    trained = (keep | starts if keep_cycle_starts else keep) & ~held
     n = len(sides)
     size = {t: sides.count(t) for t in set(sides)}
     share = np.array([1.0 / size[t] for t in sides], dtype=np.float32)  # a member's part of its team's
     out = []
-    for rows, w in ((np.flatnonzero(keep & ~held), outcome_weight), (np.flatnonzero(keep & held), 1.0)):
+    for rows, w in ((np.flatnonzero(trained), outcome_weight), (np.flatnonzero(keep & held), 1.0)):
         movers = shard["player"][rows].astype(np.int64)
         order = (movers[:, None] + np.arange(n)[None, :]) % n        # row k: faction mover + k
         prior = np.take_along_axis(shard["heuristic"][rows] * share, order, 1)
@@ -112,7 +115,7 @@ def _join(parts):
             **{k: np.concatenate([p[k] for p in parts]) for k in ROW_ARRAYS}}
 
 
-def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
+def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print, keep_cycle_starts=False):
     """The training and held-out positions of the self-play runs in `dirs`."""
     import numpy as np
 
@@ -139,7 +142,7 @@ def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print):
         held_games: set = set()
         for entry in manifest["shards"]:
             shard = load_shard(d / entry["file"])
-            t, h = _rows(shard, sides, share, held_every, rng, outcome_weight)
+            t, h = _rows(shard, sides, share, held_every, rng, outcome_weight, keep_cycle_starts)
             for part in (t, h):  # which run a position comes from: the held-out figures per run
                 part["run"] = np.full(len(part["game"]), len(runs), dtype=np.int16)
             train.append(t)
@@ -266,6 +269,9 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--epochs", type=click.IntRange(1, 200), default=8, show_default=True)
 @click.option("--sample", type=click.FloatRange(0.001, 1.0), default=0.3, show_default=True,
               help="Share of each game's positions kept (seeded).")
+@click.option("--keep-cycle-starts", "cycle_starts_kept", is_flag=True,
+              help="Keep the first position of every cycle whatever --sample says: where a search with "
+                   "rollout=1 reads the network.")
 @click.option("--held-out-every", type=click.IntRange(2, 1000), default=10, show_default=True,
               help="Games whose index is a multiple of this are held out (not trained on).")
 @click.option("--outcome-weight", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
@@ -283,7 +289,7 @@ def plot_calibration(path, table_net, table_heuristic, title):
               help="Write the figures (data, losses, calibration) as JSON here.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Draw the held-out calibration (network and heuristic) to this PNG (needs matplotlib).")
-def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcome_weight,  # noqa: PLR0913  (one argument per option)
+def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, held_out_every, outcome_weight,  # noqa: PLR0913  (one argument per option)
           batch, lr, weight_decay, dropout, checks, seed, threads, report, plot):
     """Train the value network (a correction of the heuristic's win chances) from self-play
     shards and write its weights for play without torch (docs/learned-player.md)."""
@@ -298,7 +304,8 @@ def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcom
     torch.manual_seed(seed)
     if threads:
         torch.set_num_threads(threads)
-    tr, ho, runs = load_runs(data, sample, held_out_every, seed, outcome_weight, echo=click.echo)
+    tr, ho, runs = load_runs(data, sample, held_out_every, seed, outcome_weight, echo=click.echo,
+                             keep_cycle_starts=cycle_starts_kept)
     if tr is None or ho is None or not len(tr["prior"]) or not len(ho["prior"]):
         raise click.ClickException("not enough positions to train and hold out: more games, or a larger --sample")
     scale = np.ones(LAYOUT.size, dtype=np.float32)
@@ -366,7 +373,7 @@ def train(data, out_path, hidden, second, epochs, sample, held_out_every, outcom
         run["held_out"] = figures["by_run"].get(k)
     meta = {"hidden": hidden, "second": second, "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "train": {"runs": runs, "positions": len(train_set), "held_out_positions": len(held_set),
-                      "sample": sample, "held_out_every": held_out_every,
+                      "sample": sample, "keep_cycle_starts": cycle_starts_kept, "held_out_every": held_out_every,
                       "outcome_weight": outcome_weight, "epochs": epochs,
                       "best_epoch": best_epoch, "lr": lr,
                       "weight_decay": weight_decay, "dropout": dropout, "batch": batch, "seed": seed,
