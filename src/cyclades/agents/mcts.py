@@ -348,8 +348,8 @@ class MCTSAgent(Agent):
         heuristic, or the leaf itself (or the rollout's end, with rollout=1) by the network."""
         if self.network is None:
             return self.rollout(g, start_cycle, deadline)
-        if self.rollout_first:
-            self.rollout(g, start_cycle, deadline)
+        if self.rollout_first:  # the rollout's heuristic chances are the network's prior there
+            return self.network.win_chances(g, self.rollout(g, start_cycle, deadline))
         return self.network.win_chances(g)
 
     def select(self, q, cands, kids):
