@@ -410,8 +410,9 @@ def echo_held_out(figures, runs):
 
 
 def evaluate_held_out(arrays, ho, size) -> dict:
-    """The held-out figures of the network as play reads it (agents/value.py, numpy); `by_run`:
-    the network's and the heuristic's log loss on each run's held-out positions."""
+    """The held-out figures of the network as play reads it (agents/value.py, numpy); `by_run`
+    and `cycle_starts`: the network's and the heuristic's log loss on each run's held-out
+    positions, and on those that start a cycle."""
     import numpy as np
 
     meta = {"fingerprint": vnet.arrays_fingerprint(arrays)}
