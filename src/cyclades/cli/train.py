@@ -398,14 +398,11 @@ def echo_held_out(figures, runs):
     """The held-out log losses, all told and run by run."""
     click.echo(f"held-out log loss: network {figures['log_loss']:.4f}, heuristic {figures['heuristic_log_loss']:.4f}, "
                f"uniform {figures['uniform_log_loss']:.4f}")
-    h = figures["cycle_starts"]
-    if h:
-        click.echo(f"  at the cycles' first positions: network {h['log_loss']:.4f}, heuristic "
-                   f"{h['heuristic_log_loss']:.4f} ({h['positions']} positions)")
-    for run in runs:
-        h = run["held_out"]
+    groups = [("at the cycles' first positions", figures["cycle_starts"])]
+    groups += [(run["dir"], run["held_out"]) for run in runs]
+    for label, h in groups:
         if h:
-            click.echo(f"  {run['dir']}: network {h['log_loss']:.4f}, heuristic {h['heuristic_log_loss']:.4f} "
+            click.echo(f"  {label}: network {h['log_loss']:.4f}, heuristic {h['heuristic_log_loss']:.4f} "
                        f"({h['positions']} positions)")
 
 
@@ -418,9 +415,7 @@ def evaluate_held_out(arrays, ho, size) -> dict:
     meta = {"fingerprint": vnet.arrays_fingerprint(arrays)}
     net = vnet.ValueNetwork(arrays, meta)
     chances, priors, outcomes = [], [], []
-    loss = loss_h = loss_u = 0.0
-    by_run: dict = {}  # run index -> [positions, network's loss, heuristic's loss]
-    at_cycle_start = [0, 0.0, 0.0]  # the same over the first positions of the cycles
+    net_losses, heuristic_losses, uniform_losses = [], [], []  # a position each
     for i in range(len(ho["prior"])):
         vec = np.zeros(size, dtype=np.float32)
         s, e = ho["indptr"][i], ho["indptr"][i + 1]
@@ -429,25 +424,23 @@ def evaluate_held_out(arrays, ho, size) -> dict:
         prior = np.exp(ho["prior"][i][:n])
         p = net.relative_chances(vec, prior)
         target = ho["target"][i][:n]
-        net_loss, heuristic_loss = vnet.log_loss(p, target), vnet.log_loss(prior, target)
-        loss += net_loss
-        loss_h += heuristic_loss
-        for group in (by_run.setdefault(int(ho["run"][i]), [0, 0.0, 0.0]),
-                      *([at_cycle_start] if ho["cycle_start"][i] else [])):
-            group[0] += 1
-            group[1] += net_loss
-            group[2] += heuristic_loss
-        loss_u += vnet.log_loss([1.0 / n] * n, target)
+        net_losses.append(vnet.log_loss(p, target))
+        heuristic_losses.append(vnet.log_loss(prior, target))
+        uniform_losses.append(vnet.log_loss([1.0 / n] * n, target))
         chances.extend(p.tolist())
         priors.extend(prior.tolist())
         outcomes.extend((target > 0).astype(float).tolist())
     m = len(ho["prior"])
     chances, priors, outcomes = map(np.array, (chances, priors, outcomes))
-    return {"log_loss": float(loss / m), "heuristic_log_loss": float(loss_h / m), "uniform_log_loss": float(loss_u / m),
+
+    def losses(where) -> dict:
+        """The network's and the heuristic's mean log loss over the positions `where` says."""
+        return {"positions": int(where.sum()), "log_loss": float(np.mean(np.compress(where, net_losses))),
+                "heuristic_log_loss": float(np.mean(np.compress(where, heuristic_losses)))}
+
+    cycle_start = ho["cycle_start"].astype(bool)
+    return {"log_loss": float(sum(net_losses) / m), "heuristic_log_loss": float(sum(heuristic_losses) / m),
+            "uniform_log_loss": float(sum(uniform_losses) / m),
             "calibration": calibration(chances, outcomes), "heuristic_calibration": calibration(priors, outcomes),
-            "by_run": {k: _losses(*group) for k, group in by_run.items()},
-            "cycle_starts": _losses(*at_cycle_start) if at_cycle_start[0] else None}
-
-
-def _losses(count, net, heuristic) -> dict:
-    return {"positions": count, "log_loss": float(net / count), "heuristic_log_loss": float(heuristic / count)}
+            "by_run": {int(k): losses(ho["run"] == k) for k in np.unique(ho["run"])},
+            "cycle_starts": losses(cycle_start) if cycle_start.any() else None}
