@@ -269,3 +269,10 @@ def test_keep_cycle_starts_trains_on_every_cycle_start_and_holds_out_the_same(tm
     assert figures[True]["positions"] - figures[False]["positions"] >= 6
     assert figures[True]["held_out_positions"] == figures[False]["held_out_positions"]
     assert figures[True]["keep_cycle_starts"] and not figures[False]["keep_cycle_starts"]
+
+
+def test_keep_cycle_starts_is_a_flag_and_a_value_for_it_is_refused(tmp_path):
+    out = tmp_path / "v.npz"
+    r = CliRunner().invoke(main, ["train", str(tmp_path), "--out", str(out), "--keep-cycle-starts=maybe"])
+    assert r.exit_code == 2 and "does not take a value" in r.output
+    assert not out.exists()
