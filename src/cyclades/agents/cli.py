@@ -47,12 +47,12 @@ def _check_agents(text, teams=False) -> list:
                                      f"for team play only", param_hint="--agents")
         for spec in parts or [entry]:
             try:
-                base, _ = parse_agent_spec(spec)
+                base, options = parse_agent_spec(spec)
                 if base not in known and ":" not in base:
                     raise ValueError(f"unknown agent {base!r}; known agents: {', '.join(known)}, or "
                                      f"module:Class for an agent of your own")
-                if base not in builtin:  # made once: its module, class, options, files are checked
-                    make_agent(spec, seed=0)  # here, not in every game
+                if base not in builtin or options:  # made once: its module, class, options, files
+                    make_agent(spec, seed=0)  # are checked here, not in every game
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint="--agents") from None
     return names
