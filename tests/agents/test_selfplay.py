@@ -128,7 +128,8 @@ def test_a_search_records_its_root_visit_counts(tmp_path):
     assert r.exit_code == 0, r.output
     (a,) = arrays(out)
     mask = sp.unpack_mask(a["mask"])
-    assert a["searched"].sum() == len(a["visit_slot"]) == len(a["visit_count"])
+    assert a["searched"].sum() == len(a["visit_slot"]) == len(a["visit_count"]) == len(a["visit_reward"])
+    assert ((a["visit_reward"] >= 0) & (a["visit_reward"] <= 1)).all()  # a mean of win chances
     mcts_seats = {k for k, name in enumerate(a["lineup"][0]) if name.startswith("mcts")}
     searched = 0
     offsets = sp.visit_offsets(a)

@@ -53,7 +53,8 @@ except ImportError:  # the `cyclades` command still works; this one says what to
     np = None
 
 FORMAT = "cyclades-selfplay"
-VERSION = 3  # 2: the heuristic's win chances of each position (`heuristic`); 3: search visits
+VERSION = 4  # 2: the heuristic's win chances of each position (`heuristic`); 3: search visits;
+# 4: the mean reward of each action the search tried (`visit_reward`)
 MANIFEST = "manifest.json"
 # What a run is: a manifest with other values is another run (`--resume` refuses it).
 CONFIG_KEYS = ("format", "version", "observation", "action_space", "mode", "agents", "explore", "seed",
@@ -61,9 +62,10 @@ CONFIG_KEYS = ("format", "version", "observation", "action_space", "mode", "agen
 # The arrays of a shard with one row a position, then those with one row a game.
 POSITION_ARRAYS = ("obs", "mask", "action", "player", "game", "decision", "explored", "outcome",
                    "heuristic", "searched")
-# A search agent's root visit counts, its positions' entries one after the other (`searched`
-# of them a position): the slot of each action the search tried and its visits.
-VISIT_ARRAYS = ("visit_slot", "visit_count")
+# A search agent's root statistics, its positions' entries one after the other (`searched` of
+# them a position): the slot of each action the search tried, its visits, and the mover's mean
+# reward over them (its estimated chance to win after that action).
+VISIT_ARRAYS = ("visit_slot", "visit_count", "visit_reward")
 GAME_ARRAYS = ("games", "seeds", "lineup", "game_outcome", "decisions", "cycles", "ending")
 
 
@@ -117,7 +119,7 @@ def play_selfplay_game(spec) -> dict:
     rng = random.Random(f"selfplay-explore:{spec['seed']}")  # a str seed: the same in every process
     enc = GameEncoder()
     obs, masks, actions, players, explored, heuristic = [], [], [], [], [], []
-    searched, visit_slots, visit_counts = [], [], []
+    searched, visit_slots, visit_counts, visit_rewards = [], [], [], []
     try:
         while not game.is_over:
             if len(actions) >= MAX_DECISIONS:
@@ -136,11 +138,12 @@ def play_selfplay_game(spec) -> dict:
             else:
                 action, _ = decide(agents[p], game, p)
                 explored.append(False)
-                # a search's root: (action, visits, reward) of each action it tried (mcts.py)
-                root = [(a, n) for a, n, _ in getattr(agents[p], "last_stats", None) or () if n > 0]
+                # a search's root: (action, visits, summed reward) of each action it tried (mcts.py)
+                root = [(a, n, w) for a, n, w in getattr(agents[p], "last_stats", None) or () if n > 0]
             searched.append(len(root))
-            visit_slots.extend(ACTION_SPACE.encode(a, game.board) for a, _ in root)
-            visit_counts.extend(n for _, n in root)
+            visit_slots.extend(ACTION_SPACE.encode(a, game.board) for a, _, _ in root)
+            visit_counts.extend(n for _, n, _ in root)
+            visit_rewards.extend(w / n for _, n, w in root)
             actions.append(ACTION_SPACE.encode(action, game.board))
             players.append(p)
             game.apply(action)
@@ -170,7 +173,8 @@ def play_selfplay_game(spec) -> dict:
             "heuristic": np.array(heuristic, dtype=np.float32).reshape(n, len(sides)),
             "searched": np.array(searched, dtype=np.int16),
             "visit_slot": np.array(visit_slots, dtype=np.int32),
-            "visit_count": np.array(visit_counts, dtype=np.int32)}
+            "visit_count": np.array(visit_counts, dtype=np.int32),
+            "visit_reward": np.array(visit_rewards, dtype=np.float32)}
 
 
 def shard_arrays(results) -> dict:
@@ -189,7 +193,7 @@ def shard_arrays(results) -> dict:
         "game": cat([r["game_index"] for r in rs]), "decision": cat([r["decision"] for r in rs]),
         "explored": cat([r["explored"] for r in rs]), "outcome": cat([r["outcome"] for r in rs]),
         "heuristic": cat([r["heuristic"] for r in rs]), "searched": cat([r["searched"] for r in rs]),
-        "visit_slot": cat([r["visit_slot"] for r in rs]), "visit_count": cat([r["visit_count"] for r in rs]),
+        **{k: cat([r[k] for r in rs]) for k in VISIT_ARRAYS},
         "games": np.array([r["game"] for r in rs], dtype=np.int32),
         "seeds": np.array([r["seed"] for r in rs], dtype=np.int64),
         "lineup": np.array([r["lineup"] for r in rs], dtype=str),
