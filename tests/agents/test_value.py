@@ -95,17 +95,24 @@ def test_a_finished_game_is_its_result(shipped):
     assert shipped.win_chances(g) == ev.win_chances(g)
 
 
-def untrained(tmp_path, **changes):
-    """A weights file of an untrained network (its last layer zero), with `changes` to its meta."""
+def untrained(tmp_path, policy_bias=None, **changes):
+    """A weights file of an untrained network (its last layer zero), with `changes` to its meta;
+    with `policy_bias` ({slot: bias}), a policy head whose logits are those biases (0 elsewhere)."""
     hidden, second, factions = 8, 4, 6
     rng = np.random.default_rng(0)
-    from cyclades.agents.encoding import LAYOUT
+    from cyclades.agents.encoding import ACTION_SPACE, LAYOUT
     arrays = {"w_obs": rng.normal(size=(LAYOUT.size, hidden)).astype(np.float16),
               "w_prior": rng.normal(size=(factions, hidden)).astype(np.float32),
               "b1": np.zeros(hidden, np.float32), "w2": rng.normal(size=(hidden, second)).astype(np.float32),
               "b2": np.zeros(second, np.float32), "w3": np.zeros((second, factions), np.float32),
               "b3": np.zeros(factions, np.float32)}
-    path = tmp_path / "untrained.npz"
+    if policy_bias is not None:
+        arrays["w_policy"] = np.zeros((second, ACTION_SPACE.n), np.float16)
+        arrays["b_policy"] = np.zeros(ACTION_SPACE.n, np.float32)
+        arrays["b_rank"] = np.zeros(vnet.RANKS, np.float32)
+        for slot, bias in policy_bias.items():
+            arrays["b_policy"][slot] = bias
+    path = tmp_path / ("policy.npz" if policy_bias is not None else "untrained.npz")
     vnet.save(path, arrays, {"hidden": hidden})
     if changes:
         with np.load(path) as z:
@@ -276,3 +283,119 @@ def test_keep_cycle_starts_is_a_flag_and_a_value_for_it_is_refused(tmp_path):
     r = CliRunner().invoke(main, ["train", str(tmp_path), "--out", str(out), "--keep-cycle-starts=maybe"])
     assert r.exit_code == 2 and "does not take a value" in r.output
     assert not out.exists()
+
+
+# --- the policy head -----------------------------------------------------------------------
+
+def a_decision(seed=0):
+    """A position where the player to move has a real choice, and its observation."""
+    g = positions(count=6, seed=seed)[-1]
+    while g.to_move is None or len([a for a in g.legal_actions() if a.kind != "cancel"]) < 4:
+        g.apply(g.legal_actions()[0])
+    return g, g.observe(g.to_move)
+
+
+def test_a_policy_head_softmaxes_its_logits_over_the_actions_asked_about(tmp_path):
+    from cyclades.agents.encoding import ACTION_SPACE
+
+    g, _ = a_decision()
+    actions = [a for a in g.legal_actions() if a.kind != "cancel"][:3]
+    slots = [ACTION_SPACE.encode(a, g.board) for a in actions]
+    net = vnet.load(untrained(tmp_path, policy_bias={slots[1]: np.log(2.0)}))
+    assert net.has_policy
+    assert net.policy(g, actions) == pytest.approx([0.25, 0.5, 0.25])
+    assert net.win_chances(g) == pytest.approx(ev.win_chances(g), abs=1e-5)  # the value part unchanged
+    plain = vnet.load(untrained(tmp_path))
+    assert not plain.has_policy and plain.policy(g, actions) == pytest.approx([1 / 3] * 3)
+
+
+def test_a_policy_head_of_another_action_space_or_half_of_one_is_refused(tmp_path):
+    path = untrained(tmp_path, policy_bias={}, action_space={"size": 100, "fingerprint": "feedfacefeedface"})
+    with pytest.raises(vnet.WeightsError) as e:
+        vnet.load(path)
+    assert str(path) in str(e.value) and "feedfacefeedface" in str(e.value) and "action space" in str(e.value)
+    path = untrained(tmp_path, policy_bias={})
+    with np.load(path) as z:
+        content = {k: z[k] for k in z.files if k != "b_policy"}
+    np.savez(path, **content)
+    with pytest.raises(vnet.WeightsError, match="policy head") as e:
+        vnet.load(path)
+    assert str(path) in str(e.value)
+
+
+def test_the_search_with_a_prior_spends_its_visits_where_the_prior_points(tmp_path):
+    from cyclades.agents.encoding import ACTION_SPACE
+
+    g, obs = a_decision(seed=3)
+    plain = MCTSAgent(seed=4, iterations=40)
+    plain.choose(obs)
+    tried = [a for a, _, _ in plain.last_stats]  # greedy's order: the first is greedy's choice
+    favourite = tried[-1]
+    path = untrained(tmp_path, policy_bias={ACTION_SPACE.encode(favourite, g.board): 8.0})
+    agent = MCTSAgent(seed=4, iterations=40, value=str(path), prior=1)
+    assert agent.choose(obs) == favourite
+    visits = {a: n for a, n, _ in agent.last_stats}
+    assert visits[favourite] > 30 and sum(visits.values()) == 40
+    # deterministic for a seed, in one process or in two workers
+    again = MCTSAgent(seed=4, iterations=40, value=str(path), prior=1)
+    assert again.choose(obs) == favourite and again.last_stats == agent.last_stats
+    in_process = MCTSAgent(seed=5, iterations=20, value=str(path), prior=1, workers=2, processes=False)
+    in_workers = MCTSAgent(seed=5, iterations=20, value=str(path), prior=1, workers=2)
+    assert in_process.choose(obs) == in_workers.choose(obs)
+    assert in_process.last_stats == in_workers.last_stats
+
+
+def test_a_prior_without_a_policy_head_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="policy head"):
+        make_agent("mcts:value=shipped,prior=1")
+    r = CliRunner().invoke(main, ["tournament", "--agents", "mcts:value=shipped,prior=1,greedy", "--games", "1"])
+    assert r.exit_code == 2 and "policy head" in r.output and "Traceback" not in r.output
+
+
+def test_train_learns_a_policy_head_from_the_search_s_root_visits(tmp_path):
+    pytest.importorskip("torch")  # the train extra (CI installs it)
+    data = tmp_path / "sp"
+    r = CliRunner().invoke(main, ["selfplay", "--agents", "mcts:iterations=12,greedy", "--games", "4",
+                                  "--max-cycles", "2", "--workers", "1", "--out", str(data)])
+    assert r.exit_code == 0, r.output
+    out, report = tmp_path / "p.npz", tmp_path / "report.json"
+    r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--hidden", "8", "--second", "4",
+                                  "--epochs", "3", "--sample", "1", "--held-out-every", "2", "--lr", "0.02",
+                                  "--policy-weight", "1", "--report", str(report)])
+    assert r.exit_code == 0, r.output
+    net = vnet.load(out)
+    assert net.has_policy and net.meta["train"]["policy_weight"] == 1
+    policy = json.loads(report.read_text())["held_out"]["policy"]
+    assert policy["positions"] > 0  # judged on the held-out searched positions, against a uniform guess
+    assert policy["cross_entropy"] > 0 and policy["uniform_cross_entropy"] > 0
+    assert 0 <= policy["first_is_most_visited"] <= 1
+    g, obs = a_decision()
+    assert MCTSAgent(seed=1, iterations=10, value=str(out), prior=1).choose(obs) in g.legal_actions()
+
+
+def test_a_policy_weight_without_searched_positions_is_refused(tmp_path):
+    pytest.importorskip("torch")  # the train extra (CI installs it)
+    data = tmp_path / "sp"
+    r = CliRunner().invoke(main, ["selfplay", "--agents", "greedy,careless", "--games", "2", "--max-cycles", "2",
+                                  "--workers", "1", "--out", str(data)])
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "p.npz"
+    r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--sample", "1", "--held-out-every", "2",
+                                  "--policy-weight", "1"])
+    assert r.exit_code == 1 and "positions a search chose" in r.output and not out.exists()
+
+
+def test_the_policy_head_s_slot_parts_are_the_slot_s_kind_word_and_number():
+    from cyclades.agents.encoding import ACTION_SPACE
+    from cyclades.cli.train import slot_parts
+
+    kind, what, n = slot_parts(ACTION_SPACE)
+    kinds = [b.kind for b in ACTION_SPACE.blocks]
+    seen: dict = {}
+    for slot in range(0, ACTION_SPACE.n, 7):
+        action = ACTION_SPACE.decode(slot)
+        assert kinds[kind[slot]] == action.kind
+        assert n[slot] == (action.n or 0)
+        # one index per kind and word, shared by every area and number of that pair
+        assert seen.setdefault((action.kind, action.what), what[slot]) == what[slot]
+    assert len(set(seen.values())) == len(seen)

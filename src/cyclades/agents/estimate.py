@@ -52,12 +52,12 @@ def seconds_per_decision(spec) -> float | None:
     if base != "mcts":
         return None
     seconds, iterations = opts.get("seconds"), opts.get("iterations")
-    from .mcts import DEFAULT_ITERATIONS, rollout_option, value_option
+    from .mcts import DEFAULT_ITERATIONS, flag_option, value_option
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     per_iteration = SECONDS_PER_ITERATION
     if value_option(opts.get("value")):
-        per_iteration *= NETWORK_AFTER_ROLLOUT if rollout_option(opts.get("rollout")) else NETWORK_ITERATION
+        per_iteration *= NETWORK_AFTER_ROLLOUT if flag_option(opts.get("rollout")) else NETWORK_ITERATION
     by_iterations = iterations * per_iteration if iterations else None
     if seconds and by_iterations:
         return min(float(seconds), by_iterations)

@@ -17,7 +17,10 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with a reward per 
   vector that sums to one, the result itself if the game ended.
 - With a value network (`value=shipped` or a weights file: agents/value.py), the new leaf is
   valued by the network instead (its win chances from the view of the player to move there), no
-  rollout played; `rollout=1` plays the rollout and values its end by the network.
+  rollout played; `rollout=1` plays the rollout and values its end by the network. If the
+  network has a policy head, `prior=1` makes it the root's prior over its candidates: the root
+  picks by PUCT (mean reward + puct x prior x sqrt(visits of the root) / (1 + visits), the
+  unvisited valued at the root's mean) instead of trying each candidate once and then UCB1.
 - Team play (R22): the reward of a faction is its team's (`rewards`): a team's win is a win for
   each member, a partner's gain is not a rival's, and every member's node statistics back up the
   team's value, so partners cooperate in the tree. The search never considers outbidding a
@@ -67,11 +70,12 @@ DEFAULT_ITERATIONS = 100
 
 
 class Node:
-    __slots__ = ("avail", "children", "n", "order", "w")
+    __slots__ = ("avail", "children", "n", "order", "prior", "w")
 
     def __init__(self, players):
         self.children = {}
         self.order = None
+        self.prior = None  # {action: the policy head's chance}, at a root searched with prior=1
         self.n = 0
         self.w = [0.0] * players
         self.avail = 0
@@ -83,9 +87,9 @@ def value_option(value):
     return str(value) if value not in (None, "", "none", "0") else None
 
 
-def rollout_option(rollout) -> bool:
-    """The `rollout` option: with a network, whether to play the rollout and value its end."""
-    return str(rollout).lower() in ("1", "true", "yes") if rollout is not None else False
+def flag_option(value) -> bool:
+    """A yes-or-no option (`rollout`, `prior`): 1, true or yes."""
+    return str(value).lower() in ("1", "true", "yes") if value is not None else False
 
 
 class MCTSAgent(Agent):
@@ -96,19 +100,26 @@ class MCTSAgent(Agent):
     workers (root-parallel searches, each with this budget; 1 = one search in this process),
     processes (whether the workers may be processes; None = when this process may have
     children and CYCLADES_MCTS_PROCESSES is not 0), value (a value network: "shipped" or a
-    weights file; the leaves are valued by it, without a rollout unless rollout=1)."""
+    weights file; the leaves are valued by it, without a rollout unless rollout=1), prior (1: the
+    network's policy head is the root's prior, PUCT), puct (its exploration constant)."""
 
     name = "mcts"
 
     def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,  # noqa: PLR0913  (one argument per option)
-                 width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None):
+                 width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None, prior=None,
+                 puct=1.0):
         super().__init__(seed)
         # value: a value network's weights ("shipped": the package's, or a file's path): the
         # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
         # rollout: with a network, whether to play the rollout first and value its end by it.
         self.value = value_option(value)
         self.network = self._read_network()
-        self.rollout_first = rollout_option(rollout)
+        self.rollout_first = flag_option(rollout)  # with a network: play the rollout, value its end
+        self.use_prior = flag_option(prior)
+        if self.use_prior and (self.network is None or not self.network.has_policy):
+            raise ValueError("mcts prior=1 needs a value network with a policy head (value=FILE, trained "
+                             "with cyclades train --policy-weight)")
+        self.puct = float(puct)
         try:
             workers = int(workers)
         except (TypeError, ValueError):
@@ -206,6 +217,9 @@ class MCTSAgent(Agent):
         n = first.state.n
         root = root or Node(n)
         root.order = self.candidates(first, p, options, root=True)
+        if self.use_prior:  # the policy head's chances of the root's candidates (PUCT)
+            considered = root.order[:self.width]
+            root.prior = dict(zip(considered, self.network.policy(first, considered)))
         if len(root.order) == 1:
             self.last_iterations = 0
             self.last_stats = [(root.order[0], 0, 0.0)]
@@ -256,7 +270,8 @@ class MCTSAgent(Agent):
         """The options of each worker's search."""
         return {"iterations": self.iterations, "seconds": self.seconds, "depth": self.depth,
                 "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen,
-                "value": self.value, "rollout": self.rollout_first}
+                "value": self.value, "rollout": self.rollout_first, "prior": self.use_prior,
+                "puct": self.puct}
 
     def parallel_search(self, obs, options, deadline):
         seconds = None
@@ -307,21 +322,15 @@ class MCTSAgent(Agent):
             q = g.to_move
             if node.order is None:
                 node.order = self.candidates(g, q, searched(legal))
-            legal_set = set(legal)
             allowed = self.width if node is root else 1 + int(self.widen * math.sqrt(node.n))
-            cands = []
-            for a in node.order:
-                if a in legal_set:
-                    cands.append(a)
-                    if len(cands) >= allowed:
-                        break
-            if not cands:  # this sample's actions differ (another purse): rank them too
-                opts = searched(legal)
-                extra = [a for a in self.candidates(g, q, opts) if a not in set(node.order)]
-                node.order = node.order + extra
-                cands = extra[:allowed] or opts[:1]
+            cands = self.considered(node, g, q, legal, allowed)
             kids = [node.children.get((q, a)) for a in cands]
-            if None in kids:  # the first candidate not tried yet: a new node
+            if node.prior is not None:  # PUCT: the prior says which to try, and how often
+                chosen, child = self.select_by_prior(node, q, cands, kids)
+                if child is None:
+                    child = node.children[(q, chosen)] = kids[cands.index(chosen)] = Node(n)
+                    expanded = True
+            elif None in kids:  # the first candidate not tried yet: a new node
                 i = kids.index(None)
                 chosen, child = cands[i], Node(n)
                 node.children[(q, chosen)] = kids[i] = child
@@ -343,6 +352,22 @@ class MCTSAgent(Agent):
             for i in range(n):
                 w[i] += reward[i]
 
+    def considered(self, node, g, q, legal, allowed) -> list:
+        """The first `allowed` of the node's candidates that are legal in this sample."""
+        legal_set = set(legal)
+        cands = []
+        for a in node.order:
+            if a in legal_set:
+                cands.append(a)
+                if len(cands) >= allowed:
+                    return cands
+        if not cands:  # this sample's actions differ (another purse): rank them too
+            opts = searched(legal)
+            extra = [a for a in self.candidates(g, q, opts) if a not in set(node.order)]
+            node.order = node.order + extra
+            cands = extra[:allowed] or opts[:1]
+        return cands
+
     def leaf_value(self, g, start_cycle, deadline) -> list:
         """The reward of each faction for the new leaf: the greedy rollout's end valued by the
         heuristic, or the leaf itself (or the rollout's end, with rollout=1) by the network."""
@@ -358,6 +383,21 @@ class MCTSAgent(Agent):
         c = self.c
         for a, ch in zip(cands, kids):
             u = ch.w[q] / ch.n + c * math.sqrt(math.log(max(ch.avail, 1) + 1) / ch.n)
+            if top is None or u > top:
+                best, best_child, top = a, ch, u
+        return best, best_child
+
+    def select_by_prior(self, node, q, cands, kids):
+        """PUCT on q's reward: mean + puct x prior x sqrt(the node's visits) / (1 + visits), a
+        candidate not tried yet valued at the node's mean; (action, its node or None)."""
+        mean = node.w[q] / node.n if node.n else 0.5
+        spread = self.puct * math.sqrt(node.n + 1)
+        rest = 1.0 / max(len(cands), 1)  # a candidate the prior has not seen (another sample's)
+        best, best_child, top = None, None, None
+        for a, ch in zip(cands, kids):
+            visits = ch.n if ch is not None else 0
+            q_value = ch.w[q] / visits if visits else mean
+            u = q_value + spread * node.prior.get(a, rest) / (1 + visits)
             if top is None or u > top:
                 best, best_child, top = a, ch, u
         return best, best_child

@@ -7,7 +7,9 @@ the heuristic's win chances), keeps a seeded share of each game's positions (`--
 positions of a game share its outcome, so more of them teach little more), holds out the games
 whose index is a multiple of `--held-out-every`, and trains agents/value.py's network with torch
 on the CPU (the train extra): softmax cross-entropy of the corrected heuristic against each
-game's outcome, Adam, the epoch with the best held-out loss kept. The weights are written for
+game's outcome, Adam, the epoch with the best held-out loss kept. With `--policy-weight`, a policy
+head learns the root visits of the search's games (format version 3 and later), its cross-entropy over the
+candidates the search tried added to the loss with that weight. The weights are written for
 numpy (agents/value.py reads them, no torch needed to play) and the report gives the held-out
 log loss of the network, of the heuristic and of a uniform guess, and the network's calibration
 (predicted win chance against the share of wins, in deciles).
@@ -15,6 +17,7 @@ log loss of the network, of the heuristic and of a uniform guess, and the networ
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -27,6 +30,8 @@ FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/
 # A kept position's arrays besides its observation (CSR rows): its prior, which factions are in
 # play, its target, its game, its run (which DATA argument) and whether it starts a cycle.
 ROW_ARRAYS = ("prior", "present", "target", "game", "run", "cycle_start")
+# And its search's root (CSR rows, empty where no search chose): the slots tried, their visits.
+VISIT_ARRAYS = ("visit_indptr", "visit_slot", "visit_count")
 
 
 def next_cycle_chances(shard, cycle_column):
@@ -88,11 +93,30 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_star
         target = target / np.maximum(target.sum(1, keepdims=True), 1e-9)
         obs = shard["obs"][rows]
         r, c = np.nonzero(obs)
-        out.append({"indptr": np.searchsorted(r, np.arange(len(rows) + 1)).astype(np.int64),
+        visits = _root_visits(shard, rows)
+        out.append({**visits, "indptr": np.searchsorted(r, np.arange(len(rows) + 1)).astype(np.int64),
                     "indices": c.astype(np.int64), "values": obs[r, c],
                     "prior": _pad(np.log(np.maximum(prior, FLOOR))), "present": _pad(np.ones_like(prior)),
                     "target": _pad(target), "game": shard["game"][rows], "cycle_start": starts[rows]})
     return out
+
+
+def _root_visits(shard, rows) -> dict:
+    """The root visits of the positions `rows` of a shard, as CSR rows (VISIT_ARRAYS); none for
+    a shard written before they were recorded (format version 2)."""
+    import numpy as np
+
+    from .selfplay import visit_offsets
+
+    if "searched" not in shard:
+        return {"visit_indptr": np.zeros(len(rows) + 1, np.int64), "visit_slot": np.zeros(0, np.int64),
+                "visit_count": np.zeros(0, np.float32)}
+    offsets = visit_offsets(shard)
+    spans = [np.arange(offsets[i], offsets[i + 1]) for i in rows]
+    flat = np.concatenate(spans) if spans else np.zeros(0, np.int64)
+    return {"visit_indptr": np.concatenate(([0], np.cumsum([len(x) for x in spans]))).astype(np.int64),
+            "visit_slot": shard["visit_slot"][flat].astype(np.int64),
+            "visit_count": shard["visit_count"][flat].astype(np.float32)}
 
 
 def _pad(a):
@@ -108,10 +132,13 @@ def _join(parts):
 
     if not parts:
         return None
-    offsets = np.cumsum([0] + [len(p["indices"]) for p in parts[:-1]])
-    return {"indptr": np.concatenate([parts[0]["indptr"][:1]] + [p["indptr"][1:] + o for p, o in zip(parts, offsets)]),
-            "indices": np.concatenate([p["indices"] for p in parts]),
-            "values": np.concatenate([p["values"] for p in parts]),
+
+    def csr(indptr, *arrays):  # CSR rows one after the other: the later parts' offsets moved on
+        offsets = np.cumsum([0] + [len(p[arrays[0]]) for p in parts[:-1]])
+        return {indptr: np.concatenate([parts[0][indptr][:1]] + [p[indptr][1:] + o for p, o in zip(parts, offsets)]),
+                **{k: np.concatenate([p[k] for p in parts]) for k in arrays}}
+
+    return {**csr("indptr", "indices", "values"), **csr(*VISIT_ARRAYS),
             **{k: np.concatenate([p[k] for p in parts]) for k in ROW_ARRAYS}}
 
 
@@ -175,8 +202,9 @@ def _data_spec(spec: str, sample: float):
 
 
 class _Batches:
-    def __init__(self, data, torch):
-        self.data, self.torch = data, torch
+    def __init__(self, data, torch, temperature=1.0):
+        # temperature: the policy's target is the root visits raised to 1 / temperature (normalised)
+        self.data, self.torch, self.temperature = data, torch, temperature
 
     def __len__(self):
         return len(self.data["prior"])
@@ -194,8 +222,44 @@ class _Batches:
                 torch.from_numpy(d["values"][idx] / scale[cols]),
                 *(torch.from_numpy(d[k][rows]) for k in ("prior", "present", "target")))
 
+    def visits(self, rows):
+        """The root visits of `rows`, flat: (which row of the batch, slot, rank in greedy's order
+        (the order they are recorded in), share of the root's visits), over the rows a search chose."""
+        import numpy as np
 
-def _model(torch, size, hidden, second, dropout):
+        d, torch = self.data, self.torch
+        starts, ends = d["visit_indptr"][rows], d["visit_indptr"][rows + 1]
+        lengths = ends - starts
+        idx = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)] or [np.zeros(0, np.int64)])
+        row = np.repeat(np.arange(len(rows)), lengths)
+        rank = np.minimum(np.arange(len(idx)) - np.repeat(np.cumsum(lengths) - lengths, lengths), vnet.RANKS - 1)
+        counts = d["visit_count"][idx] ** (1.0 / self.temperature)
+        totals = np.zeros(len(rows), np.float32)
+        np.add.at(totals, row, counts)
+        return (torch.from_numpy(row.astype(np.int64)), torch.from_numpy(d["visit_slot"][idx]),
+                torch.from_numpy(rank.astype(np.int64)), torch.from_numpy(counts / totals[row]))
+
+
+def slot_parts(space):
+    """For each slot of an action space, the index of its kind, of its kind's `what` (a number
+    per kind and word) and of its `n`: what the policy head's columns are made of in training,
+    so that what is learned of one slot carries to the slots that share its kind, word or number
+    (an area's slot means another place on another board)."""
+    import numpy as np
+
+    kind, what, n = (np.zeros(space.n, np.int64) for _ in range(3))
+    words = 0
+    for k, block in enumerate(space.blocks):
+        i = np.arange(block.size)
+        ns, wheres = max(block.ns, 1), max(block.areas, 1)
+        kind[block.offset:block.offset + block.size] = k
+        what[block.offset:block.offset + block.size] = words + i // (ns * wheres)
+        n[block.offset:block.offset + block.size] = i % ns
+        words += max(len(block.whats), 1)
+    return kind, what, n
+
+
+def _model(torch, size, hidden, second, dropout, space=None):
     nn = torch.nn
 
     class Value(nn.Module):
@@ -209,18 +273,101 @@ def _model(torch, size, hidden, second, dropout):
             nn.init.zeros_(self.l3.weight)   # untrained: the heuristic itself
             nn.init.zeros_(self.l3.bias)
             self.drop = nn.Dropout(dropout)  # the positions of a game share its outcome: easy to learn by heart
+            if space is not None:  # the policy head: a bias per rank in greedy's order, and for each
+                # slot a column (and a bias) summed from its kind's, its word's and its number's;
+                # all zero untrained (uniform)
+                self.slot_parts = [torch.from_numpy(a) for a in slot_parts(space)]
+                self.policy_parts = nn.ModuleList(nn.Embedding(int(a.max()) + 1, second + 1)
+                                                  for a in self.slot_parts)
+                for part in self.policy_parts:
+                    nn.init.zeros_(part.weight)
+                self.policy_rank = nn.Parameter(torch.zeros(vnet.RANKS))
 
         def forward(self, cols, offsets, values, prior, present):
+            """The value logits and the second hidden layer (what the policy head reads)."""
             h = self.drop(torch.relu(self.obs(cols, offsets, per_sample_weights=values) + self.prior(prior)))
             h = torch.relu(self.l2(h))
             z = self.l3(h) + prior
-            return z.masked_fill(present == 0, -1e9)
+            return z.masked_fill(present == 0, -1e9), h
+
+        def policy_loss(self, h, row, slot, rank, share):
+            """Each searched row's cross-entropy of the head's softmax over the slots its search
+            tried against the share of visits each got: (summed, rows)."""
+            column = self.policy_column(slot)
+            z = (h[row] * column[:, :-1]).sum(-1) + column[:, -1] + self.policy_rank[rank]
+            rows = len(h)
+            top = torch.full((rows,), -1e9).scatter_reduce(0, row, z.detach(), "amax")
+            norm = torch.zeros(rows).index_add(0, row, torch.exp(z - top[row]))
+            logp = z - top[row] - torch.log(norm[row])
+            return -(share * logp).sum(), int(torch.unique(row).numel())
+
+        def policy_column(self, slot):
+            """The slots' columns (second hidden layer's size, then the bias)."""
+            return sum(part(index[slot]) for part, index in zip(self.policy_parts, self.slot_parts))
 
     return Value()
 
 
 def _loss(torch, logits, target):
     return -(target * torch.log_softmax(logits, -1)).sum(-1)
+
+
+class _Objective:
+    """What training minimises: the value's cross-entropy against its target, plus, with a
+    policy head, `policy_weight` x the policy's cross-entropy against the root visits (a mean
+    over the positions a search chose)."""
+
+    def __init__(self, torch, model, scale, policy_weight):
+        self.torch, self.model, self.scale, self.policy_weight = torch, model, scale, policy_weight
+
+    def _sums(self, data, rows):
+        """(the value loss summed over `rows`, the policy loss summed, the rows a search chose)."""
+        cols, offs, vals, prior, present, target = data.batch(rows, self.scale)
+        logits, h = self.model(cols, offs, vals, prior, present)
+        value = _loss(self.torch, logits, target).sum()
+        if not self.policy_weight:
+            return value, 0.0, 0
+        policy, searched = self.model.policy_loss(h, *data.visits(rows))
+        return value, policy, searched
+
+    def loss(self, data, rows):
+        value, policy, searched = self._sums(data, rows)
+        return value / len(rows) + self.policy_weight * policy / max(searched, 1)
+
+    def held_out(self, data, chunk=4096) -> float:
+        """The loss over a whole held-out set, without dropout."""
+        import numpy as np
+
+        self.model.eval()
+        value = policy = 0.0
+        searched = 0
+        with self.torch.no_grad():
+            for lo in range(0, len(data), chunk):
+                v, pl, k = self._sums(data, np.arange(lo, min(lo + chunk, len(data))))
+                value, policy, searched = value + float(v), policy + float(pl), searched + k
+        self.model.train()
+        return value / len(data) + self.policy_weight * policy / max(searched, 1)
+
+
+def _weights(model, scale) -> dict:
+    """The model's arrays as agents/value.py reads them (the first layer in float16, rescaled to
+    the raw inputs; the policy head, if any, in float16 too)."""
+    import numpy as np
+    import torch
+
+    def array(t, dtype=np.float32):
+        return t.detach().numpy().astype(dtype)
+
+    arrays = {"w_obs": (model.obs.weight.detach().numpy() / scale[:, None]).astype(np.float16),
+              "w_prior": array(model.prior.weight.T), "b1": array(model.prior.bias),
+              "w2": array(model.l2.weight.T), "b2": array(model.l2.bias),
+              "w3": array(model.l3.weight.T), "b3": array(model.l3.bias)}
+    if hasattr(model, "policy_parts"):  # every slot's column, summed from its parts once for all
+        column = model.policy_column(torch.arange(len(model.slot_parts[0])))
+        arrays["w_policy"] = array(column[:, :-1].T, np.float16)
+        arrays["b_policy"] = array(column[:, -1])
+        arrays["b_rank"] = array(model.policy_rank)
+    return arrays
 
 
 def calibration(chances, outcomes, bins=10) -> list:
@@ -277,6 +424,14 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--outcome-weight", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
               help="The training target: this share of the game's outcome, the rest the heuristic's win "
                    "chances a cycle later in the game (what a rollout estimates); held out: the outcome.")
+@click.option("--policy-weight", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
+              help="Train a policy head too (0: none): the root visits of the search's games, its "
+                   "cross-entropy weighed by this in the loss. mcts:prior=1 reads it.")
+@click.option("--policy-temperature", type=click.FloatRange(0.05, 10.0), default=1.0, show_default=True,
+              help="The policy's target: the root visits raised to 1 / this, normalised (below 1: sharper, "
+                   "towards the most visited).")
+@click.option("--policy-lr", type=click.FloatRange(1e-6, 1.0), default=1e-2, show_default=True,
+              help="The policy head's learning rate.")
 @click.option("--batch", type=click.IntRange(16, 65536), default=512, show_default=True)
 @click.option("--lr", type=click.FloatRange(1e-6, 1.0), default=1e-3, show_default=True)
 @click.option("--weight-decay", type=click.FloatRange(0.0, 1.0), default=1e-4, show_default=True)
@@ -290,7 +445,8 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Draw the held-out calibration (network and heuristic) to this PNG (needs matplotlib).")
 def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, held_out_every, outcome_weight,  # noqa: PLR0913  (one argument per option)
-          batch, lr, weight_decay, dropout, checks, seed, threads, report, plot):
+          policy_weight, policy_temperature, policy_lr, batch, lr, weight_decay, dropout, checks, seed, threads,
+          report, plot):
     """Train the value network (a correction of the heuristic's win chances) from self-play
     shards and write its weights for play without torch (docs/learned-player.md)."""
     try:
@@ -298,7 +454,7 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
         import torch
     except ImportError:
         raise click.ClickException("cyclades train needs torch: pip install torch==2.13.0 -e '.[train]'") from None
-    from ..agents.encoding import LAYOUT
+    from ..agents.encoding import ACTION_SPACE, LAYOUT
 
     t0 = time.perf_counter()
     torch.manual_seed(seed)
@@ -310,26 +466,24 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
         raise click.ClickException("not enough positions to train and hold out: more games, or a larger --sample")
     scale = np.ones(LAYOUT.size, dtype=np.float32)
     np.maximum.at(scale, tr["indices"], np.abs(tr["values"]))  # each input divided by its largest value
-    train_set, held_set = _Batches(tr, torch), _Batches(ho, torch)
+    train_set, held_set = _Batches(tr, torch, policy_temperature), _Batches(ho, torch, policy_temperature)
     click.echo(f"{len(train_set)} positions to train on, {len(held_set)} held out "
                f"({sum(r['held_out_games'] for r in runs)} games); loaded in {time.perf_counter() - t0:.0f} s")
-    model = _model(torch, LAYOUT.size, hidden, second, dropout)
-    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
+    if policy_weight and not len(tr["visit_slot"]):
+        raise click.ClickException("--policy-weight needs positions a search chose (self-play of mcts agents, "
+                                   "format version 3 and later): these runs have none")
+    model = _model(torch, LAYOUT.size, hidden, second, dropout, ACTION_SPACE if policy_weight else None)
+    # The policy head learns at its own rate: the value overfits within an epoch (the best
+    # checkpoint comes early), and at the value's rate the head's rank biases barely move by then.
+    head = [p for name, p in model.named_parameters() if name.startswith("policy")]  # (its parts and ranks)
+    trunk = [p for name, p in model.named_parameters() if not name.startswith("policy")]
+    opt = torch.optim.Adam([{"params": trunk}, {"params": head, "lr": policy_lr}], lr=lr, weight_decay=weight_decay)
     gen = np.random.default_rng(seed)
 
-    def held_loss():
-        model.eval()
-        total = 0.0
-        with torch.no_grad():
-            for lo in range(0, len(held_set), 4096):
-                rows = np.arange(lo, min(lo + 4096, len(held_set)))
-                cols, offs, vals, prior, present, target = held_set.batch(rows, scale)
-                total += float(_loss(torch, model(cols, offs, vals, prior, present), target).sum())
-        model.train()
-        return total / len(held_set)
-
+    objective = _Objective(torch, model, scale, policy_weight)
     # The untrained network is the heuristic: an epoch is kept only if it does better.
-    best, best_state, best_epoch, history = held_loss(), {k: v.clone() for k, v in model.state_dict().items()}, 0, []
+    best, best_epoch, history = objective.held_out(held_set), 0, []
+    best_state = {k: v.clone() for k, v in model.state_dict().items()}
     click.echo(f"held-out log loss before training (the heuristic): {best:.4f}")
     batches = -(-len(train_set) // batch)
     check_at = {round(batches * (k + 1) / checks) for k in range(checks)}  # batch counts of the checks
@@ -338,17 +492,17 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
         order = gen.permutation(len(train_set))
         total, seen = 0.0, 0
         for b, lo in enumerate(range(0, len(order), batch), 1):
-            cols, offs, vals, prior, present, target = train_set.batch(order[lo:lo + batch], scale)
-            loss = _loss(torch, model(cols, offs, vals, prior, present), target).mean()
+            rows = order[lo:lo + batch]
+            loss = objective.loss(train_set, rows)
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss.detach()) * len(target)
-            seen += len(target)
+            total += float(loss.detach()) * len(rows)
+            seen += len(rows)
             if b not in check_at:
                 continue
             when = round(epoch + b / batches, 2)
-            loss_held = held_loss()
+            loss_held = objective.held_out(held_set)
             history.append({"epoch": when, "train": total / seen, "held_out": loss_held,
                             "seconds": time.perf_counter() - te})
             click.echo(f"epoch {when}: train {total / seen:.4f}, held out {loss_held:.4f} "
@@ -359,27 +513,20 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
         click.echo("no epoch did better than the heuristic on the held-out games: the network written is "
                    "the untrained one (the heuristic itself); more games or another --lr may help")
     model.load_state_dict(best_state)
-    arrays = {
-        "w_obs": (model.obs.weight.detach().numpy() / scale[:, None]).astype(np.float16),
-        "w_prior": model.prior.weight.detach().numpy().T.astype(np.float32),
-        "b1": model.prior.bias.detach().numpy().astype(np.float32),
-        "w2": model.l2.weight.detach().numpy().T.astype(np.float32),
-        "b2": model.l2.bias.detach().numpy().astype(np.float32),
-        "w3": model.l3.weight.detach().numpy().T.astype(np.float32),
-        "b3": model.l3.bias.detach().numpy().astype(np.float32),
-    }
+    arrays = _weights(model, scale)
     figures = evaluate_held_out(arrays, ho, LAYOUT.size)
     for k, run in enumerate(runs):  # how the network does on each run's games (a new round's above all)
         run["held_out"] = figures["by_run"].get(k)
     meta = {"hidden": hidden, "second": second, "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "train": {"runs": runs, "positions": len(train_set), "held_out_positions": len(held_set),
                       "sample": sample, "keep_cycle_starts": cycle_starts_kept, "held_out_every": held_out_every,
-                      "outcome_weight": outcome_weight, "epochs": epochs,
+                      "outcome_weight": outcome_weight, "policy_weight": policy_weight,
+                      "policy_temperature": policy_temperature, "policy_lr": policy_lr, "epochs": epochs,
                       "best_epoch": best_epoch, "lr": lr,
                       "weight_decay": weight_decay, "dropout": dropout, "batch": batch, "seed": seed,
                       "seconds": round(time.perf_counter() - t0, 1)},
             "held_out": {**{k: figures[k] for k in ("log_loss", "heuristic_log_loss", "uniform_log_loss")},
-                         "cycle_starts": figures["cycle_starts"]}}
+                         "cycle_starts": figures["cycle_starts"], "policy": figures["policy"]}}
     fingerprint = vnet.save(out_path, arrays, meta)
     echo_held_out(figures, runs)
     click.echo(f"wrote {out_path} (fingerprint {fingerprint}, {Path(out_path).stat().st_size / 1e6:.1f} MB) "
@@ -404,6 +551,41 @@ def echo_held_out(figures, runs):
         if h:
             click.echo(f"  {label}: network {h['log_loss']:.4f}, heuristic {h['heuristic_log_loss']:.4f} "
                        f"({h['positions']} positions)")
+    p = figures.get("policy")
+    if p and p["positions"]:
+        click.echo(f"policy head, {p['positions']} held-out searched positions: cross-entropy {p['cross_entropy']:.4f} "
+                   f"(uniform {p['uniform_cross_entropy']:.4f}); its first choice is the most visited "
+                   f"{p['first_is_most_visited']:.1%} of the time, greedy's {p['greedy_first_is_most_visited']:.1%}")
+
+
+def policy_figures(net, ho, size) -> dict:
+    """The policy head on the held-out positions a search chose: its cross-entropy against the
+    share of the root's visits each candidate got (and a uniform guess's), and how often its
+    first choice, and greedy's (the first the search tried: its widening order), is the most
+    visited."""
+    import numpy as np
+
+    ce, uniform, head_first, greedy_first, searched = 0.0, 0.0, 0, 0, 0
+    for i in np.flatnonzero(np.diff(ho["visit_indptr"]) > 1):  # a choice among two or more
+        s, e = ho["indptr"][i], ho["indptr"][i + 1]
+        vec = np.zeros(size, dtype=np.float32)
+        vec[ho["indices"][s:e]] = ho["values"][s:e]
+        n = int(ho["present"][i].sum())
+        lo, hi = ho["visit_indptr"][i], ho["visit_indptr"][i + 1]
+        slots, counts = ho["visit_slot"][lo:hi], ho["visit_count"][lo:hi]
+        z = net.relative_policy_logits(vec, np.exp(ho["prior"][i][:n]), slots)
+        logp = z - z.max() - np.log(np.exp(z - z.max()).sum())
+        share = counts / counts.sum()
+        ce -= float(share @ logp)
+        uniform += math.log(len(slots))
+        best = counts.max()
+        head_first += counts[int(np.argmax(z))] == best
+        greedy_first += counts[0] == best
+        searched += 1
+    if not searched:
+        return {"positions": 0}
+    return {"positions": searched, "cross_entropy": ce / searched, "uniform_cross_entropy": uniform / searched,
+            "first_is_most_visited": head_first / searched, "greedy_first_is_most_visited": greedy_first / searched}
 
 
 def evaluate_held_out(arrays, ho, size) -> dict:
@@ -439,7 +621,8 @@ def evaluate_held_out(arrays, ho, size) -> dict:
                 "heuristic_log_loss": float(np.mean(np.compress(where, heuristic_losses)))}
 
     cycle_start = ho["cycle_start"].astype(bool)
-    return {"log_loss": float(sum(net_losses) / m), "heuristic_log_loss": float(sum(heuristic_losses) / m),
+    return {"policy": policy_figures(net, ho, size) if net.has_policy else None,
+            "log_loss": float(sum(net_losses) / m), "heuristic_log_loss": float(sum(heuristic_losses) / m),
             "uniform_log_loss": float(sum(uniform_losses) / m),
             "calibration": calibration(chances, outcomes), "heuristic_calibration": calibration(priors, outcomes),
             "by_run": {int(k): losses(ho["run"] == k) for k in np.unique(ho["run"])},
