@@ -350,6 +350,9 @@ def test_a_prior_without_a_policy_head_is_refused(tmp_path):
         make_agent("mcts:value=shipped,prior=1")
     r = CliRunner().invoke(main, ["tournament", "--agents", "mcts:value=shipped,prior=1,greedy", "--games", "1"])
     assert r.exit_code == 2 and "policy head" in r.output and "Traceback" not in r.output
+    for bad in ("x", "-1", "nan"):
+        with pytest.raises(ValueError, match="puct"):
+            make_agent(f"mcts:puct={bad}")
 
 
 def test_train_learns_a_policy_head_from_the_search_s_root_visits(tmp_path):

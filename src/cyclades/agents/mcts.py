@@ -119,7 +119,12 @@ class MCTSAgent(Agent):
         if self.use_prior and (self.network is None or not self.network.has_policy):
             raise ValueError("mcts prior=1 needs a value network with a policy head (value=FILE, trained "
                              "with cyclades train --policy-weight)")
-        self.puct = float(puct)
+        try:
+            self.puct = float(puct)
+        except (TypeError, ValueError):
+            raise ValueError(f"mcts puct must be a number, not {puct!r}") from None
+        if not self.puct >= 0:
+            raise ValueError(f"mcts puct must be 0 or more (puct={puct})")
         try:
             workers = int(workers)
         except (TypeError, ValueError):
