@@ -112,11 +112,27 @@ def _root_visits(shard, rows) -> dict:
         return {"visit_indptr": np.zeros(len(rows) + 1, np.int64), "visit_slot": np.zeros(0, np.int64),
                 "visit_count": np.zeros(0, np.float32)}
     offsets = visit_offsets(shard)
-    spans = [np.arange(offsets[i], offsets[i + 1]) for i in rows]
-    flat = np.concatenate(spans) if spans else np.zeros(0, np.int64)
-    return {"visit_indptr": np.concatenate(([0], np.cumsum([len(x) for x in spans]))).astype(np.int64),
+    flat = _spans(offsets[rows], offsets[rows + 1])
+    return {"visit_indptr": np.concatenate(([0], np.cumsum(offsets[rows + 1] - offsets[rows]))).astype(np.int64),
             "visit_slot": shard["visit_slot"][flat].astype(np.int64),
             "visit_count": shard["visit_count"][flat].astype(np.float32)}
+
+
+def _spans(starts, ends):
+    """The flat indices of CSR rows' entries: each row's [start, end) one after the other."""
+    import numpy as np
+
+    return np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)] or [np.zeros(0, np.int64)])
+
+
+def _dense(data, i, size):
+    """Kept position i's observation vector, dense, from its CSR row."""
+    import numpy as np
+
+    s, e = data["indptr"][i], data["indptr"][i + 1]
+    vec = np.zeros(size, dtype=np.float32)
+    vec[data["indices"][s:e]] = data["values"][s:e]
+    return vec
 
 
 def _pad(a):
@@ -214,7 +230,7 @@ class _Batches:
         starts, ends = d["indptr"][rows], d["indptr"][rows + 1]
         import numpy as np
 
-        idx = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)])
+        idx = _spans(starts, ends)
         lengths = ends - starts
         offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         cols = d["indices"][idx]
@@ -230,7 +246,7 @@ class _Batches:
         d, torch = self.data, self.torch
         starts, ends = d["visit_indptr"][rows], d["visit_indptr"][rows + 1]
         lengths = ends - starts
-        idx = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)] or [np.zeros(0, np.int64)])
+        idx = _spans(starts, ends)
         row = np.repeat(np.arange(len(rows)), lengths)
         rank = np.minimum(np.arange(len(idx)) - np.repeat(np.cumsum(lengths) - lengths, lengths), vnet.RANKS - 1)
         counts = d["visit_count"][idx] ** (1.0 / self.temperature)
@@ -567,9 +583,7 @@ def policy_figures(net, ho, size) -> dict:
 
     ce, uniform, head_first, greedy_first, searched = 0.0, 0.0, 0, 0, 0
     for i in np.flatnonzero(np.diff(ho["visit_indptr"]) > 1):  # a choice among two or more
-        s, e = ho["indptr"][i], ho["indptr"][i + 1]
-        vec = np.zeros(size, dtype=np.float32)
-        vec[ho["indices"][s:e]] = ho["values"][s:e]
+        vec = _dense(ho, i, size)
         n = int(ho["present"][i].sum())
         lo, hi = ho["visit_indptr"][i], ho["visit_indptr"][i + 1]
         slots, counts = ho["visit_slot"][lo:hi], ho["visit_count"][lo:hi]
@@ -599,9 +613,7 @@ def evaluate_held_out(arrays, ho, size) -> dict:
     chances, priors, outcomes = [], [], []
     net_losses, heuristic_losses, uniform_losses = [], [], []  # a position each
     for i in range(len(ho["prior"])):
-        vec = np.zeros(size, dtype=np.float32)
-        s, e = ho["indptr"][i], ho["indptr"][i + 1]
-        vec[ho["indices"][s:e]] = ho["values"][s:e]
+        vec = _dense(ho, i, size)
         n = int(ho["present"][i].sum())
         prior = np.exp(ho["prior"][i][:n])
         p = net.relative_chances(vec, prior)
