@@ -194,12 +194,18 @@ def test_the_network_guided_search_is_deterministic_for_a_seed():
     assert in_process.last_stats == in_workers.last_stats
 
 
+def self_play(tmp_path, agents, games, max_cycles, *options):
+    """The directory of a small self-play run (one worker), played by `cyclades selfplay`."""
+    data = tmp_path / "sp"
+    r = CliRunner().invoke(main, ["selfplay", "--agents", agents, "--games", str(games), "--max-cycles",
+                                  str(max_cycles), "--workers", "1", *options, "--out", str(data)])
+    assert r.exit_code == 0, r.output
+    return data
+
+
 def test_train_makes_weights_the_search_reads(tmp_path):
     pytest.importorskip("torch")  # the train extra (CI installs it)
-    data = tmp_path / "sp"
-    r = CliRunner().invoke(main, ["selfplay", "--agents", "greedy,careless", "--games", "6", "--max-cycles", "3",
-                                  "--workers", "1", "--shard-games", "3", "--out", str(data)])
-    assert r.exit_code == 0, r.output
+    data = self_play(tmp_path, "greedy,careless", 6, 3, "--shard-games", "3")
     out, report = tmp_path / "v.npz", tmp_path / "report.json"
     r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--hidden", "8", "--second", "4",
                                   "--epochs", "2", "--sample", "1", "--held-out-every", "3", "--lr", "0.01",
@@ -259,10 +265,7 @@ def test_the_first_position_of_each_cycle_is_where_rollout_1_reads_the_network()
 
 def test_keep_cycle_starts_trains_on_every_cycle_start_and_holds_out_the_same(tmp_path):
     pytest.importorskip("torch")  # the train extra (CI installs it)
-    data = tmp_path / "sp"
-    r = CliRunner().invoke(main, ["selfplay", "--agents", "greedy,careless", "--games", "4", "--max-cycles", "4",
-                                  "--workers", "1", "--out", str(data)])
-    assert r.exit_code == 0, r.output
+    data = self_play(tmp_path, "greedy,careless", 4, 4)
     figures = {}
     for flag in ([], ["--keep-cycle-starts"]):
         report = tmp_path / f"report{len(flag)}.json"
@@ -357,10 +360,7 @@ def test_a_prior_without_a_policy_head_is_refused(tmp_path):
 
 def test_train_learns_a_policy_head_from_the_search_s_root_visits(tmp_path):
     pytest.importorskip("torch")  # the train extra (CI installs it)
-    data = tmp_path / "sp"
-    r = CliRunner().invoke(main, ["selfplay", "--agents", "mcts:iterations=12,greedy", "--games", "4",
-                                  "--max-cycles", "2", "--workers", "1", "--out", str(data)])
-    assert r.exit_code == 0, r.output
+    data = self_play(tmp_path, "mcts:iterations=12,greedy", 4, 2)
     out, report = tmp_path / "p.npz", tmp_path / "report.json"
     r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--hidden", "8", "--second", "4",
                                   "--epochs", "3", "--sample", "1", "--held-out-every", "2", "--lr", "0.02",
@@ -378,10 +378,7 @@ def test_train_learns_a_policy_head_from_the_search_s_root_visits(tmp_path):
 
 def test_a_policy_weight_without_searched_positions_is_refused(tmp_path):
     pytest.importorskip("torch")  # the train extra (CI installs it)
-    data = tmp_path / "sp"
-    r = CliRunner().invoke(main, ["selfplay", "--agents", "greedy,careless", "--games", "2", "--max-cycles", "2",
-                                  "--workers", "1", "--out", str(data)])
-    assert r.exit_code == 0, r.output
+    data = self_play(tmp_path, "greedy,careless", 2, 2)
     out = tmp_path / "p.npz"
     r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--sample", "1", "--held-out-every", "2",
                                   "--policy-weight", "1"])
