@@ -399,3 +399,49 @@ def test_the_policy_head_s_slot_parts_are_the_slot_s_kind_word_and_number():
         # one index per kind and word, shared by every area and number of that pair
         assert seen.setdefault((action.kind, action.what), what[slot]) == what[slot]
     assert len(set(seen.values())) == len(seen)
+
+
+# --- the search's estimate as a value target -------------------------------------------------
+
+def test_the_root_mean_is_the_candidates_rewards_weighed_by_their_visits():
+    from cyclades.cli.train import root_means
+
+    shard = {"player": np.zeros(3, np.int8), "searched": np.array([2, 0, 1], np.int16),
+             "visit_count": np.array([3, 1, 4], np.int32), "visit_reward": np.array([0.5, 0.1, 0.25], np.float32)}
+    means = root_means(shard)
+    assert means[0] == pytest.approx((3 * 0.5 + 0.1) / 4) and np.isnan(means[1]) and means[2] == pytest.approx(0.25)
+    assert np.isnan(root_means({"player": np.zeros(2, np.int8), "searched": np.ones(2, np.int16)})).all()  # version 3
+
+
+def test_the_search_s_estimate_goes_to_the_mover_s_side_and_the_rest_as_the_target_shared_it():
+    from cyclades.cli.train import with_search_estimate
+
+    target = np.array([[0.2, 0.5, 0.3], [1.0, 0.0, 0.0]])   # mover first; row 2: the mover won
+    prior = np.array([[0.4, 0.4, 0.2], [0.5, 0.3, 0.2]])
+    own = np.array([[True, False, False]] * 2)
+    out = with_search_estimate(target, prior, own, np.array([0.6, 0.7]))
+    assert out[0] == pytest.approx([0.6, 0.4 * 5 / 8, 0.4 * 3 / 8])
+    assert out[1] == pytest.approx([0.7, 0.3 * 3 / 5, 0.3 * 2 / 5])  # the others' part as the prior shares it
+    teams = with_search_estimate(np.array([[0.25, 0.5, 0.25, 0.0]]), np.full((1, 4), 0.25),
+                                 np.array([[True, False, True, False]]), np.array([0.8]))
+    assert teams[0] == pytest.approx([0.4, 0.2, 0.4, 0.0])  # partners share their side's 0.8 as the target did
+
+
+def test_train_leans_on_the_search_s_estimate_where_a_search_chose(tmp_path):
+    pytest.importorskip("torch")  # the train extra (CI installs it)
+    data = self_play(tmp_path, "mcts:iterations=12,greedy", 4, 2)
+    out = tmp_path / "s.npz"
+    r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--hidden", "8", "--second", "4",
+                                  "--epochs", "1", "--sample", "1", "--held-out-every", "2", "--search-weight", "0.5"])
+    assert r.exit_code == 0, r.output
+    assert "with the search's estimate in their target" in r.output
+    assert vnet.load(out).meta["train"]["search_weight"] == 0.5
+
+
+def test_a_search_weight_without_the_search_s_rewards_is_refused(tmp_path):
+    pytest.importorskip("torch")  # the train extra (CI installs it)
+    data = self_play(tmp_path, "greedy,careless", 2, 2)
+    out = tmp_path / "s.npz"
+    r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--sample", "1", "--held-out-every", "2",
+                                  "--search-weight", "1"])
+    assert r.exit_code == 1 and "format version 4" in r.output and not out.exists()

@@ -7,7 +7,9 @@ the heuristic's win chances), keeps a seeded share of each game's positions (`--
 positions of a game share its outcome, so more of them teach little more), holds out the games
 whose index is a multiple of `--held-out-every`, and trains agents/value.py's network with torch
 on the CPU (the train extra): softmax cross-entropy of the corrected heuristic against each
-game's outcome, Adam, the epoch with the best held-out loss kept. With `--policy-weight`, a policy
+game's outcome, Adam, the epoch with the best held-out loss kept. With `--search-weight`, the
+target of a position a search chose leans on the search's own estimate (its root's mean reward,
+format version 4). With `--policy-weight`, a policy
 head learns the root visits of the search's games (format version 3 and later), its cross-entropy over the
 candidates the search tried added to the loss with that weight. The weights are written for
 numpy (agents/value.py reads them, no torch needed to play) and the report gives the held-out
@@ -28,8 +30,9 @@ from ..engine.actions import MAX_FACTIONS
 
 FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/value.py does)
 # A kept position's arrays besides its observation (CSR rows): its prior, which factions are in
-# play, its target, its game, its run (which DATA argument) and whether it starts a cycle.
-ROW_ARRAYS = ("prior", "present", "target", "game", "run", "cycle_start")
+# play, its target, its game, its run (which DATA argument), whether it starts a cycle and whether
+# its target holds the search's estimate (--search-weight).
+ROW_ARRAYS = ("prior", "present", "target", "game", "run", "cycle_start", "estimated")
 # And its search's root (CSR rows, empty where no search chose): the slots tried, their visits.
 VISIT_ARRAYS = ("visit_indptr", "visit_slot", "visit_count")
 
@@ -60,11 +63,44 @@ def cycle_starts(shard, cycle_column):
     return np.r_[True, (game[1:] != game[:-1]) | (cycle[1:] != cycle[:-1])]
 
 
-def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_starts=False):
+def root_means(shard):
+    """For each position, the search's estimate of the mover's (side's) chance to win: the mean
+    reward at its root, the candidates' `visit_reward` weighed by their visits (format version
+    4); NaN where no search chose or the run recorded no rewards."""
+    import numpy as np
+
+    n_pos = len(shard["player"])
+    if "visit_reward" not in shard:
+        return np.full(n_pos, np.nan)
+    position = np.repeat(np.arange(n_pos), shard["searched"])
+    counts = shard["visit_count"].astype(np.float64)
+    visits = np.bincount(position, weights=counts, minlength=n_pos)
+    reward = np.bincount(position, weights=counts * shard["visit_reward"], minlength=n_pos)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(visits > 0, reward / visits, np.nan)
+
+
+def with_search_estimate(target, prior, own_side, q):
+    """Targets (rows in the mover's relative order) whose mover's side gets the search's estimate
+    `q` of its chance, and the other sides the rest, each side's members sharing as the target
+    had them (as the prior has them where the target gave that part nothing)."""
+    import numpy as np
+
+    def spread(mask, total):
+        mine = np.where(mask, target, 0.0)
+        fallback = np.where(mask, prior, 0.0)
+        weights = np.where(mine.sum(1, keepdims=True) > 1e-9, mine, fallback)
+        return total[:, None] * weights / np.maximum(weights.sum(1, keepdims=True), 1e-12)
+
+    return spread(own_side, q) + spread(~own_side, 1 - q)
+
+
+def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_starts=False, search_weight=0.0):
     """The positions kept from one shard: (train, held_out), each a dict of CSR observation
     rows, log-heuristic priors and targets, in the mover's relative order. The training target
-    mixes the outcome (weight `outcome_weight`) with the heuristic a cycle later; the held-out
-    target is the outcome alone."""
+    mixes the outcome (weight `outcome_weight`) with the heuristic a cycle later, and where a
+    search chose, that with the search's own estimate at the root (weight `search_weight`); the
+    held-out target is the outcome alone."""
     import numpy as np
 
     from ..agents.encoding import LAYOUT
@@ -72,6 +108,7 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_star
     cycle_column = LAYOUT.index("global", "cycle")
     ahead = next_cycle_chances(shard, cycle_column)
     starts = cycle_starts(shard, cycle_column)
+    searched_mean = root_means(shard)
 
     n_pos = len(shard["player"])
     keep = rng.random(n_pos) < sample
@@ -83,7 +120,8 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_star
     size = {t: sides.count(t) for t in set(sides)}
     share = np.array([1.0 / size[t] for t in sides], dtype=np.float32)  # a member's part of its team's
     out = []
-    for rows, w in ((np.flatnonzero(trained), outcome_weight), (np.flatnonzero(keep & held), 1.0)):
+    side_of = np.array([sorted(set(sides)).index(t) for t in sides])
+    for rows, w, s in ((np.flatnonzero(trained), outcome_weight, search_weight), (np.flatnonzero(keep & held), 1.0, 0)):
         movers = shard["player"][rows].astype(np.int64)
         order = (movers[:, None] + np.arange(n)[None, :]) % n        # row k: faction mover + k
         prior = np.take_along_axis(shard["heuristic"][rows] * share, order, 1)
@@ -91,13 +129,20 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_star
         mixed = w * shard["outcome"][rows] + (1 - w) * ahead[rows]
         target = np.take_along_axis(mixed * share, order, 1)
         target = target / np.maximum(target.sum(1, keepdims=True), 1e-9)
+        found = ~np.isnan(searched_mean[rows]) & (s > 0)
+        if found.any():
+            q = searched_mean[rows][found]
+            own_side = side_of[order[found]] == side_of[movers[found]][:, None]
+            estimate = with_search_estimate(target[found], prior[found], own_side, q)
+            target[found] = s * estimate + (1 - s) * target[found]
         obs = shard["obs"][rows]
         r, c = np.nonzero(obs)
         visits = _root_visits(shard, rows)
         out.append({**visits, "indptr": np.searchsorted(r, np.arange(len(rows) + 1)).astype(np.int64),
                     "indices": c.astype(np.int64), "values": obs[r, c],
                     "prior": _pad(np.log(np.maximum(prior, FLOOR))), "present": _pad(np.ones_like(prior)),
-                    "target": _pad(target), "game": shard["game"][rows], "cycle_start": starts[rows]})
+                    "target": _pad(target), "game": shard["game"][rows], "cycle_start": starts[rows],
+                    "estimated": found})
     return out
 
 
@@ -158,7 +203,8 @@ def _join(parts):
             **{k: np.concatenate([p[k] for p in parts]) for k in ROW_ARRAYS}}
 
 
-def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print, keep_cycle_starts=False):
+def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print, keep_cycle_starts=False,
+              search_weight=0.0):
     """The training and held-out positions of the self-play runs in `dirs`."""
     import numpy as np
 
@@ -185,7 +231,7 @@ def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print, ke
         held_games: set = set()
         for entry in manifest["shards"]:
             shard = load_shard(d / entry["file"])
-            t, h = _rows(shard, sides, share, held_every, rng, outcome_weight, keep_cycle_starts)
+            t, h = _rows(shard, sides, share, held_every, rng, outcome_weight, keep_cycle_starts, search_weight)
             for part in (t, h):  # which run a position comes from: the held-out figures per run
                 part["run"] = np.full(len(part["game"]), len(runs), dtype=np.int16)
             train.append(t)
@@ -440,6 +486,9 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--outcome-weight", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
               help="The training target: this share of the game's outcome, the rest the heuristic's win "
                    "chances a cycle later in the game (what a rollout estimates); held out: the outcome.")
+@click.option("--search-weight", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="Where a search chose (self-play format version 4), this share of the training target is "
+                   "the search's own estimate: the mean reward at its root for the mover's side.")
 @click.option("--policy-weight", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
               help="Train a policy head too (0: none): the root visits of the search's games, its "
                    "cross-entropy weighed by this in the loss. mcts:prior=1 reads it.")
@@ -461,8 +510,8 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Draw the held-out calibration (network and heuristic) to this PNG (needs matplotlib).")
 def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, held_out_every, outcome_weight,  # noqa: PLR0913  (one argument per option)
-          policy_weight, policy_temperature, policy_lr, batch, lr, weight_decay, dropout, checks, seed, threads,
-          report, plot):
+          search_weight, policy_weight, policy_temperature, policy_lr, batch, lr, weight_decay, dropout, checks, seed,
+          threads, report, plot):
     """Train the value network (a correction of the heuristic's win chances) from self-play
     shards and write its weights for play without torch (docs/learned-player.md)."""
     try:
@@ -477,7 +526,7 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
     if threads:
         torch.set_num_threads(threads)
     tr, ho, runs = load_runs(data, sample, held_out_every, seed, outcome_weight, echo=click.echo,
-                             keep_cycle_starts=cycle_starts_kept)
+                             keep_cycle_starts=cycle_starts_kept, search_weight=search_weight)
     if tr is None or ho is None or not len(tr["prior"]) or not len(ho["prior"]):
         raise click.ClickException("not enough positions to train and hold out: more games, or a larger --sample")
     scale = np.ones(LAYOUT.size, dtype=np.float32)
@@ -485,6 +534,11 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
     train_set, held_set = _Batches(tr, torch, policy_temperature), _Batches(ho, torch, policy_temperature)
     click.echo(f"{len(train_set)} positions to train on, {len(held_set)} held out "
                f"({sum(r['held_out_games'] for r in runs)} games); loaded in {time.perf_counter() - t0:.0f} s")
+    if search_weight and not tr["estimated"].any():
+        raise click.ClickException("--search-weight needs positions a search chose with its rewards (self-play of "
+                                   "mcts agents, format version 4): these runs have none")
+    if search_weight:
+        click.echo(f"{int(tr['estimated'].sum())} of them with the search's estimate in their target")
     if policy_weight and not len(tr["visit_slot"]):
         raise click.ClickException("--policy-weight needs positions a search chose (self-play of mcts agents, "
                                    "format version 3 and later): these runs have none")
@@ -536,7 +590,8 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
     meta = {"hidden": hidden, "second": second, "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "train": {"runs": runs, "positions": len(train_set), "held_out_positions": len(held_set),
                       "sample": sample, "keep_cycle_starts": cycle_starts_kept, "held_out_every": held_out_every,
-                      "outcome_weight": outcome_weight, "policy_weight": policy_weight,
+                      "outcome_weight": outcome_weight, "search_weight": search_weight,
+                      "policy_weight": policy_weight,
                       "policy_temperature": policy_temperature, "policy_lr": policy_lr, "epochs": epochs,
                       "best_epoch": best_epoch, "lr": lr,
                       "weight_decay": weight_decay, "dropout": dropout, "batch": batch, "seed": seed,
