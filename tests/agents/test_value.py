@@ -376,13 +376,15 @@ def test_train_learns_a_policy_head_from_the_search_s_root_visits(tmp_path):
     assert MCTSAgent(seed=1, iterations=10, value=str(out), prior=1).choose(obs) in g.legal_actions()
 
 
-def test_a_policy_weight_without_searched_positions_is_refused(tmp_path):
+@pytest.mark.parametrize("option, says", [("--policy-weight", "positions a search chose"),
+                                          ("--search-weight", "format version 4")])
+def test_a_target_from_the_search_without_searched_positions_is_refused(tmp_path, option, says):
     pytest.importorskip("torch")  # the train extra (CI installs it)
     data = self_play(tmp_path, "greedy,careless", 2, 2)
     out = tmp_path / "p.npz"
     r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--sample", "1", "--held-out-every", "2",
-                                  "--policy-weight", "1"])
-    assert r.exit_code == 1 and "positions a search chose" in r.output and not out.exists()
+                                  option, "1"])
+    assert r.exit_code == 1 and says in r.output and not out.exists()
 
 
 def test_the_policy_head_s_slot_parts_are_the_slot_s_kind_word_and_number():
@@ -436,12 +438,3 @@ def test_train_leans_on_the_search_s_estimate_where_a_search_chose(tmp_path):
     assert r.exit_code == 0, r.output
     assert "with the search's estimate in their target" in r.output
     assert vnet.load(out).meta["train"]["search_weight"] == 0.5
-
-
-def test_a_search_weight_without_the_search_s_rewards_is_refused(tmp_path):
-    pytest.importorskip("torch")  # the train extra (CI installs it)
-    data = self_play(tmp_path, "greedy,careless", 2, 2)
-    out = tmp_path / "s.npz"
-    r = CliRunner().invoke(main, ["train", str(data), "--out", str(out), "--sample", "1", "--held-out-every", "2",
-                                  "--search-weight", "1"])
-    assert r.exit_code == 1 and "format version 4" in r.output and not out.exists()
