@@ -121,20 +121,21 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_star
     share = np.array([1.0 / size[t] for t in sides], dtype=np.float32)  # a member's part of its team's
     out = []
     side_of = np.array([sorted(set(sides)).index(t) for t in sides])
-    for rows, w, s in ((np.flatnonzero(trained), outcome_weight, search_weight), (np.flatnonzero(keep & held), 1.0, 0)):
+    targets = ((np.flatnonzero(trained), outcome_weight, search_weight), (np.flatnonzero(keep & held), 1.0, 0.0))
+    for rows, outcome_share, search_share in targets:
         movers = shard["player"][rows].astype(np.int64)
         order = (movers[:, None] + np.arange(n)[None, :]) % n        # row k: faction mover + k
         prior = np.take_along_axis(shard["heuristic"][rows] * share, order, 1)
         prior = prior / prior.sum(1, keepdims=True)
-        mixed = w * shard["outcome"][rows] + (1 - w) * ahead[rows]
+        mixed = outcome_share * shard["outcome"][rows] + (1 - outcome_share) * ahead[rows]
         target = np.take_along_axis(mixed * share, order, 1)
         target = target / np.maximum(target.sum(1, keepdims=True), 1e-9)
-        found = ~np.isnan(searched_mean[rows]) & (s > 0)
+        found = ~np.isnan(searched_mean[rows]) & (search_share > 0)
         if found.any():
             q = searched_mean[rows][found]
             own_side = side_of[order[found]] == side_of[movers[found]][:, None]
             estimate = with_search_estimate(target[found], prior[found], own_side, q)
-            target[found] = s * estimate + (1 - s) * target[found]
+            target[found] = search_share * estimate + (1 - search_share) * target[found]
         obs = shard["obs"][rows]
         r, c = np.nonzero(obs)
         visits = _root_visits(shard, rows)
