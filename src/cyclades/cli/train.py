@@ -120,7 +120,7 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_star
     size = {t: sides.count(t) for t in set(sides)}
     share = np.array([1.0 / size[t] for t in sides], dtype=np.float32)  # a member's part of its team's
     out = []
-    side_of = np.array([sorted(set(sides)).index(t) for t in sides])
+    side_of = np.asarray(sides)
     targets = ((np.flatnonzero(trained), outcome_weight, search_weight), (np.flatnonzero(keep & held), 1.0, 0.0))
     for rows, outcome_share, search_share in targets:
         movers = shard["player"][rows].astype(np.int64)
@@ -130,11 +130,11 @@ def _rows(shard, sides, sample, held_every, rng, outcome_weight, keep_cycle_star
         mixed = outcome_share * shard["outcome"][rows] + (1 - outcome_share) * ahead[rows]
         target = np.take_along_axis(mixed * share, order, 1)
         target = target / np.maximum(target.sum(1, keepdims=True), 1e-9)
-        found = ~np.isnan(searched_mean[rows]) & (search_share > 0)
+        estimate_of = searched_mean[rows]
+        found = ~np.isnan(estimate_of) & (search_share > 0)
         if found.any():
-            q = searched_mean[rows][found]
             own_side = side_of[order[found]] == side_of[movers[found]][:, None]
-            estimate = with_search_estimate(target[found], prior[found], own_side, q)
+            estimate = with_search_estimate(target[found], prior[found], own_side, estimate_of[found])
             target[found] = search_share * estimate + (1 - search_share) * target[found]
         obs = shard["obs"][rows]
         r, c = np.nonzero(obs)
