@@ -376,6 +376,16 @@ def test_train_learns_a_policy_head_from_the_search_s_root_visits(tmp_path):
     assert MCTSAgent(seed=1, iterations=10, value=str(out), prior=1).choose(obs) in g.legal_actions()
 
 
+@pytest.mark.parametrize("option", ["--search-weight", "--outcome-weight", "--policy-weight"])
+@pytest.mark.parametrize("value", ["1000", "-0.1", "half", "nan"])
+def test_a_target_weight_that_is_not_a_number_in_its_range_is_refused_before_anything_is_read(tmp_path, option,
+                                                                                            value):
+    out = tmp_path / "s.npz"  # (NaN compares false with both bounds: click's own range let it through)
+    r = CliRunner().invoke(main, ["train", str(tmp_path), "--out", str(out), option, value])
+    assert r.exit_code == 2 and option in r.output and "Traceback" not in r.output
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("option, says", [("--policy-weight", "positions a search chose"),
                                           ("--search-weight", "format version 4")])
 def test_a_target_from_the_search_without_searched_positions_is_refused(tmp_path, option, says):

@@ -44,6 +44,7 @@ from ..agents.registry import make_agent
 from ..agents.runner import AGENT_SEEDS, agent_seed, ray_session
 from ..agents.tournament import faction_lineup, lineups
 from ..paths import results_dir
+from .options import FiniteRange
 
 try:  # the rl extra (numpy, and the observation encoder that needs it); the game itself does not
     import numpy as np
@@ -399,7 +400,7 @@ def _write_shard(out: Path, cfg: dict, manifest: dict, done: dict, j: int, resul
 @_TEAM_GOAL
 @_RULESET
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
-@click.option("--explore", type=click.FloatRange(0.0, 1.0), default=0.1, show_default=True,
+@click.option("--explore", type=FiniteRange(0.0, 1.0), default=0.1, show_default=True,
               help="Share of the decisions taken uniformly at random among the legal actions (seeded).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played with seed S + i.")
 @click.option("--shard-games", type=click.IntRange(min=1), default=50, show_default=True,

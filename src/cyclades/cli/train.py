@@ -27,6 +27,7 @@ import click
 
 from ..agents import value as vnet
 from ..engine.actions import MAX_FACTIONS
+from .options import FiniteRange
 
 FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/value.py does)
 # A kept position's arrays besides its observation (CSR rows): its prior, which factions are in
@@ -477,31 +478,31 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--hidden", type=click.IntRange(4, 1024), default=128, show_default=True, help="First hidden layer.")
 @click.option("--second", type=click.IntRange(4, 1024), default=64, show_default=True, help="Second hidden layer.")
 @click.option("--epochs", type=click.IntRange(1, 200), default=8, show_default=True)
-@click.option("--sample", type=click.FloatRange(0.001, 1.0), default=0.3, show_default=True,
+@click.option("--sample", type=FiniteRange(0.001, 1.0), default=0.3, show_default=True,
               help="Share of each game's positions kept (seeded).")
 @click.option("--keep-cycle-starts", "cycle_starts_kept", is_flag=True,
               help="Keep the first position of every cycle whatever --sample says: where a search with "
                    "rollout=1 reads the network.")
 @click.option("--held-out-every", type=click.IntRange(2, 1000), default=10, show_default=True,
               help="Games whose index is a multiple of this are held out (not trained on).")
-@click.option("--outcome-weight", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True,
+@click.option("--outcome-weight", type=FiniteRange(0.0, 1.0), default=0.5, show_default=True,
               help="The training target: this share of the game's outcome, the rest the heuristic's win "
                    "chances a cycle later in the game (what a rollout estimates); held out: the outcome.")
-@click.option("--search-weight", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+@click.option("--search-weight", type=FiniteRange(0.0, 1.0), default=0.0, show_default=True,
               help="Where a search chose (self-play format version 4), this share of the training target is "
                    "the search's own estimate: the mean reward at its root for the mover's side.")
-@click.option("--policy-weight", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
+@click.option("--policy-weight", type=FiniteRange(0.0, 100.0), default=0.0, show_default=True,
               help="Train a policy head too (0: none): the root visits of the search's games, its "
                    "cross-entropy weighed by this in the loss. mcts:prior=1 reads it.")
-@click.option("--policy-temperature", type=click.FloatRange(0.05, 10.0), default=1.0, show_default=True,
+@click.option("--policy-temperature", type=FiniteRange(0.05, 10.0), default=1.0, show_default=True,
               help="The policy's target: the root visits raised to 1 / this, normalised (below 1: sharper, "
                    "towards the most visited).")
-@click.option("--policy-lr", type=click.FloatRange(1e-6, 1.0), default=1e-2, show_default=True,
+@click.option("--policy-lr", type=FiniteRange(1e-6, 1.0), default=1e-2, show_default=True,
               help="The policy head's learning rate.")
 @click.option("--batch", type=click.IntRange(16, 65536), default=512, show_default=True)
-@click.option("--lr", type=click.FloatRange(1e-6, 1.0), default=1e-3, show_default=True)
-@click.option("--weight-decay", type=click.FloatRange(0.0, 1.0), default=1e-4, show_default=True)
-@click.option("--dropout", type=click.FloatRange(0.0, 0.9), default=0.3, show_default=True)
+@click.option("--lr", type=FiniteRange(1e-6, 1.0), default=1e-3, show_default=True)
+@click.option("--weight-decay", type=FiniteRange(0.0, 1.0), default=1e-4, show_default=True)
+@click.option("--dropout", type=FiniteRange(0.0, 0.9), default=0.3, show_default=True)
 @click.option("--checks", type=click.IntRange(1, 100), default=4, show_default=True,
               help="Held-out checks per epoch: the best one is kept.")
 @click.option("--seed", type=int, default=0, show_default=True)
