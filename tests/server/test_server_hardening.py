@@ -18,10 +18,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 from repository import ROOT
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from cyclades.server.cli import serve
 from cyclades.server.security import MAX_JSON_DEPTH, inline_style_hashes
 from cyclades.server.testing import ServerProcess
 
@@ -432,3 +434,21 @@ def test_serve_prints_its_url_once_the_port_is_bound(tmp_path):
         p.stdout.close()
         p.stderr.close()
 
+
+@pytest.mark.parametrize("option, value, env", [
+    ("--bot-delay", "nan", None), ("--bot-delay", "-1", None), ("--bot-delay", "inf", None),
+    ("--expire-hours", "nan", None), ("--idle-minutes", "inf", None), ("--bot-seconds", "nan", None),
+    ("--session-days", "-inf", None), ("--expire-hours", "nan", "CYCLADES_EXPIRE_HOURS")])
+def test_serve_refuses_a_time_that_is_not_a_finite_number_in_its_range(tmp_path, option, value, env):
+    """NaN compares false with both bounds of click's FloatRange, and "inf" passes a lower bound:
+    a server whose bots wait NaN seconds or whose games expire after NaN hours would start and
+    misbehave later. Refused before anything is opened, naming the option, given as a flag or
+    by its environment variable."""
+    db = tmp_path / "g.db"
+    with socket.socket() as taken:  # were the value let through, serve would stop at the port, not serve
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        args = ["--port", str(taken.getsockname()[1]), "--db", f"sqlite:///{db}"]
+        r = CliRunner().invoke(serve, args if env else [*args, option, value], env={env: value} if env else None)
+    assert r.exit_code == 2 and option in r.output and "Traceback" not in r.output, r.output
+    assert not db.exists()

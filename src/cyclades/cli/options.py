@@ -5,8 +5,6 @@ A wrong mode is a usage error naming the option (agents/match.check_mode): nothi
 """
 from __future__ import annotations
 
-import math
-
 import click
 
 from cyclades.agents import agent_names
@@ -20,16 +18,6 @@ RULESET_OPTION = click.option("--ruleset", type=click.Choice(tuple(RULESETS)), d
                               show_default=True,
                               help="Rules: legendary, or classic (the 2009 edition, 2 to 5 players, "
                                    "on its own board; --board and team play do not apply).")
-class FiniteRange(click.FloatRange):
-    """click's FloatRange without NaN: NaN compares false with both bounds, so FloatRange lets
-    "nan" through (a training target or a share of random moves that is NaN spoils everything
-    after it, silently)."""
-
-    def convert(self, value, param, ctx):
-        number = super().convert(value, param, ctx)
-        if math.isnan(number):
-            self.fail(f"{value!r} is not a number", param, ctx)
-        return number
 
 
 def _speak(ctx, param, value):

@@ -43,8 +43,8 @@ from ..agents.match import MAX_DECISIONS, Mode, decide, outcome
 from ..agents.registry import make_agent
 from ..agents.runner import AGENT_SEEDS, agent_seed, ray_session
 from ..agents.tournament import faction_lineup, lineups
+from ..click_types import FiniteRange
 from ..paths import results_dir
-from .options import FiniteRange
 
 try:  # the rl extra (numpy, and the observation encoder that needs it); the game itself does not
     import numpy as np

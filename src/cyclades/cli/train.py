@@ -26,8 +26,8 @@ from pathlib import Path
 import click
 
 from ..agents import value as vnet
+from ..click_types import FiniteRange
 from ..engine.actions import MAX_FACTIONS
-from .options import FiniteRange
 
 FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/value.py does)
 # A kept position's arrays besides its observation (CSR rows): its prior, which factions are in

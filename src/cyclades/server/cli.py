@@ -10,6 +10,8 @@ import sys
 
 import click
 
+from ..click_types import FiniteRange
+
 
 def _rate(ctx, param, value: str) -> str:
     """A rate option's value ("30/minute;300/hour", or "none"), checked (click's callback)."""
@@ -30,7 +32,7 @@ def _rate(ctx, param, value: str) -> str:
 @click.option("--db", "db_url", default=None, envvar="CYCLADES_DB",
               help="SQLAlchemy URL of the database, e.g. sqlite:///cyclades.db or "
                    "postgresql+psycopg://user:pw@host/db (default: SQLite in the user data directory)")
-@click.option("--bot-delay", default=0.3, show_default=True, type=float,
+@click.option("--bot-delay", default=0.3, show_default=True, type=FiniteRange(min=0),
               help="seconds a bot waits before each decision, so that people can follow")
 @click.option("--log-level", default="warning", show_default=True, envvar="CYCLADES_LOG_LEVEL",
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
@@ -50,13 +52,13 @@ def _rate(ctx, param, value: str) -> str:
               help='games one address may create ("none": no limit)')
 @click.option("--max-open-games", default=50, show_default=True, type=click.IntRange(min=0),
               envvar="CYCLADES_MAX_OPEN_GAMES", help="unfinished games one address may have (0: no limit)")
-@click.option("--expire-hours", default=72.0, show_default=True, type=click.FloatRange(min=0),
+@click.option("--expire-hours", default=72.0, show_default=True, type=FiniteRange(min=0),
               envvar="CYCLADES_EXPIRE_HOURS",
               help="an unfinished game with no decision for so long is removed (0: never)")
-@click.option("--idle-minutes", default=30.0, show_default=True, type=click.FloatRange(min=0),
+@click.option("--idle-minutes", default=30.0, show_default=True, type=FiniteRange(min=0),
               envvar="CYCLADES_IDLE_MINUTES",
               help="an unfinished game nobody uses leaves memory after so long (reloaded when asked for)")
-@click.option("--finished-idle-minutes", default=5.0, show_default=True, type=click.FloatRange(min=0),
+@click.option("--finished-idle-minutes", default=5.0, show_default=True, type=FiniteRange(min=0),
               envvar="CYCLADES_FINISHED_IDLE_MINUTES", help="the same for a finished game")
 @click.option("--join-rate", default="10/minute;60/hour", show_default=True, envvar="CYCLADES_JOIN_RATE",
               callback=_rate,
@@ -64,7 +66,7 @@ def _rate(ctx, param, value: str) -> str:
 @click.option("--upload-rate", default="10/minute;60/hour", show_default=True, envvar="CYCLADES_UPLOAD_RATE",
               callback=_rate,
               help='records one address may upload to be replayed ("none": no limit)')
-@click.option("--replay-cache-mb", default=256.0, show_default=True, type=click.FloatRange(min=0.1),
+@click.option("--replay-cache-mb", default=256.0, show_default=True, type=FiniteRange(min=0.1),
               envvar="CYCLADES_REPLAY_CACHE_MB", help="memory the replays kept in memory may take")
 @click.option("--ws-rate", default="20/second;600/minute", show_default=True, envvar="CYCLADES_WS_RATE",
               callback=_rate,
@@ -73,9 +75,9 @@ def _rate(ctx, param, value: str) -> str:
               envvar="CYCLADES_MAX_WS_PER_ADDRESS", help="WebSockets open from one address (0: no limit)")
 @click.option("--max-spectators", default=100, show_default=True, type=click.IntRange(min=0),
               envvar="CYCLADES_MAX_SPECTATORS", help="spectators' WebSockets on one game (0: no limit)")
-@click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.1),
+@click.option("--header-timeout", default=10.0, show_default=True, type=FiniteRange(min=0.1),
               envvar="CYCLADES_HEADER_TIMEOUT", help="seconds a request's headers may take to arrive")
-@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.1),
+@click.option("--body-timeout", default=30.0, show_default=True, type=FiniteRange(min=0.1),
               envvar="CYCLADES_BODY_TIMEOUT", help="seconds a request's body may take to arrive")
 @click.option("--max-connections-per-address", default=64, show_default=True, type=click.IntRange(min=0),
               envvar="CYCLADES_MAX_CONNECTIONS_PER_ADDRESS",
@@ -86,7 +88,7 @@ def _rate(ctx, param, value: str) -> str:
 @click.option("--allowed-host", "allowed_hosts", multiple=True, envvar="CYCLADES_ALLOWED_HOSTS",
               help="a name this server answers to in the Host header, e.g. games.example.org or "
                    "*.example.org (repeat for more; \"*\": any); IP addresses and localhost always")
-@click.option("--sweep-seconds", default=60.0, type=click.FloatRange(min=0.05), hidden=True,
+@click.option("--sweep-seconds", default=60.0, type=FiniteRange(min=0.05), hidden=True,
               envvar="CYCLADES_SWEEP_SECONDS", help="how often the housekeeping runs")
 # Several processes (docs/deploy.md, server/sync.py).
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
@@ -101,10 +103,10 @@ def _rate(ctx, param, value: str) -> str:
               help="processes that compute the bots' decisions, per server process, shared fairly "
                    "by the games (people's first); default: the cores but one (divided among "
                    "--workers), at least 1; 0: in the server process")
-@click.option("--bot-seconds", default=10.0, show_default=True, type=click.FloatRange(min=0),
+@click.option("--bot-seconds", default=10.0, show_default=True, type=FiniteRange(min=0),
               envvar="CYCLADES_BOT_SECONDS",
               help="budget of one bot decision: an mcts bot plays the best it found by then (0: none)")
-@click.option("--peer-ttl", default=None, type=click.FloatRange(min=0.5), hidden=True,
+@click.option("--peer-ttl", default=None, type=FiniteRange(min=0.5), hidden=True,
               envvar="CYCLADES_PEER_TTL",
               help="seconds after which a silent server process is taken for dead")
 # Accounts, logins and chat (server/people.py, docs/api.md "Accounts"; docs/deploy.md "HTTPS").
@@ -112,7 +114,7 @@ def _rate(ctx, param, value: str) -> str:
               type=click.Choice(["auto", "always", "never"]),
               help="mark the login cookies Secure (sent over HTTPS only): auto when the request came "
                    "over HTTPS (behind a proxy: its X-Forwarded-Proto, see --forwarded-allow-ips)")
-@click.option("--session-days", default=30.0, show_default=True, type=click.FloatRange(min=0.001),
+@click.option("--session-days", default=30.0, show_default=True, type=FiniteRange(min=0.001),
               envvar="CYCLADES_SESSION_DAYS", help="a login lasts so long after it was last used")
 @click.option("--login-rate", default="20/minute;200/hour", show_default=True, envvar="CYCLADES_LOGIN_RATE",
               callback=_rate, help="login attempts one address may make")
@@ -125,7 +127,7 @@ def _rate(ctx, param, value: str) -> str:
               callback=_rate, help="chat messages one person may send at one table")
 @click.option("--chat-length", default=300, show_default=True, type=click.IntRange(min=1, max=4000),
               envvar="CYCLADES_CHAT_LENGTH", help="characters of one chat message")
-@click.option("--table-sweep-seconds", default=1.0, type=click.FloatRange(min=0.05), hidden=True,
+@click.option("--table-sweep-seconds", default=1.0, type=FiniteRange(min=0.05), hidden=True,
               envvar="CYCLADES_TABLE_SWEEP_SECONDS", help="how often play-now tables' bot waits are looked at")
 @click.option("--play-now-max-cycles", default=None, type=click.IntRange(min=1), hidden=True,
               envvar="CYCLADES_PLAY_NOW_MAX_CYCLES", help="a cycle limit for play-now games (tests)")
@@ -146,7 +148,7 @@ def _rate(ctx, param, value: str) -> str:
                    "messages, e.g. https://games.example.org (default: the one printed at start)")
 @click.option("--digest-hour", default=7, show_default=True, type=click.IntRange(0, 23),
               envvar="CYCLADES_DIGEST_HOUR", help="the hour (UTC) of the daily digest e-mail")
-@click.option("--notify-sweep-seconds", default=5.0, type=click.FloatRange(min=0.05), hidden=True,
+@click.option("--notify-sweep-seconds", default=5.0, type=FiniteRange(min=0.05), hidden=True,
               envvar="CYCLADES_NOTIFY_SWEEP_SECONDS", help="how often the messages to send are looked at")
 def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws_message,
           allowed_origins, game_rate, max_open_games, expire_hours, idle_minutes,
