@@ -5,6 +5,7 @@ import random
 import time
 
 import pytest
+from click.testing import CliRunner
 from positions import scenario
 
 import cyclades
@@ -12,6 +13,7 @@ from cyclades.agents import Agent, make_agent
 from cyclades.agents import evaluation as ev
 from cyclades.agents.greedy import GreedyPolicy
 from cyclades.agents.mcts import MCTSAgent
+from cyclades.cli import main
 from cyclades.engine.game import Game
 from cyclades.engine.observation import Observation
 from cyclades.engine.state import State
@@ -394,6 +396,21 @@ def test_agents_are_made_by_name_with_options():
     assert isinstance(a, MCTSAgent) and a.iterations == 7 and a.c == 0.5
     with pytest.raises(ValueError):
         make_agent("nobody")
+
+
+@pytest.mark.parametrize("option, says", [
+    ("c=nan", "c must be a finite number"), ("seconds=inf", "seconds must be a finite number"),
+    ("c=-1", "c must be 0 or more"), ("widen=-0.5", "widen must be 0 or more"),
+    ("iterations=2.5", "iterations must be a whole number"), ("iterations=-3", "iterations must be 0 or more"),
+    ("depth=x", "depth must be a whole number"), ("width=0", "width must be 1 or more"),
+    ("cycles=nan", "cycles must be a whole number"), ("puct=-1", "puct must be 0 or more")])
+def test_an_mcts_option_that_is_not_a_number_in_its_range_is_refused_when_the_agent_is_made(option, says):
+    """A search given NaN or an infinite budget would never end or rank nothing; a negative or
+    fractional count would be cut silently. The tools refuse the spec before any game (--agents)."""
+    with pytest.raises(ValueError, match=says):
+        make_agent(f"mcts:iterations=5,{option}")
+    r = CliRunner().invoke(main, ["tournament", "--agents", f"mcts:iterations=5;{option},greedy", "--games", "1"])
+    assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output
 
 
 def test_agents_judge_unknown_decisions_by_looking_ahead(monkeypatch):

@@ -63,9 +63,9 @@ def test_the_lobby_lists_the_levels_with_labels(tmp_path):
 def test_unknown_levels_and_bad_budgets_are_refused():
     with pytest.raises(ValueError, match="unknown agent 'grandmaster'"):
         make_agent("grandmaster")
-    with pytest.raises(ValueError, match="at least 1 worker"):
+    with pytest.raises(ValueError, match="workers must be 1 or more"):
         make_agent("expert:workers=0")
-    with pytest.raises(ValueError, match="at least 1 worker"):
+    with pytest.raises(ValueError, match="workers must be 1 or more"):
         MCTSAgent(seed=1, iterations=5, workers=0)
     with pytest.raises(ValueError, match="probability"):
         make_agent("beginner:mistakes=2")

@@ -92,6 +92,20 @@ def flag_option(value) -> bool:
     return str(value).lower() in ("1", "true", "yes") if value is not None else False
 
 
+def number_option(name, value, whole=False, least=0):
+    """A number option of an mcts spec, checked: finite (NaN or inf would make a search that
+    never ends or ranks nothing), whole where it counts something, and at least `least`."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number) or (whole and not number.is_integer()):
+        raise ValueError(f"mcts {name} must be a {'whole' if whole else 'finite'} number, not {value!r}")
+    if number < least:
+        raise ValueError(f"mcts {name} must be {least} or more, not {value!r}")
+    return int(number) if whole else number
+
+
 class MCTSAgent(Agent):
     """Options: iterations (per decision; the default, 100, when no seconds are given; 0 = no
     limit but time), seconds (per decision; None = no limit but iterations), depth (rollout
@@ -119,32 +133,20 @@ class MCTSAgent(Agent):
         if self.use_prior and (self.network is None or not self.network.has_policy):
             raise ValueError("mcts prior=1 needs a value network with a policy head (value=FILE, trained "
                              "with cyclades train --policy-weight)")
-        try:
-            self.puct = float(puct)
-        except (TypeError, ValueError):
-            raise ValueError(f"mcts puct must be a number, not {puct!r}") from None
-        if not self.puct >= 0:
-            raise ValueError(f"mcts puct must be 0 or more (puct={puct})")
-        try:
-            workers = int(workers)
-        except (TypeError, ValueError):
-            raise ValueError(f"mcts workers must be a whole number, not {workers!r}") from None
-        if workers < 1:
-            raise ValueError(f"mcts needs at least 1 worker (workers={workers}); workers=1 searches "
-                             f"in this process")
-        self.workers = workers
+        self.puct = number_option("puct", puct)
+        self.workers = number_option("workers", workers, whole=True, least=1)  # 1: this process
         self.processes = processes
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
-        self.iterations = int(iterations) if iterations else 0
-        self.seconds = float(seconds) if seconds else None
+        self.iterations = number_option("iterations", iterations or 0, whole=True)
+        self.seconds = number_option("seconds", seconds or 0) or None
         if not self.iterations and not self.seconds:
             raise ValueError("mcts needs a budget: iterations or seconds per decision")
-        self.depth = int(depth)
-        self.cycles = int(cycles)
-        self.c = float(c)
-        self.width = int(width)
-        self.widen = float(widen)
+        self.depth = number_option("depth", depth, whole=True)
+        self.cycles = number_option("cycles", cycles, whole=True)
+        self.c = number_option("c", c)
+        self.width = number_option("width", width, whole=True, least=1)
+        self.widen = number_option("widen", widen)
         self.rng = random.Random(seed)
         self.policy = GreedyPolicy()  # ranks the actions of the tree's nodes
         self.rollout_policy = GreedyPolicy(budget=12, depth=1)  # cheaper: plays the rollouts
