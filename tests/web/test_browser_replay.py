@@ -260,18 +260,25 @@ def test_a_spectator_scrolls_back_through_a_running_game(server, api, browser):
     gid = r.json()["game_id"]
     token = r.json()["seats"][0]["token"]
 
-    def ann_moves():
-        g = api.get(f"/api/games/{gid}", params={"token": token}).json()
-        deadline = time.monotonic() + 10
-        while not g["legal_actions"] and time.monotonic() < deadline:
+    def ann_to_move() -> dict:
+        """The game once the bots have played and wait on Ann: it holds still until she moves."""
+        deadline = time.monotonic() + T / 1000
+        while not (g := api.get(f"/api/games/{gid}", params={"token": token}).json())["legal_actions"]:
+            assert time.monotonic() < deadline, "the bots did not hand the move back to Ann"
             time.sleep(0.05)
-            g = api.get(f"/api/games/{gid}", params={"token": token}).json()
+        return g
+
+    def ann_moves() -> int:
+        """Ann plays her first legal action; the bots answer. The replay's steps once they have."""
+        g = ann_to_move()
         a = g["legal_actions"][0]
         a = {k: a[k] for k in ("kind", "what", "where", "n") if k in a}
         assert api.post(f"/api/games/{gid}/actions",
                         json={"token": token, "version": g["version"], "action": a}).status_code == 200
+        ann_to_move()
+        return api.get(f"/api/replays/{gid}").json()["steps"]
 
-    ann_moves()
+    steps = ann_moves()
     game = browser.new_page(viewport={"width": 1280, "height": 720})
     watch = Watch(game, server)
     game.goto(f"{server.url}/game/{gid}")
@@ -283,28 +290,25 @@ def test_a_spectator_scrolls_back_through_a_running_game(server, api, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     watch2 = Watch(page, server)
     page.goto(server.url + href)
-    page.wait_for_function("() => { const s = window.cycladesReplay; return s && s.step >= 0 && s.step === s.steps; }",
-                           timeout=T)
+    at_step(page, steps)  # the last step: the game waits on Ann, so nothing comes after it meanwhile
     s = replay_state(page)
-    assert s["pub"] and not s["over"] and s["following"]
+    assert s["steps"] == steps and s["pub"] and not s["over"] and s["following"]
     assert "following the game" in page.inner_text("#where")
     # GP are hidden from a spectator (R24), here as in the game.
     assert set(page.locator("#players .stat.gp b").all_inner_texts()) == {"?"}
     page.wait_for_selector("#live.live", timeout=T)
-    # Back a few decisions; then the game goes on: the viewer stays where it is...
+    # Back a decision; then the game goes on: the viewer stays where it is...
     page.click("#prev")
-    at_step(page, s["steps"] - 1)
-    ann_moves()
-    page.wait_for_function("(n) => window.cycladesReplay.steps > n", arg=s["steps"], timeout=T)
-    assert replay_state(page)["step"] == s["steps"] - 1
+    at_step(page, steps - 1)
+    more = ann_moves()
+    page.wait_for_function("(n) => window.cycladesReplay.steps === n", arg=more, timeout=T)
+    assert more > steps and replay_state(page)["step"] == steps - 1
     # ...and, at the end again, follows it.
     page.keyboard.press("End")
-    now = replay_state(page)["steps"]
-    at_step(page, now)
-    ann_moves()
-    page.wait_for_function("(n) => { const s = window.cycladesReplay; return s.steps > n && s.step === s.steps; }",
-                           arg=now, timeout=T)
-    log_in_step(page, replay_state(page)["step"])
+    at_step(page, more)
+    last = ann_moves()
+    at_step(page, last)
+    log_in_step(page, last)
     page.close()
     game.close()
     watch.check()
