@@ -2,6 +2,7 @@
 greedy player's strategy on hand-made positions, the search's budget."""
 import gc
 import random
+import re
 import time
 
 import pytest
@@ -396,6 +397,19 @@ def test_agents_are_made_by_name_with_options():
     assert isinstance(a, MCTSAgent) and a.iterations == 7 and a.c == 0.5
     with pytest.raises(ValueError):
         make_agent("nobody")
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("greedy:depth=2", "agent 'greedy' has no option 'depth'; its options: lookahead"),
+    ("random:x=1", "agent 'random' has no option 'x'; its options: none"),
+    ("mcts:iterationz=5", "agent 'mcts' has no option 'iterationz'; its options: iterations, seconds"),
+    ("casual:mistakes=0.5", "agent 'greedy' has no option 'mistakes'")])  # a level's agent answers
+def test_an_option_the_agent_does_not_take_is_refused_with_the_options_it_takes(spec, says):
+    """A misspelt option was a TypeError and a traceback from the tools; now it says which."""
+    with pytest.raises(ValueError, match=re.escape(says)):
+        make_agent(spec)
+    r = CliRunner().invoke(main, ["tournament", "--agents", f"{spec},greedy", "--games", "1"])
+    assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output
 
 
 @pytest.mark.parametrize("option, says", [

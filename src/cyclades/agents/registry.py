@@ -11,6 +11,7 @@ named `module:Class` (`load_agent_class`), or registered by name with `register`
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 
@@ -93,7 +94,22 @@ def make_agent(name: str, seed=None, **options) -> Agent:
     the module mybots, `load_agent_class`)."""
     base, opts = parse_agent_spec(name)
     opts.update(options)
-    return resolve_agent(base)(seed=seed, **opts)
+    maker = resolve_agent(base)
+    known = option_names(maker)
+    unknown = [k for k in opts if known is not None and k not in known]
+    if unknown:
+        raise ValueError(f"agent {base!r} has no option {unknown[0]!r}; its options: "
+                         f"{', '.join(known or []) or 'none'}")
+    return maker(seed=seed, **opts)
+
+
+def option_names(maker) -> list | None:
+    """The options an agent's class or factory takes besides its seed, from its signature; None
+    where it takes any (a level passes them on to the agent it makes, which checks them)."""
+    parameters = inspect.signature(maker).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return [p.name for p in parameters if p.name != "seed" and p.kind is not p.VAR_POSITIONAL]
 
 
 def resolve_agent(base: str):
