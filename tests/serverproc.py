@@ -127,6 +127,17 @@ def wait_over(client, gid, timeout=60):
     raise AssertionError(f"game {gid} did not end in {timeout} s")
 
 
+def wait_turn(client, gid, token, deadline):
+    """The game as the seat of `token` sees it once that seat has a move to make or the game is
+    over (the bots play meanwhile); an AssertionError after `deadline` (time.monotonic())."""
+    while True:
+        st = client.get(f"/api/games/{gid}", params={"token": token}).json()
+        if st["legal_actions"] or st["status"] == "over":
+            return st
+        assert time.monotonic() < deadline, f"game {gid}: the bots did not hand the move back"
+        time.sleep(0.01)
+
+
 def api_get(srv, path):
     """GET a JSON answer of the server (`srv.url` + path)."""
     with urllib.request.urlopen(srv.url + path, timeout=15) as r:

@@ -5,18 +5,10 @@ import random
 import time
 
 import httpx
+from serverproc import wait_turn
 
 import cyclades
 from cyclades.server.testing import ServerProcess, free_port
-
-
-def wait_turn(c, gid, tok, deadline):
-    while True:
-        st = c.get(f"/api/games/{gid}", params={"token": tok}).json()
-        if st["legal_actions"] or st["status"] == "over":
-            return st
-        assert time.monotonic() < deadline, "the bots stopped playing"
-        time.sleep(0.01)
 
 
 def test_kill_9_between_decisions_resumes_every_game(db_url):

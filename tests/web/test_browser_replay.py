@@ -16,7 +16,7 @@ import time
 
 import httpx
 import pytest
-from serverproc import browser_server, chromium, wait_over
+from serverproc import browser_server, chromium, wait_over, wait_turn
 
 import cyclades
 
@@ -260,22 +260,15 @@ def test_a_spectator_scrolls_back_through_a_running_game(server, api, browser):
     gid = r.json()["game_id"]
     token = r.json()["seats"][0]["token"]
 
-    def ann_to_move() -> dict:
-        """The game once the bots have played and wait on Ann: it holds still until she moves."""
-        deadline = time.monotonic() + T / 1000
-        while not (g := api.get(f"/api/games/{gid}", params={"token": token}).json())["legal_actions"]:
-            assert time.monotonic() < deadline, "the bots did not hand the move back to Ann"
-            time.sleep(0.05)
-        return g
-
     def ann_moves() -> int:
-        """Ann plays her first legal action; the bots answer. The replay's steps once they have."""
-        g = ann_to_move()
+        """Ann plays her first legal action; the bots answer. The replay's steps once they have
+        (the game then waits on Ann: it holds still until she moves)."""
+        g = wait_turn(api, gid, token, time.monotonic() + T / 1000)
         a = g["legal_actions"][0]
         a = {k: a[k] for k in ("kind", "what", "where", "n") if k in a}
         assert api.post(f"/api/games/{gid}/actions",
                         json={"token": token, "version": g["version"], "action": a}).status_code == 200
-        ann_to_move()
+        wait_turn(api, gid, token, time.monotonic() + T / 1000)
         return api.get(f"/api/replays/{gid}").json()["steps"]
 
     steps = ann_moves()
