@@ -1,5 +1,5 @@
-"""The click parameter types every command shares, the server's and the tools' alike (cli/,
-server/cli.py, agents/cli.py); here, below all of them, so that none imports another for it.
+"""The click parameter types the commands share, the server's and the tools' alike (cli/ and
+server/cli.py); here, below both, so that neither imports the other for them.
 """
 from __future__ import annotations
 
