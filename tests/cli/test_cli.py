@@ -667,6 +667,46 @@ def test_tournament_writes_under_the_user_data_folder(tmp_path, monkeypatch, use
     assert (Path(written.group(1)) / "results.json").is_file()
 
 
+@pytest.mark.parametrize("command", [
+    ["tournament", "--agents", "random,random,random", "--workers", 1],
+    ["selfplay", "--agents", "random", "--workers", 1, "--shard-games", 5],
+])
+def test_a_long_run_written_to_a_file_shows_its_progress_as_it_goes(tmp_path, command):
+    """Left going with stderr to a file (nohup, CI), a run's progress bar cannot be redrawn in
+    place: it is written as a line at each tenth of the run (progress.py), wide enough to keep
+    its figures, where it used to show nothing until the end, and that cut short."""
+    code, _, err = run_process(*command, "--games", 10, "--max-cycles", 3, "--out", tmp_path / "run")
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if re.match(r"games \S+ +\d+/10 ", line)]
+    assert [int(re.search(r"(\d+)/10", line).group(1)) for line in lines] == list(range(1, 11))
+    assert all("…" not in line and "ms/game" in line for line in lines), lines
+    assert "eta 0:00:00" in lines[-1]
+
+
+def test_progress_lines_in_a_file_come_at_each_tenth_or_after_a_while():
+    """Between tenths, a line only once `every` seconds have passed: a run of thousands of
+    quick games writes ten lines and the bar's last, a run of slow ones one at least a minute."""
+    import io
+
+    from rich.console import Console
+
+    from cyclades.progress import run_progress
+
+    def lines_written(every, advances):
+        out = io.StringIO()
+        with run_progress(Console(file=out, width=160), "per_game") as progress:
+            progress.every = every
+            task = progress.add_task("games", total=1000, per_game="")
+            for _ in range(advances):
+                progress.update(task, advance=1, per_game="x")
+        return [line for line in out.getvalue().splitlines() if line.strip()]
+
+    assert len(lines_written(3600, 1000)) == 10  # the tenths, the last the bar's own at the end
+    assert len(lines_written(3600, 250)) == 3  # 100/1000, 200/1000, then the end at 250
+    assert [re.search(r"\d+/1000", line).group() for line in lines_written(0, 3)] == [
+        "1/1000", "2/1000", "3/1000", "3/1000"]
+
+
 def test_simulate_with_mcts_says_how_long_up_front(monkeypatch):
     """Before playing, simulate says how long a search agent's games will take (from its budget,
     agents/estimate.py); the games themselves are played here by random agents, for speed."""

@@ -19,7 +19,7 @@ SRC = ROOT / "src"
 LAYERS = {
     "content": 0,
     "engine": 1, "": 1,
-    "agents": 2, "paths": 2, "click_types": 2,
+    "agents": 2, "paths": 2, "click_types": 2, "progress": 2,
     "cli": 3, "server": 3, "web": 3, "env": 3,
 }
 LAYER_NAMES = {0: "content", 1: "engine", 2: "agents", 3: "interfaces"}

@@ -27,6 +27,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from ..paths import results_dir
+from ..progress import err_console, run_progress
 from .base import parse_agent_spec
 from .estimate import forecast
 from .match import Mode, ModeError, check_mode
@@ -135,27 +136,8 @@ _RAY = click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
 
 def _consoles():
     """The console of the results (stdout, 160 columns wide when it is no terminal) and the
-    console of the notes and the progress bar (stderr)."""
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 160), Console(stderr=True)
-
-
-def _progress(err, *fields):
-    """The progress bar of a run of games on `err`: games done of all, time spent, time left,
-    then a column for each of the task's `fields`."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                    *(TextColumn(f"{{task.fields[{name}]}}") for name in fields),
-                    console=err, transient=False)
+    console of the notes and the progress bar (stderr: progress.py)."""
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 160), err_console()
 
 
 def _run(series, on_result, done=()):
@@ -225,7 +207,7 @@ def _play_tournament(t, err, out, done=()):
     each game written to games.jsonl as it ends (a long run's games survive a stop; `done`: the
     games of the run resumed, kept)."""
     rows = list(done)
-    with _progress(err, "per_game", "standing") as progress, open(out / "games.jsonl", "w") as fh:
+    with run_progress(err, "per_game", "standing") as progress, open(out / "games.jsonl", "w") as fh:
         fh.writelines(json.dumps(row) + "\n" for row in rows)  # written again: without a line cut short
         task = progress.add_task("games", total=len(t.specs()), completed=len(rows), standing="", per_game="")
 
@@ -335,7 +317,7 @@ def _make_ladder(agents, mode, **options):
 def _play_ladder(lad, err, out):
     """Play the ladder under a progress bar, each game written to games.jsonl as it ends (a
     long run's games survive a stop)."""
-    with _progress(err) as progress, open(out / "games.jsonl", "w") as fh:
+    with run_progress(err) as progress, open(out / "games.jsonl", "w") as fh:
         task = progress.add_task("games", total=len(lad.specs()))
 
         def on_result(row):

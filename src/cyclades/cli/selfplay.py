@@ -37,7 +37,7 @@ import click
 
 import cyclades
 
-from ..agents.cli import _MAX_CYCLES, _RAY, _RULESET, _TEAM_GOAL, _WORKERS, _check_agents, _consoles, _mode, _progress
+from ..agents.cli import _MAX_CYCLES, _RAY, _RULESET, _TEAM_GOAL, _WORKERS, _check_agents, _consoles, _mode
 from ..agents.evaluation import win_chances
 from ..agents.match import MAX_DECISIONS, Mode, decide, outcome
 from ..agents.registry import make_agent
@@ -45,6 +45,7 @@ from ..agents.runner import AGENT_SEEDS, agent_seed, ray_session
 from ..agents.tournament import faction_lineup, lineups
 from ..click_types import FiniteRange
 from ..paths import results_dir
+from ..progress import run_progress
 
 try:  # the rl extra (numpy, and the observation encoder that needs it); the game itself does not
     import numpy as np
@@ -453,7 +454,7 @@ def selfplay(agents, players, teams, team_goal, ruleset, games, explore, seed, s
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
     seen = {"games": 0, "positions": 0, "seconds": 0.0}
-    with _progress(err, "per_game", "positions") as progress:
+    with run_progress(err, "per_game", "positions") as progress:
         task = progress.add_task("games", total=games, completed=games - todo, per_game="", positions="")
 
         def on_game(r):

@@ -10,12 +10,12 @@ import sys
 import time
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from cyclades.agents.estimate import forecast
 from cyclades.agents.match import Mode
 from cyclades.content.rulesets import RULESETS
+from cyclades.progress import err_console, run_progress
 
 from .modes import MODES, mode_label, simulation_modes
 from .options import RULESET_OPTION, TEAM_GOAL_OPTION, agent_list
@@ -50,7 +50,7 @@ def simulate(games, players, teams, team_goal, seed, json_file, max_cycles, agen
     agent_names = agent_list(agents, "--agents")
     # Piped output is not cut to 80 columns: a table of several modes reads better unwrapped.
     con = console(None if sys.stdout.isatty() else 160)
-    err = Console(stderr=True)
+    err = err_console()
     _forecast(err, modes, agent_names, games, ruleset)
     runs = _play_modes(err, modes, games, seed, agent_names, max_cycles, team_goal, ruleset)
     _print_summary(con, runs, max_cycles)
@@ -82,13 +82,9 @@ def _forecast(err, modes, agents, games, ruleset):
 
 def _play_modes(err, modes, games, seed, agents, max_cycles, team_goal, ruleset) -> list:
     """Each mode's games, under a progress bar on stderr: a run per mode (its rows and summary)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     rules = RULESETS[ruleset]
     runs = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TextColumn("{task.fields[per_game]}"), console=err,
-                  transient=True) as progress:
+    with run_progress(err, "per_game", eta=False, transient=True) as progress:
         for mode in modes:
             n, teams = MODES[mode]
             teams = teams and rules.team_play
