@@ -208,3 +208,35 @@ def test_docs_selfplay_md_loads_a_run_as_shown(five, monkeypatch, capsys):
     monkeypatch.chdir(five.parent)
     exec(compile(code, "docs/selfplay.md", "exec"), {"__name__": "__main__"})
     assert capsys.readouterr().out.count("shard-0000") == 3
+
+
+def test_search_targets_reads_what_a_search_run_recorded(tmp_path):
+    """benchmarks/search_targets.py (what a search's self-play teaches, docs/learned-player.md)
+    reads every searched position of a run: as many as the shards hold with two or more root
+    candidates, each log loss a finite figure, the base rate saying the mean result; a directory
+    that holds no run is refused in words."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "search_targets.py"
+    out = tmp_path / "search"
+    r = run("--agents", "mcts:iterations=12,greedy", "--max-cycles", "2", "--workers", "1", "--games", 2,
+            "--shard-games", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    chose = sum(int((a["searched"] >= 2).sum()) for a in arrays(out))
+    assert chose >= 5
+    p = subprocess.run([sys.executable, str(script), str(out)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert f"{out}: 2 games, {chose} positions where a search chose" in p.stdout
+    losses = re.findall(r"log loss, +(.+?): (\d+\.\d+) \((\d+\.\d+)-(\d+\.\d+)\); says (\d\.\d+) where the "
+                        r"mover's result is (\d\.\d+)", p.stdout)
+    assert [label for label, *_ in losses] == ["the search's root mean", "the heuristic", "the base rate"]
+    for _, value, low, high, _, _ in losses:
+        assert 0 < float(low) <= float(value) <= float(high)
+    assert losses[2][4] == losses[2][5]  # the base rate says the mean result
+    shares = re.search(r"greedy's first in (\d+\.\d)% .*most visited in (\d+\.\d)%", p.stdout)
+    assert shares and all(0 <= float(s) <= 100 for s in shares.groups())
+    p = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert p.returncode != 0 and f"{tmp_path}: no self-play run (no manifest.json)" in p.stderr
