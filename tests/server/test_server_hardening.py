@@ -435,6 +435,36 @@ def test_serve_prints_its_url_once_the_port_is_bound(tmp_path):
         p.stderr.close()
 
 
+@pytest.mark.parametrize("url, words", [
+    ("cyclades.db", "'cyclades.db' is not a database URL (for example sqlite:///"),
+    ("mysql://someone@somewhere/games", "the server keeps its games in SQLite or PostgreSQL, not mysql"),
+    ("sqlite:///{tmp}/missing/g.db",
+     "{tmp}/missing, the folder of the SQLite file of sqlite:///{tmp}/missing/g.db: no such folder"),
+    ("sqlite:///{tmp}/a-file/g.db",
+     "{tmp}/a-file, the folder of the SQLite file of sqlite:///{tmp}/a-file/g.db: a file, not a folder"),
+    ("sqlite://", "an in-memory SQLite database keeps nothing"),
+    ("sqlite:///:memory:", "an in-memory SQLite database keeps nothing"),
+    ("postgresql+psycopg://someone:s3cret@127.0.0.1:{closed}/games",
+     "cannot open the database postgresql+psycopg://someone:***@127.0.0.1:{closed}/games: connection failed"),
+])
+def test_serve_says_why_it_cannot_use_a_database_before_it_starts(tmp_path, url, words):
+    """A database the server cannot keep games in is said in one line naming --db, exit code 2,
+    before the server says where to open it: no traceback from the app's start (a URL that is a
+    file's name, another database, a SQLite file in a folder that is not there, an in-memory
+    database whose threads would each see their own and lose every game, a PostgreSQL server
+    that does not answer: its password not shown)."""
+    (tmp_path / "a-file").write_text("")
+    with socket.socket() as closed:  # a port nothing listens on: a connection is refused
+        closed.bind(("127.0.0.1", 0))
+        fill = {"tmp": tmp_path, "closed": closed.getsockname()[1]}
+        p = subprocess.run(_serve(0, url.format(**fill)), capture_output=True, text=True, timeout=60,
+                           env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert f"cyclades serve: --db: {words.format(**fill)}" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and "open http" not in p.stdout and "s3cret" not in p.stderr
+    assert sorted(q.name for q in tmp_path.iterdir()) == ["a-file"]  # no folder, no file made
+
+
 @pytest.mark.parametrize("option, value, env", [
     ("--bot-delay", "nan", None), ("--bot-delay", "-1", None), ("--bot-delay", "inf", None),
     ("--expire-hours", "nan", None), ("--idle-minutes", "inf", None), ("--bot-seconds", "nan", None),

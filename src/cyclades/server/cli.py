@@ -169,7 +169,7 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
     from .connections import GuardedH11, configure
     from .logs import redact_logs
     from .security import ServerLimits
-    from .store import default_db_url
+    from .store import database_problem, default_db_url
 
     limits = ServerLimits(max_body=max_body, max_upload=max_upload, max_ws_message=max_ws_message,
                           allowed_origins=tuple(allowed_origins), game_rate=game_rate,
@@ -184,6 +184,9 @@ def serve(host, port, db_url, bot_delay, log_level, max_body, max_upload, max_ws
                           extra={"people": people})
     configure(limits, forwarded_allow_ips)  # server/connections.py
     db_url = db_url or default_db_url()
+    why = database_problem(db_url)
+    if why:
+        _fail(f"--db: {why}")
     if workers > 1:
         from .workers import prepare
         app = prepare(db_url, bot_delay, limits, fail=_fail)  # an import string for the workers

@@ -114,6 +114,42 @@ def default_db_url() -> str:
     return "sqlite:///" + os.path.join(folder, "cyclades.db")
 
 
+def database_problem(url: str) -> str | None:
+    """Why the server cannot keep its games at `url` (None: it can), said before it starts: a
+    string that is no database URL, a database other than SQLite or PostgreSQL, a driver that is
+    not installed, a SQLite file in a folder that does not exist, a database that does not open
+    (tried as the server would: its tables are created)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except sa.exc.ArgumentError:
+        return (f"{url!r} is not a database URL (for example sqlite:///cyclades.db or "
+                f"postgresql+psycopg://user:password@host/db)")
+    shown = parsed.render_as_string(hide_password=True)
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        return f"the server keeps its games in SQLite or PostgreSQL, not {backend} ({shown})"
+    if backend == "sqlite" and (parsed.database in (None, "", ":memory:") or "mode=memory" in url):
+        return ("an in-memory SQLite database keeps nothing: the server's threads would each see "
+                "their own, and every game would be lost at a stop. Use a file "
+                "(--db sqlite:///path/cyclades.db) or PostgreSQL")
+    if backend == "sqlite" and not parsed.query.get("uri"):
+        folder = os.path.dirname(os.path.abspath(parsed.database))
+        if not os.path.isdir(folder):
+            kind = "a file, not a folder" if os.path.exists(folder) else "no such folder"
+            return f"{folder}, the folder of the SQLite file of {shown}: {kind}"
+    try:
+        Store(url).close()
+    except (ImportError, sa.exc.NoSuchModuleError) as e:
+        return (f"the database driver of {shown} is not installed ({e}); PostgreSQL is reached with "
+                f"postgresql+psycopg://... and the postgres extra (pip install -e '.[postgres]')")
+    except sa.exc.DBAPIError as e:
+        reason = str(e.orig or e).strip().splitlines()[0]
+        return f"cannot open the database {shown}: {reason}"
+    return None
+
+
 class Store:
     """Games and their decisions. Methods are synchronous and thread-safe; the
     server calls them from one writer thread so that writes never contend."""

@@ -1,10 +1,10 @@
 """`cyclades serve --workers N`: N uvicorn worker processes accept on one port.
 
 The parent checks the database (SQLite only in WAL mode on a local disk: several processes
-then write one file safely; an in-memory database cannot be shared) and creates its tables
-once, then hands the app's settings to the workers through the environment: each worker builds
-its own app (`app_from_env`, an import string, as uvicorn's workers need). The workers share
-nothing but the database (server/sync.py keeps them in step).
+then write one file safely) and creates its tables once, then hands the app's settings to the
+workers through the environment: each worker builds its own app (`app_from_env`, an import
+string, as uvicorn's workers need). The workers share nothing but the database (server/sync.py
+keeps them in step).
 """
 from __future__ import annotations
 
@@ -21,10 +21,7 @@ def check_database(db_url: str) -> str | None:
     from sqlalchemy.engine import make_url
 
     from .store import Store
-    url = make_url(db_url)
-    if url.get_backend_name() == "sqlite" and (url.database in (None, "", ":memory:") or "mode=memory" in str(url)):
-        return ("an in-memory SQLite database cannot be shared by several processes: "
-                "use a file (--db sqlite:///path/cyclades.db) or PostgreSQL")
+    url = make_url(db_url)  # a URL store.database_problem has passed (no in-memory database)
     store = Store(db_url)
     try:
         if store.engine.dialect.name == "sqlite":
