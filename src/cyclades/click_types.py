@@ -1,9 +1,11 @@
-"""The click parameter types the commands share, the server's and the tools' alike (cli/ and
-server/cli.py); here, below both, so that neither imports the other for them.
+"""The click parameter types the commands share, the server's and the tools' alike (cli/,
+agents/cli.py and server/cli.py); here, below them all, so that none imports another for them:
+finite numbers, and the files and folders a command writes.
 """
 from __future__ import annotations
 
 import math
+import os
 
 import click
 
@@ -19,3 +21,46 @@ class FiniteRange(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
+
+
+def _writable_folder(folder: str) -> str | None:
+    """Why files cannot be made in `folder` (None: they can)."""
+    if not os.path.isdir(folder):
+        return f"{folder}: {'a file, not a folder' if os.path.exists(folder) else 'no such folder'}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder}: a folder this user may not write in"
+    return None
+
+
+class OutputFile(click.Path):
+    """A file a command writes, often at the end of a long run (a network trained for an hour,
+    the figures of a thousand games): its folder must exist and take new files, checked before
+    any work, so that the work is not lost for want of a place to put it."""
+
+    def __init__(self):
+        super().__init__(dir_okay=False, writable=True)
+
+    def convert(self, value, param, ctx):
+        path = super().convert(value, param, ctx)
+        why = _writable_folder(os.path.dirname(os.path.abspath(path)))
+        if why:
+            self.fail(why, param, ctx)
+        return path
+
+
+class OutputFolder(click.Path):
+    """A folder a command fills as it goes (made with its parents): the nearest part of it that
+    exists must be a folder that takes new files, checked before any game is played."""
+
+    def __init__(self):
+        super().__init__(file_okay=False, writable=True)
+
+    def convert(self, value, param, ctx):
+        path = super().convert(value, param, ctx)
+        nearest = os.path.abspath(path)
+        while not os.path.exists(nearest):
+            nearest = os.path.dirname(nearest)
+        why = _writable_folder(nearest)
+        if why:
+            self.fail(why, param, ctx)
+        return path

@@ -411,6 +411,30 @@ def test_invalid_options_exit_nonzero_with_a_message(args, message):
     assert r.exception is None or isinstance(r.exception, SystemExit)
 
 
+@pytest.mark.parametrize("args, option, message", [
+    (["simulate", "--json", "{tmp}/missing/figures.json"], "--json", "{tmp}/missing: no such folder"),
+    (["simulate", "--json", "{tmp}/a-file/figures.json"], "--json", "{tmp}/a-file: a file, not a folder"),
+    (["train", "--out", "{tmp}/missing/w.npz", "{tmp}"], "--out", "{tmp}/missing: no such folder"),
+    (["train", "--report", "{tmp}/a-file/r.json", "{tmp}", "--out", "{tmp}/w.npz"], "--report",
+     "{tmp}/a-file: a file, not a folder"),
+    (["train", "--plot", "{tmp}/missing/deeper/c.png", "{tmp}", "--out", "{tmp}/w.npz"], "--plot",
+     "{tmp}/missing/deeper: no such folder"),
+    (["tournament", "--out", "{tmp}/a-file/run", "--agents", "random"], "--out", "{tmp}/a-file: a file, not a folder"),
+    (["ladder", "--out", "{tmp}/a-file/deeper/run", "--agents", "random"], "--out",
+     "{tmp}/a-file: a file, not a folder"),
+    (["selfplay", "--out", "{tmp}/a-file/run", "--agents", "random"], "--out", "{tmp}/a-file: a file, not a folder"),
+])
+def test_a_file_or_folder_a_command_cannot_write_is_refused_before_any_work(tmp_path, args, option, message):
+    """Where a command writes (often at the end of a long run: a network trained for an hour,
+    the figures of a thousand games) must be a place it can write, said before any game is
+    played or any data read, naming the option; nothing is made."""
+    (tmp_path / "a-file").write_text("")
+    r = run(*(a.format(tmp=tmp_path) for a in args))
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': {message.format(tmp=tmp_path)}" in r.output, r.output
+    assert [q.name for q in tmp_path.iterdir()] == ["a-file"]
+
+
 @pytest.mark.parametrize("content,message", [
     ("{not json", "is not valid JSON"),
     ("[1, 2, 3]", "is not a game record"),

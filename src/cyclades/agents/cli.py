@@ -26,6 +26,7 @@ import click
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
+from ..click_types import OutputFolder
 from ..paths import results_dir
 from ..progress import err_console, run_progress
 from .base import parse_agent_spec
@@ -240,7 +241,7 @@ def _play_tournament(t, err, out, done=()):
 @_RAY
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Game seeds S, S+1, ... (each seed played with every seating).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=OutputFolder(), default=None,
               help="Directory for results.json, games.csv, summary.csv, winrates.png and games.jsonl "
                    "(default: tournaments/tournament-<date-time> in the user data folder).")
 @_MAX_CYCLES
@@ -342,7 +343,7 @@ def _play_ladder(lad, err, out):
 @_WORKERS
 @_RAY
 @click.option("--seed", type=int, default=0, show_default=True, help="Game seeds S, S+1, ...")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=OutputFolder(), default=None,
               help="Directory for ladder.json, ladder.csv, ladder.png, ladder.md and games.jsonl "
                    "(default: a new folder under the user's data folder, ladders/).")
 @_MAX_CYCLES

@@ -43,7 +43,7 @@ from ..agents.match import MAX_DECISIONS, Mode, decide, outcome
 from ..agents.registry import make_agent
 from ..agents.runner import AGENT_SEEDS, agent_seed, ray_session
 from ..agents.tournament import faction_lineup, lineups
-from ..click_types import FiniteRange
+from ..click_types import FiniteRange, OutputFolder
 from ..paths import results_dir
 from ..progress import run_progress
 
@@ -408,7 +408,7 @@ def _write_shard(out: Path, cfg: dict, manifest: dict, done: dict, j: int, resul
               help="Games per NPZ shard.")
 @_WORKERS
 @_RAY
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=OutputFolder(), default=None,
               help="Directory for the shards and manifest.json (default: selfplays/selfplay-<date-time> "
                    "in the user data folder).")
 @_MAX_CYCLES

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from cyclades.agents.estimate import forecast
 from cyclades.agents.match import Mode
+from cyclades.click_types import OutputFile
 from cyclades.content.rulesets import RULESETS
 from cyclades.progress import err_console, run_progress
 
@@ -33,7 +34,7 @@ from .terminal import console
                    'is "--players 4t"); 2 and 6 always play in teams.')
 @TEAM_GOAL_OPTION
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed S+i.")
-@click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--json", "json_file", type=OutputFile(), default=None,
               help="Write the figures and one row per game to this file.")
 @click.option("--max-cycles", type=click.IntRange(min=1), default=100, show_default=True,
               help="The cycle-limit guard: a game still going after this many cycles ends (R21).")

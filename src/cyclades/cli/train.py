@@ -26,7 +26,7 @@ from pathlib import Path
 import click
 
 from ..agents import value as vnet
-from ..click_types import FiniteRange
+from ..click_types import FiniteRange, OutputFile
 from ..engine.actions import MAX_FACTIONS
 
 FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/value.py does)
@@ -473,7 +473,7 @@ def plot_calibration(path, table_net, table_heuristic, title):
 
 @click.command()
 @click.argument("data", nargs=-1, required=True)
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True,
+@click.option("--out", "out_path", type=OutputFile(), required=True,
               help="The weights file to write (NPZ; agents/value.py reads it).")
 @click.option("--hidden", type=click.IntRange(4, 1024), default=128, show_default=True, help="First hidden layer.")
 @click.option("--second", type=click.IntRange(4, 1024), default=64, show_default=True, help="Second hidden layer.")
@@ -507,9 +507,9 @@ def plot_calibration(path, table_net, table_heuristic, title):
               help="Held-out checks per epoch: the best one is kept.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help="torch's CPU threads (default: torch's).")
-@click.option("--report", type=click.Path(dir_okay=False), default=None,
+@click.option("--report", type=OutputFile(), default=None,
               help="Write the figures (data, losses, calibration) as JSON here.")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", type=OutputFile(), default=None,
               help="Draw the held-out calibration (network and heuristic) to this PNG (needs matplotlib).")
 def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, held_out_every, outcome_weight,  # noqa: PLR0913  (one argument per option)
           search_weight, policy_weight, policy_temperature, policy_lr, batch, lr, weight_decay, dropout, checks, seed,
