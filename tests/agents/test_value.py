@@ -148,13 +148,17 @@ def test_a_corrupt_weights_file_is_refused(tmp_path):
     assert str(path) in str(e.value)
 
 
-@pytest.mark.parametrize("content", [b"", b"not a zip file at all", b"PK\x03\x04truncated"])
+@pytest.mark.parametrize("content", [b"", b"not a zip file at all", b"PK\x03\x04truncated", b'{"json": 1}'])
 def test_a_file_that_is_not_weights_is_refused(tmp_path, content):
+    """Said as such (numpy's own word for a file that is no archive is that it holds a pickle)."""
     path = tmp_path / "bad.npz"
     path.write_bytes(content)
     with pytest.raises(vnet.WeightsError) as e:
         vnet.load(path)
-    assert str(path) in str(e.value)
+    assert str(e.value) == (f"{path.resolve()}: not a weights file: an NPZ archive, as `cyclades train` "
+                            f"writes, was expected")
+    with pytest.raises(vnet.WeightsError, match="a folder, not a weights file"):
+        vnet.load(tmp_path)
 
 
 def test_a_zip_without_meta_or_with_a_pickle_is_refused(tmp_path):

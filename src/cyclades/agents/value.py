@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -250,12 +251,14 @@ def _load(path: str) -> ValueNetwork:
         raise WeightsError(f"{path}: reading a value network needs numpy") from None
     from .encoding import ACTION_SPACE, LAYOUT, layout_fingerprint
 
+    if not os.path.isfile(path):
+        raise WeightsError(f"{path}: {'a folder, not a' if os.path.isdir(path) else 'no such'} weights file")
+    if not zipfile.is_zipfile(path):  # (numpy would take it for a pickle, and say so)
+        raise WeightsError(f"{path}: not a weights file: an NPZ archive, as `cyclades train` writes, was expected")
     try:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
-    except FileNotFoundError:
-        raise WeightsError(f"{path}: no such weights file") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:  # not a zip, truncated, a pickle...
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:  # a damaged archive, a pickle inside
         raise WeightsError(f"{path}: not a readable weights file (NPZ): {e}") from None
     try:
         meta = json.loads(str(arrays.pop("meta")))
