@@ -176,6 +176,29 @@ def test_resume_after_a_stop_between_shards_gives_the_uninterrupted_data(five, t
         json.loads((five / "manifest.json").read_text())["positions"]
 
 
+def test_a_damaged_shard_is_named_by_train_and_played_again_by_resume(five, tmp_path):
+    """A shard damaged after its run (a disk full, a copy cut short) is not read as data: `train`
+    names it and says how to mend it, and `--resume` plays its games again, from their seeds, to
+    the same arrays; the shards that are whole are kept."""
+    import shutil
+
+    out = tmp_path / "damaged"
+    shutil.copytree(five, out)
+    (out / "shard-00001.npz").write_bytes(b"cut short")
+    kept = (out / "shard-00000.npz").stat().st_mtime_ns
+    r = CliRunner().invoke(main, ["train", str(out), "--out", str(tmp_path / "w.npz")])
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert f"{out / 'shard-00001.npz'}: not a shard: no NPZ archive" in r.output and "--resume" in r.output
+    assert not (tmp_path / "w.npz").exists()
+    r = run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out, "--resume")
+    assert r.exit_code == 0, r.output
+    assert "2 shard(s) of 3 already written" in r.output
+    assert (out / "shard-00000.npz").stat().st_mtime_ns == kept
+    for a, b in zip(arrays(five), arrays(out), strict=True):
+        for k in a:
+            assert a[k].tobytes() == b[k].tobytes(), k
+
+
 def test_bad_input_is_refused(five, tmp_path):
     r = run(*QUICK, "--agents", "nobody", "--games", 2, "--out", tmp_path / "x")
     assert r.exit_code == 2 and "unknown agent 'nobody'" in r.output

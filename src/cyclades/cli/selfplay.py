@@ -31,6 +31,7 @@ import json
 import os
 import random
 import time
+import zipfile
 from pathlib import Path
 
 import click
@@ -207,10 +208,17 @@ def shard_arrays(results) -> dict:
 
 
 def load_shard(path) -> dict:
-    """A shard's arrays (no pickle), the mask unpacked to a bool array [positions, action slots]."""
-    with np.load(path, allow_pickle=False) as z:
-        out = {k: z[k] for k in z.files}
-    out["mask"] = unpack_mask(out["mask"])
+    """A shard's arrays (no pickle), the mask unpacked to a bool array [positions, action slots];
+    ValueError naming the file if it cannot be read."""
+    again = "`cyclades selfplay --resume` with the run's options plays its games again"
+    if not zipfile.is_zipfile(path):  # (numpy would take it for a pickle, and say so)
+        raise ValueError(f"{path}: not a shard: no NPZ archive, or none any more; {again}")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            out = {k: z[k] for k in z.files}
+        out["mask"] = unpack_mask(out["mask"])
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path}: not a readable shard ({e}); {again}") from None
     return out
 
 
@@ -263,8 +271,9 @@ def _differences(old: dict, new: dict) -> list:
 
 
 def done_shards(out: Path, manifest: dict) -> dict:
-    """shard index -> its manifest entry, for the shards the manifest lists whose file is there."""
-    return {s["shard"]: s for s in manifest.get("shards", []) if (out / s["file"]).is_file()}
+    """shard index -> its manifest entry, for the shards the manifest lists whose file is there
+    and an archive (one damaged since, or gone, is played again: the same games, from their seeds)."""
+    return {s["shard"]: s for s in manifest.get("shards", []) if zipfile.is_zipfile(out / s["file"])}
 
 
 # --- running ------------------------------------------------------------------------------------------

@@ -232,7 +232,10 @@ def load_runs(dirs, sample, held_every, seed, outcome_weight=1.0, echo=print, ke
         sides = manifest["mode"]["sides"]
         held_games: set = set()
         for entry in manifest["shards"]:
-            shard = load_shard(d / entry["file"])
+            try:
+                shard = load_shard(d / entry["file"])
+            except ValueError as e:
+                raise click.BadParameter(str(e), param_hint="DATA") from None
             t, h = _rows(shard, sides, share, held_every, rng, outcome_weight, keep_cycle_starts, search_weight)
             for part in (t, h):  # which run a position comes from: the held-out figures per run
                 part["run"] = np.full(len(part["game"]), len(runs), dtype=np.int16)
