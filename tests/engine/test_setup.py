@@ -285,3 +285,28 @@ def test_invariants_name_a_placement_that_cannot_be_completed():
     g.state.fleets[s1], g.state.ctrl[s1] = 1, 2  # a fleet of player 2's put there by hand
     g.state.fleets_left[2] -= 1
     assert any("only 8 such pairs" in e for e in check(g))
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"players": "3"}, "players is a whole number, not '3'"),
+    ({"players": 3.0}, "players is a whole number, not 3.0"),
+    ({"players": True}, "players is a whole number, not True"),
+    ({"players": None}, "players is a whole number, not None"),
+    ({"max_cycles": 0}, "max_cycles is 1 or more, not 0"),
+    ({"max_cycles": -2}, "max_cycles is 1 or more, not -2"),
+    ({"max_cycles": 2.5}, "max_cycles is a whole number, not 2.5"),
+    ({"max_cycles": "10"}, "max_cycles is a whole number, not '10'"),
+])
+def test_a_count_that_is_no_whole_number_is_refused_when_the_game_is_made(options, words):
+    """The number of players and the cycle limit (R21's guard) are whole numbers: "3" failed
+    deep in the set-up with a TypeError, max_cycles 0 set no limit, -2 ended the game after its
+    first cycle, and 2.5 or "10" were written into its record as they were. A numpy integer is
+    a whole number."""
+    with pytest.raises(ValueError) as e:
+        cyclades.new_game(seed=1, **options)
+    assert str(e.value) == words
+    import numpy as np
+
+    g = cyclades.new_game(players=np.int64(4), seed=1, max_cycles=np.int64(3))
+    assert type(g.options["players"]) is int and g.max_cycles == 3 and type(g.max_cycles) is int
+    assert cyclades.Game.from_record(g.record()).options == g.options

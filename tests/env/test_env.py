@@ -565,6 +565,46 @@ def test_gym_invalid_action_penalized_or_raised():
         strict.step(bad)
 
 
+@pytest.mark.parametrize("action", [2.5, float("nan"), np.float32(3.5), "3", None])
+def test_an_action_that_is_no_whole_number_is_refused_not_cut_to_another(action):
+    """int() would make 2.5 slot 2, another action than the learner's; a whole number in any
+    form (2.0, a numpy integer, a 0-d array from a policy) is a slot, as before."""
+    pytest.importorskip("gymnasium")
+    from cyclades.agents.encoding import ActionSpaceError
+    from cyclades.env.gym import CycladesEnv
+    env = CycladesEnv(players=3, invalid_action="raise")
+    env.reset(seed=2)
+    before = env.game.to_json()
+    with pytest.raises(ActionSpaceError, match=r"an action index is a whole number, not "):
+        env.step(action)
+    assert env.game.to_json() == before
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    for same in (float(legal), np.int64(legal), np.array(legal)):
+        probe = CycladesEnv(players=3, invalid_action="raise")
+        probe.reset(seed=2)
+        probe.step(same)
+        assert probe.game.state.version == env.game.state.version + 1
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"shaping_gamma": float("nan")}, "shaping_gamma is a discount above 0 and at most 1, not nan"),
+    ({"shaping_gamma": 1.5}, "shaping_gamma is a discount above 0 and at most 1, not 1.5"),
+    ({"shaping_gamma": 0}, "shaping_gamma is a discount above 0 and at most 1, not 0"),
+    ({"invalid_penalty": float("-inf")}, "invalid_penalty is a finite number, not -inf"),
+    ({"invalid_penalty": "big"}, "invalid_penalty is a finite number, not 'big'"),
+    ({"max_cycles": 0}, "max_cycles is 1 or more, not 0"),
+    ({"players": "3"}, "players is a whole number, not '3'"),
+])
+def test_gym_options_that_would_spoil_the_returns_are_refused(options, words):
+    """NaN passes every range check written as comparisons and then poisons every return; a
+    game limited to 0 cycles never stops. Refused when the environment is made."""
+    pytest.importorskip("gymnasium")
+    from cyclades.env.gym import CycladesEnv
+    with pytest.raises(ValueError) as e:
+        CycladesEnv(**options)
+    assert str(e.value) == words
+
+
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
 def test_vector_env_steps_with_legal_masked_actions(asynchronous):
     """`make_vector_env(2, asynchronous=...)` (Gymnasium's SyncVectorEnv and

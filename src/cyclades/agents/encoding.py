@@ -185,7 +185,13 @@ class ActionSpace:
 
     def decode(self, index: int, board=None) -> Action:
         """The action of a slot. Without a board an area is named by its index, '#12'."""
-        index = int(index)
+        try:
+            whole = int(index)
+        except (TypeError, ValueError):
+            whole = None
+        if whole is None or whole != index:  # int() would cut 2.5 to slot 2: another action than meant
+            raise ActionSpaceError(f"an action index is a whole number, not {index!r}")
+        index = whole
         if not 0 <= index < self.n:
             raise ActionSpaceError(f"action index {index} is outside 0..{self.n - 1}")
         block = self.blocks[bisect_right(self._offsets, index) - 1]

@@ -23,6 +23,7 @@ The rules work on the `Context` below (engine/context.py) and never see this mod
 from __future__ import annotations
 
 import json
+import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -91,6 +92,9 @@ class Game(Context):
             raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
         if chance not in CHANCE_MODES:
             raise ValueError(f"chance is one of {CHANCE_MODES}, not {chance!r}")
+        players = _count("players", players)
+        if max_cycles is not None:
+            max_cycles = _count("max_cycles", max_cycles, least=1)
         r = RULESETS[ruleset]
         team_of = team_layout(players, teams, r)
         if team_goal not in (3, 4):
@@ -308,3 +312,13 @@ class Game(Context):
         return (f"<Game {self.options['ruleset']} players={self.state.n} cycle={self.state.cycle} "
                 f"phase={self.state.phase} to_move={self.to_move}>")
 
+
+def _count(name: str, value: Any, least: int | None = None) -> int:
+    """A count given to `Game.new` as a plain int (a numpy integer is one too): 2.5, "3", None
+    or True would fail deep in the set-up, be written into the record as they are, or never
+    end a game."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} is a whole number, not {value!r}")
+    if least is not None and value < least:
+        raise ValueError(f"{name} is {least} or more, not {value}")
+    return int(value)

@@ -44,6 +44,8 @@ is unchanged and the learner decides again. With `invalid_action="raise"` it rai
 """
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import gymnasium as gym
@@ -113,6 +115,11 @@ class CycladesEnv(gym.Env):
             raise ValueError("invalid_action is 'penalize' or 'raise'")
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {REWARDS}")
+        # a NaN or infinite figure (or a discount above 1) spoils every return the learner sees
+        if not (isinstance(shaping_gamma, numbers.Real) and 0 < float(shaping_gamma) <= 1):
+            raise ValueError(f"shaping_gamma is a discount above 0 and at most 1, not {shaping_gamma!r}")
+        if not (isinstance(invalid_penalty, numbers.Real) and math.isfinite(invalid_penalty)):
+            raise ValueError(f"invalid_penalty is a finite number, not {invalid_penalty!r}")
         check_render_mode(render_mode)
         self.options = game_options(players=players, ruleset=ruleset, maelstrom=maelstrom,
                                     teams=teams, team_goal=team_goal, board=board,
