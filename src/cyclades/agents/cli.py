@@ -36,27 +36,30 @@ from .registry import BY_MODULE, agent_names, make_agent
 from .tournament import Tournament, _sides, lineups, members, split_agents
 
 
-def _check_agents(text, teams=False) -> list:
+def _check_agents(text, teams=False, option="--agents") -> list:
+    """The agent specs of an option (`option`: its name in the messages), each known and made
+    once when it has options or is the user's own (its module, class, options and files are
+    checked here, not in the first game)."""
     names = split_agents(text)
     if not names:
-        raise click.BadParameter("give at least one agent name", param_hint="--agents")
+        raise click.BadParameter("give at least one agent name", param_hint=option)
     builtin = agent_names()
     known = builtin + sorted(BY_MODULE)
     for entry in names:
         parts = members(entry)
         if len(parts) > 1 and not teams:
             raise click.BadParameter(f"{entry!r}: agents joined with '+' make a team's lineup, "
-                                     f"for team play only", param_hint="--agents")
+                                     f"for team play only", param_hint=option)
         for spec in parts or [entry]:
             try:
                 base, options = parse_agent_spec(spec)
                 if base not in known and ":" not in base:
                     raise ValueError(f"unknown agent {base!r}; known agents: {', '.join(known)}, or "
                                      f"module:Class for an agent of your own")
-                if base not in builtin or options:  # made once: its module, class, options, files
-                    make_agent(spec, seed=0)  # are checked here, not in every game
+                if base not in builtin or options:
+                    make_agent(spec, seed=0)
             except ValueError as e:
-                raise click.BadParameter(str(e), param_hint="--agents") from None
+                raise click.BadParameter(str(e), param_hint=option) from None
     return names
 
 

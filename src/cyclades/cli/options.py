@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import click
 
-from cyclades.agents import agent_names
-from cyclades.agents.base import parse_agent_spec
+from cyclades.agents.cli import _check_agents
 from cyclades.agents.match import Mode, ModeError, check_mode
 from cyclades.content.rulesets import RULESETS
 
@@ -37,16 +36,9 @@ TEAM_GOAL_OPTION = click.option(
 
 
 def agent_list(value, param_name) -> list:
-    """The agent names of a comma-separated option ("greedy,mcts:iterations=50"), each known."""
-    names = [x.strip() for x in str(value).split(",") if x.strip()]
-    known = agent_names()
-    if not names:
-        raise click.BadParameter("give at least one agent name", param_hint=param_name)
-    for n in names:
-        if parse_agent_spec(n)[0] not in known:  # "mcts:iterations=50" names mcts
-            raise click.BadParameter(f"unknown agent {n!r}; known agents: {', '.join(known)}",
-                                     param_hint=param_name)
-    return names
+    """The agent specs of a comma-separated option (--bots, --agents: "greedy,mcts:iterations=50,c=0.3"),
+    checked as tournaments check theirs (agents/cli.py): known, their options taken."""
+    return _check_agents(value, option=param_name)
 
 
 def team_play(players, teams, ruleset="legendary", team_goal=None) -> bool:
