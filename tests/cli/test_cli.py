@@ -184,6 +184,18 @@ def test_play_with_piped_input_finishes_a_game():
     assert re.search(r"(wins|share the victory) after \d+ cycles", out)
 
 
+def test_play_bots_take_an_agent_with_several_options_as_tournaments_do():
+    """--bots "mcts:iterations=3,c=0.3,greedy" is two bots, the first an mcts with two options,
+    where c=0.3 was taken for an agent's name."""
+    from cyclades.cli import play as play_command
+
+    assert play_command.agent_list("mcts:iterations=3,c=0.3,greedy", "--bots") == [
+        "mcts:iterations=3,c=0.3", "greedy"]
+    game = cyclades.new_game(players=3, seed=3)
+    bots = play_command._bots(game, {0}, ["mcts:iterations=3,c=0.3", "greedy"], 3)
+    assert (bots[1].iterations, bots[1].c) == (3, 0.3) and type(bots[2]).__name__ == "GreedyAgent"
+
+
 @pytest.mark.skipif(not INSTALLED.is_file(),
                     reason=f"no console script {INSTALLED} beside this Python: the package is not "
                            f"installed in it (pip install -e .)")
