@@ -468,12 +468,18 @@ def test_serve_says_why_it_cannot_use_a_database_before_it_starts(tmp_path, url,
 @pytest.mark.parametrize("option, value, env", [
     ("--bot-delay", "nan", None), ("--bot-delay", "-1", None), ("--bot-delay", "inf", None),
     ("--expire-hours", "nan", None), ("--idle-minutes", "inf", None), ("--bot-seconds", "nan", None),
-    ("--session-days", "-inf", None), ("--expire-hours", "nan", "CYCLADES_EXPIRE_HOURS")])
-def test_serve_refuses_a_time_that_is_not_a_finite_number_in_its_range(tmp_path, option, value, env):
+    ("--session-days", "-inf", None), ("--expire-hours", "nan", "CYCLADES_EXPIRE_HOURS"),
+    ("--ws-rate", "0/second", None), ("--join-rate", "5/minute;0/hour", None),
+    ("--allowed-origin", "games.example.org", None), ("--allowed-origin", "https://games.example.org/play", None),
+    ("--allowed-origin", "ftp://games.example.org", "CYCLADES_ALLOWED_ORIGINS"), ("--allowed-host", "", None),
+    ("--public-url", "games.example.org", None), ("--public-url", "https://games.example.org:99999", None)])
+def test_serve_refuses_a_setting_it_cannot_use(tmp_path, option, value, env):
     """NaN compares false with both bounds of click's FloatRange, and "inf" passes a lower bound:
     a server whose bots wait NaN seconds or whose games expire after NaN hours would start and
-    misbehave later. Refused before anything is opened, naming the option, given as a flag or
-    by its environment variable."""
+    misbehave later. So would one whose rate lets nothing through (0 a second: every WebSocket
+    message refused), whose allowed origin is no origin a browser sends (it matches no page),
+    whose public address is no web address (every link in its e-mails broken). Refused before
+    anything is opened, naming the option, given as a flag or by its environment variable."""
     db = tmp_path / "g.db"
     with socket.socket() as taken:  # were the value let through, serve would stop at the port, not serve
         taken.bind(("127.0.0.1", 0))

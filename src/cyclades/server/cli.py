@@ -19,10 +19,47 @@ def _rate(ctx, param, value: str) -> str:
         return "none"
     try:
         from limits import parse_many
-        parse_many(value)
+        items = parse_many(value)
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a rate like 30/minute or 30/minute;300/hour") from None
+    if any(item.amount < 1 for item in items):
+        raise click.BadParameter(f"{value!r}: a rate of 0 lets nothing through (\"none\": no limit)")
     return value
+
+
+def _origins(ctx, param, values: tuple) -> tuple:
+    """--allowed-origin: "*", or a site's origin as a browser sends it (scheme://host[:port]);
+    anything else would match no page, silently."""
+    for value in values:
+        if value != "*" and not _site_address(value, path=False):
+            raise click.BadParameter(f"{value!r} is not a site's origin like https://games.example.org "
+                                     f"(http or https, a host, a port if any, nothing after; \"*\": any)")
+    return values
+
+
+def _public_url(ctx, param, value):
+    """--public-url: an http(s) address, the links in e-mails and push messages start with it."""
+    if value is not None and not _site_address(value, path=True):
+        raise click.BadParameter(f"{value!r} is not an address people open, like https://games.example.org")
+    return value
+
+
+def _hosts(ctx, param, values: tuple) -> tuple:
+    if any(not value.strip() for value in values):
+        raise click.BadParameter("a host name, such as games.example.org or *.example.org, not an empty one")
+    return values
+
+
+def _site_address(value: str, path: bool) -> bool:
+    """Whether `value` is an http(s) address with a host (and, unless `path`, nothing after it)."""
+    from urllib.parse import urlsplit
+    try:
+        parts = urlsplit(value.strip())
+        parts.port  # noqa: B018  (raises ValueError for a port that is not one)
+    except ValueError:
+        return False
+    rest_ok = path or (parts.path in ("", "/") and not parts.query and not parts.fragment)
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.username and rest_ok
 
 
 @click.command("serve")
@@ -45,6 +82,7 @@ def _rate(ctx, param, value: str) -> str:
 @click.option("--max-ws-message", default=64 * 1024, show_default=True, type=click.IntRange(min=0),
               envvar="CYCLADES_MAX_WS_MESSAGE", help="bytes of one WebSocket message")
 @click.option("--allowed-origin", "allowed_origins", multiple=True, envvar="CYCLADES_ALLOWED_ORIGINS",
+              callback=_origins,
               help="a site whose pages may open WebSockets here, e.g. https://games.example.org "
                    "(repeat for more; \"*\": any); this server's own host always may")
 @click.option("--game-rate", default="30/minute;300/hour", show_default=True, envvar="CYCLADES_GAME_RATE",
@@ -86,6 +124,7 @@ def _rate(ctx, param, value: str) -> str:
               envvar="CYCLADES_MAX_CONNECTIONS",
               help="connections open in all (0: the open-file limit less what the server needs)")
 @click.option("--allowed-host", "allowed_hosts", multiple=True, envvar="CYCLADES_ALLOWED_HOSTS",
+              callback=_hosts,
               help="a name this server answers to in the Host header, e.g. games.example.org or "
                    "*.example.org (repeat for more; \"*\": any); IP addresses and localhost always")
 @click.option("--sweep-seconds", default=60.0, type=FiniteRange(min=0.05), hidden=True,
@@ -143,7 +182,7 @@ def _rate(ctx, param, value: str) -> str:
               help="its password (better in the environment than on the command line)")
 @click.option("--smtp-from", default="cyclades@localhost", show_default=True, envvar="CYCLADES_SMTP_FROM",
               help="the sender of the e-mails (also the contact of the Web Push messages)")
-@click.option("--public-url", default=None, envvar="CYCLADES_PUBLIC_URL",
+@click.option("--public-url", default=None, envvar="CYCLADES_PUBLIC_URL", callback=_public_url,
               help="the address people open this server at, for the links in e-mails and push "
                    "messages, e.g. https://games.example.org (default: the one printed at start)")
 @click.option("--digest-hour", default=7, show_default=True, type=click.IntRange(0, 23),
