@@ -465,6 +465,16 @@ def test_serve_says_why_it_cannot_use_a_database_before_it_starts(tmp_path, url,
     assert sorted(q.name for q in tmp_path.iterdir()) == ["a-file"]  # no folder, no file made
 
 
+@pytest.mark.parametrize("port", ["70000", "-1"])
+def test_serve_refuses_a_port_that_is_not_one(tmp_path, port):
+    """Port 70000 was taken modulo 65536: the server listened on 4464, not where it was told;
+    -1 was said to be a wrong host. (A process with a timeout: a port let through is served.)"""
+    p = subprocess.run(_serve(port, f"sqlite:///{tmp_path / 'g.db'}"), capture_output=True, text=True,
+                       timeout=60, env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    assert p.returncode == 2 and f"Invalid value for '--port': {port} is not in the range 0<=x<=65535" in p.stderr
+    assert "open http" not in p.stdout and not (tmp_path / "g.db").exists()
+
+
 @pytest.mark.parametrize("option, value, env", [
     ("--bot-delay", "nan", None), ("--bot-delay", "-1", None), ("--bot-delay", "inf", None),
     ("--expire-hours", "nan", None), ("--idle-minutes", "inf", None), ("--bot-seconds", "nan", None),
@@ -472,7 +482,8 @@ def test_serve_says_why_it_cannot_use_a_database_before_it_starts(tmp_path, url,
     ("--ws-rate", "0/second", None), ("--join-rate", "5/minute;0/hour", None),
     ("--allowed-origin", "games.example.org", None), ("--allowed-origin", "https://games.example.org/play", None),
     ("--allowed-origin", "ftp://games.example.org", "CYCLADES_ALLOWED_ORIGINS"), ("--allowed-host", "", None),
-    ("--public-url", "games.example.org", None), ("--public-url", "https://games.example.org:99999", None)])
+    ("--public-url", "games.example.org", None), ("--public-url", "https://games.example.org:99999", None),
+    ("--smtp-from", "Cyclades games", None), ("--smtp-from", "games@", "CYCLADES_SMTP_FROM")])
 def test_serve_refuses_a_setting_it_cannot_use(tmp_path, option, value, env):
     """NaN compares false with both bounds of click's FloatRange, and "inf" passes a lower bound:
     a server whose bots wait NaN seconds or whose games expire after NaN hours would start and

@@ -50,6 +50,16 @@ def _hosts(ctx, param, values: tuple) -> tuple:
     return values
 
 
+def _mailbox(ctx, param, value: str) -> str:
+    """--smtp-from: an address mail can come from (and Web Push's contact, mailto:)."""
+    from email.utils import parseaddr
+    _, address = parseaddr(value)
+    local, _, domain = address.partition("@")
+    if not local or not domain or any(c.isspace() for c in address):
+        raise click.BadParameter(f"{value!r} is not an e-mail address like cyclades@games.example.org")
+    return value
+
+
 def _site_address(value: str, path: bool) -> bool:
     """Whether `value` is an http(s) address with a host (and, unless `path`, nothing after it)."""
     from urllib.parse import urlsplit
@@ -64,7 +74,7 @@ def _site_address(value: str, path: bool) -> bool:
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
-@click.option("--port", default=8000, show_default=True, type=int,
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="port to listen on (0: any free port)")
 @click.option("--db", "db_url", default=None, envvar="CYCLADES_DB",
               help="SQLAlchemy URL of the database, e.g. sqlite:///cyclades.db or "
@@ -181,6 +191,7 @@ def _site_address(value: str, path: bool) -> bool:
 @click.option("--smtp-password", default=None, envvar="CYCLADES_SMTP_PASSWORD",
               help="its password (better in the environment than on the command line)")
 @click.option("--smtp-from", default="cyclades@localhost", show_default=True, envvar="CYCLADES_SMTP_FROM",
+              callback=_mailbox,
               help="the sender of the e-mails (also the contact of the Web Push messages)")
 @click.option("--public-url", default=None, envvar="CYCLADES_PUBLIC_URL", callback=_public_url,
               help="the address people open this server at, for the links in e-mails and push "

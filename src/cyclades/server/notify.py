@@ -34,6 +34,7 @@ import logging
 import secrets
 import time
 from email.message import EmailMessage
+from email.utils import parseaddr
 from html import escape
 
 import sqlalchemy as sa
@@ -501,7 +502,8 @@ class Notifier:
         info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"], "auth": sub["auth"]}}
         try:
             webpush(info, data, vapid_private_key=Vapid02.from_pem(self.vapid_pem.encode()),
-                    vapid_claims={"sub": f"mailto:{self.settings.smtp_from}"}, ttl=24 * 3600, timeout=30)
+                    vapid_claims={"sub": f"mailto:{parseaddr(self.settings.smtp_from)[1]}"},  # the address alone
+                    ttl=24 * 3600, timeout=30)
         except WebPushException as e:
             status = getattr(e.response, "status_code", None)
             if status in (404, 410):  # the browser dropped the subscription: forget it
