@@ -661,6 +661,21 @@ def _pyspiel():
     return pyspiel
 
 
+@pytest.mark.parametrize("params, words", [
+    ({"seeds": -1}, "seeds is 0 (a fresh deal), 1 (the deal of seed) or more, not -1"),
+    ({"max_game_length": 0}, "max_game_length is 1 or more, not 0"),
+    ({"max_cycles": -3}, "max_cycles is 1 or more, not -3"),
+])
+def test_openspiel_parameters_a_game_cannot_be_played_with_are_refused(params, words):
+    """seeds -1 left the opening chance node without outcomes, a length of 0 ended every game
+    at its first move, a cycle limit of -3 after its first cycle (0 is no limit, as documented)."""
+    pyspiel = _pyspiel()
+    with pytest.raises(ValueError) as e:
+        pyspiel.load_game("cyclades", params)
+    assert str(e.value) == words
+    assert not pyspiel.load_game("cyclades", {"max_cycles": 0}).new_initial_state().is_terminal()
+
+
 def test_openspiel_random_sim_test():
     """OpenSpiel's own random simulation test, with serialization, in two modes."""
     pyspiel = _pyspiel()

@@ -94,6 +94,10 @@ class CycladesGame(pyspiel.Game):
     def __init__(self, params=None):
         p = dict(_DEFAULT_PARAMS)
         p.update(params or {})
+        if int(p["seeds"]) < 0:  # (no chance outcome at all: the game could not begin)
+            raise ValueError(f"seeds is 0 (a fresh deal), 1 (the deal of seed) or more, not {p['seeds']}")
+        if int(p["max_game_length"]) < 1:
+            raise ValueError(f"max_game_length is 1 or more, not {p['max_game_length']}")
         self.options = p
         self._starts = {}
         self._engine_options = game_options(
