@@ -32,6 +32,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from arguments import duration
+
 from cyclades.server.testing import ServerProcess
 
 
@@ -113,11 +115,11 @@ def background(http):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--levels", default="0,10,50", help="background all-bot games, in turn")
-    ap.add_argument("--seconds", type=float, default=40, help="measured seconds per level")
-    ap.add_argument("--warmup", type=float, default=5, help="seconds before each measurement")
+    ap.add_argument("--seconds", type=duration(), default=40, help="measured seconds per level")
+    ap.add_argument("--warmup", type=duration(zero=True), default=5, help="seconds before each measurement")
     ap.add_argument("--agent", default="mcts", help="the bots' agent, everywhere")
-    ap.add_argument("--bot-delay", type=float, default=0.3, help="the background bots' delay")
-    ap.add_argument("--budget", type=float, default=600, help="stop after about this many seconds")
+    ap.add_argument("--bot-delay", type=duration(zero=True), default=0.3, help="the background bots' delay")
+    ap.add_argument("--budget", type=duration(), default=600, help="stop after about this many seconds")
     ap.add_argument("--server-args", default="", help="more `cyclades serve` options")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()

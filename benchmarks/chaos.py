@@ -48,6 +48,7 @@ from pathlib import Path
 
 import httpx
 import sqlalchemy as sa
+from arguments import at_least, duration
 
 import cyclades
 from cyclades.server.testing import PrivatePostgres, ServerProcess, at_once
@@ -356,18 +357,18 @@ def check(url, stats, settle_from) -> dict:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=600,
+    ap.add_argument("--seconds", type=duration(), default=600,
                     help="seconds of chaos at most (then --settle seconds without)")
-    ap.add_argument("--rounds", type=int, default=0, help="rounds of --events at most (0: no limit)")
+    ap.add_argument("--rounds", type=at_least(0), default=0, help="rounds of --events at most (0: no limit)")
     ap.add_argument("--events", default="kill,kill,kill,kill,outage",
                     help="one round of chaos: kill (a process, kill -9) and outage (the database)")
-    ap.add_argument("--gap", type=float, default=15, help="seconds of play after each event")
-    ap.add_argument("--processes", type=int, default=3)
-    ap.add_argument("--games", type=int, default=8, help="tables at a time (half with people)")
-    ap.add_argument("--calm", type=float, default=5, help="seconds of play before the chaos")
-    ap.add_argument("--outage", type=float, default=10, help="seconds the database is down each time")
-    ap.add_argument("--settle", type=float, default=25, help="seconds without chaos at the end")
-    ap.add_argument("--bot-delay", type=float, default=0.05)
+    ap.add_argument("--gap", type=duration(zero=True), default=15, help="seconds of play after each event")
+    ap.add_argument("--processes", type=at_least(1), default=3)
+    ap.add_argument("--games", type=at_least(1), default=8, help="tables at a time (half with people)")
+    ap.add_argument("--calm", type=duration(zero=True), default=5, help="seconds of play before the chaos")
+    ap.add_argument("--outage", type=duration(), default=10, help="seconds the database is down each time")
+    ap.add_argument("--settle", type=duration(zero=True), default=25, help="seconds without chaos at the end")
+    ap.add_argument("--bot-delay", type=duration(zero=True), default=0.05)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fsync", action="store_true", help="the database syncs its writes (slower)")
     ap.add_argument("--json", help="write the figures here")

@@ -32,6 +32,7 @@ import sqlalchemy as sa
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # notifications.py
 sys.path.insert(0, str(Path(__file__).resolve().parent))                 # multi_bench.py
+from arguments import at_least, duration
 from multi_bench import pg_database
 from notifications import PushEndpoint, ServerTime, SmtpSink
 
@@ -95,10 +96,10 @@ def time_sweeps(store, at, repeat=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pg", default=os.environ.get("CYCLADES_TEST_PG"))
-    ap.add_argument("--accounts", type=int, default=1000)
-    ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--workers", type=int, default=2, help="server processes on the database")
-    ap.add_argument("--budget", type=float, default=600, help="seconds the timeouts may take")
+    ap.add_argument("--accounts", type=at_least(1), default=1000)
+    ap.add_argument("--games", type=at_least(1), default=300)
+    ap.add_argument("--workers", type=at_least(1), default=2, help="server processes on the database")
+    ap.add_argument("--budget", type=duration(), default=600, help="seconds the timeouts may take")
     a = ap.parse_args()
     if not a.pg:
         sys.exit("PostgreSQL: give --pg URL or set CYCLADES_TEST_PG (tools/test-postgres.sh)")

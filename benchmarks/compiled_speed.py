@@ -39,6 +39,8 @@ import subprocess
 import sys
 import time
 
+from arguments import at_least
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PLAYER_COUNTS = (3, 4, 5)
@@ -128,12 +130,12 @@ def main(argv=None):
                     help="src/ directory of a compiled build (tools/build_compiled.py); repeatable")
     ap.add_argument("--pure", default=os.path.join(ROOT, "src"),
                     help="src/ directory of the pure-Python code (default: this checkout's)")
-    ap.add_argument("--rounds", type=int, default=5, help="rounds, every side once in each (default 5)")
-    ap.add_argument("--games", type=int, default=9, help="random games per side and round (default 9)")
-    ap.add_argument("--positions", type=int, default=4,
+    ap.add_argument("--rounds", type=at_least(1), default=5, help="rounds, every side once in each (default 5)")
+    ap.add_argument("--games", type=at_least(1), default=9, help="random games per side and round (default 9)")
+    ap.add_argument("--positions", type=at_least(1), default=4,
                     help="MCTS positions searched per side and round (default 4; 0: no MCTS)")
-    ap.add_argument("--iterations", type=int, default=100, help="MCTS iterations per decision")
-    ap.add_argument("--repeat", type=int, default=3,
+    ap.add_argument("--iterations", type=at_least(1), default=100, help="MCTS iterations per decision")
+    ap.add_argument("--repeat", type=at_least(1), default=3,
                     help="runs of each game and search, the fastest kept (default 3)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--records", help=argparse.SUPPRESS)

@@ -46,6 +46,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "src"))  # measure this checkout, not an installed copy
 
 import env_speed  # noqa: E402  (benchmarks/env_speed.py, beside this file)
+from arguments import at_least, duration  # noqa: E402  (beside this file)
 from profile_report import print_profile  # noqa: E402  (beside this file)
 
 import cyclades  # noqa: E402
@@ -605,10 +606,10 @@ def profile(n, top):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=0,
+    ap.add_argument("--games", type=at_least(0), default=0,
                     help="play exactly N games per configuration (3p, 4p, 5p, catanatron) "
                          "instead of a time budget")
-    ap.add_argument("--seconds", type=float, default=None,
+    ap.add_argument("--seconds", type=duration(), default=None,
                     help="wall-clock budget of timed games per engine (default 20, quick 1.5)")
     ap.add_argument("--quick", action="store_true", help="a short run of a few seconds (CI guard)")
     ap.add_argument("--update-baseline", action="store_true",
@@ -617,9 +618,9 @@ def main(argv=None):
     ap.add_argument("--no-memory", action="store_true", help="skip the memory and size figures")
     ap.add_argument("--no-env", action="store_true",
                     help="skip the learning environments' figures (env_speed.py)")
-    ap.add_argument("--profile", type=int, metavar="N", default=0,
+    ap.add_argument("--profile", type=at_least(0), metavar="N", default=0,
                     help="instead: cProfile over N random 5-player games, top functions")
-    ap.add_argument("--top", type=int, default=30, help="rows of the profile (default 30)")
+    ap.add_argument("--top", type=at_least(1), default=30, help="rows of the profile (default 30)")
     ap.add_argument("--rss-child", choices=("cyclades", "catanatron"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.rss_child:

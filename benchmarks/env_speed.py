@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "src"))  # measure this checkout, not an installed copy
 
+from arguments import at_least, duration  # noqa: E402  (beside this file)
 from profile_report import print_profile  # noqa: E402  (beside this file)
 
 import cyclades  # noqa: E402
@@ -229,17 +230,17 @@ def profile(games, players=3, top=25):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=None,
+    ap.add_argument("--seconds", type=duration(), default=None,
                     help="seconds of games for each of PettingZoo, raw_env and the engine "
                          "(default 10, quick 1.5)")
-    ap.add_argument("--games", type=int, default=0, help="exactly N games each instead")
-    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--games", type=at_least(0), default=0, help="exactly N games each instead")
+    ap.add_argument("--players", type=at_least(2), default=3)
     ap.add_argument("--quick", action="store_true", help="a short run, no vector environments")
     ap.add_argument("--no-vector", action="store_true", help="skip the vector environments")
-    ap.add_argument("--vector-seconds", type=float, default=3.0,
+    ap.add_argument("--vector-seconds", type=duration(), default=3.0,
                     help="seconds per vector configuration (default 3)")
     ap.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
-    ap.add_argument("--profile", type=int, metavar="N", default=0,
+    ap.add_argument("--profile", type=at_least(0), metavar="N", default=0,
                     help="instead: cProfile over N PettingZoo games, top functions")
     args = ap.parse_args(argv)
     if not available():

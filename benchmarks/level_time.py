@@ -17,6 +17,8 @@ import argparse
 import statistics
 import time
 
+from arguments import at_least
+
 
 def positions(count, seed=11):
     """Decisions with at least 3 options, at points spread over seeded greedy games."""
@@ -53,7 +55,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agents", default="expert,strong",
                     help='agent specs, as for tournaments: "expert,mcts:iterations=900,value=shipped"')
-    ap.add_argument("--positions", type=int, default=16)
+    ap.add_argument("--positions", type=at_least(1), default=16)
     args = ap.parse_args()
     from cyclades.agents import make_agent
     from cyclades.agents.tournament import split_agents

@@ -19,6 +19,8 @@ import argparse
 import os
 import time
 
+from arguments import at_least, duration
+
 
 def positions(count, seed=3):
     """Mid-game positions with at least 3 options for the player to move."""
@@ -68,8 +70,8 @@ def measure(workers, seconds, games):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=1.0, help="budget per decision")
-    ap.add_argument("--positions", type=int, default=6)
+    ap.add_argument("--seconds", type=duration(), default=1.0, help="budget per decision")
+    ap.add_argument("--positions", type=at_least(1), default=6)
     ap.add_argument("--workers", default="1,2", help="worker counts to compare")
     args = ap.parse_args()
     games = positions(args.positions)

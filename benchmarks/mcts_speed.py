@@ -39,6 +39,8 @@ import subprocess
 import sys
 import time
 
+from arguments import at_least
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 TARGET = 2.0
@@ -127,9 +129,9 @@ def main(argv=None):
     ap.add_argument("--new", default=os.path.join(ROOT, "src"),
                     help="the new code's src/ directory (default: this checkout's; for example "
                          "a compiled build's, tools/build_compiled.py)")
-    ap.add_argument("--rounds", type=int, default=3, help="old/new alternations (default 3)")
-    ap.add_argument("--positions", type=int, default=6, help="positions searched per round")
-    ap.add_argument("--iterations", type=int, default=100, help="iterations per decision")
+    ap.add_argument("--rounds", type=at_least(1), default=3, help="old/new alternations (default 3)")
+    ap.add_argument("--positions", type=at_least(1), default=6, help="positions searched per round")
+    ap.add_argument("--iterations", type=at_least(1), default=100, help="iterations per decision")
     ap.add_argument("--options", default="",
                     help="the new side's mcts options, e.g. width=4,c=0.3 (default: its defaults)")
     ap.add_argument("--games", default="",

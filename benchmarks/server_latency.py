@@ -38,6 +38,8 @@ from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # multi_bench.py
+from arguments import at_least, duration
+
 from cyclades.server.testing import ServerProcess
 
 
@@ -125,11 +127,11 @@ def bot_decisions(http, ids):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--decisions", type=int, default=100, help="timed decisions per measurement")
-    ap.add_argument("--bot-delay", type=float, default=0.3,
+    ap.add_argument("--decisions", type=at_least(1), default=100, help="timed decisions per measurement")
+    ap.add_argument("--bot-delay", type=duration(zero=True), default=0.3,
                     help="seconds the background games' bots wait before each decision")
-    ap.add_argument("--budget", type=float, default=240, help="stop after about this many seconds")
-    ap.add_argument("--max-games", type=int, default=1500)
+    ap.add_argument("--budget", type=duration(), default=240, help="stop after about this many seconds")
+    ap.add_argument("--max-games", type=at_least(1), default=1500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--parts", default="single,multi,memory,restart",
                     help="what to measure, comma-separated: single (one SQLite process: latency, "
@@ -140,9 +142,9 @@ def main():
                     help="a PostgreSQL URL whose server may create databases (default: "
                          "$CYCLADES_TEST_PG; without it the PostgreSQL parts are skipped)")
     ap.add_argument("--processes", default="1,2,4", help="server processes to compare (multi)")
-    ap.add_argument("--people", type=int, default=40, help="simulated people playing at once (multi)")
-    ap.add_argument("--seconds", type=float, default=20, help="measured seconds per configuration (multi)")
-    ap.add_argument("--restart-games", type=int, default=10_000, help="stored games (restart)")
+    ap.add_argument("--people", type=at_least(1), default=40, help="simulated people playing at once (multi)")
+    ap.add_argument("--seconds", type=duration(), default=20, help="measured seconds per configuration (multi)")
+    ap.add_argument("--restart-games", type=at_least(1), default=10_000, help="stored games (restart)")
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     if parts - {"single"}:

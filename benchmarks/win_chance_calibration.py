@@ -21,6 +21,8 @@ import random
 import statistics
 from pathlib import Path
 
+from arguments import at_least
+
 
 def replayed_points(run: Path, games: int, held_every: int):
     """(game index, position, outcome) at the end of every cycle of the run's held-out games."""
@@ -63,10 +65,10 @@ def deciles(pairs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", type=Path)
-    ap.add_argument("--games", type=int, default=40)
-    ap.add_argument("--held-out-every", type=int, default=10)
+    ap.add_argument("--games", type=at_least(1), default=40)
+    ap.add_argument("--held-out-every", type=at_least(1), default=10)
     ap.add_argument("--weights", default=None, help="a weights file (default: the shipped one)")
-    ap.add_argument("--iterations", type=int, default=100)
+    ap.add_argument("--iterations", type=at_least(1), default=100)
     args = ap.parse_args()
     from cyclades.agents import advice
     from cyclades.agents import evaluation as ev

@@ -114,3 +114,23 @@ def test_mcts_speed_refuses_a_wrong_flag_with_a_usage_error(flags, named):
     assert run.returncode == 2, run.stdout + run.stderr
     assert named in run.stderr and "Traceback" not in run.stderr
     assert "round" not in run.stdout
+
+
+@pytest.mark.parametrize("script, flags, words", [
+    ("level_time.py", ["--positions", "0"], "argument --positions: 0 is below 1"),
+    ("mcts_parallel.py", ["--seconds", "nan"], "argument --seconds: nan is not a finite number of seconds, above 0"),
+    ("win_chance_calibration.py", ["somewhere", "--games", "-3"], "argument --games: -3 is below 1"),
+    ("engine_speed.py", ["--games", "x"], "argument --games: 'x' is not a whole number"),
+    ("env_speed.py", ["--players", "1"], "argument --players: 1 is below 2"),
+    ("chaos.py", ["--outage", "0"], "argument --outage: 0 is not a finite number of seconds, above 0"),
+    ("server_latency.py", ["--budget", "inf"], "argument --budget: inf is not a finite number of seconds, above 0"),
+    ("compiled_speed.py", ["--repeat", "0"], "argument --repeat: 0 is below 1"),
+])
+def test_a_benchmark_refuses_a_count_or_time_out_of_its_range(script, flags, words):
+    """benchmarks/arguments.py: 0 positions was an IndexError once the positions were made, 0
+    games a division by zero at the end of a run; now a usage error naming the flag (exit 2)."""
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", script), *flags],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert words in run.stderr and "Traceback" not in run.stderr
+
