@@ -1,6 +1,6 @@
 """The click parameter types the commands share, the server's and the tools' alike (cli/,
-agents/cli.py and server/cli.py); here, below them all, so that none imports another for them:
-finite numbers, and the files and folders a command writes.
+agents/cli.py, server/cli.py; server/store.py reads its folder check): here, below them all, so
+that none imports another for them: finite numbers, and the files and folders a command writes.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ class FiniteRange(click.FloatRange):
         return number
 
 
-def _writable_folder(folder: str) -> str | None:
-    """Why files cannot be made in `folder` (None: they can)."""
+def folder_problem(folder: str) -> str | None:
+    """Why files cannot be made in `folder` (None: they can), the folder named."""
     if not os.path.isdir(folder):
         return f"{folder}: {'a file, not a folder' if os.path.exists(folder) else 'no such folder'}"
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -42,7 +42,7 @@ class OutputFile(click.Path):
 
     def convert(self, value, param, ctx):
         path = super().convert(value, param, ctx)
-        why = _writable_folder(os.path.dirname(os.path.abspath(path)))
+        why = folder_problem(os.path.dirname(os.path.abspath(path)))
         if why:
             self.fail(why, param, ctx)
         return path
@@ -60,7 +60,7 @@ class OutputFolder(click.Path):
         nearest = os.path.abspath(path)
         while not os.path.exists(nearest):
             nearest = os.path.dirname(nearest)
-        why = _writable_folder(nearest)
+        why = folder_problem(nearest)
         if why:
             self.fail(why, param, ctx)
         return path

@@ -19,6 +19,8 @@ import time
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from ..click_types import folder_problem
+
 metadata = sa.MetaData()
 
 games = sa.Table(
@@ -135,10 +137,9 @@ def database_problem(url: str) -> str | None:
                 "their own, and every game would be lost at a stop. Use a file "
                 "(--db sqlite:///path/cyclades.db) or PostgreSQL")
     if backend == "sqlite" and not parsed.query.get("uri"):
-        folder = os.path.dirname(os.path.abspath(parsed.database))
-        if not os.path.isdir(folder):
-            kind = "a file, not a folder" if os.path.exists(folder) else "no such folder"
-            return f"{folder}, the folder of the SQLite file of {shown}: {kind}"
+        why = folder_problem(os.path.dirname(os.path.abspath(parsed.database)))
+        if why:
+            return f"{why} (the folder of the SQLite file of {shown})"
     try:
         Store(url).close()
     except (ImportError, sa.exc.NoSuchModuleError) as e:
