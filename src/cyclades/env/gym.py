@@ -273,7 +273,11 @@ class CompactActions(gym.Wrapper):
 
     def __init__(self, env, slots):
         super().__init__(env)
-        self.slots = np.unique(np.asarray(slots, dtype=np.int64))
+        given, n = np.asarray(slots), env.action_space.n
+        if given.size and (not np.issubdtype(given.dtype, np.integer) or given.min() < 0 or given.max() >= n):
+            # (a negative slot would read the mask from its end, a fraction be cut to another slot)
+            raise ValueError(f"slots are whole numbers, indexes of the action space 0..{n - 1}")
+        self.slots = np.unique(given.astype(np.int64))
         self.other = len(self.slots)             # the last action: another legal one
         self._outside = np.ones(env.action_space.n, dtype=bool)
         self._outside[self.slots] = False
