@@ -296,6 +296,8 @@ def test_invariants_name_a_placement_that_cannot_be_completed():
     ({"max_cycles": -2}, "max_cycles is 1 or more, not -2"),
     ({"max_cycles": 2.5}, "max_cycles is a whole number, not 2.5"),
     ({"max_cycles": "10"}, "max_cycles is a whole number, not '10'"),
+    ({"seed": "abc"}, "seed is a whole number, not 'abc'"),
+    ({"seed": 1.5}, "seed is a whole number, not 1.5"),
 ])
 def test_a_count_that_is_no_whole_number_is_refused_when_the_game_is_made(options, words):
     """The number of players and the cycle limit (R21's guard) are whole numbers: "3" failed
@@ -303,7 +305,7 @@ def test_a_count_that_is_no_whole_number_is_refused_when_the_game_is_made(option
     first cycle, and 2.5 or "10" were written into its record as they were. A numpy integer is
     a whole number."""
     with pytest.raises(ValueError) as e:
-        cyclades.new_game(seed=1, **options)
+        cyclades.new_game(**{"seed": 1, **options})
     assert str(e.value) == words
     import numpy as np
 

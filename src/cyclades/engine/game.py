@@ -92,7 +92,7 @@ class Game(Context):
             raise ValueError(f"unknown ruleset {ruleset!r}; known: {sorted(RULESETS)}")
         if chance not in CHANCE_MODES:
             raise ValueError(f"chance is one of {CHANCE_MODES}, not {chance!r}")
-        players = _count("players", players)
+        players, seed = _count("players", players), _count("seed", seed)
         if max_cycles is not None:
             max_cycles = _count("max_cycles", max_cycles, least=1)
         r = RULESETS[ruleset]
@@ -314,9 +314,9 @@ class Game(Context):
 
 
 def _count(name: str, value: Any, least: int | None = None) -> int:
-    """A count given to `Game.new` as a plain int (a numpy integer is one too): 2.5, "3", None
-    or True would fail deep in the set-up, be written into the record as they are, or never
-    end a game."""
+    """A whole number given to `Game.new` as a plain int (a numpy integer is one too): 2.5, "3",
+    None or True would fail deep in the set-up, be written into the record as they are, or
+    never end a game."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} is a whole number, not {value!r}")
     if least is not None and value < least:
