@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src")]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "web"), str(ROOT / "src")]
 
 import httpx  # noqa: E402
 from serverproc import launch, served  # noqa: E402
