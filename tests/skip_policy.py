@@ -113,8 +113,8 @@ def sample_key(item) -> str:
 def pytest_collection_modifyitems(config, items):
     """Mark the slow sample before `-m` selects: the cases of each slow test whose id hashes
     to 0 modulo SLOW_SAMPLE_EVERY (a fixed choice, spread over seeds and modes), or the
-    first of them if none does. A test marked `slow(sample=False)` (one long run: the compiled
-    build, the chaos run) is left out of the sample: it runs on demand only."""
+    first of them if none does. A test marked `slow(sample=False)` (one long run: the chaos run)
+    is left out of the sample: it runs on demand only."""
     by_test: dict[str, list] = {}
     for item in items:
         slow = item.get_closest_marker("slow")

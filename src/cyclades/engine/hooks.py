@@ -121,7 +121,9 @@ def plug_class(cls: C, owner: str) -> C:
     """Plug in the methods of `cls` marked with `@plugs`, under `owner` (the card's name)."""
     for attr in vars(cls).values():
         fn = attr.__func__ if isinstance(attr, (staticmethod, classmethod)) else attr
-        for mark in getattr(fn, "__plugs__", ()):
+        # The marks are on the function; a staticmethod copies them (Python 3.10+), and in the
+        # compiled build (Cython) only the staticmethod has them.
+        for mark in getattr(fn, "__plugs__", None) or getattr(attr, "__plugs__", ()):
             target = getattr(cls, fn.__name__)  # the function as the class hands it out
             if isinstance(mark.point, Table):
                 mark.point.plug(mark.key, target, owner)
