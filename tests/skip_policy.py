@@ -113,7 +113,7 @@ def sample_key(item) -> str:
 def pytest_collection_modifyitems(config, items):
     """Mark the slow sample before `-m` selects: the cases of each slow test whose id hashes
     to 0 modulo SLOW_SAMPLE_EVERY (a fixed choice, spread over seeds and modes), or the
-    first of them if none does. A test marked `slow(sample=False)` (one long run: the chaos run)
+    first of them if none does. A test marked `slow(sample=False)` (one long run: a whole browser game)
     is left out of the sample: it runs on demand only."""
     by_test: dict[str, list] = {}
     for item in items:
