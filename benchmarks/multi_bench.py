@@ -228,20 +228,25 @@ def populate(url, n, seed):
 def replay_estimate(recs, kinds, sample=60):
     """Seconds the server would take to replay every unfinished game before answering (as it
     did before): a sample of the stored games replayed as Manager.load did, scaled up."""
-    from types import SimpleNamespace
-
-    from cyclades.server.sessions import replay
+    from cyclades.server.sessions import Manager, replay
+    from cyclades.server.store import Store
     unfinished = [gid for gid, (k, _, _) in kinds.items() if k != "over"]
     by_len = {}
     for options, acts, _g, kind in recs:
         by_len.setdefault(kind, []).append((options, acts))
     pool = [(o, a) for k, xs in by_len.items() if k != "over" for o, a in xs]
-    t = time.perf_counter()
-    for o, a in pool[:sample]:
-        seats = [{"kind": "human", "name": "x", "token": "t", "joined": True} for _ in range(3)]
-        replay(SimpleNamespace(bot_delay=0.3), "g", {"format": 1, "options": o, "actions": a},
-               {"seats": seats, "created": 0, "settings": {}})
-    per = (time.perf_counter() - t) / min(sample, len(pool))
+    with tempfile.TemporaryDirectory() as tmp:
+        # A manager of its own (a session needs one); nothing is stored, no bot is asked.
+        manager = Manager(Store(f"sqlite:///{tmp}/replay.db"), bot_workers=0)
+        try:
+            t = time.perf_counter()
+            for o, a in pool[:sample]:
+                seats = [{"kind": "human", "name": "x", "token": "t", "joined": True} for _ in range(3)]
+                replay(manager, "g", {"format": 1, "options": o, "actions": a},
+                       {"seats": seats, "created": 0, "settings": {}})
+            per = (time.perf_counter() - t) / min(sample, len(pool))
+        finally:
+            asyncio.run(manager.stop())
     return per * len(unfinished), per
 
 

@@ -134,3 +134,16 @@ def test_a_benchmark_refuses_a_count_or_time_out_of_its_range(script, flags, wor
     assert run.returncode == 2, run.stdout + run.stderr
     assert words in run.stderr and "Traceback" not in run.stderr
 
+
+
+def test_the_restart_benchmark_replays_stored_games_as_the_server_does(tmp_path, monkeypatch):
+    """benchmarks/multi_bench.py's estimate of a restart that replays every game first: it
+    handed the server's replay a stand-in manager, which broke (AttributeError) once a session
+    was made by its manager, and server_latency.py ended in that traceback after minutes of
+    its other parts."""
+    monkeypatch.syspath_prepend(os.path.join(ROOT, "benchmarks"))
+    import multi_bench
+    kinds, decisions, records = multi_bench.populate(f"sqlite:///{tmp_path}/games.db", 40, 1)
+    total, per_game = multi_bench.replay_estimate(records, kinds, sample=5)
+    unfinished = sum(kind != "over" for kind, _, _ in kinds.values())
+    assert decisions > 0 and 0 < per_game < 5 and total == pytest.approx(per_game * unfinished)
