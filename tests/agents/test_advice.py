@@ -103,8 +103,9 @@ def test_a_hint_is_a_legal_action_with_a_reason():
     assert h.action in g.legal_actions()
     readable(h.reason)
     assert h.to_json()["action"] == h.action.to_json()
-    with pytest.raises(ValueError):
-        hint(g, (g.to_move + 1) % 3)  # not that player's move
+    other = (g.to_move + 1) % 3
+    with pytest.raises(ValueError, match=f"player_{other} has no decision to take now"):
+        hint(g, other)  # not that player's move: refused by name, before any view is read
 
 
 def test_a_hint_uses_only_the_players_view():
