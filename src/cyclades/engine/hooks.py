@@ -123,7 +123,7 @@ def plug_class(cls: C, owner: str) -> C:
         fn = attr.__func__ if isinstance(attr, (staticmethod, classmethod)) else attr
         # The marks are on the function; a staticmethod copies them (Python 3.10+), and in the
         # compiled build (Cython) only the staticmethod has them.
-        for mark in getattr(fn, "__plugs__", None) or getattr(attr, "__plugs__", ()):
+        for mark in getattr(fn, "__plugs__", ()) or getattr(attr, "__plugs__", ()):
             target = getattr(cls, fn.__name__)  # the function as the class hands it out
             if isinstance(mark.point, Table):
                 mark.point.plug(mark.key, target, owner)
