@@ -132,7 +132,7 @@ def test_the_server_speaks_the_asked_language(tmp_path):
         assert "Poséidon" in http.get("/api/content", params={"lang": "fr"}).text
         strings = http.get("/strings/fr.js").text
         assert strings.startswith("globalThis.CYCLADES_STRINGS = ") and '"Scylla et Charybde"' in strings
-        assert "Nouvelle partie" in http.get("/", cookies={"cyclades_lang": "fr"}).text
+        assert "Nouvelle partie" in http.get("/", headers={"cookie": "cyclades_lang=fr"}).text
         # the switch: a cookie for this browser, and the account's setting, which a login brings back
         assert http.post("/api/language", json={"lang": "xx"}).status_code == 422
         r = http.post("/api/account/signup", json={"name": "Zoé", "password": "une phrase assez longue"})

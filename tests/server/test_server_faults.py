@@ -95,8 +95,8 @@ def test_a_database_outage_answers_503_and_every_game_goes_on_by_itself(tmp_path
         servers = [ServerProcess(pg.url, bot_delay=0.05, log_path=str(tmp_path / f"{n}.log"),
                                  args=[*TTL, "--sweep-seconds", "1"], env=ENV, timeout=60).start()
                    for n in "ab"]
+        a, b = clients(servers)
         try:
-            a, b = (httpx.Client(base_url=s.url, timeout=20) for s in servers)
             bots = a.post("/api/games", json={"players": 3, "seats": ["random"] * 3}).json()["game_id"]
             h = b.post("/api/games", json={"players": 3, "seats": ["you", "random", "greedy"]}).json()
             gid, tok = h["game_id"], h["seats"][0]["token"]
@@ -127,6 +127,8 @@ def test_a_database_outage_answers_503_and_every_game_goes_on_by_itself(tmp_path
             st = play_until(b, gid, tok, rng, lambda st: st["version"] > 40 or st["status"] == "over")
             assert st["version"] > 40 or st["status"] == "over"
         finally:
+            for c in (a, b):
+                c.close()
             for s in servers:
                 s.stop()
     for n in "ab":
@@ -141,8 +143,8 @@ def test_a_locked_sqlite_file_holds_the_bots_back_until_it_is_free(tmp_path):
     db = tmp_path / "g.db"
     srv = ServerProcess(f"sqlite:///{db}", bot_delay=0.02, log_path=str(tmp_path / "s.log"),
                         env={"CYCLADES_SQLITE_BUSY_SECONDS": "0.5"}).start()
+    c = httpx.Client(base_url=srv.url, timeout=20)
     try:
-        c = httpx.Client(base_url=srv.url, timeout=20)
         gid = c.post("/api/games", json={"players": 3, "seats": ["random"] * 3}).json()["game_id"]
         wait(lambda: version(c, gid) > 10, what="the bots to play")
         lock = sqlite3.connect(db, timeout=10, isolation_level=None)
@@ -157,6 +159,7 @@ def test_a_locked_sqlite_file_holds_the_bots_back_until_it_is_free(tmp_path):
             lock.close()
         wait(lambda: version(c, gid) > held + 10, 30, "the bots to go on")
     finally:
+        c.close()
         srv.stop()
     text = clean_log(tmp_path / "s.log")
     assert "trying again" in text
@@ -183,8 +186,8 @@ def test_a_bot_worker_killed_three_times_or_hung_does_not_stop_its_game(tmp_path
     a hang): each time the decision fails, and the game's bots go on after a pause."""
     srv = ServerProcess(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0.0, log_path=str(tmp_path / "s.log"),
                         args=["--bot-workers", "1", "--bot-seconds", "0.3"]).start()
+    c = httpx.Client(base_url=srv.url, timeout=20)
     try:
-        c = httpx.Client(base_url=srv.url, timeout=20)
         # mcts at its budget: every decision takes its worker about 0.3 s
         gid = c.post("/api/games", json={"players": 3, "seats": ["mcts"] * 3}).json()["game_id"]
         wait(lambda: version(c, gid) > 3, 60, "the bots to play")
@@ -203,6 +206,7 @@ def test_a_bot_worker_killed_three_times_or_hung_does_not_stop_its_game(tmp_path
         stopped = version(c, gid)
         wait(lambda: version(c, gid) > stopped + 3, 60, "the bots to go on after a hang")
     finally:
+        c.close()
         srv.stop()
     text = clean_log(tmp_path / "s.log")
     assert "the bot's worker died 3 times" in text and "its worker (pid" in text
@@ -262,7 +266,17 @@ def pair(db_url, tmp_path_factory):
 
 
 def clients(servers):
+    """An HTTP client for each server (the caller closes them)."""
     return [httpx.Client(base_url=s.url, timeout=20) for s in servers]
+
+
+@pytest.fixture
+def ab(pair):
+    """A client of each of the pair's processes, closed after the test."""
+    both = clients(pair)
+    yield both
+    for c in both:
+        c.close()
 
 
 def friends_game(c, n=3):
@@ -275,10 +289,10 @@ def to_move_seat(st):
     return next(s["seat"] for s in st["seats"] if st["view"]["to_move"] in s["factions"])
 
 
-def test_a_revoked_token_never_acts_through_the_other_process(pair):
+def test_a_revoked_token_never_acts_through_the_other_process(ab):
     """The host gives the seat to a new invitation link through B; the old token's decision,
     at once through A (which may not have heard yet), is refused: 10 times, none accepted."""
-    a, b = clients(pair)
+    a, b = ab
     accepted = 0
     for _ in range(10):
         gid, toks, host = friends_game(a)
@@ -298,10 +312,10 @@ def test_a_revoked_token_never_acts_through_the_other_process(pair):
     assert accepted == 0
 
 
-def test_a_revoked_token_never_acts_through_an_open_websocket(pair):
+def test_a_revoked_token_never_acts_through_an_open_websocket(pair, ab):
     """A WebSocket opened on A with the token; the host's own seat given to a bot through B
     (the host may, while at the table); the socket's decision is refused, as the seats stored."""
-    a, b = clients(pair)
+    a, b = ab
     for _ in range(5):
         gid, toks, host = friends_game(a)
         rng = random.Random(2)
@@ -328,11 +342,11 @@ def test_a_revoked_token_never_acts_through_an_open_websocket(pair):
         assert state(b, gid)["version"] == first["version"]  # nothing was stored
 
 
-def test_a_join_racing_the_host_never_leaves_a_seat_open_and_joined(pair):
+def test_a_join_racing_the_host_never_leaves_a_seat_open_and_joined(ab):
     """The friend's link is used (which marks the seat joined) while the host opens the seat,
     through the other process, at the same moment: 20 races, never a seat that is open, has
     no token and counts as joined (nobody could ever take it)."""
-    a, b = clients(pair)
+    a, b = ab
     for _ in range(20):
         gid, toks, host = friends_game(a)
         out = [r.status_code for r in at_once(
@@ -345,10 +359,10 @@ def test_a_join_racing_the_host_never_leaves_a_seat_open_and_joined(pair):
             assert r.status_code in (200, 429), r.text
 
 
-def test_one_rematch_per_game_across_processes(pair):
+def test_one_rematch_per_game_across_processes(ab):
     """Both processes asked for the rematch of a finished game at the same moment: one new
     game, the same answer through both, 3 times."""
-    a, b = clients(pair)
+    a, b = ab
     for _ in range(3):
         gid = a.post("/api/games", json={"players": 3, "seats": ["random"] * 3, "max_cycles": 1}).json()["game_id"]
         wait(lambda g=gid: state(b, g)["status"] == "over", 60, "the game to end")
@@ -367,8 +381,9 @@ def test_one_rematch_per_game_across_processes(pair):
 @pytest.fixture(scope="module")
 def one(tmp_path_factory):
     d = tmp_path_factory.mktemp("one")
-    with ServerProcess(f"sqlite:///{d / 'g.db'}", bot_delay=0.0, log_path=str(d / "s.log")) as srv:
-        yield httpx.Client(base_url=srv.url, timeout=20)
+    with (ServerProcess(f"sqlite:///{d / 'g.db'}", bot_delay=0.0, log_path=str(d / "s.log")) as srv,
+          httpx.Client(base_url=srv.url, timeout=20) as c):
+        yield c
     clean_log(d / "s.log")
 
 
