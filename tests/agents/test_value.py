@@ -380,6 +380,52 @@ def test_train_learns_a_policy_head_from_the_search_s_root_visits(tmp_path):
     assert MCTSAgent(seed=1, iterations=10, value=str(out), prior=1).choose(obs) in g.legal_actions()
 
 
+def test_the_policy_s_reward_target_is_the_softmax_of_the_candidates_mean_rewards():
+    torch = pytest.importorskip("torch")  # the train extra (CI installs it)
+    from cyclades.cli.train import _Batches
+
+    # two searched positions: three candidates (greedy's first the most visited, the third the best
+    # mean), then two
+    data = {"visit_indptr": np.array([0, 3, 5]), "visit_slot": np.array([7, 3, 9, 1, 2]),
+            "visit_count": np.array([6, 1, 3, 2, 2], np.float32),
+            "visit_reward": np.array([0.4, 0.1, 0.5, 0.3, 0.3], np.float32)}
+    row, slot, rank, share = _Batches(data, torch, 0.1, "reward").visits(np.array([0, 1]))
+    assert row.tolist() == [0, 0, 0, 1, 1] and slot.tolist() == [7, 3, 9, 1, 2] and rank.tolist() == [0, 1, 2, 0, 1]
+    first = np.exp(np.array([4.0, 1.0, 5.0]))
+    assert share.numpy() == pytest.approx(np.concatenate([first / first.sum(), [0.5, 0.5]]), rel=1e-5)
+    _, _, _, visits = _Batches(data, torch, 1.0, "visits").visits(np.array([0, 1]))
+    assert visits.numpy() == pytest.approx([0.6, 0.1, 0.3, 0.5, 0.5])  # the default: the visits' shares
+    # a deep search's visits, sharpened: 1,000 to the power 100 is no overflow (nor a NaN)
+    deep = {**data, "visit_count": np.array([1000, 10, 990, 2, 1], np.float32)}
+    _, _, _, sharp = _Batches(deep, torch, 0.01, "visits").visits(np.array([0, 1]))
+    assert np.isfinite(sharp.numpy()).all()
+    assert sharp.numpy()[[0, 3]] == pytest.approx([1 / (1 + 0.99 ** 100), 1])
+
+
+def test_train_learns_a_policy_head_from_the_search_s_mean_rewards_and_refuses_runs_without_them(tmp_path):
+    pytest.importorskip("torch")  # the train extra (CI installs it)
+    data = self_play(tmp_path, "mcts:iterations=12,greedy", 4, 2)
+    out, report = tmp_path / "p.npz", tmp_path / "report.json"
+    args = ["train", str(data), "--out", str(out), "--hidden", "8", "--second", "4", "--epochs", "1",
+            "--sample", "1", "--held-out-every", "2", "--policy-weight", "1", "--policy-target", "reward"]
+    r = CliRunner().invoke(main, [*args, "--report", str(report)])
+    assert r.exit_code == 0, r.output
+    assert vnet.load(out).meta["train"]["policy_target"] == "reward"
+    policy = json.loads(report.read_text())["held_out"]["policy"]
+    assert 0 <= policy["first_is_best_mean"] <= 1 and 0 <= policy["greedy_first_is_best_mean"] <= 1
+    assert "has the best mean reward" in r.output
+    # a run written before the rewards were recorded (format version 3): refused, nothing written
+    out.unlink()
+    for shard in data.glob("*.npz"):
+        with np.load(shard) as z:
+            arrays = {k: z[k] for k in z.files if k != "visit_reward"}
+        np.savez_compressed(shard, **arrays)
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 1 and "format version 4" in r.output and not out.exists(), r.output
+    r = CliRunner().invoke(main, [*args[:-1], "rewards"])
+    assert r.exit_code == 2 and "--policy-target" in r.output
+
+
 @pytest.mark.parametrize("option", ["--search-weight", "--outcome-weight", "--policy-weight"])
 @pytest.mark.parametrize("value", ["1000", "-0.1", "half", "nan"])
 def test_a_target_weight_that_is_not_a_number_in_its_range_is_refused_before_anything_is_read(tmp_path, option,

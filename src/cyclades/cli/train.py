@@ -10,8 +10,9 @@ on the CPU (the train extra): softmax cross-entropy of the corrected heuristic a
 game's outcome, Adam, the epoch with the best held-out loss kept. With `--search-weight`, the
 target of a position a search chose leans on the search's own estimate (its root's mean reward,
 format version 4). With `--policy-weight`, a policy
-head learns the root visits of the search's games (format version 3 and later), its cross-entropy over the
-candidates the search tried added to the loss with that weight. The weights are written for
+head learns the root visits of the search's games (format version 3 and later), or with
+`--policy-target reward` the mean reward the search found for each candidate (version 4), its
+cross-entropy over the candidates the search tried added to the loss with that weight. The weights are written for
 numpy (agents/value.py reads them, no torch needed to play) and the report gives the held-out
 log loss of the network, of the heuristic and of a uniform guess, and the network's calibration
 (predicted win chance against the share of wins, in deciles).
@@ -34,8 +35,9 @@ FLOOR = 1e-6  # the heuristic's chances are floored before their log (as agents/
 # play, its target, its game, its run (which DATA argument), whether it starts a cycle and whether
 # its target holds the search's estimate (--search-weight).
 ROW_ARRAYS = ("prior", "present", "target", "game", "run", "cycle_start", "estimated")
-# And its search's root (CSR rows, empty where no search chose): the slots tried, their visits.
-VISIT_ARRAYS = ("visit_indptr", "visit_slot", "visit_count")
+# And its search's root (CSR rows, empty where no search chose): the slots tried, their visits,
+# their mean rewards (NaN in runs written before they were recorded: format version 3).
+VISIT_ARRAYS = ("visit_indptr", "visit_slot", "visit_count", "visit_reward")
 
 
 def next_cycle_chances(shard, cycle_column):
@@ -157,12 +159,14 @@ def _root_visits(shard, rows) -> dict:
 
     if "searched" not in shard:
         return {"visit_indptr": np.zeros(len(rows) + 1, np.int64), "visit_slot": np.zeros(0, np.int64),
-                "visit_count": np.zeros(0, np.float32)}
+                "visit_count": np.zeros(0, np.float32), "visit_reward": np.zeros(0, np.float32)}
     offsets = visit_offsets(shard)
     flat = _spans(offsets[rows], offsets[rows + 1])
     return {"visit_indptr": np.concatenate(([0], np.cumsum(offsets[rows + 1] - offsets[rows]))).astype(np.int64),
             "visit_slot": shard["visit_slot"][flat].astype(np.int64),
-            "visit_count": shard["visit_count"][flat].astype(np.float32)}
+            "visit_count": shard["visit_count"][flat].astype(np.float32),
+            "visit_reward": (shard["visit_reward"][flat].astype(np.float32) if "visit_reward" in shard
+                             else np.full(len(flat), np.nan, np.float32))}
 
 
 def _spans(starts, ends):
@@ -269,9 +273,10 @@ def _data_spec(spec: str, sample: float):
 
 
 class _Batches:
-    def __init__(self, data, torch, temperature=1.0):
-        # temperature: the policy's target is the root visits raised to 1 / temperature (normalised)
-        self.data, self.torch, self.temperature = data, torch, temperature
+    def __init__(self, data, torch, temperature=1.0, target="visits"):
+        # The policy's target (normalised over the candidates): the root visits raised to
+        # 1 / temperature, or ("reward") the exponential of each candidate's mean reward / temperature.
+        self.data, self.torch, self.temperature, self.target = data, torch, temperature, target
 
     def __len__(self):
         return len(self.data["prior"])
@@ -291,7 +296,7 @@ class _Batches:
 
     def visits(self, rows):
         """The root visits of `rows`, flat: (which row of the batch, slot, rank in greedy's order
-        (the order they are recorded in), share of the root's visits), over the rows a search chose."""
+        (the order they are recorded in), the policy's target share), over the rows a search chose."""
         import numpy as np
 
         d, torch = self.data, self.torch
@@ -300,11 +305,22 @@ class _Batches:
         idx = _spans(starts, ends)
         row = np.repeat(np.arange(len(rows)), lengths)
         rank = np.minimum(np.arange(len(idx)) - np.repeat(np.cumsum(lengths) - lengths, lengths), vnet.RANKS - 1)
-        counts = d["visit_count"][idx] ** (1.0 / self.temperature)
-        totals = np.zeros(len(rows), np.float32)
-        np.add.at(totals, row, counts)
+        # Each row's values are taken relative to its best before the power or the exponential:
+        # a deep search's 1,000 visits to the power 20 would overflow.
+        if self.target == "reward":
+            value = d["visit_reward"][idx].astype(np.float64)
+            best = np.full(len(rows), -np.inf)
+            np.maximum.at(best, row, value)
+            weights = np.exp((value - best[row]) / self.temperature)
+        else:
+            value = d["visit_count"][idx].astype(np.float64)
+            best = np.zeros(len(rows))
+            np.maximum.at(best, row, value)
+            weights = (value / best[row]) ** (1.0 / self.temperature)
+        totals = np.zeros(len(rows))
+        np.add.at(totals, row, weights)
         return (torch.from_numpy(row.astype(np.int64)), torch.from_numpy(d["visit_slot"][idx]),
-                torch.from_numpy(rank.astype(np.int64)), torch.from_numpy(counts / totals[row]))
+                torch.from_numpy(rank.astype(np.int64)), torch.from_numpy((weights / totals[row]).astype(np.float32)))
 
 
 def slot_parts(space):
@@ -497,9 +513,12 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--policy-weight", type=FiniteRange(0.0, 100.0), default=0.0, show_default=True,
               help="Train a policy head too (0: none): the root visits of the search's games, its "
                    "cross-entropy weighed by this in the loss. mcts:prior=1 reads it.")
-@click.option("--policy-temperature", type=FiniteRange(0.05, 10.0), default=1.0, show_default=True,
-              help="The policy's target: the root visits raised to 1 / this, normalised (below 1: sharper, "
-                   "towards the most visited).")
+@click.option("--policy-target", type=click.Choice(["visits", "reward"]), default="visits", show_default=True,
+              help="What the policy head learns: each candidate's share of the root visits, or the mean "
+                   "reward the search found for it (self-play format version 4), free of the order it widens in.")
+@click.option("--policy-temperature", type=FiniteRange(0.01, 10.0), default=1.0, show_default=True,
+              help="The policy's target: the root visits raised to 1 / this, or exp(mean reward / this), "
+                   "normalised (lower: sharper, towards the most visited or the best).")
 @click.option("--policy-lr", type=FiniteRange(1e-6, 1.0), default=1e-2, show_default=True,
               help="The policy head's learning rate.")
 @click.option("--batch", type=click.IntRange(16, 65536), default=512, show_default=True)
@@ -515,8 +534,8 @@ def plot_calibration(path, table_net, table_heuristic, title):
 @click.option("--plot", type=OutputFile(), default=None,
               help="Draw the held-out calibration (network and heuristic) to this PNG (needs matplotlib).")
 def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, held_out_every, outcome_weight,  # noqa: PLR0913  (one argument per option)
-          search_weight, policy_weight, policy_temperature, policy_lr, batch, lr, weight_decay, dropout, checks, seed,
-          threads, report, plot):
+          search_weight, policy_weight, policy_target, policy_temperature, policy_lr, batch, lr, weight_decay,
+          dropout, checks, seed, threads, report, plot):
     """Train the value network (a correction of the heuristic's win chances) from self-play
     shards and write its weights for play without torch (docs/learned-player.md)."""
     try:
@@ -536,17 +555,12 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
         raise click.ClickException("not enough positions to train and hold out: more games, or a larger --sample")
     scale = np.ones(LAYOUT.size, dtype=np.float32)
     np.maximum.at(scale, tr["indices"], np.abs(tr["values"]))  # each input divided by its largest value
-    train_set, held_set = _Batches(tr, torch, policy_temperature), _Batches(ho, torch, policy_temperature)
+    train_set, held_set = (_Batches(part, torch, policy_temperature, policy_target) for part in (tr, ho))
     click.echo(f"{len(train_set)} positions to train on, {len(held_set)} held out "
                f"({sum(r['held_out_games'] for r in runs)} games); loaded in {time.perf_counter() - t0:.0f} s")
-    if search_weight and not tr["estimated"].any():
-        raise click.ClickException("--search-weight needs positions a search chose with its rewards (self-play of "
-                                   "mcts agents, format version 4): these runs have none")
+    refuse_missing_targets(tr, search_weight, policy_weight, policy_target)
     if search_weight:
         click.echo(f"{int(tr['estimated'].sum())} of them with the search's estimate in their target")
-    if policy_weight and not len(tr["visit_slot"]):
-        raise click.ClickException("--policy-weight needs positions a search chose (self-play of mcts agents, "
-                                   "format version 3 and later): these runs have none")
     model = _model(torch, LAYOUT.size, hidden, second, dropout, ACTION_SPACE if policy_weight else None)
     # The policy head learns at its own rate: the value overfits within an epoch (the best
     # checkpoint comes early), and at the value's rate the head's rank biases barely move by then.
@@ -596,7 +610,7 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
             "train": {"runs": runs, "positions": len(train_set), "held_out_positions": len(held_set),
                       "sample": sample, "keep_cycle_starts": cycle_starts_kept, "held_out_every": held_out_every,
                       "outcome_weight": outcome_weight, "search_weight": search_weight,
-                      "policy_weight": policy_weight,
+                      "policy_weight": policy_weight, "policy_target": policy_target,
                       "policy_temperature": policy_temperature, "policy_lr": policy_lr, "epochs": epochs,
                       "best_epoch": best_epoch, "lr": lr,
                       "weight_decay": weight_decay, "dropout": dropout, "batch": batch, "seed": seed,
@@ -617,6 +631,21 @@ def train(data, out_path, hidden, second, epochs, sample, cycle_starts_kept, hel
                          f"held-out positions ({len(held_set)}), win chance per faction")
 
 
+def refuse_missing_targets(tr, search_weight, policy_weight, policy_target):
+    """A target from the search asked of runs that did not record it: refused, before training."""
+    import numpy as np
+
+    if search_weight and not tr["estimated"].any():
+        raise click.ClickException("--search-weight needs positions a search chose with its rewards (self-play of "
+                                   "mcts agents, format version 4): these runs have none")
+    if policy_weight and not len(tr["visit_slot"]):
+        raise click.ClickException("--policy-weight needs positions a search chose (self-play of mcts agents, "
+                                   "format version 3 and later): these runs have none")
+    if policy_weight and policy_target == "reward" and np.isnan(tr["visit_reward"]).any():
+        raise click.ClickException("--policy-target reward needs the mean reward of each action a search tried "
+                                   "(self-play format version 4): some of these runs are older")
+
+
 def echo_held_out(figures, runs):
     """The held-out log losses, all told and run by run."""
     click.echo(f"held-out log loss: network {figures['log_loss']:.4f}, heuristic {figures['heuristic_log_loss']:.4f}, "
@@ -632,16 +661,20 @@ def echo_held_out(figures, runs):
         click.echo(f"policy head, {p['positions']} held-out searched positions: cross-entropy {p['cross_entropy']:.4f} "
                    f"(uniform {p['uniform_cross_entropy']:.4f}); its first choice is the most visited "
                    f"{p['first_is_most_visited']:.1%} of the time, greedy's {p['greedy_first_is_most_visited']:.1%}")
+        if p.get("first_is_best_mean") is not None:
+            click.echo(f"  its first choice has the best mean reward {p['first_is_best_mean']:.1%} of the time, "
+                       f"greedy's {p['greedy_first_is_best_mean']:.1%}")
 
 
 def policy_figures(net, ho, size) -> dict:
     """The policy head on the held-out positions a search chose: its cross-entropy against the
     share of the root's visits each candidate got (and a uniform guess's), and how often its
     first choice, and greedy's (the first the search tried: its widening order), is the most
-    visited."""
+    visited, and (where the runs recorded them) has the best mean reward."""
     import numpy as np
 
     ce, uniform, head_first, greedy_first, searched = 0.0, 0.0, 0, 0, 0
+    head_best = greedy_best = rewarded = 0
     for i in np.flatnonzero(np.diff(ho["visit_indptr"]) > 1):  # a choice among two or more
         vec = _dense(ho, i, size)
         n = int(ho["present"][i].sum())
@@ -656,10 +689,17 @@ def policy_figures(net, ho, size) -> dict:
         head_first += counts[int(np.argmax(z))] == best
         greedy_first += counts[0] == best
         searched += 1
+        rewards = ho["visit_reward"][lo:hi]
+        if not np.isnan(rewards).any():
+            head_best += rewards[int(np.argmax(z))] == rewards.max()
+            greedy_best += rewards[0] == rewards.max()
+            rewarded += 1
     if not searched:
         return {"positions": 0}
     return {"positions": searched, "cross_entropy": ce / searched, "uniform_cross_entropy": uniform / searched,
-            "first_is_most_visited": head_first / searched, "greedy_first_is_most_visited": greedy_first / searched}
+            "first_is_most_visited": head_first / searched, "greedy_first_is_most_visited": greedy_first / searched,
+            "first_is_best_mean": head_best / rewarded if rewarded else None,
+            "greedy_first_is_best_mean": greedy_best / rewarded if rewarded else None}
 
 
 def evaluate_held_out(arrays, ho, size) -> dict:
