@@ -261,5 +261,9 @@ def test_search_targets_reads_what_a_search_run_recorded(tmp_path):
     assert losses[2][4] == losses[2][5]  # the base rate says the mean result
     shares = re.search(r"greedy's first in (\d+\.\d)% .*most visited in (\d+\.\d)%", p.stdout)
     assert shares and all(0 <= float(s) <= 100 for s in shares.groups())
+    by_kind = re.findall(r"^ +(.+?): +(\d+) \( *(\d+\.\d)%\), greedy's first +(\d+\.\d)%, gain ([+-]\d\.\d+)$",
+                         p.stdout, re.M)
+    assert sum(int(n) for _, n, *_ in by_kind) == chose  # every searched position in one group
+    assert all(0 <= float(share) <= 100 for _, _, _, share, _ in by_kind)
     p = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert p.returncode != 0 and f"{tmp_path}: no self-play run (no manifest.json)" in p.stderr
