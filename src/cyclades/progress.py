@@ -21,6 +21,9 @@ from rich.progress import (
 )
 
 LOG_WIDTH = 160  # columns of a progress line in a file (a terminal's own width otherwise)
+# The time left is the games left at the speed of the games done in the last hour: rich's own
+# window (30 s) saw no two games of a deep search's self-play, ten minutes each, and said "-:--:--".
+SPEED_WINDOW_SECONDS = 3600.0
 
 
 def err_console() -> Console:
@@ -29,16 +32,19 @@ def err_console() -> Console:
     return probe if probe.is_terminal else Console(stderr=True, width=LOG_WIDTH)
 
 
-def run_progress(console: Console, *fields: str, eta: bool = True, transient: bool = False) -> LoggedProgress:
+def run_progress(console: Console, *fields: str, eta: bool = True, transient: bool = False,
+                 **options) -> LoggedProgress:
     """The bar of a run of games: games done of all, time spent (and, with `eta`, time left),
-    then a column for each of the task's `fields`. `transient`: gone from a terminal at the end."""
+    then a column for each of the task's `fields`. `transient`: gone from a terminal at the end;
+    `options`: rich's Progress's own (its clock, `get_time`, for instance)."""
     columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     if console.is_terminal:
         columns.insert(0, SpinnerColumn())  # a spinner written into a file is a stray character
     if eta:
         columns += [TextColumn("eta"), TimeRemainingColumn()]
     columns += [TextColumn(f"{{task.fields[{name}]}}") for name in fields]
-    return LoggedProgress(*columns, console=console, transient=transient)
+    options.setdefault("speed_estimate_period", SPEED_WINDOW_SECONDS)
+    return LoggedProgress(*columns, console=console, transient=transient, **options)
 
 
 class LoggedProgress(Progress):

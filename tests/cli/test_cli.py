@@ -746,6 +746,29 @@ def test_progress_lines_in_a_file_come_at_each_tenth_or_after_a_while():
         "1/1000", "2/1000", "3/1000", "3/1000"]
 
 
+def test_the_time_left_of_a_run_of_slow_games_is_said():
+    """Games of ten minutes (a deep search's self-play), one every five with two workers, resumed
+    at 64 of 600: from the second game on, the time left is the games left at that pace."""
+    import io
+
+    from rich.console import Console
+
+    from cyclades.progress import run_progress
+
+    clock = [0.0]
+    out = io.StringIO()
+    with run_progress(Console(file=out, width=160), "per_game", get_time=lambda: clock[0]) as progress:
+        progress.every = 0
+        task = progress.add_task("games", total=600, completed=64, per_game="")
+        for _ in range(3):
+            clock[0] += 300
+            progress.update(task, advance=1, per_game="600.0 s/game")
+    lines = [line for line in out.getvalue().splitlines() if "/600" in line]
+    assert "eta -:--:--" in lines[0]  # one game: no pace yet
+    assert "66/600" in lines[1] and "eta 44:30:00" in lines[1], lines  # 534 games left x 300 s
+    assert "67/600" in lines[2] and "eta 44:25:00" in lines[2], lines
+
+
 def test_simulate_with_mcts_says_how_long_up_front(monkeypatch):
     """Before playing, simulate says how long a search agent's games will take (from its budget,
     agents/estimate.py); the games themselves are played here by random agents, for speed."""
