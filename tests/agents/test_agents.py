@@ -277,6 +277,37 @@ def test_greedy_goes_to_apollo_when_the_gods_cost_too_much():
     assert a.kind == "apollo"
 
 
+def test_greedy_weighs_apollo_by_its_apollo_option():
+    """Rulebook, Apollo: at the offerings of six greedy games, a greedy that weighs Apollo's
+    reward at 0.2 (`apollo=0.2`) goes to Apollo less often than at its face value and bids
+    instead; the agent and the search take the option by name (the search's worker processes
+    too), and refuse what is no weight."""
+    to_apollo = {1.0: 0, 0.2: 0}
+    flipped = 0
+    for seed in range(6):
+        g = cyclades.new_game(players=3, seed=seed)
+        agents = [make_agent("greedy", seed=seed * 3 + i) for i in range(3)]
+        while not g.is_over and g.state.cycle <= 3:
+            p, legal = g.to_move, g.legal_actions()
+            if any(a.kind == "apollo" for a in legal) and any(a.kind == "bid" for a in legal):
+                face, light = (GreedyPolicy(apollo=w).decide(g, p) for w in (1.0, 0.2))
+                to_apollo[1.0] += face.kind == "apollo"
+                to_apollo[0.2] += light.kind == "apollo"
+                flipped += face.kind == "apollo" and light.kind == "bid"
+            g.apply(agents[p].act(g, p))
+    assert to_apollo[0.2] < to_apollo[1.0] and flipped >= 3, (to_apollo, flipped)
+    assert make_agent("greedy:apollo=0.2").spec() == "greedy:apollo=0.2"
+    search = make_agent("mcts:iterations=20,apollo=0.2")
+    assert search.spec() == "mcts:iterations=20,apollo=0.2" and search.config()["apollo"] == 0.2
+    assert search.rollout_policy.apollo == search.policy.apollo == 0.2
+    assert MCTSAgent(**search.config()).rollout_policy.apollo == 0.2  # a worker process's search
+    for bad in ("x", "-1", "nan", "inf"):
+        with pytest.raises(ValueError, match="apollo must be a number from 0"):
+            make_agent(f"greedy:apollo={bad}")
+        with pytest.raises(ValueError, match="apollo must be a number from 0"):
+            make_agent(f"mcts:apollo={bad}")
+
+
 def test_greedy_defender_retreats_from_a_lost_battle():
     """Rulebook, Land Battle: the defender may retreat after a round; with 1 troop left against
     4, greedy retreats to its own area rather than lose the troop."""

@@ -22,6 +22,7 @@ counts the team's buildings together toward a Metropolis and plans no attack thr
 """
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -47,10 +48,11 @@ MAX_LOOKAHEAD = 40        # copies a decision may make to look ahead
 class Ctx:
     """One decision's reading of the position for player p (computed lazily)."""
 
-    __slots__ = ("_plans", "_pos", "f", "g", "p")
+    __slots__ = ("_plans", "_pos", "apollo", "f", "g", "p")
 
-    def __init__(self, g, p):
+    def __init__(self, g, p, apollo=1.0):
         self.g, self.p = g, p
+        self.apollo = apollo  # the weight of Apollo's reward (GreedyPolicy's `apollo`)
         self.f = g.state.stack[-1] if g.state.stack else None
         self._pos = None
         self._plans = {}
@@ -385,16 +387,27 @@ def _god_value(ctx, god, p, gp_left) -> float:
     return v
 
 
+def apollo_weight(value) -> float:
+    """The `apollo` option of greedy and mcts: a finite number from 0 (ValueError otherwise)."""
+    try:
+        weight = float(value)
+    except (TypeError, ValueError):
+        weight = math.nan
+    if not (math.isfinite(weight) and weight >= 0):
+        raise ValueError(f"apollo must be a number from 0 (the weight of Apollo's reward), not {value!r}")
+    return weight
+
+
 def apollo_value(ctx, p) -> float:
     """What going to Apollo gives p (R9): Legendary, the ruleset's GP and a Prosperity token on
     a land and a sea area; classic, 1 GP (4 with a single isle) and one token on a land area for
-    the first player there only."""
+    the first player there only. Weighed by the decision's `apollo` (1: as counted)."""
     g = ctx.g
     if g.rules.apollo == "classic":
         gp = 4 if len(ctx.pos.lands[p]) == 1 else g.rules.apollo_gp
         first = not g.state.apollo
-        return gp + (ev.INCOME * 0.8 if first else 0.0)
-    return g.rules.apollo_gp + APOLLO_PROSPERITY
+        return ctx.apollo * (gp + (ev.INCOME * 0.8 if first else 0.0))
+    return ctx.apollo * (g.rules.apollo_gp + APOLLO_PROSPERITY)
 
 
 def best_creature(ctx, budget):
@@ -487,8 +500,11 @@ def _pegasus_worth(ctx) -> float:
 class GreedyPolicy:
     """Decides on a full game for any player; see the module's docstring."""
 
-    def __init__(self, lookahead=True, budget=MAX_LOOKAHEAD, depth=2):
+    def __init__(self, lookahead=True, budget=MAX_LOOKAHEAD, depth=2, apollo=1.0):
         self.lookahead = lookahead
+        # The weight of Apollo's reward against the gods' worth in the offering: 1 counts it at its
+        # face; below 1 goes to Apollo less often (docs/learned-player.md measures 0.2).
+        self.apollo = apollo
         self.max_budget = budget  # copies a decision may make to look ahead
         self.max_depth = depth    # how many decisions of a sequence deep it looks
         self._budget = 0          # copies the current decision may still make
@@ -520,7 +536,7 @@ class GreedyPolicy:
         return [legal[i] for i in order]
 
     def score(self, g, p, legal, depth=0, ctx=None) -> list:
-        ctx = ctx or Ctx(g, p)
+        ctx = ctx or Ctx(g, p, self.apollo)
         f = ctx.f
         fn = _FRAMES.get(f["kind"]) if f else None
         if fn is not None:
@@ -1077,11 +1093,12 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, seed=None, lookahead=True):
+    def __init__(self, seed=None, lookahead=True, apollo=1.0):
         super().__init__(seed)
         self.lookahead = bool(lookahead)
+        self.apollo = apollo_weight(apollo)
         self.rng = random.Random(seed)
-        self.policy = GreedyPolicy(lookahead=self.lookahead)
+        self.policy = GreedyPolicy(lookahead=self.lookahead, apollo=self.apollo)
 
     def choose(self, obs):
         legal = obs.legal_actions()
