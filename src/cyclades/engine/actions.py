@@ -96,7 +96,7 @@ def _unique(*groups: tuple[str, ...]) -> tuple[str, ...]:
 
 
 MAX_FACTIONS = 6  # six players, or two players with two factions each (R22)
-UNCAPPED_BID = 60  # the highest bid of a ruleset without a cap: no purse reaches it in practice
+UNCAPPED_BID = 60  # the highest bid of a ruleset without a cap; random classic play passes it (a known bug: tests/env)
 
 GOD = Arg("god", "a god", words=tuple(GODS))
 BUILDING = Arg("building", "a building", words=_unique(BUILDINGS, (METROPOLIS,)))
