@@ -24,10 +24,12 @@ stored twice.
   without chaos.
 - At the end, from the database itself: every decision a client was acknowledged (200) is
   stored at its index, once, with its action; every game's decisions replay with the engine;
-  and every game is over or moved in the last `--settle` seconds (none frozen).
+  and every game is over or moved in the last `--settle` seconds (none frozen); a game created
+  during those seconds (a table's next game, as the run stops) is too young to judge: counted
+  as new.
 
 Figures: decisions acknowledged and stored, lost, stored twice (two acknowledgements at one
-version), games finished, moving and frozen, kills, outages, answers by status (503 while the
+version), games finished, moving, new and frozen, kills, outages, answers by status (503 while the
 database is down; a 500 is a bug), the seconds reads took to come back after each outage; the
 double submissions and the join races by how many of the two were accepted (both answered),
 and the revoked link's decisions refused and accepted.
@@ -310,15 +312,17 @@ def _answers(cluster, rng) -> bool:
         return False
 
 
-def check(url, stats, settle_from) -> dict:
-    """What the database holds against what the clients were told."""
+def check(url, stats, settle_from, settled_at) -> dict:
+    """What the database holds against what the clients were told. `settle_from`: when the
+    settling began (monotonic, as the clients' sightings); `settled_at`: the same by the clock
+    the database's times are in."""
     engine = sa.create_engine(url)
-    out = {"games": 0, "finished": 0, "moving": 0, "frozen": [], "lost": 0, "stored_twice": 0,
+    out = {"games": 0, "finished": 0, "moving": 0, "new": 0, "frozen": [], "lost": 0, "stored_twice": 0,
            "acknowledged": 0, "stored": 0, "replay_errors": []}
     with engine.connect() as c:
         rows = c.execute(sa.text("select game_id, options, status, version, seats, to_move, driver, "
-                                 "updated from games")).all()
-        for gid, options, status, version, seats, to_move, driver, updated in rows:
+                                 "created, updated from games")).all()
+        for gid, options, status, version, seats, to_move, driver, created, updated in rows:
             acts = [json.loads(a) for (a,) in c.execute(
                 sa.text("select action from decisions where game_id = :g order by idx"), {"g": gid})]
             out["games"] += 1
@@ -347,6 +351,8 @@ def check(url, stats, settle_from) -> dict:
                 moved = stats.moved.get(gid)
                 if moved is not None and moved[1] is not None and moved[1] >= settle_from:
                     out["moving"] += 1
+                elif created >= settled_at:  # made during the settling: too young to be frozen
+                    out["new"] += 1
                 else:
                     kinds = [x["kind"] for x in json.loads(seats)]
                     out["frozen"].append({"game_id": gid, "status": status, "version": version,
@@ -392,7 +398,7 @@ def main(argv=None):
             for t in tables:
                 t.start()
             chaos(cluster, pg, args, rng, log, time.monotonic() + args.seconds)
-            settle_from = time.monotonic()
+            settle_from, settled_at = time.monotonic(), time.time()
             time.sleep(args.settle)
             stop.set()
             for t in tables:
@@ -405,7 +411,7 @@ def main(argv=None):
                 Path(args.logs).mkdir(parents=True, exist_ok=True)
                 for s in cluster.servers:
                     shutil.copy(s.log_path, args.logs)
-        result = check(pg.url, stats, settle_from)  # the database as the processes left it
+        result = check(pg.url, stats, settle_from, settled_at)  # the database as the processes left it
     figures = {
         "seconds": round(time.monotonic() - t0, 1), "processes": args.processes, "tables": args.games,
         "kills": log["kills"], "outages": log["outages"],

@@ -37,7 +37,8 @@ def test_kills_and_a_database_outage_lose_nothing_and_freeze_no_game(tmp_path):
     assert f["outages"][0]["seconds"] == 10
     assert f["lost"] == 0 and f["stored_twice"] == 0, f
     assert f["frozen"] == 0, f["frozen_games"]
-    assert f["finished"] + f["moving"] == f["games"] >= 6
+    # a table's next game, made during the settling as the run stops, is too young to judge
+    assert f["finished"] + f["moving"] + f["new"] == f["games"] >= 6 and f["new"] <= 6, f
     assert not f["replay_errors"], f["replay_errors"]
     assert f["errors_500"] == 0 and f["tracebacks"] == 0, f
     # Each double submission applied once, each join race won once, no revoked link obeyed.
