@@ -307,15 +307,13 @@ class _Batches:
         rank = np.minimum(np.arange(len(idx)) - np.repeat(np.cumsum(lengths) - lengths, lengths), vnet.RANKS - 1)
         # Each row's values are taken relative to its best before the power or the exponential:
         # a deep search's 1,000 visits to the power 20 would overflow.
-        if self.target == "reward":
-            value = d["visit_reward"][idx].astype(np.float64)
-            best = np.full(len(rows), -np.inf)
-            np.maximum.at(best, row, value)
+        reward = self.target == "reward"
+        value = d["visit_reward" if reward else "visit_count"][idx].astype(np.float64)
+        best = np.full(len(rows), -np.inf)
+        np.maximum.at(best, row, value)
+        if reward:
             weights = np.exp((value - best[row]) / self.temperature)
         else:
-            value = d["visit_count"][idx].astype(np.float64)
-            best = np.zeros(len(rows))
-            np.maximum.at(best, row, value)
             weights = (value / best[row]) ** (1.0 / self.temperature)
         totals = np.zeros(len(rows))
         np.add.at(totals, row, weights)
