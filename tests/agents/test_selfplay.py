@@ -176,6 +176,43 @@ def test_resume_after_a_stop_between_shards_gives_the_uninterrupted_data(five, t
         json.loads((five / "manifest.json").read_text())["positions"]
 
 
+def test_a_run_of_the_space_before_the_bids_were_widened_goes_on_and_reads_the_same(five, tmp_path):
+    """Runs written before classic bids above 60 GP got slots (at the end of the space, so no slot
+    moved) stay data: their masks (fewer bytes) read as this space's with the new slots unset,
+    and `--resume` goes on with them, the manifest then naming this space."""
+    import shutil
+
+    old_fingerprint, old_size = ACTION_SPACE.extends
+    out = tmp_path / "narrow"
+    shutil.copytree(five, out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["action_space"] = {"size": old_size, "fingerprint": old_fingerprint}
+    manifest["shards"] = manifest["shards"][:2]
+    manifest["complete"] = False
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    (out / "shard-00002.npz").unlink()
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        shard = dict(np.load(out / name, allow_pickle=False))
+        assert not sp.unpack_mask(shard["mask"])[:, old_size:].any()  # no bid above 60 in these games
+        shard["mask"] = shard["mask"][:, :(old_size + 7) // 8]  # as the narrower space packed it
+        np.savez_compressed(out / name, **shard)
+    r = run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out, "--resume")
+    assert r.exit_code == 0, r.output
+    assert "2 shard(s) of 3 already written" in r.output
+    assert json.loads((out / "manifest.json").read_text())["action_space"]["size"] == ACTION_SPACE.n
+    for name in ("shard-00000.npz", "shard-00001.npz", "shard-00002.npz"):
+        a, b = sp.load_shard(five / name), sp.load_shard(out / name)
+        assert a["mask"].shape == b["mask"].shape == (len(a["obs"]), ACTION_SPACE.n)
+        for k in a:
+            assert np.array_equal(a[k], b[k]), (name, k)
+    # another space (not the one this widens) is still another run's
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["action_space"] = {"size": old_size, "fingerprint": "feedfacefeedface"}
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    r = run(*QUICK, "--games", 5, "--seed", 3, "--explore", 0.2, "--out", out, "--resume")
+    assert r.exit_code == 2 and "action_space" in r.output
+
+
 def test_a_damaged_shard_is_named_by_train_and_played_again_by_resume(five, tmp_path):
     """A shard damaged after its run (a disk full, a copy cut short) is not read as data: `train`
     names it and says how to mend it, and `--resume` plays its games again, from their seeds, to

@@ -452,9 +452,9 @@ def test_the_policy_head_s_slot_parts_are_the_slot_s_kind_word_and_number():
     from cyclades.cli.train import slot_parts
 
     kind, what, n = slot_parts(ACTION_SPACE)
-    kinds = [b.kind for b in ACTION_SPACE.blocks]
+    kinds = list(dict.fromkeys(b.kind for b in ACTION_SPACE.blocks))
     seen: dict = {}
-    for slot in range(0, ACTION_SPACE.n, 7):
+    for slot in [*range(0, ACTION_SPACE.n, 7), *range(ACTION_SPACE.above_of("bid").offset, ACTION_SPACE.n)]:
         action = ACTION_SPACE.decode(slot)
         assert kinds[kind[slot]] == action.kind
         assert n[slot] == (action.n or 0)

@@ -82,7 +82,8 @@ def test_action_space_every_slot_decodes_and_encodes_back():
 def test_action_space_layout_is_documented_order():
     """The blocks follow DESCRIPTIONS, back to back; a kind's slots run what x where x n."""
     from cyclades.engine.actions import DESCRIPTIONS
-    assert [b.kind for b in ACTION_SPACE.blocks] == list(DESCRIPTIONS)
+    # then the bids above the 61 amounts (0..60) of the first block (WIDENED)
+    assert [b.kind for b in ACTION_SPACE.blocks] == [*DESCRIPTIONS, "bid"]
     nxt = 0
     for b in ACTION_SPACE.blocks:
         assert b.offset == nxt
@@ -142,7 +143,8 @@ def test_every_kind_a_player_takes_has_slots_and_no_chance_kind_has():
     (a die's face, a card drawn) are numbered apart (env/openspiel.py: CHANCE_SPACE)."""
     from cyclades.agents import encoding
     from cyclades.engine.actions import KINDS
-    assert [b.kind for b in ACTION_SPACE.blocks] == [k for k, d in KINDS.items() if not d.chance]
+    # (and the bids above 60 GP after them: WIDENED)
+    assert [b.kind for b in ACTION_SPACE.blocks] == [k for k, d in KINDS.items() if not d.chance] + ["bid"]
     for b in ACTION_SPACE.blocks:
         what, where, n = encoding.KIND_ARGS[b.kind]
         kind = KINDS[b.kind]
@@ -841,13 +843,10 @@ def test_a_vector_env_of_no_environments_is_refused(n):
         make_vector_env(n)
 
 
-@pytest.mark.xfail(raises=ActionSpaceError, strict=True,
-                   reason="a known bug: classic bids have no cap (R10) but the action space's stop at 60, "
-                          "so a purse above 60 has legal bids with no slot (widening the space moves every "
-                          "slot after the bids: self-play data and policies to migrate)")
 def test_every_legal_bid_of_a_rich_classic_player_has_a_slot():
     """A random classic game (seeded) where a purse passes 60 GP by cycle 28: the bids it makes
-    legal must have slots for the environments to offer them (PettingZoo's API test met one)."""
+    legal (no cap, R10) have slots for the environments to offer them (PettingZoo's API test met
+    one when the space stopped at 60), and the environment's mask holds them."""
     g = cyclades.new_game(players=3, seed=80, ruleset="classic")
     rng = random.Random(80)
     for _ in range(3000):
@@ -859,3 +858,23 @@ def test_every_legal_bid_of_a_rich_classic_player_has_a_slot():
         pytest.fail("no bid above 60 GP in this game any more: pick another seed")
     for a in legal:
         assert ACTION_SPACE.decode(ACTION_SPACE.encode(a, g.board), g.board) == a
+    mask = legal_mask(g, g.to_move)
+    assert mask.sum() == len(legal) and mask[ACTION_SPACE.above_of("bid").offset:].any()
+
+
+def test_widening_the_bids_moved_no_slot():
+    """The bids above 60 GP took slots after every kind's of the time: the first slots are the
+    space before, by its fingerprint (of every block's kind, words, areas and amounts), so the
+    self-play data and policies made on it stay valid (a kind declared later goes after them:
+    test_a_new_kind_gets_slots_from_its_declaration)."""
+    assert ACTION_SPACE.extends == ("4534aec03aa5352a", 21513)
+    assert ACTION_SPACE.block_of("bid").offset == 1280 and ACTION_SPACE.block_of("bid").ns == 61
+    board = _any_board()
+    bid = ACTION_SPACE.above_of("bid")
+    assert (bid.low, bid.low + bid.ns - 1) == (61, 250) and bid.offset == ACTION_SPACE.extends[1]
+    for god in bid.whats:
+        for n in (0, 60, 61, 250):
+            a = cyclades.Action("bid", god, "", n)
+            assert ACTION_SPACE.decode(ACTION_SPACE.encode(a, board)) == a
+    with pytest.raises(ActionSpaceError, match=r"outside 0\.\.250"):
+        ACTION_SPACE.encode(cyclades.Action("bid", "zeus", "", 251), board)

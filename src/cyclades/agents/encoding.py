@@ -8,7 +8,9 @@ ruleset, player count and mode. docs/rl.md documents both layouts.
 Action space. Every action kind a player takes (`engine.actions.KINDS`, which declares
 each kind's arguments and what they range over) gets a block of slots, in the order the
 engine declares them; inside a block the slots run row-major over `what` x `where` x `n`
-(`KIND_ARGS`, read from those declarations). `encode(action, board)` and
+(`KIND_ARGS`, read from those declarations). A range widened after its slots were numbered
+keeps its block and adds one after every kind's (`WIDENED`), so that no slot ever moves.
+`encode(action, board)` and
 `decode(index, board)` are exact inverses; an action that has no slot raises
 `ActionSpaceError` (never silently dropped).
 
@@ -107,6 +109,14 @@ def _places(where) -> tuple:
 
 # --- the action space -------------------------------------------------------------------
 
+# Ranges of `n` widened after their slots were numbered: {kind: (the amounts its block keeps,
+# the kind that was last then)}. The amounts above take a second block after that last kind's,
+# so no slot moves: the narrower space's slots are this one's first (`ActionSpace.extends`), its
+# self-play data stays valid, and a kind declared later still goes after. Classic bids have no
+# cap (R10): random play passed 60 GP.
+WIDENED = {"bid": (61, "swap_creature")}
+
+
 class KindBlock(NamedTuple):
     kind: str
     offset: int
@@ -115,6 +125,12 @@ class KindBlock(NamedTuple):
     areas: int        # 0 when the kind has no `where`
     ns: int           # 0 when the kind has no `n`
     places: tuple = ()  # the words of `where` when they are not areas (track slots)
+    low: int = 0      # the block's first `n` (a widened range's second block: the amounts above)
+
+
+def _fingerprint(blocks) -> str:
+    return hashlib.sha256(repr([(b.kind, b.whats, b.areas, b.ns) + ((b.low,) if b.low else ())
+                                for b in blocks]).encode()).hexdigest()[:16]
 
 
 class ActionSpace:
@@ -122,28 +138,53 @@ class ActionSpace:
 
     Slots are laid out kind by kind in the order of `kinds` (default: the kinds a player takes,
     in the order the engine declares them, engine/actions.py), each kind's block row-major over
-    what x where x n."""
+    what x where x n; the amounts of a `widened` range (default `WIDENED`) above those its block
+    keeps have a second block, after the kind named with it. `extends` is (fingerprint, size) of
+    the space before the first such block, whose slots are this one's first (None when nothing
+    is widened)."""
 
-    def __init__(self, kinds=None, max_areas: int = MAX_AREAS):
+    def __init__(self, kinds=None, max_areas: int = MAX_AREAS, widened: dict | None = None):
         self.max_areas = max_areas
-        self.blocks = []
-        self._by_kind = {}
-        self._what_index = {}
-        offset = 0
+        widened = WIDENED if widened is None else widened
+        self.blocks: list[KindBlock] = []
+        self._by_kind: dict[str, KindBlock] = {}
+        self._above: dict[str, KindBlock] = {}   # a widened kind's second block, of the amounts above the first's
+        self._what_index: dict[str, dict[str, int]] = {}
+        self.extends: tuple[str, int] | None = None
+        pending: dict[str, KindBlock] = {}  # the second blocks of widened kinds, until the kind they follow
         for kind in (kinds if kinds is not None else [k.name for k in PLAYER_KINDS]):
             whats, where, ns = _kind_args(kind)
             places = _places(where)
             wheres = len(places) if places else (max_areas if where else 0)
-            size = max(len(whats), 1) * max(wheres, 1) * max(ns, 1)
-            block = KindBlock(kind, offset, size, whats, wheres, ns, places)
-            self.blocks.append(block)
-            self._by_kind[kind] = block
-            self._what_index[kind] = {w: i for i, w in enumerate(whats)}
-            offset += size
-        self.n = offset
+            kept = min(ns, widened.get(kind, (ns,))[0])
+            self._add(KindBlock(kind, 0, 0, whats, wheres, kept, places))
+            if kept < ns:
+                pending[kind] = KindBlock(kind, 0, 0, whats, wheres, ns - kept, places, low=kept)
+            for widened_kind in [w for w in pending if widened[w][1] == kind]:
+                self._add_above(pending.pop(widened_kind))
+        for block in pending.values():  # widened after a kind this space leaves out
+            self._add_above(block)
+        self.n = self._end()
         self._offsets = [b.offset for b in self.blocks]
-        self.fingerprint = hashlib.sha256(repr(
-            [(b.kind, b.whats, b.areas, b.ns) for b in self.blocks]).encode()).hexdigest()[:16]
+        self.fingerprint = _fingerprint(self.blocks)
+
+    def _add(self, block: KindBlock) -> KindBlock:
+        """`block` placed after the last, with its size; the first of a kind is the one `encode` starts from."""
+        block = block._replace(offset=self._end(),
+                               size=max(len(block.whats), 1) * max(block.areas, 1) * max(block.ns, 1))
+        self.blocks.append(block)
+        if block.kind not in self._by_kind:
+            self._by_kind[block.kind] = block
+            self._what_index[block.kind] = {w: i for i, w in enumerate(block.whats)}
+        return block
+
+    def _add_above(self, block: KindBlock) -> None:
+        if self.extends is None:  # the space before any widening: a prefix of this one
+            self.extends = (_fingerprint(self.blocks), self._end())
+        self._above[block.kind] = self._add(block)
+
+    def _end(self) -> int:
+        return self.blocks[-1].offset + self.blocks[-1].size if self.blocks else 0
 
     def __len__(self):
         return self.n
@@ -177,7 +218,11 @@ class ActionSpace:
             raise ActionSpaceError(f"{action!r}: {kind!r} takes no 'where'")
         if block.ns:
             if not 0 <= n < block.ns:
-                raise ActionSpaceError(f"{action!r}: n={n} is outside 0..{block.ns - 1} for {kind!r}")
+                above = self._above.get(kind)
+                if above is None or not above.low <= n < above.low + above.ns:
+                    top = above.low + above.ns if above else block.ns
+                    raise ActionSpaceError(f"{action!r}: n={n} is outside 0..{top - 1} for {kind!r}")
+                return above.offset + i * above.ns + n - above.low
             i = i * block.ns + n
         elif n:
             raise ActionSpaceError(f"{action!r}: {kind!r} takes no 'n'")
@@ -199,6 +244,7 @@ class ActionSpace:
         n = where = 0
         if block.ns:
             i, n = divmod(i, block.ns)
+            n += block.low
         if block.areas:
             i, where = divmod(i, block.areas)
         what = block.whats[i] if block.whats else ""
@@ -223,14 +269,19 @@ class ActionSpace:
         return m
 
     def block_of(self, kind) -> KindBlock:
+        """A kind's block (a widened kind's first: `above_of` is its second)."""
         return self._by_kind[kind]
 
+    def above_of(self, kind) -> KindBlock | None:
+        """A widened kind's second block, of the amounts above those its first keeps."""
+        return self._above.get(kind)
+
     def table(self) -> list:
-        """Rows for documentation: kind, first slot, slots, what, where, n."""
+        """Rows for documentation: kind, first slot, slots, what, where, first n, n."""
         rows = []
         for b in self.blocks:
             rows.append({"kind": b.kind, "offset": b.offset, "size": b.size,
-                         "what": len(b.whats), "where": b.areas, "n": b.ns})
+                         "what": len(b.whats), "where": b.areas, "low": b.low, "n": b.ns})
         return rows
 
 
@@ -758,13 +809,15 @@ def render_text(game) -> str:
 def markdown_tables(space: ActionSpace = ACTION_SPACE, layout: ObservationLayout = LAYOUT) -> str:
     """The action space and observation layouts as markdown tables, for docs/rl.md:
     `python3 -c "from cyclades.agents.encoding import markdown_tables; print(markdown_tables())"`."""
-    out = [f"Action space: {space.n} slots, fingerprint `{space.fingerprint}`.", "",
+    out = [f"Action space: {space.n} slots, fingerprint `{space.fingerprint}`"
+           + (f"; its first {space.extends[1]} are the space `{space.extends[0]}` (before a range was "
+              f"widened): self-play runs made on it read as this one's." if space.extends else "."), "",
            "| kind | first slot | slots | what | where | n |", "|---|---:|---:|---|---|---|"]
     for b in space.blocks:
         vocabs = KIND_ARGS[b.kind][0]
         what = f"{len(b.whats)} ({' + '.join(vocabs)})" if b.whats else "-"
         where = f"{b.areas} areas" if b.areas else "-"
-        n = f"0..{b.ns - 1}" if b.ns else "-"
+        n = f"{b.low}..{b.low + b.ns - 1}" if b.ns else "-"
         out.append(f"| {b.kind} | {b.offset} | {b.size} | {what} | {where} | {n} |")
     out += ["", f"Observation: {layout.size} float32 numbers.", "",
             "| segment | first index | shape | rows | columns |", "|---|---:|---|---|---|"]

@@ -240,7 +240,8 @@ def root_visits(arrays, i, offsets=None) -> dict:
 
 
 def unpack_mask(bits) -> np.ndarray:
-    """The bool mask [positions, ACTION_SPACE.n] of a shard's packed `mask` (bit s % 8 of byte s // 8)."""
+    """The bool mask [positions, ACTION_SPACE.n] of a shard's packed `mask` (bit s % 8 of byte s // 8);
+    a shard of the narrower space this one widens has fewer bytes: the slots above read unset."""
     return np.unpackbits(bits, axis=1, count=ACTION_SPACE.n, bitorder="little").astype(bool)
 
 
@@ -267,7 +268,15 @@ def write_manifest(out: Path, manifest: dict) -> None:
 
 
 def _differences(old: dict, new: dict) -> list:
-    return [f"{k}: {old.get(k)!r} there, {new[k]!r} here" for k in CONFIG_KEYS if old.get(k) != new[k]]
+    return [f"{k}: {old.get(k)!r} there, {new[k]!r} here" for k in CONFIG_KEYS
+            if old.get(k) != new[k] and not (k == "action_space" and widened_from(old[k]))]
+
+
+def widened_from(space) -> bool:
+    """Whether a run's action space is the one this version's widens: its slots are the first of
+    ours, its shards' masks read as ours (the slots above unset), the run goes on in ours."""
+    return ACTION_SPACE.extends is not None and space == {"size": ACTION_SPACE.extends[1],
+                                                          "fingerprint": ACTION_SPACE.extends[0]}
 
 
 def done_shards(out: Path, manifest: dict) -> dict:
@@ -445,7 +454,7 @@ def selfplay(agents, players, teams, team_goal, ruleset, games, explore, seed, s
         diff = _differences(old, cfg)
         if diff:
             raise click.BadParameter(f"{out / MANIFEST} is another run's: " + "; ".join(diff), param_hint="--resume")
-        manifest = old
+        manifest = {**old, "action_space": cfg["action_space"]}
         kept = done_shards(out, old)
         if kept:
             err.print(f"{len(kept)} shard(s) of {len(shards(cfg))} already written in {out}: they are kept.",

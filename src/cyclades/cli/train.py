@@ -329,14 +329,18 @@ def slot_parts(space):
     import numpy as np
 
     kind, what, n = (np.zeros(space.n, np.int64) for _ in range(3))
+    kinds: dict = {}   # a kind's index and its first word's (a widened kind's two blocks share them)
     words = 0
-    for k, block in enumerate(space.blocks):
+    for block in space.blocks:
+        if block.kind not in kinds:
+            kinds[block.kind] = (len(kinds), words)
+            words += max(len(block.whats), 1)
+        k, first_word = kinds[block.kind]
         i = np.arange(block.size)
         ns, wheres = max(block.ns, 1), max(block.areas, 1)
         kind[block.offset:block.offset + block.size] = k
-        what[block.offset:block.offset + block.size] = words + i // (ns * wheres)
-        n[block.offset:block.offset + block.size] = i % ns
-        words += max(len(block.whats), 1)
+        what[block.offset:block.offset + block.size] = first_word + i // (ns * wheres)
+        n[block.offset:block.offset + block.size] = block.low + i % ns
     return kind, what, n
 
 

@@ -96,7 +96,9 @@ def _unique(*groups: tuple[str, ...]) -> tuple[str, ...]:
 
 
 MAX_FACTIONS = 6  # six players, or two players with two factions each (R22)
-UNCAPPED_BID = 60  # the highest bid of a ruleset without a cap; random classic play passes it (a known bug: tests/env)
+# The highest bid a ruleset without a cap (classic, R10) has a slot for in the RL action space:
+# GP are unlimited (R28), so any bound is a choice; 6,000 random classic games never passed 96 GP.
+UNCAPPED_BID = 250
 
 GOD = Arg("god", "a god", words=tuple(GODS))
 BUILDING = Arg("building", "a building", words=_unique(BUILDINGS, (METROPOLIS,)))
