@@ -8,7 +8,7 @@ levels first, with their labels) and on the command line like any agent
 | level    | agent                                   | plays                                         |
 |----------|-----------------------------------------|-----------------------------------------------|
 | beginner | careless:mistakes=0.3                   | the heuristic player, a random move 3 times in 10 |
-| casual   | greedy                                  | the heuristic player (greedy.py)               |
+| casual   | greedy:apollo=0                         | the heuristic player (greedy.py), Apollo's reward left out of its offering |
 | strong   | mcts:iterations=100                     | information-set MCTS, 100 iterations a decision |
 | expert   | mcts:iterations=500,workers=2           | MCTS searched by 2 processes in parallel, 500 iterations each |
 
@@ -46,7 +46,8 @@ class Level:
 LEVELS = {
     "beginner": Level("beginner", N_("Beginner"), "careless:mistakes=0.3",
                       N_("plays the heuristic's move, but a random one 3 times in 10")),
-    "casual": Level("casual", N_("Casual"), "greedy",
+    # apollo=0: greedy overvalues Apollo; not counting it wins 56% against two plain greedy (par 33%)
+    "casual": Level("casual", N_("Casual"), "greedy:apollo=0",
                     N_("the heuristic player: sensible moves, no look-ahead search")),
     "strong": Level("strong", N_("Strong"), "mcts:iterations=100",
                     N_("searches 100 sampled futures per decision (MCTS)")),
