@@ -9,10 +9,9 @@ Action space. Every action kind a player takes (`engine.actions.KINDS`, which de
 each kind's arguments and what they range over) gets a block of slots, in the order the
 engine declares them; inside a block the slots run row-major over `what` x `where` x `n`
 (`KIND_ARGS`, read from those declarations). A range widened after its slots were numbered
-keeps its block and adds one after every kind's (`WIDENED`), so that no slot ever moves.
-`encode(action, board)` and
-`decode(index, board)` are exact inverses; an action that has no slot raises
-`ActionSpaceError` (never silently dropped).
+keeps its block and adds one after the kinds of that time (`WIDENED`), so no slot ever moves.
+`encode(action, board)` and `decode(index, board)` are exact inverses; an action that has no
+slot raises `ActionSpaceError` (never silently dropped).
 
 Observation. `ObservationEncoder().encode(game, player)` reads only what the player
 may know (R24): `game.view(player)`, plus the public board and the game's public
