@@ -15,7 +15,7 @@ levels first, with their labels) and on the command line like any agent
 Budgets are iterations, not seconds, so a level plays the same on a loaded machine as on a
 quiet one (only slower) and tournaments between levels do not depend on the load. Each level
 beats the one below head to head (one of it against two of the level below, 3 players, par 33%):
-casual 51% of 90 games against beginner, strong 88% of 60 against casual, expert 52% of 60
+casual 82% of 90 games against beginner, strong 85% of 60 against casual, expert 52% of 60
 against strong (at 2 x 150 iterations the expert was at par: 35%).
 README "Bot levels" gives the figures, the time per decision and the ladder (agents/ladder.py).
 
