@@ -8,7 +8,7 @@ levels first, with their labels) and on the command line like any agent
 | level    | agent                                   | plays                                         |
 |----------|-----------------------------------------|-----------------------------------------------|
 | beginner | careless:mistakes=0.3                   | the heuristic player, a random move 3 times in 10 |
-| casual   | greedy:apollo=0                         | the heuristic player (greedy.py), Apollo's reward left out of its offering |
+| casual   | greedy:apollo=0                         | the heuristic player (greedy.py), Apollo's reward not counted |
 | strong   | mcts:iterations=100                     | information-set MCTS, 100 iterations a decision |
 | expert   | mcts:iterations=500,workers=2           | MCTS searched by 2 processes in parallel, 500 iterations each |
 
