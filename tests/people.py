@@ -5,6 +5,7 @@ own cookies (a browser's worth), and a game played to its end by random legal de
     ann.post("/api/play", json={...})        # sends X-CSRF-Token, as the site's pages do
 
     crowd = Crowd(server.url); bob = crowd("Bob")   # people signed up, closed together
+    with Person(server.url) as stranger: ...         # each holds a connection: close it
 """
 from __future__ import annotations
 
@@ -33,6 +34,12 @@ class Crowd:
     def close(self):
         for p in self.made:
             p.close()
+
+    def __enter__(self) -> Crowd:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 class Person:
@@ -78,6 +85,12 @@ class Person:
 
     def close(self):
         self.http.close()
+
+    def __enter__(self) -> Person:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def token_of(url: str) -> str:

@@ -86,7 +86,8 @@ def test_login_cookies_are_secure_over_https(person, tmp_path):
     assert not any("Secure" in c for c in r.headers.get_list("set-cookie"))
     with ServerProcess(f"sqlite:///{tmp_path / 's.db'}", args=["--secure-cookies", "always"],
                        timeout=START_SECONDS) as srv:
-        r = Person(srv.url).post("/api/account/signup", json={"name": "Always", "password": PASSWORD})
+        with Person(srv.url) as p:
+            r = p.post("/api/account/signup", json={"name": "Always", "password": PASSWORD})
         cookies = r.headers.get_list("set-cookie")
         assert len(cookies) == 2 and all("Secure" in c and "Path=/" in c for c in cookies)
         assert "HttpOnly" in next(c for c in cookies if c.startswith("cyclades_session="))
@@ -150,17 +151,18 @@ def test_brute_forced_logins_are_refused_for_a_name_whether_it_exists_or_not(per
 
 def test_logins_and_sign_ups_are_limited_per_address(tmp_path):
     with ServerProcess(f"sqlite:///{tmp_path / 'a.db'}", timeout=START_SECONDS,
-                       args=["--login-rate", "3/minute", "--signup-rate", "2/minute"]) as srv:
-        p = Person(srv.url)
+                       args=["--login-rate", "3/minute", "--signup-rate", "2/minute"]) as srv, \
+            Crowd(srv.url) as crowd:
+        p = crowd()
         codes = [p.login(f"someone {i}", "whatever pass").status_code for i in range(5)]
         assert codes == [401, 401, 401, 429, 429]
         r = p.login("someone 9", "whatever pass")
         assert "from your address" in r.json()["detail"] and int(r.headers["retry-after"]) > 0
-        made = [Person(srv.url).post("/api/account/signup", json={"name": f"Signer {i}", "password": PASSWORD})
+        made = [crowd().post("/api/account/signup", json={"name": f"Signer {i}", "password": PASSWORD})
                 for i in range(3)]
         assert [r.status_code for r in made] == [201, 201, 429]
         assert "accounts created from your address" in made[2].json()["detail"]
-        assert Person(srv.url).login("Signer 2").status_code in (401, 429)  # not made
+        assert crowd().login("Signer 2").status_code in (401, 429)  # not made
 
 
 # --- hostile requests ------------------------------------------------------------------------------
@@ -305,11 +307,11 @@ def test_an_existing_database_gains_the_accounts_tables_and_columns(tmp_path, db
         else:
             url = stack.enter_context(pg_database(os.environ["CYCLADES_TEST_PG"]))
         _old_database(url)
-        with ServerProcess(url, args=OPEN, timeout=START_SECONDS) as srv:
-            old = Person(srv.url)
+        with ServerProcess(url, args=OPEN, timeout=START_SECONDS) as srv, Crowd(srv.url) as crowd:
+            old = crowd()
             assert old.login("Old Timer").status_code == 200  # older hash parameters still check
             assert old.me()["account"]["name"] == "Old Timer"
-            Person(srv.url).signup("New Comer")
+            crowd("New Comer")
         engine = sa.create_engine(url)
         try:
             assert "settings" in {c["name"] for c in sa.inspect(engine).get_columns("accounts")}

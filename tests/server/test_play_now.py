@@ -138,7 +138,8 @@ def test_play_now_refuses_what_the_rules_do_not_allow(people):
     assert hal.post("/api/play", json={**THREE, "players": 7}).status_code == 422
     assert hal.post("/api/play", json={**THREE, "bot": "genius"}).status_code == 422
     assert hal.post("/api/play", json={**THREE, "speed": "blitz"}).status_code == 422
-    assert Person(hal.http.base_url).post("/api/play", json=THREE).status_code == 401  # logged out
+    with Person(hal.http.base_url) as stranger:
+        assert stranger.post("/api/play", json=THREE).status_code == 401  # logged out
 
 
 # --- a rated game to its end -----------------------------------------------------------------------
@@ -351,7 +352,6 @@ def test_the_chat_reaches_a_websocket_on_another_server_process(people, server, 
                 msg = json.loads(ws.recv(timeout=15))
                 if msg["type"] == "chat":
                     heard.append(msg)
-        u = Person(other.url)
-        assert u.login("Uma P", PASSWORD).status_code == 200
-        assert [m["text"] for m in chat(u, gid)["messages"]] == ["hi"]
-        u.close()
+        with Person(other.url) as u:
+            assert u.login("Uma P", PASSWORD).status_code == 200
+            assert [m["text"] for m in chat(u, gid)["messages"]] == ["hi"]
