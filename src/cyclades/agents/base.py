@@ -11,6 +11,7 @@ imports it, and it imports none of them.
 from __future__ import annotations
 
 import inspect
+import math
 
 
 class Agent:
@@ -95,3 +96,18 @@ def _number(text):
         except ValueError:
             pass
     return text
+
+
+def number_option(agent, name, value, whole=False, least=0):
+    """A number option of an agent's spec, checked: finite (NaN or inf would make a search that
+    never ends or ranks nothing, a weight that ranks nothing), whole where it counts something,
+    and at least `least`; ValueError naming the agent and the option otherwise."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number) or (whole and not number.is_integer()):
+        raise ValueError(f"{agent} {name} must be a {'whole' if whole else 'finite'} number, not {value!r}")
+    if number < least:
+        raise ValueError(f"{agent} {name} must be {least} or more, not {value!r}")
+    return int(number) if whole else number

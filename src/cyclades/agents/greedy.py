@@ -22,7 +22,6 @@ counts the team's buildings together toward a Metropolis and plans no attack thr
 """
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -33,7 +32,7 @@ from ..engine.moves import land_destinations, sea_destinations
 from ..engine.offerings import offerings_cost, own_bids
 from ..engine.queries import heroes_at
 from . import evaluation as ev
-from .base import Agent
+from .base import Agent, number_option
 from .evaluation import Position, attack_odds, expected_losses
 
 # Rough worth of each creature's effect (before its cost), for the cards with no rule of their
@@ -385,17 +384,6 @@ def _god_value(ctx, god, p, gp_left) -> float:
     if god != "hera" and gp_left >= 2 and p == ctx.p:
         v += 0.5 * best_creature(ctx, gp_left)[0]
     return v
-
-
-def apollo_weight(value) -> float:
-    """The `apollo` option of greedy and mcts: a finite number from 0 (ValueError otherwise)."""
-    try:
-        weight = float(value)
-    except (TypeError, ValueError):
-        weight = math.nan
-    if not (math.isfinite(weight) and weight >= 0):
-        raise ValueError(f"apollo must be a number from 0 (the weight of Apollo's reward), not {value!r}")
-    return weight
 
 
 def apollo_value(ctx, p) -> float:
@@ -1096,7 +1084,7 @@ class GreedyAgent(Agent):
     def __init__(self, seed=None, lookahead=True, apollo=1.0):
         super().__init__(seed)
         self.lookahead = bool(lookahead)
-        self.apollo = apollo_weight(apollo)
+        self.apollo = number_option("greedy", "apollo", apollo)  # the weight of Apollo's reward
         self.rng = random.Random(seed)
         self.policy = GreedyPolicy(lookahead=self.lookahead, apollo=self.apollo)
 

@@ -64,7 +64,8 @@ import time
 from ..engine.actions import Action
 from . import evaluation as ev
 from .base import Agent
-from .greedy import Ctx, GreedyPolicy, apollo_weight, bid_plan
+from .base import number_option as checked_number
+from .greedy import Ctx, GreedyPolicy, bid_plan
 
 DEFAULT_ITERATIONS = 100
 
@@ -93,17 +94,8 @@ def flag_option(value) -> bool:
 
 
 def number_option(name, value, whole=False, least=0):
-    """A number option of an mcts spec, checked: finite (NaN or inf would make a search that
-    never ends or ranks nothing), whole where it counts something, and at least `least`."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = math.nan
-    if not math.isfinite(number) or (whole and not number.is_integer()):
-        raise ValueError(f"mcts {name} must be a {'whole' if whole else 'finite'} number, not {value!r}")
-    if number < least:
-        raise ValueError(f"mcts {name} must be {least} or more, not {value!r}")
-    return int(number) if whole else number
+    """A number option of an mcts spec, checked (base.number_option)."""
+    return checked_number("mcts", name, value, whole, least)
 
 
 class MCTSAgent(Agent):
@@ -149,7 +141,7 @@ class MCTSAgent(Agent):
         self.width = number_option("width", width, whole=True, least=1)
         self.widen = number_option("widen", widen)
         self.rng = random.Random(seed)
-        self.apollo = apollo_weight(apollo)
+        self.apollo = number_option("apollo", apollo)  # the weight of Apollo's reward (greedy.py)
         self.policy = GreedyPolicy(apollo=self.apollo)  # ranks the actions of the tree's nodes
         self.rollout_policy = GreedyPolicy(budget=12, depth=1, apollo=self.apollo)  # cheaper: plays the rollouts
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
