@@ -865,7 +865,8 @@ def test_every_legal_bid_of_a_rich_classic_player_has_a_slot():
 def test_widening_the_bids_moved_no_slot():
     """The bids above 60 GP took slots after every kind's of the time: the first slots are the
     space before, by its fingerprint (of every block's kind, words, areas and amounts), so the
-    self-play data and policies made on it stay valid (a kind declared later goes after them:
+    self-play data made on it stays valid (a policy head trained on it is refused by name, as any
+    of another space; a kind declared later goes after them:
     test_a_new_kind_gets_slots_from_its_declaration)."""
     assert ACTION_SPACE.extends == ("4534aec03aa5352a", 21513)
     assert ACTION_SPACE.block_of("bid").offset == 1280 and ACTION_SPACE.block_of("bid").ns == 61

@@ -155,7 +155,7 @@ class ActionSpace:
             whats, where, ns = _kind_args(kind)
             places = _places(where)
             wheres = len(places) if places else (max_areas if where else 0)
-            kept = min(ns, widened.get(kind, (ns,))[0])
+            kept = min(ns, widened[kind][0]) if kind in widened else ns  # the amounts its first block holds
             self._add(KindBlock(kind, 0, 0, whats, wheres, kept, places))
             if kept < ns:
                 pending[kind] = KindBlock(kind, 0, 0, whats, wheres, ns - kept, places, low=kept)
