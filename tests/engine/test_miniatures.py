@@ -212,6 +212,32 @@ def test_boar_destroys_the_units_that_cannot_move_without_a_battle():
     assert owner(g, "ios") == 1 and unit(g, "troops", "melos") == 1 and back_to_turn(g)
 
 
+def test_a_player_the_boar_eliminates_in_the_maintenance_pays_no_more():
+    """Calydonian Boar and R27: kept in the Maintenance Costs, the Boar moves into argos and its
+    controller displaces player 1's troop to corinth, "where only another player's Control token
+    is located": player 1 gains it, and player 2, whose last land area it was, is eliminated; their
+    Nereid leaves the board, and they are not asked to pay for it (a game of the search met this,
+    and the engine asked an eliminated player to keep a creature no longer on the board)."""
+    g = scenario(areas={"ios": {"owner": 0, "troops": 1}, "argos": {"owner": 1, "troops": 1},
+                        "corinth": {"owner": 2}},
+                 player=[{"gp": 0, "priestesses": 1}, {"gp": 0}, {"gp": 0, "priestesses": 1}],
+                 turn_order=[0, 1, 2], decision={"offerings": {}},
+                 creatures={"calydonian-boar": {"owner": 0, "area": "corinth"},
+                            "nereid": {"owner": 2, "area": "east"}})
+    to_maintenance(g)
+    assert g.to_move == 0
+    act(g, "keep", what="calydonian-boar")
+    act(g, "move_creature", what="calydonian-boar", where="argos")
+    assert legal(g, "displace") == [cyclades.Action("displace", "units", "corinth")]
+    act(g, "displace", what="units", where="corinth")
+    s = g.state
+    assert owner(g, "corinth") == 1 and s.eliminated == [False, False, True]
+    assert "nereid" not in s.creature_at and "nereid" in s.creature_discard
+    assert not any(f["kind"] == "maintain" and f["player"] == 2 for f in s.stack)
+    assert g.is_over or g.to_move != 2
+    assert sound(g)
+
+
 def test_boar_area_is_unreachable_and_takes_no_recruits():
     """Calydonian Boar: "This Area is now unreachable for Heroes and Troops of players" and "The
     player who controls the Area with the Calydonian Boar also cannot place recruited Troops and

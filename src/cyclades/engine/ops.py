@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .frames import push
+from .frames import pop, push
 from .hooks import Hook
 from .queries import miniatures_of
 from .state import NOBODY
@@ -125,6 +125,10 @@ def check_elimination(g: Context, p: int) -> None:
     for c, owner in list(s.creature_owner.items()):
         if owner == p:
             release(g, c)  # its miniatures leave with it (Scylla and Charybdis: both)
+    # Their Maintenance Costs still to pay go too: the Calydonian Boar, moved in that phase, can
+    # take a player's last land area before their turn to pay, and nothing of theirs is left.
+    for f in [f for f in s.stack if f["kind"] == "maintain" and f["player"] == p]:
+        pop(g, f)
     g.emit("eliminated", player=p)
 
 
