@@ -277,12 +277,13 @@ def test_greedy_goes_to_apollo_when_the_gods_cost_too_much():
     assert a.kind == "apollo"
 
 
-def test_greedy_weighs_apollo_by_its_apollo_option():
-    """Rulebook, Apollo: at the offerings of six greedy games, a greedy that weighs Apollo's
-    reward at 0.2 (`apollo=0.2`) goes to Apollo less often than at its face value and bids
-    instead; the agent and the search take the option by name (the search's worker processes
-    too), and refuse what is no weight."""
-    to_apollo = {1.0: 0, 0.2: 0}
+@pytest.mark.parametrize("option, weight", [("apollo", 0.2), ("gods", 3.0)])
+def test_greedy_weighs_the_offering_by_its_options(option, weight):
+    """Rulebook, Offerings and Apollo: at the offerings of six greedy games, a greedy that weighs
+    Apollo's reward at 0.2 (`apollo=0.2`), or the gods' worth at 3 (`gods=3`), goes to Apollo less
+    often than at 1 and bids instead; the agent and the search take the option by name (the
+    search's worker processes too), and refuse what is no weight."""
+    to_apollo = {1.0: 0, weight: 0}
     flipped = 0
     for seed in range(6):
         g = cyclades.new_game(players=3, seed=seed)
@@ -290,22 +291,22 @@ def test_greedy_weighs_apollo_by_its_apollo_option():
         while not g.is_over and g.state.cycle <= 3:
             p, legal = g.to_move, g.legal_actions()
             if any(a.kind == "apollo" for a in legal) and any(a.kind == "bid" for a in legal):
-                face, light = (GreedyPolicy(apollo=w).decide(g, p) for w in (1.0, 0.2))
-                to_apollo[1.0] += face.kind == "apollo"
-                to_apollo[0.2] += light.kind == "apollo"
-                flipped += face.kind == "apollo" and light.kind == "bid"
+                plain, weighed = (GreedyPolicy(**{option: w}).decide(g, p) for w in (1.0, weight))
+                to_apollo[1.0] += plain.kind == "apollo"
+                to_apollo[weight] += weighed.kind == "apollo"
+                flipped += plain.kind == "apollo" and weighed.kind == "bid"
             g.apply(agents[p].act(g, p))
-    assert to_apollo[0.2] < to_apollo[1.0] and flipped >= 3, (to_apollo, flipped)
-    assert make_agent("greedy:apollo=0.2").spec() == "greedy:apollo=0.2"
-    search = make_agent("mcts:iterations=20,apollo=0.2")
-    assert search.spec() == "mcts:iterations=20,apollo=0.2" and search.config()["apollo"] == 0.2
-    assert search.rollout_policy.apollo == search.policy.apollo == 0.2
-    assert MCTSAgent(**search.config()).rollout_policy.apollo == 0.2  # a worker process's search
+    assert to_apollo[weight] < to_apollo[1.0] and flipped >= 3, (to_apollo, flipped)
+    assert make_agent(f"greedy:{option}=2.5").spec() == f"greedy:{option}=2.5"
+    search = make_agent(f"mcts:iterations=20,{option}=2.5")
+    assert search.spec() == f"mcts:iterations=20,{option}=2.5" and search.config()[option] == 2.5
+    assert getattr(search.rollout_policy, option) == getattr(search.policy, option) == 2.5
+    assert getattr(MCTSAgent(**search.config()).rollout_policy, option) == 2.5  # a worker process's
     for bad in ("x", "-1", "nan", "inf"):
-        with pytest.raises(ValueError, match=r"greedy apollo must be (a finite number|0 or more)"):
-            make_agent(f"greedy:apollo={bad}")
-        with pytest.raises(ValueError, match=r"mcts apollo must be (a finite number|0 or more)"):
-            make_agent(f"mcts:apollo={bad}")
+        with pytest.raises(ValueError, match=rf"greedy {option} must be (a finite number|0 or more)"):
+            make_agent(f"greedy:{option}={bad}")
+        with pytest.raises(ValueError, match=rf"mcts {option} must be (a finite number|0 or more)"):
+            make_agent(f"mcts:{option}={bad}")
 
 
 def test_greedy_defender_retreats_from_a_lost_battle():

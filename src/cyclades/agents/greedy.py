@@ -47,11 +47,12 @@ MAX_LOOKAHEAD = 40        # copies a decision may make to look ahead
 class Ctx:
     """One decision's reading of the position for player p (computed lazily)."""
 
-    __slots__ = ("_plans", "_pos", "apollo", "f", "g", "p")
+    __slots__ = ("_plans", "_pos", "apollo", "f", "g", "gods", "p")
 
-    def __init__(self, g, p, apollo=1.0):
+    def __init__(self, g, p, apollo=1.0, gods=1.0):
         self.g, self.p = g, p
         self.apollo = apollo  # the weight of Apollo's reward (GreedyPolicy's `apollo`)
+        self.gods = gods      # the weight of a god's worth (GreedyPolicy's `gods`)
         self.f = g.state.stack[-1] if g.state.stack else None
         self._pos = None
         self._plans = {}
@@ -331,7 +332,8 @@ def hera_building(ctx, p=None):
 
 
 def god_value(ctx, god, p=None, gp_left=None) -> float:
-    """What winning `god` this cycle is worth to p, with `gp_left` GP after the offering."""
+    """What winning `god` this cycle is worth to p, with `gp_left` GP after the offering
+    (weighed by the decision's `gods`: 1, as counted)."""
     g = ctx.g
     p = ctx.p if p is None else p
     gp_left = g.purse(p) - g.committed(p) if gp_left is None else gp_left
@@ -342,7 +344,7 @@ def god_value(ctx, god, p=None, gp_left=None) -> float:
     key = ("god", god, p, gp_left)
     v = ctx._plans.get(key)
     if v is None:
-        v = ctx._plans[key] = _god_value(ctx, god, p, gp_left)
+        v = ctx._plans[key] = ctx.gods * _god_value(ctx, god, p, gp_left)
     return v
 
 
@@ -488,11 +490,14 @@ def _pegasus_worth(ctx) -> float:
 class GreedyPolicy:
     """Decides on a full game for any player; see the module's docstring."""
 
-    def __init__(self, lookahead=True, budget=MAX_LOOKAHEAD, depth=2, apollo=1.0):
+    def __init__(self, lookahead=True, budget=MAX_LOOKAHEAD, depth=2, apollo=1.0, gods=1.0):
         self.lookahead = lookahead
-        # The weight of Apollo's reward against the gods' worth in the offering: 1 counts it at its
-        # face; below 1 goes to Apollo less often (docs/learned-player.md measures 0.2).
+        # The weights of Apollo's reward and of the gods' worth (its own and, guessing their
+        # bids, its rivals') in the offering (and of the god an Empusa takes): 1 counts them as
+        # counted; Apollo's below 1, or the gods' above, goes to Apollo less often
+        # (docs/learned-player.md measures both).
         self.apollo = apollo
+        self.gods = gods
         self.max_budget = budget  # copies a decision may make to look ahead
         self.max_depth = depth    # how many decisions of a sequence deep it looks
         self._budget = 0          # copies the current decision may still make
@@ -524,7 +529,7 @@ class GreedyPolicy:
         return [legal[i] for i in order]
 
     def score(self, g, p, legal, depth=0, ctx=None) -> list:
-        ctx = ctx or Ctx(g, p, self.apollo)
+        ctx = ctx or Ctx(g, p, self.apollo, self.gods)
         f = ctx.f
         fn = _FRAMES.get(f["kind"]) if f else None
         if fn is not None:
@@ -1081,12 +1086,13 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, seed=None, lookahead=True, apollo=1.0):
+    def __init__(self, seed=None, lookahead=True, apollo=1.0, gods=1.0):
         super().__init__(seed)
         self.lookahead = bool(lookahead)
         self.apollo = number_option("greedy", "apollo", apollo)  # the weight of Apollo's reward
+        self.gods = number_option("greedy", "gods", gods)        # the weight of a god's worth
         self.rng = random.Random(seed)
-        self.policy = GreedyPolicy(lookahead=self.lookahead, apollo=self.apollo)
+        self.policy = GreedyPolicy(lookahead=self.lookahead, apollo=self.apollo, gods=self.gods)
 
     def choose(self, obs):
         legal = obs.legal_actions()

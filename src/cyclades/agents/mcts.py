@@ -107,14 +107,15 @@ class MCTSAgent(Agent):
     processes (whether the workers may be processes; None = when this process may have
     children and CYCLADES_MCTS_PROCESSES is not 0), value (a value network: "shipped" or a
     weights file; the leaves are valued by it, without a rollout unless rollout=1), prior (1: the
-    network's policy head is the root's prior, PUCT), puct (its exploration constant), apollo (the
-    weight greedy's ranking and rollouts give Apollo's reward: greedy.py's `apollo`)."""
+    network's policy head is the root's prior, PUCT), puct (its exploration constant), apollo and
+    gods (the weights greedy's ranking and rollouts give Apollo's reward and the gods' worth:
+    greedy.py's `apollo` and `gods`)."""
 
     name = "mcts"
 
     def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,  # noqa: PLR0913  (one argument per option)
                  width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None, prior=None,
-                 puct=1.0, apollo=1.0):
+                 puct=1.0, apollo=1.0, gods=1.0):
         super().__init__(seed)
         # value: a value network's weights ("shipped": the package's, or a file's path): the
         # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
@@ -142,8 +143,10 @@ class MCTSAgent(Agent):
         self.widen = number_option("widen", widen)
         self.rng = random.Random(seed)
         self.apollo = number_option("apollo", apollo)  # the weight of Apollo's reward (greedy.py)
-        self.policy = GreedyPolicy(apollo=self.apollo)  # ranks the actions of the tree's nodes
-        self.rollout_policy = GreedyPolicy(budget=12, depth=1, apollo=self.apollo)  # cheaper: plays the rollouts
+        self.gods = number_option("gods", gods)        # the weight of a god's worth (greedy.py)
+        weights = {"apollo": self.apollo, "gods": self.gods}
+        self.policy = GreedyPolicy(**weights)  # ranks the actions of the tree's nodes
+        self.rollout_policy = GreedyPolicy(budget=12, depth=1, **weights)  # cheaper: plays the rollouts
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
         self.last_seconds = 0.0
         self.last_stats = []       # the root's (action, visits, reward) of the last search
@@ -272,7 +275,7 @@ class MCTSAgent(Agent):
         return {"iterations": self.iterations, "seconds": self.seconds, "depth": self.depth,
                 "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen,
                 "value": self.value, "rollout": self.rollout_first, "prior": self.use_prior,
-                "puct": self.puct, "apollo": self.apollo}
+                "puct": self.puct, "apollo": self.apollo, "gods": self.gods}
 
     def parallel_search(self, obs, options, deadline):
         seconds = None
@@ -440,7 +443,7 @@ class MCTSAgent(Agent):
         partner = {god for god, (q, _) in g.state.bids.items() if q != p and g.friends(p, q)}
         if partner:
             options = [a for a in options if not (a.kind == "bid" and a.what in partner)] or options
-        ctx = Ctx(g, p, policy.apollo)  # one reading of the position for the ranking and the plan
+        ctx = Ctx(g, p, policy.apollo, policy.gods)  # one reading of the position for the ranking and the plan
         ranked = policy.ranked(g, p, options, ctx)
         have = set(options)
         plan = bid_plan(ctx, options)
