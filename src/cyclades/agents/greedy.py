@@ -528,8 +528,12 @@ class GreedyPolicy:
         order = sorted(range(len(legal)), key=lambda i: -scored[i])
         return [legal[i] for i in order]
 
+    def context(self, g, p) -> Ctx:
+        """A decision's reading of the position for p, with this policy's weights."""
+        return Ctx(g, p, self.apollo, self.gods)
+
     def score(self, g, p, legal, depth=0, ctx=None) -> list:
-        ctx = ctx or Ctx(g, p, self.apollo, self.gods)
+        ctx = ctx or self.context(g, p)
         f = ctx.f
         fn = _FRAMES.get(f["kind"]) if f else None
         if fn is not None:

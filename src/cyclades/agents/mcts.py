@@ -65,7 +65,7 @@ from ..engine.actions import Action
 from . import evaluation as ev
 from .base import Agent
 from .base import number_option as checked_number
-from .greedy import Ctx, GreedyPolicy, bid_plan
+from .greedy import GreedyPolicy, bid_plan
 
 DEFAULT_ITERATIONS = 100
 
@@ -443,7 +443,7 @@ class MCTSAgent(Agent):
         partner = {god for god, (q, _) in g.state.bids.items() if q != p and g.friends(p, q)}
         if partner:
             options = [a for a in options if not (a.kind == "bid" and a.what in partner)] or options
-        ctx = Ctx(g, p, policy.apollo, policy.gods)  # one reading of the position for the ranking and the plan
+        ctx = policy.context(g, p)  # one reading of the position for the ranking and the plan
         ranked = policy.ranked(g, p, options, ctx)
         have = set(options)
         plan = bid_plan(ctx, options)
