@@ -13,6 +13,7 @@ import cyclades
 from cyclades.agents import Agent, make_agent
 from cyclades.agents import evaluation as ev
 from cyclades.agents.greedy import GreedyPolicy
+from cyclades.agents.match import Mode, play_match
 from cyclades.agents.mcts import MCTSAgent
 from cyclades.cli import main
 from cyclades.engine.game import Game
@@ -261,10 +262,9 @@ def test_greedy_bids_for_the_god_it_needs():
     assert a.kind == "bid" and a.what == "athena"
 
 
-def test_greedy_goes_to_apollo_when_the_gods_cost_too_much():
-    """Rulebook, Apollo: both gods already hold offerings of 7 and greedy has 8 GP and nothing
-    to gain from them that is worth 8: it takes Apollo's 2 GP and Prosperity."""
-    g = scenario(player=[{"gp": 9}, {"gp": 9}, {"gp": 8}], turn_order=[0, 1, 2],
+def _offering_at_7(gp):
+    """Both gods on offer hold offerings of 7; player 2, last to offer, holds `gp` GP."""
+    g = scenario(player=[{"gp": 9}, {"gp": 9}, {"gp": gp}], turn_order=[0, 1, 2],
                  gods=["zeus", "poseidon", "athena", "ares", "hera"],
                  bids={"zeus": [0, 7], "poseidon": [1, 7]},
                  areas={"argos": {"owner": 0, "troops": 1}, "naxos": {"owner": 1, "troops": 1},
@@ -273,8 +273,13 @@ def test_greedy_goes_to_apollo_when_the_gods_cost_too_much():
                  decision={"offerings": {}})
     g.state.stack[-1]["player"], g.state.stack[-1]["queue"] = 2, ()
     g._legal = None
-    a = GreedyPolicy().decide(g, 2)
-    assert a.kind == "apollo"
+    return g
+
+
+def test_greedy_goes_to_apollo_when_the_gods_cost_too_much():
+    """Rulebook, Apollo: both gods already hold offerings of 7 and greedy has 8 GP and nothing
+    to gain from them that is worth 8: it takes Apollo's 2 GP and Prosperity."""
+    assert GreedyPolicy().decide(_offering_at_7(8), 2).kind == "apollo"
 
 
 @pytest.mark.parametrize("option, weight", [("apollo", 0.2), ("gods", 3.0)])
@@ -307,6 +312,41 @@ def test_greedy_weighs_the_offering_by_its_options(option, weight):
             make_agent(f"greedy:{option}={bad}")
         with pytest.raises(ValueError, match=rf"mcts {option} must be (a finite number|0 or more)"):
             make_agent(f"mcts:{option}={bad}")
+
+
+def test_greedy_with_a_surplus_spends_the_gold_it_cannot_use():
+    """Rulebook, Offerings and Apollo: holding 30 GP with both gods at 7, plain greedy (every GP
+    at its face) takes Apollo's 2 GP and Prosperity; with `surplus=12` (a GP past 12 is worth
+    nothing more) it pays 8 for Zeus, and with 8 GP it still goes to Apollo. Over whole games,
+    greedy players with a surplus end with less than half the gold left unspent."""
+    rich, poor = _offering_at_7(30), _offering_at_7(8)
+    assert GreedyPolicy().decide(rich, 2).kind == "apollo"
+    assert GreedyPolicy(surplus=12).decide(rich, 2) == cyclades.Action("bid", "zeus", n=8)
+    assert GreedyPolicy(surplus=12).decide(poor, 2).kind == "apollo"
+    unspent = {}
+    for spec in ("greedy", "greedy:surplus=12"):
+        left = []
+        for seed in range(6):
+            game = Mode(players=3).new_game(seed=seed, max_cycles=100)
+            left += play_match(game, [make_agent(spec, seed=seed * 3 + k) for k in range(3)])["side_gp"]
+        unspent[spec] = sum(left) / len(left)
+    assert unspent["greedy:surplus=12"] < unspent["greedy"] / 2, unspent
+
+
+def test_the_surplus_is_an_option_of_greedy_and_of_the_search():
+    """`surplus` is taken by name by the agent and the search (its rollouts and its worker
+    processes too); what is not a whole number of GP, or is below 0, is refused."""
+    assert make_agent("greedy:surplus=12").spec() == "greedy:surplus=12"
+    assert make_agent("greedy:surplus=12").policy.surplus == 12
+    search = make_agent("mcts:iterations=20,surplus=12")
+    assert search.config()["surplus"] == 12
+    assert search.rollout_policy.surplus == search.policy.surplus == 12
+    assert MCTSAgent(**search.config()).rollout_policy.surplus == 12  # a worker process's
+    for bad in ("x", "-1", "2.5", "nan"):
+        with pytest.raises(ValueError, match=r"greedy surplus must be (a whole number|0 or more)"):
+            make_agent(f"greedy:surplus={bad}")
+        with pytest.raises(ValueError, match=r"mcts surplus must be (a whole number|0 or more)"):
+            make_agent(f"mcts:surplus={bad}")
 
 
 def test_greedy_defender_retreats_from_a_lost_battle():
@@ -507,7 +547,6 @@ def test_sampled_team_purse_pays_both_members_offerings():
 # --- every mode: teams (R22, R29) and the classic rules ------------------------------------
 
 from cyclades.agents.greedy import Ctx, apollo_value  # noqa: E402
-from cyclades.agents.match import Mode, play_match  # noqa: E402
 
 EVERY_MODE = [Mode(2), Mode(3), Mode(4), Mode(4, teams=True), Mode(5), Mode(6),
               Mode(4, teams=True, team_goal=4), Mode(2, ruleset="classic"),

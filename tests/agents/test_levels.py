@@ -37,8 +37,8 @@ def test_levels_resolve_to_agents_with_their_budgets():
     assert one.workers == 1 and one.iterations == 500
     assert resolve("expert") == "mcts:iterations=500,workers=2"
     assert resolve("expert:workers=1") == "mcts:iterations=500,workers=1"
-    assert resolve("greedy") == "greedy" and resolve("casual") == "greedy:apollo=0"
-    assert casual.apollo == 0.0 and make_agent("greedy", seed=0).apollo == 1.0
+    assert resolve("greedy") == "greedy" and resolve("casual") == "greedy:surplus=16"
+    assert casual.surplus == 16 and make_agent("greedy", seed=0).surplus == 0
 
 
 def test_levels_are_listed_first_with_labels_for_people():

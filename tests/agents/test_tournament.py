@@ -55,6 +55,7 @@ def test_shared_wins_count_a_share_to_each_winner():
     s = {x["agent"]: x for x in summarize(rows)}
     assert s["a"]["wins"] == 0.5 and s["b"]["wins"] == 0.5 and s["c"]["wins"] == 0
     assert s["a"]["seconds_per_decision"] == pytest.approx(0.01)
+    assert s["a"]["gp_left"] == 3 and s["c"]["gp_left"] == 0  # the purse each held at the end
 
 
 def test_one_game_row():
@@ -71,7 +72,8 @@ def test_tournament_command_prints_the_table_and_writes_the_files(tmp_path):
     r = CliRunner().invoke(main, ["tournament", "--agents", "greedy,random,random", "--games", "4",
                                   "--workers", "2", "--seed", "3", "--out", str(out)])
     assert r.exit_code == 0, r.output
-    assert "Win rate" in r.output and "95% CI" in r.output and "greedy" in r.output
+    assert "Win rate" in r.output and "95% CI" in r.output and "GP left" in r.output
+    assert "greedy" in r.output
     data = json.loads((out / "results.json").read_text())
     assert data["games"] == 6 and len(data["rows"]) == 6  # 3 seatings, twice
     assert {s["agent"] for s in data["summary"]} == {"greedy", "random"}

@@ -109,13 +109,15 @@ def summary_table(t: Tournament) -> Table:
     for col, just in (("Team (agents)" if team else "Agent", "left"),
                       ("Team-games" if team else "Seat-games", "right"), ("Wins", "right"),
                       ("Win rate", "right"), ("95% CI (Wilson)", "right"), ("Par", "right"),
-                      ("Metropolises", "right"), ("Cycles", "right"), ("Decisions/game", "right"),
+                      ("Metropolises", "right"), ("GP left", "right"), ("Cycles", "right"),
+                      ("Decisions/game", "right"),
                       ("Own decisions", "right"), ("ms/decision", "right"), ("Longest", "right")):
         table.add_column(col, justify=cast("JustifyMethod", just), overflow="fold")
     for s in t.summary():
         table.add_row(s["agent"], str(s["seat_games"]), f"{s['wins']:g}", _pct(s["win_rate"]),
                       f"{_pct(s['ci_low'])} – {_pct(s['ci_high'])}", _pct(s["par"]),
-                      f"{s['metropolises']:.2f}", f"{s['cycles']:.1f}", f"{s['game_decisions']:.0f}",
+                      f"{s['metropolises']:.2f}", f"{s['gp_left']:.1f}", f"{s['cycles']:.1f}",
+                      f"{s['game_decisions']:.0f}",
                       f"{s['decisions']:.0f}", f"{1000 * s['seconds_per_decision']:.2f}",
                       f"{s['longest_decision']:.2f}s")
     return table
@@ -139,9 +141,9 @@ _RAY = click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
 
 
 def _consoles():
-    """The console of the results (stdout, 160 columns wide when it is no terminal) and the
+    """The console of the results (stdout, 180 columns wide when it is no terminal) and the
     console of the notes and the progress bar (stderr: progress.py)."""
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 160), err_console()
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 180), err_console()
 
 
 def _run(series, on_result, done=()):

@@ -47,12 +47,13 @@ MAX_LOOKAHEAD = 40        # copies a decision may make to look ahead
 class Ctx:
     """One decision's reading of the position for player p (computed lazily)."""
 
-    __slots__ = ("_plans", "_pos", "apollo", "f", "g", "gods", "p")
+    __slots__ = ("_plans", "_pos", "apollo", "f", "g", "gods", "p", "surplus")
 
-    def __init__(self, g, p, apollo=1.0, gods=1.0):
+    def __init__(self, g, p, apollo=1.0, gods=1.0, surplus=0):
         self.g, self.p = g, p
-        self.apollo = apollo  # the weight of Apollo's reward (GreedyPolicy's `apollo`)
-        self.gods = gods      # the weight of a god's worth (GreedyPolicy's `gods`)
+        self.apollo = apollo    # the weight of Apollo's reward (GreedyPolicy's `apollo`)
+        self.gods = gods        # the weight of a god's worth (GreedyPolicy's `gods`)
+        self.surplus = surplus  # GP held past it are worth nothing more (0: no limit; purse_worth)
         self.f = g.state.stack[-1] if g.state.stack else None
         self._pos = None
         self._plans = {}
@@ -391,13 +392,34 @@ def _god_value(ctx, god, p, gp_left) -> float:
 def apollo_value(ctx, p) -> float:
     """What going to Apollo gives p (R9): Legendary, the ruleset's GP and a Prosperity token on
     a land and a sea area; classic, 1 GP (4 with a single isle) and one token on a land area for
-    the first player there only. Weighed by the decision's `apollo` (1: as counted)."""
+    the first player there only. Weighed by the decision's `apollo` (1: as counted). The GP and
+    the income the tokens bring are worth what purse_worth says: nothing to a player who
+    already holds its `surplus`."""
     g = ctx.g
     if g.rules.apollo == "classic":
         gp = 4 if len(ctx.pos.lands[p]) == 1 else g.rules.apollo_gp
-        first = not g.state.apollo
-        return ctx.apollo * (gp + (ev.INCOME * 0.8 if first else 0.0))
-    return ctx.apollo * (g.rules.apollo_gp + APOLLO_PROSPERITY)
+        tokens = ev.INCOME * 0.8 if not g.state.apollo else 0.0  # the first player there only
+    else:
+        gp, tokens = g.rules.apollo_gp, APOLLO_PROSPERITY
+    have = g.purse(p) - g.committed(p)
+    gain = purse_worth(ctx, have + gp) - purse_worth(ctx, have)
+    if ctx.surplus and have + gp >= ctx.surplus:
+        tokens = 0.0  # more income to a player who cannot spend what it has
+    return ctx.apollo * (gain + tokens)
+
+
+def purse_worth(ctx, gp) -> float:
+    """What holding `gp` GP is worth to the decision's player, in GP: each at its face up to
+    the decision's `surplus` and nothing past it (no limit when it is 0). Counted at their face
+    without limit, greedy players end a game holding 40 GP or more they never spent, having
+    gone to Apollo for more (docs/learned-player.md)."""
+    return float(min(gp, ctx.surplus) if ctx.surplus else gp)
+
+
+def price(ctx, cost) -> float:
+    """What paying `cost` GP out of what the decision's player may spend is worth to it: the
+    cost itself, less what of it is surplus (purse_worth)."""
+    return purse_worth(ctx, ctx.gp) - purse_worth(ctx, ctx.gp - cost)
 
 
 def best_creature(ctx, budget):
@@ -490,14 +512,17 @@ def _pegasus_worth(ctx) -> float:
 class GreedyPolicy:
     """Decides on a full game for any player; see the module's docstring."""
 
-    def __init__(self, lookahead=True, budget=MAX_LOOKAHEAD, depth=2, apollo=1.0, gods=1.0):
+    def __init__(self, lookahead=True, budget=MAX_LOOKAHEAD, depth=2, apollo=1.0, gods=1.0,
+                 surplus=0):
         self.lookahead = lookahead
         # The weights of Apollo's reward and of the gods' worth (its own and, guessing their
         # bids, its rivals') in the offering (and of the god an Empusa takes): 1 counts them as
         # counted; Apollo's below 1, or the gods' above, goes to Apollo less often
-        # (docs/learned-player.md measures both).
+        # (docs/learned-player.md measures both). `surplus`: the GP past which a GP more is
+        # worth nothing (what it pays, what Apollo gives: purse_worth; 0, no limit).
         self.apollo = apollo
         self.gods = gods
+        self.surplus = surplus
         self.max_budget = budget  # copies a decision may make to look ahead
         self.max_depth = depth    # how many decisions of a sequence deep it looks
         self._budget = 0          # copies the current decision may still make
@@ -530,7 +555,7 @@ class GreedyPolicy:
 
     def context(self, g, p) -> Ctx:
         """A decision's reading of the position for p, with this policy's weights."""
-        return Ctx(g, p, self.apollo, self.gods)
+        return Ctx(g, p, self.apollo, self.gods, self.surplus)
 
     def score(self, g, p, legal, depth=0, ctx=None) -> list:
         ctx = ctx or self.context(g, p)
@@ -666,7 +691,7 @@ def bid_plan(ctx, legal) -> dict:
             rival = max(rival, w)
         best = None
         for amount in range(lo, top[god] + 1):
-            cost = offering_cost(g, p, amount)  # R12 (R23: with p's other offering)
+            cost = price(ctx, offering_cost(g, p, amount))  # R12 (R23: with p's other offering)
             v = god_value(ctx, god, gp_left=gp - offerings_cost(g, p, own_bids(g, p) + [amount]))
             net = v - cost - RESERVE_GP * cost * 0.1
             safe = amount > rival
@@ -696,30 +721,32 @@ def _turn(pol, ctx, legal, depth):
     s = g.state
     gp = ctx.gp
     out = []
+    surplus = ctx.surplus
     for a in legal:
         k = a.kind
+        paid = price(ctx, a.n) if surplus else a.n  # what the action's cost (its n) is worth to p
         if k == "end_turn":
             out.append(0.0)
         elif k == "recruit":
-            out.append(recruit_worth(ctx, a.what) - a.n - RESERVE_GP * 0.2 * a.n)
+            out.append(recruit_worth(ctx, a.what) - paid - RESERVE_GP * 0.2 * paid)
         elif k == "land_move":
             plan = best_land_plan(ctx)
-            out.append(plan.value - a.n - 0.8 if plan else -5.0)
+            out.append(plan.value - paid - 0.8 if plan else -5.0)
         elif k == "heroic_move":
             plan = best_land_plan(ctx, hero=a.what)
-            out.append(plan.value - a.n - 0.8 if plan else -5.0)
+            out.append(plan.value - paid - 0.8 if plan else -5.0)
         elif k in ("sea_move", "fleet_move"):  # fleet_move: classic Poseidon's voyage (R17)
             plan = best_sea_plan(ctx)
-            out.append(plan[0] - a.n - 0.8 if plan else -5.0)
+            out.append(plan[0] - paid - 0.8 if plan else -5.0)
         elif k == "build" and a.where:  # classic: a building bought for its cost (2 GP)
-            out.append(building_gain(ctx, a.what) - a.n - RESERVE_GP * 0.2 * a.n
+            out.append(building_gain(ctx, a.what) - paid - RESERVE_GP * 0.2 * paid
                        + 0.1 * safety(ctx, g.board.index[a.where]))
         elif k == "swap_creature":  # classic Zeus: a new card for 1 GP, rarely worth it
             out.append(-1.5)
         elif k == "buy_creature":
-            out.append(creature_worth(ctx, a.what) - a.n - 0.5)
+            out.append(creature_worth(ctx, a.what) - paid - 0.5)
         elif k == "recruit_hero":
-            out.append(ev.HERO + 1.0 - a.n + (1.0 if gp >= 8 else -1.0))
+            out.append(ev.HERO + 1.0 - paid + (1.0 if gp >= 8 else -1.0))
         elif k == "peek":
             out.append(0.5 if gp >= 1 else -1.0)
         elif k == "sacrifice":
@@ -1090,13 +1117,15 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, seed=None, lookahead=True, apollo=1.0, gods=1.0):
+    def __init__(self, seed=None, lookahead=True, apollo=1.0, gods=1.0, surplus=0):
         super().__init__(seed)
         self.lookahead = bool(lookahead)
         self.apollo = number_option("greedy", "apollo", apollo)  # the weight of Apollo's reward
         self.gods = number_option("greedy", "gods", gods)        # the weight of a god's worth
+        self.surplus = number_option("greedy", "surplus", surplus, whole=True)  # GP worth holding
         self.rng = random.Random(seed)
-        self.policy = GreedyPolicy(lookahead=self.lookahead, apollo=self.apollo, gods=self.gods)
+        self.policy = GreedyPolicy(lookahead=self.lookahead, apollo=self.apollo, gods=self.gods,
+                                   surplus=self.surplus)
 
     def choose(self, obs):
         legal = obs.legal_actions()

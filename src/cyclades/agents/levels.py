@@ -8,14 +8,14 @@ levels first, with their labels) and on the command line like any agent
 | level    | agent                                   | plays                                         |
 |----------|-----------------------------------------|-----------------------------------------------|
 | beginner | careless:mistakes=0.3                   | the heuristic player, a random move 3 times in 10 |
-| casual   | greedy:apollo=0                         | the heuristic player (greedy.py), Apollo's reward not counted |
+| casual   | greedy:surplus=16                       | the heuristic player (greedy.py), GP past 16 worth nothing more |
 | strong   | mcts:iterations=100                     | information-set MCTS, 100 iterations a decision |
 | expert   | mcts:iterations=500,workers=2           | MCTS searched by 2 processes in parallel, 500 iterations each |
 
 Budgets are iterations, not seconds, so a level plays the same on a loaded machine as on a
 quiet one (only slower) and tournaments between levels do not depend on the load. Each level
 beats the one below head to head (one of it against two of the level below, 3 players, par 33%):
-casual 82% of 90 games against beginner, strong 85% of 60 against casual, expert 52% of 60
+casual 87% of 90 games against beginner, strong 65% of 60 against casual, expert 52% of 60
 against strong (at 2 x 150 iterations the expert was at par: 35%).
 README "Bot levels" gives the figures, the time per decision and the ladder (agents/ladder.py).
 
@@ -46,8 +46,10 @@ class Level:
 LEVELS = {
     "beginner": Level("beginner", N_("Beginner"), "careless:mistakes=0.3",
                       N_("plays the heuristic's move, but a random one 3 times in 10")),
-    # apollo=0: greedy overvalues Apollo; not counting it wins 56% against two plain greedy (par 33%)
-    "casual": Level("casual", N_("Casual"), "greedy:apollo=0",
+    # surplus=16: counting every GP at its face, greedy hoards (40 GP unspent at the end); with GP
+    # past 16 worth nothing it spends them and wins 52% against two of the former casual
+    # (greedy:apollo=0), par 33% (docs/learned-player.md)
+    "casual": Level("casual", N_("Casual"), "greedy:surplus=16",
                     N_("the heuristic player: sensible moves, no look-ahead search")),
     "strong": Level("strong", N_("Strong"), "mcts:iterations=100",
                     N_("searches 100 sampled futures per decision (MCTS)")),

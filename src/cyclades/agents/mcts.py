@@ -107,15 +107,15 @@ class MCTSAgent(Agent):
     processes (whether the workers may be processes; None = when this process may have
     children and CYCLADES_MCTS_PROCESSES is not 0), value (a value network: "shipped" or a
     weights file; the leaves are valued by it, without a rollout unless rollout=1), prior (1: the
-    network's policy head is the root's prior, PUCT), puct (its exploration constant), apollo and
-    gods (the weights greedy's ranking and rollouts give Apollo's reward and the gods' worth:
-    greedy.py's `apollo` and `gods`)."""
+    network's policy head is the root's prior, PUCT), puct (its exploration constant), apollo,
+    gods and surplus (the weights greedy's ranking and rollouts give Apollo's reward and the gods'
+    worth, and the GP past which a GP more is worth nothing: greedy.py's options)."""
 
     name = "mcts"
 
     def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,  # noqa: PLR0913  (one argument per option)
                  width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None, prior=None,
-                 puct=1.0, apollo=1.0, gods=1.0):
+                 puct=1.0, apollo=1.0, gods=1.0, surplus=0):
         super().__init__(seed)
         # value: a value network's weights ("shipped": the package's, or a file's path): the
         # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
@@ -144,7 +144,8 @@ class MCTSAgent(Agent):
         self.rng = random.Random(seed)
         self.apollo = number_option("apollo", apollo)  # the weight of Apollo's reward (greedy.py)
         self.gods = number_option("gods", gods)        # the weight of a god's worth (greedy.py)
-        weights = {"apollo": self.apollo, "gods": self.gods}
+        self.surplus = number_option("surplus", surplus, whole=True)  # GP worth holding (greedy.py)
+        weights = {"apollo": self.apollo, "gods": self.gods, "surplus": self.surplus}
         self.policy = GreedyPolicy(**weights)  # ranks the actions of the tree's nodes
         self.rollout_policy = GreedyPolicy(budget=12, depth=1, **weights)  # cheaper: plays the rollouts
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
@@ -275,7 +276,8 @@ class MCTSAgent(Agent):
         return {"iterations": self.iterations, "seconds": self.seconds, "depth": self.depth,
                 "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen,
                 "value": self.value, "rollout": self.rollout_first, "prior": self.use_prior,
-                "puct": self.puct, "apollo": self.apollo, "gods": self.gods}
+                "puct": self.puct, "apollo": self.apollo, "gods": self.gods,
+                "surplus": self.surplus}
 
     def parallel_search(self, obs, options, deadline):
         seconds = None

@@ -123,7 +123,9 @@ def _sides(r):
 
 def summarize(rows, agents_order=None) -> list:
     """One dict per agent name (team play: per team entry, e.g. "greedy" or "greedy+random"):
-    seat-games (sides held), wins, win rate and interval, averages. A team's win counts once."""
+    seat-games (sides held), wins, win rate and interval, averages (among them `gp_left`, the
+    GP a side holds unspent at the end: a player that hoards shows there). A team's win counts
+    once."""
     ok = [r for r in rows if "error" not in r]
     names = []
     for r in ok:
@@ -134,7 +136,7 @@ def summarize(rows, agents_order=None) -> list:
         names.sort(key=lambda a: agents_order.index(a) if a in agents_order else len(agents_order))
     out = []
     for name in names:
-        seats = wins = metros = cycles = decisions = thinking = 0.0
+        seats = wins = metros = gp_left = cycles = decisions = thinking = 0.0
         longest = 0.0
         games = 0
         game_decisions = 0
@@ -150,12 +152,14 @@ def summarize(rows, agents_order=None) -> list:
             cycles += r["cycles"]
             game_decisions += r["decisions"]
             side_metros = r.get("side_metropolises") or r["metropolises"]
+            side_gp = r.get("side_gp") or r["gp"]
             for t in mine:
                 factions = [q for q, x in enumerate(sides) if x == t]
                 seats += 1
                 share = 1.0 / len(won) if t in won else 0.0
                 wins += share
                 metros += side_metros[t]
+                gp_left += side_gp[t]
                 decisions += sum(r["decisions_by_seat"][q] for q in factions)
                 thinking += sum(r["thinking_by_seat"][q] for q in factions)
                 longest = max([longest] + [r["longest_by_seat"][q] for q in factions])
@@ -168,6 +172,7 @@ def summarize(rows, agents_order=None) -> list:
             "win_rate": wins / seats if seats else 0.0, "ci_low": lo, "ci_high": hi,
             "par": par,
             "metropolises": metros / seats if seats else 0.0,
+            "gp_left": gp_left / seats if seats else 0.0,
             "cycles": cycles / games if games else 0.0,
             "game_decisions": game_decisions / games if games else 0.0,
             "decisions": decisions / seats if seats else 0.0,
@@ -270,7 +275,7 @@ def write_games_csv(rows, factions, path):
 
 
 SUMMARY_COLUMNS = ["agent", "games", "seat_games", "wins", "win_rate", "ci_low", "ci_high", "par",
-                   "metropolises", "cycles", "game_decisions", "decisions", "seconds_per_decision",
+                   "metropolises", "gp_left", "cycles", "game_decisions", "decisions", "seconds_per_decision",
                    "longest_decision"]
 
 
