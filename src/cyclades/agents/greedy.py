@@ -401,11 +401,12 @@ def apollo_value(ctx, p) -> float:
         tokens = ev.INCOME * 0.8 if not g.state.apollo else 0.0  # the first player there only
     else:
         gp, tokens = g.rules.apollo_gp, APOLLO_PROSPERITY
-    have = g.purse(p) - g.committed(p)
-    gain = purse_worth(ctx, have + gp) - purse_worth(ctx, have)
-    if ctx.surplus and have + gp >= ctx.surplus:
-        tokens = 0.0  # more income to a player who cannot spend what it has
-    return ctx.apollo * (gain + tokens)
+    if ctx.surplus:
+        have = _est_purse(g, p)
+        if have + gp >= ctx.surplus:
+            tokens = 0.0  # more income to a player who cannot spend what it has
+        gp = purse_worth(ctx, have + gp) - purse_worth(ctx, have)
+    return ctx.apollo * (gp + tokens)
 
 
 def purse_worth(ctx, gp) -> float:
@@ -416,10 +417,10 @@ def purse_worth(ctx, gp) -> float:
     return float(min(gp, ctx.surplus) if ctx.surplus else gp)
 
 
-def price(ctx, cost) -> float:
-    """What paying `cost` GP out of what the decision's player may spend is worth to it: the
-    cost itself, less what of it is surplus (purse_worth)."""
-    return purse_worth(ctx, ctx.gp) - purse_worth(ctx, ctx.gp - cost)
+def price(ctx, have, cost) -> float:
+    """What paying `cost` GP out of the `have` the decision's player may spend (Ctx.gp) is
+    worth to it: the cost itself, less what of it is surplus (purse_worth)."""
+    return purse_worth(ctx, have) - purse_worth(ctx, have - cost)
 
 
 def best_creature(ctx, budget):
@@ -691,7 +692,7 @@ def bid_plan(ctx, legal) -> dict:
             rival = max(rival, w)
         best = None
         for amount in range(lo, top[god] + 1):
-            cost = price(ctx, offering_cost(g, p, amount))  # R12 (R23: with p's other offering)
+            cost = price(ctx, gp, offering_cost(g, p, amount))  # R12 (R23: with p's other offering)
             v = god_value(ctx, god, gp_left=gp - offerings_cost(g, p, own_bids(g, p) + [amount]))
             net = v - cost - RESERVE_GP * cost * 0.1
             safe = amount > rival
@@ -724,7 +725,7 @@ def _turn(pol, ctx, legal, depth):
     surplus = ctx.surplus
     for a in legal:
         k = a.kind
-        paid = price(ctx, a.n) if surplus else a.n  # what the action's cost (its n) is worth to p
+        paid = price(ctx, gp, a.n) if surplus else a.n  # what the action's cost (its n) is worth to p
         if k == "end_turn":
             out.append(0.0)
         elif k == "recruit":
