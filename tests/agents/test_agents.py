@@ -14,7 +14,7 @@ from cyclades.agents import Agent, make_agent
 from cyclades.agents import evaluation as ev
 from cyclades.agents.greedy import GreedyPolicy
 from cyclades.agents.match import Mode, play_match
-from cyclades.agents.mcts import MCTSAgent
+from cyclades.agents.mcts import MCTSAgent, searched
 from cyclades.cli import main
 from cyclades.engine.game import Game
 from cyclades.engine.observation import Observation
@@ -347,6 +347,41 @@ def test_the_surplus_is_an_option_of_greedy_and_of_the_search():
             make_agent(f"greedy:surplus={bad}")
         with pytest.raises(ValueError, match=r"mcts surplus must be (a whole number|0 or more)"):
             make_agent(f"mcts:surplus={bad}")
+
+
+def test_the_search_can_play_its_rivals_as_plain_greedy():
+    """`rivals=greedy`: the search's own seat ranks and rolls out with its weights, the others as
+    plain greedy (how every other level plays). At the offering where a surplus of 12 pays 8 for
+    Zeus and plain greedy goes to Apollo, seat 2 is ranked and played out by the weights of the
+    side it is on: plain as a rival, the surplus as the searcher or with `rivals=same`."""
+    rich = _offering_at_7(30)
+    options = searched(rich.legal_actions())
+    plain, spender = GreedyPolicy(budget=12, depth=1), GreedyPolicy(budget=12, depth=1, surplus=12)
+
+    def played_out(policy_of_seat):  # greedy plays every seat to the end of the cycle
+        g = rich.copy()
+        while not g.is_over and g.state.cycle == rich.state.cycle:
+            legal = g.legal_actions()
+            g.apply(legal[0] if len(legal) == 1 else policy_of_seat[g.to_move].decide(g, g.to_move, legal))
+        return ev.win_chances(g)
+
+    as_rival = played_out({0: spender, 1: plain, 2: plain})
+    assert as_rival != played_out({0: spender, 1: spender, 2: spender})  # seat 2's play tells
+    for rivals, me, seat_2 in (("greedy", 0, plain), ("greedy", 2, spender), ("same", 0, spender)):
+        search = make_agent(f"mcts:iterations=20,surplus=12,rivals={rivals}")
+        search.take_side(rich, me)
+        policies = {q: spender if q == me or rivals == "same" else plain for q in range(3)}
+        assert search.rollout(rich.copy(), rich.state.cycle, None) == played_out(policies)
+        first = search.candidates(rich, 2, options)[0]
+        assert first == (cyclades.Action("bid", "zeus", n=8) if seat_2 is spender else cyclades.Action("apollo"))
+    search = make_agent("mcts:iterations=20,surplus=12,rivals=greedy")
+    assert search.spec() == "mcts:iterations=20,surplus=12,rivals=greedy"
+    assert MCTSAgent(**search.config()).rivals == "greedy"  # a worker process's
+    default = make_agent("mcts:surplus=12")
+    assert default.rivals == "same" and default.rival_rollout_policy is default.rollout_policy
+    for bad in ("x", "plain", "1"):
+        with pytest.raises(ValueError, match=r"mcts rivals must be one of same, greedy"):
+            make_agent(f"mcts:rivals={bad}")
 
 
 def test_greedy_defender_retreats_from_a_lost_battle():

@@ -15,6 +15,9 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with a reward per 
 - From the new leaf the greedy policy plays every seat to the end of the cycle (at most `depth`
   decisions), and the position is valued by the heuristic (`evaluation.win_chances`): a reward
   vector that sums to one, the result itself if the game ended.
+- Greedy's weights (`apollo`, `gods`, `surplus`) are the searcher's: with `rivals=greedy` only
+  its own seat (and its partners') ranks and rolls out with them, the other seats as plain greedy
+  does, the way every other level plays; with `rivals=same` (the default) every seat uses them.
 - With a value network (`value=shipped` or a weights file: agents/value.py), the new leaf is
   valued by the network instead (its win chances from the view of the player to move there), no
   rollout played; `rollout=1` plays the rollout and values its end by the network. If the
@@ -88,6 +91,17 @@ def value_option(value):
     return str(value) if value not in (None, "", "none", "0") else None
 
 
+RIVALS = ("same", "greedy")
+
+
+def rivals_option(value) -> str:
+    """The `rivals` option of an mcts spec: "same" or "greedy"."""
+    value = str(value).strip().lower()
+    if value not in RIVALS:
+        raise ValueError(f"mcts rivals must be one of {', '.join(RIVALS)}, not {value!r}")
+    return value
+
+
 def flag_option(value) -> bool:
     """A yes-or-no option (`rollout`, `prior`): 1, true or yes."""
     return str(value).lower() in ("1", "true", "yes") if value is not None else False
@@ -109,13 +123,15 @@ class MCTSAgent(Agent):
     weights file; the leaves are valued by it, without a rollout unless rollout=1), prior (1: the
     network's policy head is the root's prior, PUCT), puct (its exploration constant), apollo,
     gods and surplus (the weights greedy's ranking and rollouts give Apollo's reward and the gods'
-    worth, and the GP past which a GP more is worth nothing: greedy.py's options)."""
+    worth, and the GP past which a GP more is worth nothing: greedy.py's options), rivals (how
+    the tree and the rollouts play the other side's seats: "same", with those weights, or
+    "greedy", as plain greedy plays, the way the other levels do)."""
 
     name = "mcts"
 
     def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,  # noqa: PLR0913  (one argument per option)
                  width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None, prior=None,
-                 puct=1.0, apollo=1.0, gods=1.0, surplus=0):
+                 puct=1.0, apollo=1.0, gods=1.0, surplus=0, rivals="same"):
         super().__init__(seed)
         # value: a value network's weights ("shipped": the package's, or a file's path): the
         # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
@@ -148,6 +164,16 @@ class MCTSAgent(Agent):
         weights = {"apollo": self.apollo, "gods": self.gods, "surplus": self.surplus}
         self.policy = GreedyPolicy(**weights)  # ranks the actions of the tree's nodes
         self.rollout_policy = GreedyPolicy(budget=12, depth=1, **weights)  # cheaper: plays the rollouts
+        # The rivals' seats: played with the same weights, or as plain greedy plays them. Weights
+        # that make greedy stronger make the rollouts' rivals stronger too, and then the search
+        # expects better play than rivals on plain greedy (every other level) give it.
+        self.rivals = rivals_option(rivals)
+        if self.rivals == "greedy":
+            self.rival_policy = GreedyPolicy()
+            self.rival_rollout_policy = GreedyPolicy(budget=12, depth=1)
+        else:
+            self.rival_policy, self.rival_rollout_policy = self.policy, self.rollout_policy
+        self.side: frozenset[int] = frozenset()   # the searcher's seats (its own, its partners'): take_side
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
         self.last_seconds = 0.0
         self.last_stats = []       # the root's (action, visits, reward) of the last search
@@ -220,6 +246,7 @@ class MCTSAgent(Agent):
         p = obs.player
         first = ev.sample(obs, self.rng)
         n = first.state.n
+        self.take_side(first, p)
         root = root or Node(n)
         root.order = self.candidates(first, p, options, root=True)
         if self.use_prior:  # the policy head's chances of the root's candidates (PUCT)
@@ -252,6 +279,11 @@ class MCTSAgent(Agent):
         self.last_stats = stats or [(root.order[0], 0, 0.0)]
         return self.last_stats, root
 
+    def take_side(self, g, p):
+        """Search for p: p's seat and its partners' play with this agent's weights, the others'
+        with the rivals' policy."""
+        self.side = frozenset(q for q in range(g.state.n) if g.friends(p, q))
+
     def estimate(self, obs) -> list:
         """The search's own estimate of each faction's chance to win from `obs` (the player's
         information set): the mean reward at the root after the iteration budget, i.e. the
@@ -261,6 +293,7 @@ class MCTSAgent(Agent):
         if first.is_over:
             return ev.win_chances(first)
         n = first.state.n
+        self.take_side(first, obs.player)
         root = Node(n)
         with collector_paused():
             for it in range(max(self.iterations, 1)):
@@ -277,7 +310,7 @@ class MCTSAgent(Agent):
                 "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen,
                 "value": self.value, "rollout": self.rollout_first, "prior": self.use_prior,
                 "puct": self.puct, "apollo": self.apollo, "gods": self.gods,
-                "surplus": self.surplus}
+                "surplus": self.surplus, "rivals": self.rivals}
 
     def parallel_search(self, obs, options, deadline):
         seconds = None
@@ -409,7 +442,7 @@ class MCTSAgent(Agent):
         return best, best_child
 
     def rollout(self, g, start_cycle, deadline):
-        policy = self.rollout_policy
+        own, rival, side = self.rollout_policy, self.rival_rollout_policy, self.side
         end = start_cycle + self.cycles
         steps = 0
         while not g.is_over and steps < self.depth and g.state.cycle < end:
@@ -417,11 +450,16 @@ class MCTSAgent(Agent):
             if len(legal) == 1:
                 g.apply(legal[0])
                 continue
-            g.apply(policy.decide(g, g.to_move, legal))
+            q = g.to_move
+            g.apply((own if q in side else rival).decide(g, q, legal))
             steps += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return self.rewards(g)
+
+    def rollout_policy_of(self, q):
+        """The policy that plays seat q in the rollouts and ranks its actions below the root."""
+        return self.rollout_policy if q in self.side else self.rival_rollout_policy
 
     @staticmethod
     def rewards(g) -> list:
@@ -432,8 +470,9 @@ class MCTSAgent(Agent):
     # -- which actions to consider, best first ---------------------------------------------
 
     def candidates(self, g, p, options, root=False) -> list:
-        # The root is ranked with greedy's full look-ahead, the nodes below more cheaply.
-        policy = self.policy if root else self.rollout_policy
+        # The root (the searcher's own decision) is ranked with greedy's full look-ahead, the
+        # nodes below more cheaply, each seat with its side's weights.
+        policy = self.policy if root else self.rollout_policy_of(p)
         if g.state.stack and g.state.stack[-1]["kind"] == "offer":
             return self.bid_candidates(g, p, options, policy)
         return policy.ranked(g, p, options)
