@@ -168,11 +168,9 @@ class MCTSAgent(Agent):
         # that make greedy stronger make the rollouts' rivals stronger too, and then the search
         # expects better play than rivals on plain greedy (every other level) give it.
         self.rivals = rivals_option(rivals)
-        if self.rivals == "greedy":
-            self.rival_policy = GreedyPolicy()
-            self.rival_rollout_policy = GreedyPolicy(budget=12, depth=1)
-        else:
-            self.rival_policy, self.rival_rollout_policy = self.policy, self.rollout_policy
+        # (The root is always the searcher's own decision: the rivals need no full look-ahead.)
+        plain = self.rivals == "greedy"
+        self.rival_rollout_policy = GreedyPolicy(budget=12, depth=1) if plain else self.rollout_policy
         self.side: frozenset[int] = frozenset()   # the searcher's seats (its own, its partners'): take_side
         self.last_iterations = 0   # for tests and statistics: iterations of the last search
         self.last_seconds = 0.0
