@@ -440,7 +440,6 @@ class MCTSAgent(Agent):
         return best, best_child
 
     def rollout(self, g, start_cycle, deadline):
-        own, rival, side = self.rollout_policy, self.rival_rollout_policy, self.side
         end = start_cycle + self.cycles
         steps = 0
         while not g.is_over and steps < self.depth and g.state.cycle < end:
@@ -449,7 +448,7 @@ class MCTSAgent(Agent):
                 g.apply(legal[0])
                 continue
             q = g.to_move
-            g.apply((own if q in side else rival).decide(g, q, legal))
+            g.apply(self.rollout_policy_of(q).decide(g, q, legal))
             steps += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
