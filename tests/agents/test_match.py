@@ -119,6 +119,20 @@ def test_play_match_times_each_seat():
     assert out["longest_by_seat"][0] >= 0.002
 
 
+def test_play_match_charges_a_root_parallel_search_its_workers_cpu():
+    """A search run by two worker processes is charged their CPU, not only the little its own
+    process spends waiting on them: levels' budgets are compared in CPU (a search over two cores
+    takes half the clock time of the same work on one)."""
+    g = Mode(3).new_game(seed=4, max_cycles=1)
+    search = make_agent("mcts:iterations=200,workers=2", seed=1)
+    out = play_match(g, [search, make_agent("random", seed=1), make_agent("random", seed=2)])
+    assert out["ending"] == "cycle_limit" and out["decisions_by_seat"][0] > 0
+    # The two workers search side by side: their CPU is up to twice the clock time; without it
+    # the seat would be charged a few percent of the clock.
+    assert out["cpu_by_seat"][0] > 0.5 * out["thinking_by_seat"][0]
+    assert all(c >= 0 for c in out["cpu_by_seat"])
+
+
 def test_play_match_records_an_illegal_choice_and_the_guard():
     """An agent's illegal choice stops the game with an error, nothing of it applied; the guard
     stops a game that goes on too long."""

@@ -55,6 +55,9 @@ def test_shared_wins_count_a_share_to_each_winner():
     s = {x["agent"]: x for x in summarize(rows)}
     assert s["a"]["wins"] == 0.5 and s["b"]["wins"] == 0.5 and s["c"]["wins"] == 0
     assert s["a"]["seconds_per_decision"] == pytest.approx(0.01)
+    assert s["a"]["cpu_per_decision"] is None  # a row of a run before CPU was recorded
+    rows[0]["cpu_by_seat"] = [2.0, 0.1, 0.0]
+    assert summarize(rows)[0]["cpu_per_decision"] == pytest.approx(0.02)
     assert s["a"]["gp_left"] == 3 and s["c"]["gp_left"] == 0  # the purse each held at the end
 
 
@@ -177,6 +180,38 @@ def test_team_tournament_command_reports_per_team(tmp_path):
     assert {"winning_sides", "side1", "side2", "side_metropolises1"} <= set(rows[0])
 
 
+
+def test_a_resumed_run_stopped_before_its_next_game_keeps_every_game(tmp_path):
+    """The kept games are on disk from the moment a resumed run starts: a run killed while its
+    first new game is being played loses none of them (the file used to be rewritten through a
+    buffer that a kill threw away: a run of 65 games held 9 only there)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    agents = "mcts:iterations=5000,random,random"  # a first new game that takes its time
+    t = Tournament(agents=split_agents(agents), players=3, games=40, seed=5, workers=1)
+    kept = [{"game": s["game"], "seed": s["seed"], "lineup": s["lineup"], "winners": [0],
+             "note": "a game of the stopped run " + "x" * 400} for s in t.specs()[:30]]
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join(json.dumps(row) + "\n" for row in kept))  # 16 KB: two buffers' worth
+    command = ["tournament", "--agents", agents, "--games", "40", "--seed", "5", "--workers", "1",
+               "--out", str(tmp_path), "--resume"]
+    run = subprocess.Popen([sys.executable, "-c", "from cyclades.cli import main; main()", *command],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        told = ""
+        while "already played" not in told and run.poll() is None:
+            told += run.stderr.readline()
+        assert "30 games already played" in told
+        time.sleep(1.0)  # the file rewritten; game 30 under way, far from its end
+        assert run.poll() is None
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+    assert [json.loads(line) for line in games.read_text().splitlines()] == kept
+
+
 @pytest.mark.parametrize("args", [["--players", "2"], ["--ruleset", "classic", "--players", "3"],
                                   ["--ruleset", "classic", "--players", "2"], ["--players", "6"],
                                   ["--players", "4", "--teams", "--team-goal", "4"]])
@@ -224,7 +259,8 @@ def test_a_stopped_tournament_resumes_where_it_stopped(tmp_path):
     assert "2 games already played" in r.output
 
     def games(out):
-        return [{k: v for k, v in row.items() if k not in ("seconds", "thinking_by_seat", "longest_by_seat")}
+        return [{k: v for k, v in row.items() if k not in ("seconds", "thinking_by_seat", "cpu_by_seat",
+                                                             "longest_by_seat")}
                 for row in json.loads((out / "results.json").read_text())["rows"]]
 
     assert games(stopped) == games(whole) and len(games(whole)) == 6

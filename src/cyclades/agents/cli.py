@@ -111,7 +111,8 @@ def summary_table(t: Tournament) -> Table:
                       ("Win rate", "right"), ("95% CI (Wilson)", "right"), ("Par", "right"),
                       ("Metropolises", "right"), ("GP left", "right"), ("Cycles", "right"),
                       ("Decisions/game", "right"),
-                      ("Own decisions", "right"), ("ms/decision", "right"), ("Longest", "right")):
+                      ("Own decisions", "right"), ("ms/decision", "right"), ("CPU ms/decision", "right"),
+                      ("Longest", "right")):
         table.add_column(col, justify=cast("JustifyMethod", just), overflow="fold")
     for s in t.summary():
         table.add_row(s["agent"], str(s["seat_games"]), f"{s['wins']:g}", _pct(s["win_rate"]),
@@ -119,6 +120,7 @@ def summary_table(t: Tournament) -> Table:
                       f"{s['metropolises']:.2f}", f"{s['gp_left']:.1f}", f"{s['cycles']:.1f}",
                       f"{s['game_decisions']:.0f}",
                       f"{s['decisions']:.0f}", f"{1000 * s['seconds_per_decision']:.2f}",
+                      "—" if s["cpu_per_decision"] is None else f"{1000 * s['cpu_per_decision']:.2f}",
                       f"{s['longest_decision']:.2f}s")
     return table
 
@@ -208,13 +210,23 @@ def written_games(out) -> list:
     return rows
 
 
+def _rewrite_games(path, rows):
+    """games.jsonl written again with a resumed run's games, without a line cut short by the
+    stop: into a new file, then put in the old one's place, so that a stop at any moment keeps
+    every game played (the file rewritten in place lost what was still in its buffer)."""
+    fresh = path.with_name(path.name + ".new")
+    fresh.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    os.replace(fresh, path)
+
+
 def _play_tournament(t, err, out, done=()):
     """Play the tournament under a progress bar with the time per game and the win rates so far,
     each game written to games.jsonl as it ends (a long run's games survive a stop; `done`: the
     games of the run resumed, kept)."""
     rows = list(done)
-    with run_progress(err, "per_game", "standing") as progress, open(out / "games.jsonl", "w") as fh:
-        fh.writelines(json.dumps(row) + "\n" for row in rows)  # written again: without a line cut short
+    path = out / "games.jsonl"
+    _rewrite_games(path, rows)
+    with run_progress(err, "per_game", "standing") as progress, open(path, "a") as fh:
         task = progress.add_task("games", total=len(t.specs()), completed=len(rows), standing="", per_game="")
 
         def on_result(row):

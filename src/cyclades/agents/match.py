@@ -15,7 +15,8 @@ and the server's bots all go through here.
   move (from that player's observation, R24), the choice is checked against the legal actions
   (`IllegalDecision` otherwise) and timed. The server's bot step calls it too.
 - `play_match(game, agents)`: plays the game to its end between seated agents (one per
-  faction), with one guard (`max_decisions`), the time each seat thought, and `outcome(game)`.
+  faction), with one guard (`max_decisions`), the time each seat thought (on the clock and in
+  CPU seconds: `cpu_seconds`), and `outcome(game)`.
 - `outcome(game)`: who won and how, by side: a side is a team in team play (its factions win
   together, its Metropolises count together, its purse breaks ties; R21, R22), else a player.
   `ending` is "metropolises", "elimination", "cycle_limit", or "error" when the loop stopped.
@@ -155,19 +156,28 @@ def decide(agent, game, player=None):
     return action, seconds
 
 
+def cpu_seconds(agent, process_seconds) -> float:
+    """The CPU time of the decision `agent` just made: this process's (`process_seconds`) and
+    that of the processes it had search for it (`last_cpu_elsewhere`, a root-parallel search's).
+    Budgets are compared in CPU: the clock also counts the wait for a core, and a search over
+    two cores takes half the time of the same work on one."""
+    return process_seconds + getattr(agent, "last_cpu_elsewhere", 0.0)
+
+
 # --- one game ------------------------------------------------------------------------------------
 
 def play_match(game, agents, max_decisions=MAX_DECISIONS, on_decision=None) -> dict:
     """Play `game` to its end, faction q's decisions by `agents[q]`; `outcome` with the loop's
-    figures: decisions (and per seat), thinking seconds and the longest decision per seat, the
-    game's seconds, and `error` (the game is kept as it was) if an agent or the engine failed
-    or the guard of `max_decisions` fired. `on_decision(game, player, action, events)` sees
-    each decision once applied."""
+    figures: decisions (and per seat), thinking seconds (clock and CPU) and the longest decision
+    per seat, the game's seconds, and `error` (the game is kept as it was) if an agent or the
+    engine failed or the guard of `max_decisions` fired. `on_decision(game, player, action,
+    events)` sees each decision once applied."""
     n = game.state.n
     if len(agents) != n:
         raise ValueError(f"{len(agents)} agents for {n} factions")
     decisions = [0] * n
     thinking = [0.0] * n
+    cpu = [0.0] * n
     longest = [0.0] * n
     total = 0
     error = None
@@ -177,7 +187,9 @@ def play_match(game, agents, max_decisions=MAX_DECISIONS, on_decision=None) -> d
             if total >= max_decisions:
                 raise RuntimeError(f"no end after {max_decisions} decisions")
             p = game.to_move
+            c0 = time.process_time()
             action, dt = decide(agents[p], game, p)
+            cpu[p] += cpu_seconds(agents[p], time.process_time() - c0)
             events = game.apply(action)
             decisions[p] += 1
             thinking[p] += dt
@@ -190,6 +202,7 @@ def play_match(game, agents, max_decisions=MAX_DECISIONS, on_decision=None) -> d
     out = outcome(game, error)
     out.update(decisions=total, decisions_by_seat=decisions,
                thinking_by_seat=[round(x, 6) for x in thinking],
+               cpu_by_seat=[round(x, 6) for x in cpu],
                longest_by_seat=[round(x, 6) for x in longest],
                seconds=round(time.perf_counter() - t0, 6))
     return out

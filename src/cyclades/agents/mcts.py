@@ -177,6 +177,7 @@ class MCTSAgent(Agent):
         self.last_stats = []       # the root's (action, visits, reward) of the last search
         self.last_worker_iterations = []  # with workers > 1: the iterations of each search
         self.last_worker_cpu = []
+        self.last_cpu_elsewhere = 0.0  # CPU seconds of the last decision in the worker processes
         # With workers > 1: each worker's generator state, sent with each decision.
         self._worker_states = None
         # The subtree below the action just played, kept for the player's next decision if it
@@ -203,6 +204,7 @@ class MCTSAgent(Agent):
 
     def choose(self, obs):
         t0 = time.perf_counter()
+        self.last_cpu_elsewhere = 0.0
         legal = obs.legal_actions()
         if not legal:
             raise ValueError("no legal action: the game is over or waits on someone else")
@@ -325,6 +327,7 @@ class MCTSAgent(Agent):
             if pool is not None:
                 try:
                     results = pool.search(jobs)
+                    self.last_cpu_elsewhere = sum(r[2] for r in results)
                 except (EOFError, OSError):  # a worker went away: search here instead
                     drop_pool(self.workers)
         if results is None:  # in this process, one search after the other

@@ -46,6 +46,7 @@ def play_game(spec) -> dict:
            "cycles": out["cycles"], "decisions": out["decisions"],
            "decisions_by_seat": out["decisions_by_seat"],
            "thinking_by_seat": [round(x, 4) for x in out["thinking_by_seat"]],
+           "cpu_by_seat": [round(x, 4) for x in out["cpu_by_seat"]],
            "longest_by_seat": [round(x, 4) for x in out["longest_by_seat"]],
            "seconds": round(time.perf_counter() - t0, 3),
            "ending": None if "error" in out else out["ending"]}

@@ -20,8 +20,8 @@ all the team's factions played by that agent, or by several agents joined with "
 Results: per agent (team modes: per team lineup), its seat-games (games x sides it held), wins (a
 shared win counts 1/k to each of the k winning sides), the win rate with its 95% Wilson interval
 (par is one over the number of sides), the average Metropolises (the team's), game length (cycles,
-decisions) and thinking time; written as JSON and CSV, and a PNG plot of the win rates with their
-intervals. Games are played by the shared loop, agents/match.play_match.
+decisions) and thinking time (on the clock and in CPU); written as JSON and CSV, and a PNG plot of
+the win rates with their intervals. Games are played by the shared loop, agents/match.play_match.
 """
 from __future__ import annotations
 
@@ -137,6 +137,7 @@ def summarize(rows, agents_order=None) -> list:
     out = []
     for name in names:
         seats = wins = metros = gp_left = cycles = decisions = thinking = 0.0
+        cpu = cpu_decisions = 0.0  # over the rows that record CPU (older runs' rows do not)
         longest = 0.0
         games = 0
         game_decisions = 0
@@ -162,6 +163,9 @@ def summarize(rows, agents_order=None) -> list:
                 gp_left += side_gp[t]
                 decisions += sum(r["decisions_by_seat"][q] for q in factions)
                 thinking += sum(r["thinking_by_seat"][q] for q in factions)
+                if "cpu_by_seat" in r:
+                    cpu += sum(r["cpu_by_seat"][q] for q in factions)
+                    cpu_decisions += sum(r["decisions_by_seat"][q] for q in factions)
                 longest = max([longest] + [r["longest_by_seat"][q] for q in factions])
                 s = by_seat.setdefault(t, [0.0, 0])
                 s[0] += share
@@ -177,6 +181,7 @@ def summarize(rows, agents_order=None) -> list:
             "game_decisions": game_decisions / games if games else 0.0,
             "decisions": decisions / seats if seats else 0.0,
             "seconds_per_decision": thinking / decisions if decisions else 0.0,
+            "cpu_per_decision": cpu / cpu_decisions if cpu_decisions else None,
             "longest_decision": longest,
             "win_rate_by_seat": {str(p + 1): s[0] / s[1] for p, s in sorted(by_seat.items())},
         })
@@ -276,7 +281,7 @@ def write_games_csv(rows, factions, path):
 
 SUMMARY_COLUMNS = ["agent", "games", "seat_games", "wins", "win_rate", "ci_low", "ci_high", "par",
                    "metropolises", "gp_left", "cycles", "game_decisions", "decisions", "seconds_per_decision",
-                   "longest_decision"]
+                   "cpu_per_decision", "longest_decision"]
 
 
 def write_summary_csv(summary, path):
