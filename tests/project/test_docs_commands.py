@@ -19,7 +19,8 @@ from cyclades.cli import main as cyclades
 
 DOCS = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")),
         "benchmarks/README.md"]
-SHELL_BLOCK = re.compile(r"^```(?:bash|sh|shell)\n(.*?)^```$", re.S | re.M)
+# (Indented too: a block inside a list item is indented with the item.)
+SHELL_BLOCK = re.compile(r"^[ \t]*```(?:bash|sh|shell)\n(.*?)^[ \t]*```$", re.S | re.M)
 
 
 def shell_commands(doc):
