@@ -1,6 +1,10 @@
 """Tournaments: seat rotation, Wilson intervals, the command's table and files, Ray."""
 import csv
 import json
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 
 import pytest
@@ -179,16 +183,10 @@ def test_team_tournament_command_reports_per_team(tmp_path):
         rows = list(csv.DictReader(fh))
     assert {"winning_sides", "side1", "side2", "side_metropolises1"} <= set(rows[0])
 
-
-
 def test_a_resumed_run_stopped_before_its_next_game_keeps_every_game(tmp_path):
     """The kept games are on disk from the moment a resumed run starts: a run killed while its
     first new game is being played loses none of them (the file used to be rewritten through a
     buffer that a kill threw away: a run of 65 games held 9 only there)."""
-    import signal
-    import subprocess
-    import sys
-    import time
     agents = "mcts:iterations=5000,random,random"  # a first new game that takes its time
     t = Tournament(agents=split_agents(agents), players=3, games=40, seed=5, workers=1)
     kept = [{"game": s["game"], "seed": s["seed"], "lineup": s["lineup"], "winners": [0],

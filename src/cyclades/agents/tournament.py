@@ -161,11 +161,12 @@ def summarize(rows, agents_order=None) -> list:
                 wins += share
                 metros += side_metros[t]
                 gp_left += side_gp[t]
-                decisions += sum(r["decisions_by_seat"][q] for q in factions)
+                own_decisions = sum(r["decisions_by_seat"][q] for q in factions)
+                decisions += own_decisions
                 thinking += sum(r["thinking_by_seat"][q] for q in factions)
                 if "cpu_by_seat" in r:
                     cpu += sum(r["cpu_by_seat"][q] for q in factions)
-                    cpu_decisions += sum(r["decisions_by_seat"][q] for q in factions)
+                    cpu_decisions += own_decisions
                 longest = max([longest] + [r["longest_by_seat"][q] for q in factions])
                 s = by_seat.setdefault(t, [0.0, 0])
                 s[0] += share
