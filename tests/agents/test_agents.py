@@ -751,3 +751,35 @@ def test_mcts_with_one_iteration_ends_each_search():
         p = g.to_move
         g.apply(agents[p].act(g, p))
     assert g.is_over
+
+
+def test_an_early_stop_chooses_what_the_whole_budget_chooses():
+    """`early_stop=1` ends a search once no iterations left could change its choice (the most
+    visited action leads the next by more than the iterations left): the same action as the
+    whole budget at every one of 24 decisions, for fewer iterations. A smaller factor stops
+    sooner and may choose otherwise (0.1 does at some of them). What is not a number of 0 or
+    more is refused."""
+    positions = []
+    for seed in (4, 5):
+        g = cyclades.new_game(players=3, seed=seed)
+        greedy = make_agent("greedy", seed=seed)
+        while not g.is_over and len(positions) < 12 * (seed - 3):
+            if len(searched(g.legal_actions())) >= 2 and g.state.version % 5 == 0:
+                positions.append(g.copy())
+            g.apply(greedy.act(g, g.to_move))
+    used, differs = {"0": 0, "1": 0, "0.1": 0}, {"1": 0, "0.1": 0}
+    for k, position in enumerate(positions):
+        chosen = {}
+        for factor in used:
+            search = make_agent(f"mcts:iterations=150,early_stop={factor}", seed=k)
+            chosen[factor] = search.choose(position.observe(position.to_move))
+            used[factor] += search.last_iterations
+        for factor in differs:
+            differs[factor] += chosen[factor] != chosen["0"]
+    assert len(positions) == 24 and used["0"] == 24 * 150
+    assert differs["1"] == 0 and used["1"] < used["0"]
+    assert differs["0.1"] > 0 and used["0.1"] < used["1"]
+    assert MCTSAgent(**make_agent("mcts:early_stop=1").config()).early_stop == 1  # a worker process's
+    for bad in ("x", "-1", "nan"):
+        with pytest.raises(ValueError, match=r"mcts early_stop must be"):
+            make_agent(f"mcts:early_stop={bad}")

@@ -36,7 +36,12 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with a reward per 
 
 Budget: `iterations` per decision, and/or `seconds` per decision (the clock is checked between
 iterations and inside rollouts, so a decision never overruns the budget by more than one
-rollout step).
+rollout step). With `early_stop` a search may end sooner: at 1, once the most visited root
+action leads the next by more than the iterations left, so nothing left could change the choice
+(over a game's decisions about a tenth of a 200-iteration budget is spared this way, choices
+unchanged); below 1, on a smaller lead (0.5 spares a sixth, 0.2 nearly a third, and a choice
+now and then differs). The expert's CPU budget is an average a decision: what easy decisions
+spare, a budget of more iterations can spend on the close ones.
 
 Parallel search (`workers=N`, root parallelization): N searches from the same root, each with
 its own generator (seeded from the agent's seed and the worker's index) and so its own
@@ -125,13 +130,16 @@ class MCTSAgent(Agent):
     gods and surplus (the weights greedy's ranking and rollouts give Apollo's reward and the gods'
     worth, and the GP past which a GP more is worth nothing: greedy.py's options), rivals (how
     the tree and the rollouts play the other side's seats: "same", with those weights, or
-    "greedy", as plain greedy plays, the way the other levels do)."""
+    "greedy", as plain greedy plays, the way the other levels do), early_stop (with an iterations
+    budget; 0: search the whole budget; F > 0: stop once the most visited root action leads the
+    next by more than F times the iterations left, so with 1 the search stops when nothing can
+    change its choice)."""
 
     name = "mcts"
 
     def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,  # noqa: PLR0913  (one argument per option)
                  width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None, prior=None,
-                 puct=1.0, apollo=1.0, gods=1.0, surplus=0, rivals="same"):
+                 puct=1.0, apollo=1.0, gods=1.0, surplus=0, rivals="same", early_stop=0):
         super().__init__(seed)
         # value: a value network's weights ("shipped": the package's, or a file's path): the
         # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
@@ -155,6 +163,7 @@ class MCTSAgent(Agent):
         self.depth = number_option("depth", depth, whole=True)
         self.cycles = number_option("cycles", cycles, whole=True)
         self.c = number_option("c", c)
+        self.early_stop = number_option("early_stop", early_stop)  # 0: the whole budget (root_stats)
         self.width = number_option("width", width, whole=True, least=1)
         self.widen = number_option("widen", widen)
         self.rng = random.Random(seed)
@@ -265,6 +274,8 @@ class MCTSAgent(Agent):
             while True:
                 if budget and it >= budget:
                     break
+                if self.early_stop and budget and self.decided(root, budget - it):
+                    break
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
                 g = first if it == 0 else ev.sample(obs, self.rng)
@@ -278,6 +289,18 @@ class MCTSAgent(Agent):
                 stats.append((a, child.n, child.w[p]))
         self.last_stats = stats or [(root.order[0], 0, 0.0)]
         return self.last_stats, root
+
+    def decided(self, root, left) -> bool:
+        """Whether the root's most visited action leads the next by more than early_stop x the
+        `left` iterations (1: no iterations left could change the choice). Decisions where one
+        action is clearly best stop early, and their iterations can go to the close ones."""
+        first = second = 0
+        for child in root.children.values():
+            if child.n > first:
+                first, second = child.n, first
+            elif child.n > second:
+                second = child.n
+        return first - second > self.early_stop * left
 
     def take_side(self, g, p):
         """Search for p: p's seat and its partners' play with this agent's weights, the others'
@@ -310,7 +333,7 @@ class MCTSAgent(Agent):
                 "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen,
                 "value": self.value, "rollout": self.rollout_first, "prior": self.use_prior,
                 "puct": self.puct, "apollo": self.apollo, "gods": self.gods,
-                "surplus": self.surplus, "rivals": self.rivals}
+                "surplus": self.surplus, "rivals": self.rivals, "early_stop": self.early_stop}
 
     def parallel_search(self, obs, options, deadline):
         seconds = None
