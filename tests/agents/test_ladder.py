@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cyclades.agents.ladder import Ladder, ladder_schedule, markdown_table, placing, rate
+from cyclades.agents.ladder import Ladder, ladder_schedule, markdown_table, placing, rate, seconds_per_decision
 from cyclades.cli import main
 
 
@@ -52,6 +52,8 @@ def test_ratings_pin_random_at_zero_and_rank_the_stronger_above(tmp_path):
     assert anchor["mu"] == 0.0 and top["mu"] > 0
     assert anchor["low"] == pytest.approx(-2 * anchor["sigma"])
     assert top["games"] == anchor["games"] == 4
+    # CPU time a decision beside the clock's: greedy's look-ahead costs more than random's draw
+    assert top["cpu_per_decision"] > anchor["cpu_per_decision"] >= 0
     paths = lad.write(tmp_path)
     data = json.loads(paths["json"].read_text())
     assert data["games"] == 4 and data["ratings"][0]["agent"] == "greedy"
@@ -63,6 +65,21 @@ def test_ratings_pin_random_at_zero_and_rank_the_stronger_above(tmp_path):
         return
     assert paths["png"].read_bytes().startswith(b"\x89PNG")
     assert "| greedy |" in markdown_table(ratings)
+    assert paths["csv"].read_text().splitlines()[0].endswith("seconds_per_decision,cpu_per_decision")
+
+
+def test_a_ladder_of_older_rows_shows_no_cpu_time():
+    """Rows written before games recorded CPU time: the clock's time a decision is there, the
+    CPU's is None in the ratings and "—" in the table, not a made-up 0."""
+    rows = [{"game": g, "lineup": ["a", "random"], "winners": [g % 2], "metropolises": [1, 1],
+             "gp": [0, 0], "decisions_by_seat": [10, 10], "thinking_by_seat": [0.5, 0.1]}
+            for g in range(4)]
+    clock = seconds_per_decision(rows, ["random", "a"])
+    assert clock == {"random": pytest.approx(0.01), "a": pytest.approx(0.05)}
+    assert seconds_per_decision(rows, ["random", "a"], "cpu_by_seat") == {"random": None, "a": None}
+    ratings = [dict(r, seconds_per_decision=clock[r["agent"]], cpu_per_decision=None)
+               for r in rate(rows, ["random", "a"])]
+    assert "| 50 | — |" in markdown_table(ratings)
 
 
 def test_ratings_do_not_depend_on_the_order_rows_arrive():

@@ -304,13 +304,15 @@ def ladder_table(lad) -> Table:
     table = Table(title=lad.title())
     for col, just in (("#", "right"), ("Agent", "left"), ("Plays as", "left"), ("Rating (mu)", "right"),
                       ("mu ± 2σ", "right"), ("Games", "right"), ("Win rate", "right"),
-                      ("95% CI (Wilson)", "right"), ("Par", "right"), ("ms/decision", "right")):
+                      ("95% CI (Wilson)", "right"), ("Par", "right"), ("ms/decision", "right"),
+                      ("CPU ms/decision", "right")):
         table.add_column(col, justify=cast("JustifyMethod", just), overflow="fold")
     for k, r in enumerate(lad.ratings(), 1):
         table.add_row(str(k), r["agent"], resolve(r["agent"]), f"{r['mu']:.1f}",
                       f"{r['low']:.1f} to {r['high']:.1f}", str(r["games"]), _pct(r["win_rate"]),
                       f"{_pct(r['ci_low'])} – {_pct(r['ci_high'])}", _pct(r["par"]),
-                      f"{1000 * r['seconds_per_decision']:.1f}")
+                      f"{1000 * r['seconds_per_decision']:.1f}",
+                      "—" if r["cpu_per_decision"] is None else f"{1000 * r['cpu_per_decision']:.1f}")
     return table
 
 

@@ -126,20 +126,27 @@ def rate(rows, entries, anchor=ANCHOR) -> list:
     return out
 
 
-def seconds_per_decision(rows, entries) -> dict:
-    """Thinking time per own decision of each entry (all its factions)."""
+def seconds_per_decision(rows, entries, field="thinking_by_seat") -> dict:
+    """Time per own decision of each entry (all its factions): the clock's by default, or the
+    CPU's (field "cpu_by_seat"; a root-parallel search charged its workers' too). None for an
+    entry some of whose games did not record the field (rows of older runs)."""
     think = {e: 0.0 for e in entries}
     count = {e: 0 for e in entries}
+    missing = set()
     for row in rows:
         if "error" in row:
             continue
         sides, side_entries, _ = _sides(row)
         for q, t in enumerate(sides):
             e = side_entries[t]
-            if e in think:
-                think[e] += row["thinking_by_seat"][q]
-                count[e] += row["decisions_by_seat"][q]
-    return {e: think[e] / count[e] if count[e] else 0.0 for e in entries}
+            if e not in think:
+                continue
+            if field not in row:
+                missing.add(e)
+                continue
+            think[e] += row[field][q]
+            count[e] += row["decisions_by_seat"][q]
+    return {e: None if e in missing else think[e] / count[e] if count[e] else 0.0 for e in entries}
 
 
 @dataclass
@@ -161,10 +168,12 @@ class Ladder(Series):
                                self.teams, self.team_goal, self.ruleset)
 
     def ratings(self) -> list:
-        spd = seconds_per_decision(self.rows, self.entries)
+        clock = seconds_per_decision(self.rows, self.entries)
+        cpu = seconds_per_decision(self.rows, self.entries, "cpu_by_seat")
         out = rate(self.rows, self.entries)
         for r in out:
-            r["seconds_per_decision"] = spd[r["agent"]]
+            r["seconds_per_decision"] = clock[r["agent"]]
+            r["cpu_per_decision"] = cpu[r["agent"]]
         return out
 
     def title(self) -> str:
@@ -195,7 +204,7 @@ class Ladder(Series):
         with open(paths["json"], "w") as fh:
             json.dump(data, fh, indent=1)
         cols = ["agent", "mu", "sigma", "low", "high", "games", "wins", "win_rate", "ci_low",
-                "ci_high", "par", "seconds_per_decision"]
+                "ci_high", "par", "seconds_per_decision", "cpu_per_decision"]
         with open(paths["csv"], "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(cols)
@@ -210,13 +219,19 @@ class Ladder(Series):
 
 def markdown_table(ratings) -> str:
     """The ladder as a Markdown table (for the README)."""
-    lines = ["| agent | rating (mu) | mu ± 2σ | games | win rate (95% CI) | ms/decision |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = ["| agent | rating (mu) | mu ± 2σ | games | win rate (95% CI) | ms/decision | CPU ms/decision |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for r in ratings:
         lines.append(f"| {r['agent']} | {r['mu']:.1f} | {r['low']:.1f} to {r['high']:.1f} | "
                      f"{r['games']} | {100 * r['win_rate']:.0f}% ({100 * r['ci_low']:.0f}–"
-                     f"{100 * r['ci_high']:.0f}%) | {1000 * r.get('seconds_per_decision', 0):.0f} |")
+                     f"{100 * r['ci_high']:.0f}%) | {1000 * r.get('seconds_per_decision', 0):.0f} | "
+                     f"{milliseconds(r.get('cpu_per_decision'))} |")
     return "\n".join(lines)
+
+
+def milliseconds(seconds) -> str:
+    """A time a decision in ms, or "—" where it was not recorded."""
+    return "—" if seconds is None else f"{1000 * seconds:.0f}"
 
 
 def plot_ladder(ratings, path, title=""):
