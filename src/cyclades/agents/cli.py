@@ -300,6 +300,7 @@ def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_a
 # --- cyclades ladder ------------------------------------------------------------------------------
 
 def ladder_table(lad) -> Table:
+    from .ladder import milliseconds
     from .levels import resolve
     table = Table(title=lad.title())
     for col, just in (("#", "right"), ("Agent", "left"), ("Plays as", "left"), ("Rating (mu)", "right"),
@@ -312,7 +313,7 @@ def ladder_table(lad) -> Table:
                       f"{r['low']:.1f} to {r['high']:.1f}", str(r["games"]), _pct(r["win_rate"]),
                       f"{_pct(r['ci_low'])} – {_pct(r['ci_high'])}", _pct(r["par"]),
                       f"{1000 * r['seconds_per_decision']:.1f}",
-                      "—" if r["cpu_per_decision"] is None else f"{1000 * r['cpu_per_decision']:.1f}")
+                      milliseconds(r["cpu_per_decision"], digits=1))
     return table
 
 

@@ -229,9 +229,9 @@ def markdown_table(ratings) -> str:
     return "\n".join(lines)
 
 
-def milliseconds(seconds) -> str:
+def milliseconds(seconds, digits=0) -> str:
     """A time a decision in ms, or "—" where it was not recorded."""
-    return "—" if seconds is None else f"{1000 * seconds:.0f}"
+    return "—" if seconds is None else f"{1000 * seconds:.{digits}f}"
 
 
 def plot_ladder(ratings, path, title=""):
