@@ -33,7 +33,7 @@ from .base import parse_agent_spec
 from .estimate import forecast
 from .match import Mode, ModeError, check_mode
 from .registry import BY_MODULE, agent_names, make_agent
-from .tournament import Tournament, _sides, lineups, members, split_agents
+from .tournament import Tournament, _sides, lineups, members, milliseconds, split_agents
 
 
 def _check_agents(text, teams=False, option="--agents") -> list:
@@ -120,7 +120,7 @@ def summary_table(t: Tournament) -> Table:
                       f"{s['metropolises']:.2f}", f"{s['gp_left']:.1f}", f"{s['cycles']:.1f}",
                       f"{s['game_decisions']:.0f}",
                       f"{s['decisions']:.0f}", f"{1000 * s['seconds_per_decision']:.2f}",
-                      "—" if s["cpu_per_decision"] is None else f"{1000 * s['cpu_per_decision']:.2f}",
+                      milliseconds(s["cpu_per_decision"], digits=2),
                       f"{s['longest_decision']:.2f}s")
     return table
 
@@ -300,7 +300,6 @@ def tournament(agents, players, teams, team_goal, ruleset, games, workers, ray_a
 # --- cyclades ladder ------------------------------------------------------------------------------
 
 def ladder_table(lad) -> Table:
-    from .ladder import milliseconds
     from .levels import resolve
     table = Table(title=lad.title())
     for col, just in (("#", "right"), ("Agent", "left"), ("Plays as", "left"), ("Rating (mu)", "right"),

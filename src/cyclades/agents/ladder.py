@@ -31,7 +31,7 @@ from typing import Any
 
 from .match import Mode
 from .runner import AGENT_SEEDS, Series
-from .tournament import _sides, faction_lineup, wilson
+from .tournament import _sides, faction_lineup, milliseconds, wilson
 
 ANCHOR = "random"  # its mu is pinned at 0
 
@@ -227,11 +227,6 @@ def markdown_table(ratings) -> str:
                      f"{100 * r['ci_high']:.0f}%) | {1000 * r.get('seconds_per_decision', 0):.0f} | "
                      f"{milliseconds(r.get('cpu_per_decision'))} |")
     return "\n".join(lines)
-
-
-def milliseconds(seconds, digits=0) -> str:
-    """A time a decision in ms, or "—" where it was not recorded."""
-    return "—" if seconds is None else f"{1000 * seconds:.{digits}f}"
 
 
 def plot_ladder(ratings, path, title=""):

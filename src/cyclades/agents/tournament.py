@@ -101,6 +101,11 @@ def schedule(agents, players, games, seed=0, max_cycles=100, teams=False, team_g
 
 # --- statistics ---------------------------------------------------------------------------------
 
+def milliseconds(seconds, digits=0) -> str:
+    """A time a decision in ms, or "—" where it was not recorded."""
+    return "—" if seconds is None else f"{1000 * seconds:.{digits}f}"
+
+
 def wilson(successes, n, z=1.96):
     """The Wilson score interval of a proportion (successes may be fractional)."""
     if n <= 0:
