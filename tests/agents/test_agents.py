@@ -783,3 +783,28 @@ def test_an_early_stop_chooses_what_the_whole_budget_chooses():
     for bad in ("x", "-1", "nan"):
         with pytest.raises(ValueError, match=r"mcts early_stop must be"):
             make_agent(f"mcts:early_stop={bad}")
+
+
+def test_a_softer_temperature_values_the_rollouts_ends_closer_to_even():
+    """`temperature` is the softmax's at a rollout's end: the heuristic's own (18) by default, a
+    higher one softer (the heuristic is overconfident: docs/learned-player.md). The same search
+    (same seed, same samples) then finds the root's candidates nearer a third each, reaches its
+    worker processes, and refuses 0, a non-number, or a value network beside it."""
+    g = cyclades.new_game(players=3, seed=2)
+    greedy = make_agent("greedy", seed=2)
+    while g.state.cycle < 3:
+        g.apply(greedy.act(g, g.to_move))
+    while len(searched(g.legal_actions())) < 2:
+        g.apply(greedy.act(g, g.to_move))
+    spread = {}
+    for temperature in (18, 200):
+        search = make_agent(f"mcts:iterations=60,temperature={temperature}", seed=1)
+        search.choose(g.observe(g.to_move))
+        spread[temperature] = max(abs(total / visits - 1 / 3) for _, visits, total in search.last_stats if visits)
+    assert spread[200] < spread[18] / 3
+    assert make_agent("mcts:temperature=18").spec() == "mcts:iterations=100"  # the default
+    assert MCTSAgent(**make_agent("mcts:temperature=60").config()).temperature == 60
+    for bad, says in (("0", "must be above 0"), ("x", "must be a finite number"),
+                      ("60,value=shipped", "a value network")):
+        with pytest.raises(ValueError, match=says):
+            make_agent(f"mcts:temperature={bad}")

@@ -600,9 +600,9 @@ def relative(vals, p, g=None) -> float:
     return vals[p] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
 
 
-def win_chances(g, vals=None) -> list:
+def win_chances(g, vals=None, temperature=TEMPERATURE) -> list:
     """Per-player rewards in [0, 1]: the result if the game is over (a shared win is shared
-    between the winning sides), else a softmax of the sides' values. In team play a side is a
+    between the winning sides), else a softmax of the sides' values at `temperature`. In team play a side is a
     team and each member's reward is its team's: a team's win is a win for each member, so the
     search backs up the team's value (the rewards then sum to one per side, not per player)."""
     s = g.state
@@ -618,7 +618,7 @@ def win_chances(g, vals=None) -> list:
     else:
         sv = dict(enumerate(vals))
     top = max(sv.values())
-    ex = {t: math.exp((v - top) / TEMPERATURE) for t, v in sv.items()}
+    ex = {t: math.exp((v - top) / temperature) for t, v in sv.items()}
     tot = sum(ex.values())
     return [ex[side[p]] / tot for p in range(s.n)]
 

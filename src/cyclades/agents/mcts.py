@@ -133,13 +133,15 @@ class MCTSAgent(Agent):
     "greedy", as plain greedy plays, the way the other levels do), early_stop (with an iterations
     budget; 0: search the whole budget; F > 0: stop once the most visited root action leads the
     next by more than F times the iterations left, so with 1 the search stops when nothing can
-    change its choice)."""
+    change its choice), temperature (the softmax's that turns the heuristic's values at a
+    rollout's end into rewards: the heuristic's own by default, higher is softer)."""
 
     name = "mcts"
 
     def __init__(self, seed=None, iterations=None, seconds=None, depth=150, cycles=1, c=0.25,  # noqa: PLR0913  (one argument per option)
                  width=8, widen=0.5, workers=1, processes=None, value=None, rollout=None, prior=None,
-                 puct=1.0, apollo=1.0, gods=1.0, surplus=0, rivals="same", early_stop=0):
+                 puct=1.0, apollo=1.0, gods=1.0, surplus=0, rivals="same", early_stop=0,
+                 temperature=ev.TEMPERATURE):
         super().__init__(seed)
         # value: a value network's weights ("shipped": the package's, or a file's path): the
         # leaves are valued by it instead of a greedy rollout and the heuristic (agents/value.py).
@@ -165,6 +167,14 @@ class MCTSAgent(Agent):
         self.c = number_option("c", c)
         self.early_stop = number_option("early_stop", early_stop)  # 0: the whole budget (root_stats)
         self.width = number_option("width", width, whole=True, least=1)
+        # The softmax temperature that turns the heuristic's values at a rollout's end into
+        # rewards (evaluation.py's by default; higher: softer, closer to how often such leads win)
+        self.temperature = number_option("temperature", temperature)
+        if self.temperature <= 0:
+            raise ValueError(f"mcts temperature={temperature} must be above 0")
+        if self.network is not None and self.temperature != ev.TEMPERATURE:
+            raise ValueError("mcts temperature is the heuristic's: a value network (value=...) values "
+                             "the leaves with its own chances")
         self.widen = number_option("widen", widen)
         self.rng = random.Random(seed)
         self.apollo = number_option("apollo", apollo)  # the weight of Apollo's reward (greedy.py)
@@ -333,7 +343,8 @@ class MCTSAgent(Agent):
                 "cycles": self.cycles, "c": self.c, "width": self.width, "widen": self.widen,
                 "value": self.value, "rollout": self.rollout_first, "prior": self.use_prior,
                 "puct": self.puct, "apollo": self.apollo, "gods": self.gods,
-                "surplus": self.surplus, "rivals": self.rivals, "early_stop": self.early_stop}
+                "surplus": self.surplus, "rivals": self.rivals, "early_stop": self.early_stop,
+                "temperature": self.temperature}
 
     def parallel_search(self, obs, options, deadline):
         seconds = None
@@ -484,11 +495,10 @@ class MCTSAgent(Agent):
         """The policy that plays seat q in the rollouts and ranks its actions below the root."""
         return self.rollout_policy if q in self.side else self.rival_rollout_policy
 
-    @staticmethod
-    def rewards(g) -> list:
+    def rewards(self, g) -> list:
         """The reward of each faction for a position: the result if the game is over, else the
         heuristic's win chances; in team play each member gets its team's (evaluation.win_chances)."""
-        return ev.win_chances(g)
+        return ev.win_chances(g, temperature=self.temperature)
 
     # -- which actions to consider, best first ---------------------------------------------
 
