@@ -62,6 +62,8 @@ def test_shared_wins_count_a_share_to_each_winner():
     assert s["a"]["cpu_per_decision"] is None  # a row of a run before CPU was recorded
     rows[0]["cpu_by_seat"] = [2.0, 0.1, 0.0]
     assert summarize(rows)[0]["cpu_per_decision"] == pytest.approx(0.02)
+    older = {k: v for k, v in rows[0].items() if k != "cpu_by_seat"}  # a run resumed from older rows:
+    assert summarize([rows[0], older])[0]["cpu_per_decision"] is None  # no figure from half its games
     assert s["a"]["gp_left"] == 3 and s["c"]["gp_left"] == 0  # the purse each held at the end
 
 

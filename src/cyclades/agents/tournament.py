@@ -142,7 +142,8 @@ def summarize(rows, agents_order=None) -> list:
     out = []
     for name in names:
         seats = wins = metros = gp_left = cycles = decisions = thinking = 0.0
-        cpu = cpu_decisions = 0.0  # over the rows that record CPU (older runs' rows do not)
+        cpu = 0.0
+        cpu_recorded = True  # rows of older runs did not record it: then no figure (as the ladder's)
         longest = 0.0
         games = 0
         game_decisions = 0
@@ -171,7 +172,8 @@ def summarize(rows, agents_order=None) -> list:
                 thinking += sum(r["thinking_by_seat"][q] for q in factions)
                 if "cpu_by_seat" in r:
                     cpu += sum(r["cpu_by_seat"][q] for q in factions)
-                    cpu_decisions += own_decisions
+                else:
+                    cpu_recorded = False
                 longest = max([longest] + [r["longest_by_seat"][q] for q in factions])
                 s = by_seat.setdefault(t, [0.0, 0])
                 s[0] += share
@@ -187,7 +189,7 @@ def summarize(rows, agents_order=None) -> list:
             "game_decisions": game_decisions / games if games else 0.0,
             "decisions": decisions / seats if seats else 0.0,
             "seconds_per_decision": thinking / decisions if decisions else 0.0,
-            "cpu_per_decision": cpu / cpu_decisions if cpu_decisions else None,
+            "cpu_per_decision": cpu / decisions if cpu_recorded and decisions else None,
             "longest_decision": longest,
             "win_rate_by_seat": {str(p + 1): s[0] / s[1] for p, s in sorted(by_seat.items())},
         })
