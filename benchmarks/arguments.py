@@ -6,6 +6,7 @@ not a traceback at the end of a run (an empty mean, a division by zero).
     ap.add_argument("--positions", type=at_least(1), default=16)
     ap.add_argument("--games", type=at_least(0), default=0)      # 0 has a meaning of its own there
     ap.add_argument("--seconds", type=duration(), default=1.0)   # finite, above 0
+    ap.add_argument("--temperature", type=finite(), action="append")
 """
 from __future__ import annotations
 
@@ -28,6 +29,11 @@ def at_least(least: int):
 
 def duration(zero: bool = False):
     """A finite number of seconds, above 0 (or 0 and more, with `zero`)."""
+    return finite("number of seconds", zero)
+
+
+def finite(what: str = "number", zero: bool = False):
+    """A finite number (`what` names it in the error), above 0 (or 0 and more, with `zero`)."""
     def parse(text: str) -> float:
         try:
             number = float(text)
@@ -35,6 +41,6 @@ def duration(zero: bool = False):
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
         if not math.isfinite(number) or number < 0 or (number == 0 and not zero):
             limit = "0 or more" if zero else "above 0"
-            raise argparse.ArgumentTypeError(f"{text} is not a finite number of seconds, {limit}")
+            raise argparse.ArgumentTypeError(f"{text} is not a finite {what}, {limit}")
         return number
     return parse

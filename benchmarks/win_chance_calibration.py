@@ -2,13 +2,17 @@
 the value network, and the strong search's estimate (what the win-chance chart showed before).
 
     .venv/bin/python benchmarks/win_chance_calibration.py SELFPLAY_DIR [--games 40] [--weights FILE]
+        [--temperature T ...] [--iterations 100 | --no-search]
 
 Replays the held-out games of a `cyclades selfplay` run (those `cyclades train` does not train
 on: index a multiple of --held-out-every) from their seeds and actions, and at the end of every
 cycle (the chart's points) asks, from the view of the player to move:
 - the heuristic: evaluation.win_chances of a game sampled from that view;
 - the network: agents/advice.py's chart estimate (the value network averaged over 8 samples);
-- the search: MCTS, 100 iterations, its root's mean reward (the chart's estimate before).
+- the search: MCTS, 100 iterations, its root's mean reward (the chart's estimate before);
+- with --temperature T (as often as wanted): the heuristic's values softmaxed at T instead of
+  its own 18 (evaluation.TEMPERATURE; the search's `temperature` option): how overconfident
+  the heuristic is.
 Prints each one's log loss against the outcome (minus the log of the chance it gave the
 winner) with a 95% interval (bootstrap over games), and its calibration in deciles.
 """
@@ -21,7 +25,7 @@ import random
 import statistics
 from pathlib import Path
 
-from arguments import at_least
+from arguments import at_least, finite
 
 
 def replayed_points(run: Path, games: int, held_every: int):
@@ -69,6 +73,9 @@ def main():
     ap.add_argument("--held-out-every", type=at_least(1), default=10)
     ap.add_argument("--weights", default=None, help="a weights file (default: the shipped one)")
     ap.add_argument("--iterations", type=at_least(1), default=100)
+    ap.add_argument("--no-search", action="store_true", help="leave the search's estimate out (the slow one)")
+    ap.add_argument("--temperature", type=finite(), action="append", default=[],
+                    help="also the heuristic softmaxed at this temperature (repeat for more)")
     args = ap.parse_args()
     from cyclades.agents import advice
     from cyclades.agents import evaluation as ev
@@ -82,6 +89,11 @@ def main():
             *(net.win_chances(ev.sample(obs, rng)) for _ in range(advice.CHANCE_SAMPLES)))],
         "search": lambda g, obs, rng: MCTSAgent(seed=1, iterations=args.iterations).estimate(obs),
     }
+    if args.no_search:
+        del estimates["search"]
+    for temperature in args.temperature:
+        estimates[f"heuristic at {temperature:g}"] = (
+            lambda g, obs, rng, t=temperature: ev.win_chances(ev.sample(obs, rng), temperature=t))
     losses = {k: {} for k in estimates}
     pairs: dict = {k: [] for k in estimates}
     points = 0
@@ -111,10 +123,10 @@ def main():
             pick = [per_game[rng.randrange(len(games))] for _ in games]
             boot.append(sum(map(sum, pick)) / sum(map(len, pick)))
         boot.sort()
-        print(f"{name:>9}: log loss {mean:.4f} (95% {boot[10]:.4f}-{boot[389]:.4f})")
+        print(f"{name:>16}: log loss {mean:.4f} (95% {boot[10]:.4f}-{boot[389]:.4f})")
         for low, count, predicted, won in deciles(pairs[name]):
-            print(f"           {low:.1f}-{low + 0.1:.1f}: {count:4d} chances, mean {predicted:.2f}, won {won:.2f}")
-    for other in ("heuristic", "search"):  # paired: the same positions, games resampled together
+            print(f"{'':>18}{low:.1f}-{low + 0.1:.1f}: {count:4d} chances, mean {predicted:.2f}, won {won:.2f}")
+    for other in [k for k in estimates if k != "network"]:  # paired: the same positions, games resampled together
         diff = {i: sum(losses["network"][i]) - sum(losses[other][i]) for i in games}
         boot = []
         for _ in range(400):

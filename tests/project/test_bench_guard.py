@@ -120,6 +120,8 @@ def test_mcts_speed_refuses_a_wrong_flag_with_a_usage_error(flags, named):
     ("level_time.py", ["--positions", "0"], "argument --positions: 0 is below 1"),
     ("mcts_parallel.py", ["--seconds", "nan"], "argument --seconds: nan is not a finite number of seconds, above 0"),
     ("win_chance_calibration.py", ["somewhere", "--games", "-3"], "argument --games: -3 is below 1"),
+    ("win_chance_calibration.py", ["somewhere", "--temperature", "0"],
+     "argument --temperature: 0 is not a finite number, above 0"),
     ("engine_speed.py", ["--games", "x"], "argument --games: 'x' is not a whole number"),
     ("env_speed.py", ["--players", "1"], "argument --players: 1 is below 2"),
     ("chaos.py", ["--outage", "0"], "argument --outage: 0 is not a finite number of seconds, above 0"),
