@@ -602,9 +602,10 @@ def relative(vals, p, g=None) -> float:
 
 def win_chances(g, vals=None, temperature=TEMPERATURE) -> list:
     """Per-player rewards in [0, 1]: the result if the game is over (a shared win is shared
-    between the winning sides), else a softmax of the sides' values at `temperature`. In team play a side is a
-    team and each member's reward is its team's: a team's win is a win for each member, so the
-    search backs up the team's value (the rewards then sum to one per side, not per player)."""
+    between the winning sides), else a softmax of the sides' values at `temperature` (18: the
+    chances are overconfident; about 45 calibrates them: docs/learned-player.md). In team play a
+    side is a team and each member's reward is its team's: a team's win is a win for each member,
+    so the search backs up the team's value (the rewards then sum to one per side, not per player)."""
     s = g.state
     side = sides(g)
     if s.over:
