@@ -662,15 +662,16 @@ def test_mcts_reward_is_the_teams():
     people = [{"gp": 5}, {"gp": 5}, {"gp": 5}, {"gp": 5}]
     over = scenario(players=4, teams=True, player=people, areas=areas, decision={"game_over": {}})
     assert over.result()["winners"] == [0, 2]
-    assert MCTSAgent.rewards(over) == [1.0, 0.0, 1.0, 0.0]
+    search = MCTSAgent()
+    assert search.rewards(over) == [1.0, 0.0, 1.0, 0.0]
     level = dict(areas, corinth={"owner": 2, "troops": 1})  # one Metropolis a team
-    r = MCTSAgent.rewards(scenario(players=4, teams=True, player=people, areas=level))
+    r = search.rewards(scenario(players=4, teams=True, player=people, areas=level))
     assert r[0] == r[2] and r[1] == r[3]
-    r2 = MCTSAgent.rewards(scenario(players=4, teams=True, player=people, areas=areas))
+    r2 = search.rewards(scenario(players=4, teams=True, player=people, areas=areas))
     assert r2[0] == r2[2] and r2[0] > r[0] and r2[0] > r2[1]  # the partner's second one
     # Not a team game: each player's own chances, summing to one.
     solo = scenario(player=people[:3], areas={k: v for k, v in areas.items() if k != "ios"})
-    assert abs(sum(MCTSAgent.rewards(solo)) - 1) < 1e-9
+    assert abs(sum(search.rewards(solo)) - 1) < 1e-9
 
 
 def test_mcts_backs_up_the_teams_value():
