@@ -133,7 +133,7 @@ class MCTSAgent(Agent):
     "greedy", as plain greedy plays, the way the other levels do), early_stop (with an iterations
     budget; 0: search the whole budget; F > 0: stop once the most visited root action leads the
     next by more than F times the iterations left, so with 1 the search stops when nothing can
-    change its choice), temperature (the softmax's that turns the heuristic's values at a
+    change its choice), temperature (of the softmax that turns the heuristic's values at a
     rollout's end into rewards: the heuristic's own by default, higher is softer)."""
 
     name = "mcts"
