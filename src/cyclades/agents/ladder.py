@@ -31,7 +31,7 @@ from typing import Any
 
 from .match import Mode
 from .runner import AGENT_SEEDS, Series
-from .tournament import _sides, faction_lineup, milliseconds, wilson
+from .tournament import _sides, faction_lineup, milliseconds, seconds_per_decision, wilson
 
 ANCHOR = "random"  # its mu is pinned at 0
 
@@ -124,29 +124,6 @@ def rate(rows, entries, anchor=ANCHOR) -> list:
                     "par": pars[e] / games[e] if games[e] else 0.0})
     out.sort(key=lambda x: -x["mu"])
     return out
-
-
-def seconds_per_decision(rows, entries, field="thinking_by_seat") -> dict:
-    """Time per own decision of each entry (all its factions): the clock's by default, or the
-    CPU's (field "cpu_by_seat"; a root-parallel search charged its workers' too). None for an
-    entry some of whose games did not record the field (rows of older runs)."""
-    think = {e: 0.0 for e in entries}
-    count = {e: 0 for e in entries}
-    missing = set()
-    for row in rows:
-        if "error" in row:
-            continue
-        sides, side_entries, _ = _sides(row)
-        for q, t in enumerate(sides):
-            e = side_entries[t]
-            if e not in think:
-                continue
-            if field not in row:
-                missing.add(e)
-                continue
-            think[e] += row[field][q]
-            count[e] += row["decisions_by_seat"][q]
-    return {e: None if e in missing else think[e] / count[e] if count[e] else 0.0 for e in entries}
 
 
 @dataclass

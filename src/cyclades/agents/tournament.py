@@ -126,6 +126,29 @@ def _sides(r):
     return sides, r.get("side_lineup") or lineup, r.get("winning_sides", r["winners"])
 
 
+def seconds_per_decision(rows, entries, field="thinking_by_seat") -> dict:
+    """Time per own decision of each entry (all its factions): the clock's by default, or the
+    CPU's (field "cpu_by_seat"; a root-parallel search charged its workers' too). None for an
+    entry some of whose games did not record the field (rows of older runs)."""
+    think = {e: 0.0 for e in entries}
+    count = {e: 0 for e in entries}
+    missing = set()
+    for row in rows:
+        if "error" in row:
+            continue
+        sides, side_entries, _ = _sides(row)
+        for q, t in enumerate(sides):
+            e = side_entries[t]
+            if e not in think:
+                continue
+            if field not in row:
+                missing.add(e)
+                continue
+            think[e] += row[field][q]
+            count[e] += row["decisions_by_seat"][q]
+    return {e: None if e in missing else think[e] / count[e] if count[e] else 0.0 for e in entries}
+
+
 def summarize(rows, agents_order=None) -> list:
     """One dict per agent name (team play: per team entry, e.g. "greedy" or "greedy+random"):
     seat-games (sides held), wins, win rate and interval, averages (among them `gp_left`, the
@@ -139,11 +162,10 @@ def summarize(rows, agents_order=None) -> list:
                 names.append(a)
     if agents_order:
         names.sort(key=lambda a: agents_order.index(a) if a in agents_order else len(agents_order))
+    cpu = seconds_per_decision(ok, names, "cpu_by_seat")  # None where a row did not record it
     out = []
     for name in names:
         seats = wins = metros = gp_left = cycles = decisions = thinking = 0.0
-        cpu = 0.0
-        cpu_recorded = True  # rows of older runs did not record it: then no figure (as the ladder's)
         longest = 0.0
         games = 0
         game_decisions = 0
@@ -167,13 +189,8 @@ def summarize(rows, agents_order=None) -> list:
                 wins += share
                 metros += side_metros[t]
                 gp_left += side_gp[t]
-                own_decisions = sum(r["decisions_by_seat"][q] for q in factions)
-                decisions += own_decisions
+                decisions += sum(r["decisions_by_seat"][q] for q in factions)
                 thinking += sum(r["thinking_by_seat"][q] for q in factions)
-                if "cpu_by_seat" in r:
-                    cpu += sum(r["cpu_by_seat"][q] for q in factions)
-                else:
-                    cpu_recorded = False
                 longest = max([longest] + [r["longest_by_seat"][q] for q in factions])
                 s = by_seat.setdefault(t, [0.0, 0])
                 s[0] += share
@@ -189,7 +206,7 @@ def summarize(rows, agents_order=None) -> list:
             "game_decisions": game_decisions / games if games else 0.0,
             "decisions": decisions / seats if seats else 0.0,
             "seconds_per_decision": thinking / decisions if decisions else 0.0,
-            "cpu_per_decision": cpu / decisions if cpu_recorded and decisions else None,
+            "cpu_per_decision": cpu[name] if decisions else None,
             "longest_decision": longest,
             "win_rate_by_seat": {str(p + 1): s[0] / s[1] for p, s in sorted(by_seat.items())},
         })
