@@ -83,7 +83,8 @@ class PushEndpoint:
         return self
 
     def __exit__(self, *exc):
-        self.server.shutdown()
+        self.server.shutdown()      # stops serve_forever; the listening socket stays open until
+        self.server.server_close()  # closed here (left to the collector, a ResourceWarning)
 
 
 class ServerTime:
