@@ -182,3 +182,20 @@ def test_the_switch_changes_the_language_and_keeps_it(server, browser):
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert "Nouvelle partie" in page.inner_text("body")
     ctx.close()
+
+
+def test_a_link_in_a_language_speaks_it_in_what_the_page_fetches(server, browser, games):
+    """A page opened by a link with ?lang= and no cookie (a shared link, a browser in another
+    language): what the page fetches afterwards (the lobby's bot labels, the game's log and
+    sentences over its WebSocket, the replay) speaks the page's language too."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-GB")
+    page = ctx.new_page()
+    found = {}
+    for url, ready in [("/", "#seats .seat"), (games["legendary"], "#act h2"),
+                       (f"/replay/{games['over']}", "#where")]:
+        visit(page, server.url + url + ("&" if "?" in url else "?") + "lang=qps", ready)
+        if bad := unmarked_words(page):
+            found[url] = bad
+    ctx.close()
+    assert not found, "words in another language than the link's:\n" + "\n".join(
+        f"{url}: {bad[:12]}" for url, bad in found.items())

@@ -228,6 +228,20 @@ export function csrfHeaders(method = "POST") {
   return m ? { "X-CSRF-Token": decodeURIComponent(m[1]) } : {};
 }
 
+// A request of this page's, in the page's language: ?lang= (server/i18n.py reads it first), so a
+// page opened by a link in a language, with no cookie, gets its labels, log and refusals in it.
+export function inPageLanguage(path) {
+  const u = new URL(path, location.href);
+  if (!u.searchParams.has("lang")) u.searchParams.set("lang", LANG);
+  return u.pathname + u.search + u.hash;
+}
+
+// A WebSocket of this server at `path`, in the page's language.
+export function socketTo(path) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return new WebSocket(`${proto}//${location.host}${inPageLanguage(path)}`);
+}
+
 export async function api(method, path, body) {
   const opts = { method, headers: csrfHeaders(method) };
   if (body !== undefined) {
@@ -236,7 +250,7 @@ export async function api(method, path, body) {
   }
   let res;
   try {
-    res = await fetch(path, opts);
+    res = await fetch(inPageLanguage(path), opts);
   } catch (e) {
     throw new ApiError(0, _("The server cannot be reached. Is it running?"));
   }

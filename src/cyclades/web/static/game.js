@@ -5,7 +5,7 @@ import { Animator, lastMoveMarks, speedControl } from "./animate.js";
 import { BoardView } from "./board.js";
 import { endScreen, scrollBackLink } from "./endgame.js";
 import { escapeRegExp, isFightLine, logKind,
-  _, BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, listing, ngettext, seatName, unitWords,
+  _, BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, listing, ngettext, seatName, socketTo, unitWords,
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
 import { invitesPanel } from "./invites.js";
@@ -212,9 +212,8 @@ function logLines(from, to) {
 }
 
 function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const q = st.token ? `?token=${encodeURIComponent(st.token)}` : "";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(st.gid)}${q}`);
+  const ws = socketTo(`/ws/games/${encodeURIComponent(st.gid)}${q}`);
   st.ws = ws;
   let first = true;
   ws.onopen = () => {

@@ -7,7 +7,7 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { escapeRegExp, logKind, listing, _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, ink } from "./common.js";
+import { escapeRegExp, logKind, listing, _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, inPageLanguage, ink, socketTo } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
 import { replayChat } from "./chat.js";
 
@@ -111,7 +111,7 @@ async function upload(text) {
   $("open-error").hidden = true;
   let res;
   try {
-    res = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: text });
+    res = await fetch(inPageLanguage("/api/replays"), { method: "POST", headers: { "Content-Type": "application/json", ...csrfHeaders() }, body: text });
   } catch (e) {
     showOpen(_("The server cannot be reached."));
     return;
@@ -149,7 +149,7 @@ async function openUrl(url) {
   }
   let text;
   try {
-    const res = await fetch(u.href);
+    const res = await fetch(inPageLanguage(u.href));
     text = await res.text();
     if (!res.ok) {
       let detail = "";
@@ -246,8 +246,7 @@ function takeSummary(d) {
 // --- following a running game ---------------------------------------------------------
 
 function follow() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/games/${enc(st.gid)}`);
+  const ws = socketTo(`/ws/games/${enc(st.gid)}`);
   st.ws = ws;
   ws.onopen = () => {
     $("live").className = "conn live";
