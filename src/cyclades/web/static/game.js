@@ -841,9 +841,13 @@ function sinceBox() {
   if (!s || s.first_move || !s.decisions) return null;
   const lines = logLines(s.from, s.to);
   const n = s.decisions;
+  // With the lines, no count: a move's several decisions (from, to, how many) are one line, and
+  // "10 decisions" above 6 lines reads as lines missing.
+  const shown = lines && lines.length;
   return h("details", { class: "since", id: "since", open: true },
-    h("summary", {}, ngettext("Since your last move ({n} decision by the others)", "Since your last move ({n} decisions by the others)", n)),
-    lines && lines.length ? h("ol", { class: "since-lines" }, lines.map((l) => h("li", {}, inColours(l))))
+    h("summary", {}, shown ? _("Since your last move")
+      : ngettext("Since your last move ({n} decision by the others)", "Since your last move ({n} decisions by the others)", n)),
+    shown ? h("ol", { class: "since-lines" }, lines.map((l) => h("li", {}, inColours(l))))
       : h("p", { class: "muted" }, _("Read it in the Chronicle.")));
 }
 
