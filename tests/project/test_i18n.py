@@ -146,6 +146,25 @@ def test_the_server_speaks_the_asked_language(tmp_path):
         assert '<html lang="fr">' in other.get("/").text
 
 
+def test_a_link_in_a_language_keeps_it_for_the_pages_after(tmp_path):
+    """A page asked for with ?lang=fr by a browser that has chosen no language yet sets the
+    cookie, so the pages the link leads to are French too; a browser that chose keeps its
+    choice; an API answer, the pseudo-locale and an unknown language set nothing."""
+    from fastapi.testclient import TestClient
+
+    from cyclades.server.app import create_app
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}")) as http:
+        for path, lang in (("/api/bots", "fr"), ("/", "qps"), ("/", "xx")):
+            r = http.get(path, params={"lang": lang})
+            assert r.status_code == 200 and "set-cookie" not in r.headers, (path, lang)
+        r = http.get("/", params={"lang": "fr"}, headers={"accept-language": "en"})
+        assert "cyclades_lang=fr" in r.headers["set-cookie"] and "Nouvelle partie" in r.text
+        assert '<html lang="fr">' in http.get("/rules", headers={"accept-language": "en"}).text
+        r = http.get("/", params={"lang": "en"})  # the browser has chosen now: the link is for this page
+        assert "set-cookie" not in r.headers and 'lang="en"' in r.text
+        assert '<html lang="fr">' in http.get("/rules").text
+
+
 def test_the_server_refuses_in_the_asked_language(tmp_path):
     """A refusal is a catalog sentence with its parts: the same request gets its reason in
     French with Accept-Language: fr, in English without; and a page's WebSocket hears its

@@ -1,7 +1,9 @@
 """The server's language plumbing: which language a request speaks, the pages rendered in it,
 and the browser's strings.
 
-    ?lang=fr                     this request (and, from a page, the ones it makes) in French
+    ?lang=fr                     this request (and, from a page, the ones it makes) in French;
+                                 a page so asked for also sets the cookie if it has none (a link
+                                 in a language keeps it for the pages after)
     cookie cyclades_lang         the player's choice (the switch on every page sets it; a login
                                  sets it from the account's setting)
     Accept-Language              else the browser's languages; else English
@@ -53,9 +55,20 @@ def chosen(scope) -> str:
     return i18n.negotiate(headers.get("accept-language")) or i18n.DEFAULT
 
 
+def linked(scope) -> str | None:
+    """The language a request's ?lang= names, if it is one of the game's (not the pseudo-locale)
+    and the browser has not chosen one yet (no cookie): a page so asked for sets the cookie."""
+    asked = QueryParams(scope.get("query_string", b"")).get("lang")
+    if not asked or _cookie(Headers(scope=scope), COOKIE) is not None:
+        return None
+    code = asked.strip().lower().split("-")[0]
+    return code if code in LANGUAGES else None
+
+
 class Languages:
     """ASGI middleware: each request (and WebSocket) runs in its language (content/i18n.py's
-    context variable), also kept as scope["state"]["lang"]."""
+    context variable), also kept as scope["state"]["lang"]. A page asked for with ?lang= by a
+    browser without the cookie sets it, so the pages it leads to speak the link's language too."""
 
     def __init__(self, app):
         self.app = app
@@ -65,8 +78,18 @@ class Languages:
             return await self.app(scope, receive, send)
         lang = chosen(scope)
         scope.setdefault("state", {})["lang"] = lang
+        keep = linked(scope) if scope["type"] == "http" else None
+
+        async def send_keeping(message):
+            if message["type"] == "http.response.start" and \
+                    Headers(raw=message["headers"]).get("content-type", "").startswith("text/html"):
+                cookie = Response()
+                set_cookie(cookie, keep)
+                message["headers"] = [*message["headers"], *(
+                    (k, v) for k, v in cookie.raw_headers if k == b"set-cookie")]
+            await send(message)
         with language(lang):
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, send_keeping if keep else send)
 
 
 def request_language(request: Request) -> str:
