@@ -201,7 +201,9 @@ export class BoardView {
     this.marks = s("g", { class: "marks" });
     this.underlay = s("g", { class: "board-underlay" });
     this.overlay = s("g", { class: "board-overlay" });
-    svg.append(seas, seaLines, islands, lands, landLines, links, this.tints, this.underlay, this.icons, this.pieces, this.labels, this.marks, this.overlay);
+    // The names over the marks: a ring around a legal area (a wide glowing outline) crossed the
+    // names near it, hiding letters of the very places a player is asked to choose between.
+    svg.append(seas, seaLines, islands, lands, landLines, links, this.tints, this.underlay, this.icons, this.pieces, this.marks, this.labels, this.overlay);
     this.landD = new Map(geo.areas.filter((a) => a.kind === "land").map((a) => [a.id, smoothPath(a.outline && a.outline.length ? a.outline : a.polygons[0])]));
     this.dirty = true;
   }
