@@ -46,22 +46,26 @@ def _cookie(headers: Headers, name: str) -> str | None:
     return None
 
 
+def named(asked: str | None) -> str | None:
+    """The language a ?lang= or a cookie names ("fr-CA" -> "fr"), or None if it names none."""
+    if asked and (normalize(asked) != i18n.DEFAULT or asked.lower().startswith("en")):
+        return normalize(asked)
+    return None
+
+
 def chosen(scope) -> str:
     """The language of a request: ?lang=, else the cookie, else Accept-Language, else English."""
     headers = Headers(scope=scope)
     asked = QueryParams(scope.get("query_string", b"")).get("lang") or _cookie(headers, COOKIE)
-    if asked and (normalize(asked) != i18n.DEFAULT or asked.lower().startswith("en")):
-        return normalize(asked)
-    return i18n.negotiate(headers.get("accept-language")) or i18n.DEFAULT
+    return named(asked) or i18n.negotiate(headers.get("accept-language")) or i18n.DEFAULT
 
 
 def linked(scope) -> str | None:
     """The language a request's ?lang= names, if it is one of the game's (not the pseudo-locale)
     and the browser has not chosen one yet (no cookie): a page so asked for sets the cookie."""
-    asked = QueryParams(scope.get("query_string", b"")).get("lang")
-    if not asked or _cookie(Headers(scope=scope), COOKIE) is not None:
+    if _cookie(Headers(scope=scope), COOKIE) is not None:
         return None
-    code = asked.strip().lower().split("-")[0]
+    code = named(QueryParams(scope.get("query_string", b"")).get("lang"))
     return code if code in LANGUAGES else None
 
 
