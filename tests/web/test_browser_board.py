@@ -4,7 +4,8 @@ players, teams of 4 and 6, the 2-player game, classic 2 to 5) at 1280x720, 1920x
 - the board fills its panel (one side edge to edge, the board turned the way that draws it
   largest), its pieces are large enough to count, its seas have visible borders;
 - no name on the board overlaps another name or a piece, a building site or a printed icon
-  (every text label's box measured on screen);
+  (every text label's box measured on screen), nor lies more than a third across an island
+  not its own;
 - the offering popup and every tooltip fit in the window, the popup's title, costs and
   amounts in view;
 - a game is played with the keyboard alone: Tab to a choice (an area of the map, a god, a
@@ -64,6 +65,22 @@ MEASURE = """() => {
     for (const m of labels.slice(i + 1)) if (meet(l.r, m.r)) clashes.push(l.what + ' on ' + m.what);
     for (const p of things) if (meet(l.r, p.r)) clashes.push(l.what + ' on ' + p.what);
   });
+  // The share of each name's box over another island than its own (a sea's name: any island).
+  const geo = window.cyclades.board.geo;
+  const isleOf = new Map();
+  geo.islands.forEach((isl, i) => isl.areas.forEach((id) => isleOf.set(id, i)));
+  const lands = [...svg.querySelectorAll('path.area.land')];
+  const coasts = [...svg.querySelectorAll('.labels text.label')].map((t) => {
+    const own = isleOf.get(t.dataset.area);
+    const others = lands.filter((el) => own === undefined || isleOf.get(el.dataset.area) !== own);
+    const b = t.getBBox();
+    let on = 0;
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 3; j++) {
+      const p = new DOMPoint(b.x + (i + 0.5) / 6 * b.width, b.y + (j + 0.5) / 3 * b.height);
+      if (others.some((el) => el.isPointInFill(p))) on++;
+    }
+    return { what: 'the name ' + t.textContent, share: on / 18 };
+  });
   const outside = labels.filter((l) => l.r.left < view.left - 0.5 || l.r.right > view.right + 0.5
     || l.r.top < view.top - 0.5 || l.r.bottom > view.bottom + 0.5).map((l) => l.what);
   const k = svg.getScreenCTM().a;
@@ -74,7 +91,7 @@ MEASURE = """() => {
     .map((p) => Math.max(p.r.width, p.r.height));
   const border = svg.querySelector('path.sea-border');
   return {
-    clashes, outside, labels: labels.length, areas: areas.length,
+    clashes, outside, coasts, labels: labels.length, areas: areas.length,
     label_px: Math.min(...[...svg.querySelectorAll('.labels text.label')]
       .map((t) => parseFloat(t.getAttribute('font-size')) * k)),
     token_px: tokens.length ? Math.min(...tokens) : null,
@@ -137,9 +154,12 @@ def test_every_name_can_be_read_and_the_board_fills_its_panel(site, browser, siz
                 Path(SHOTS).mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(Path(SHOTS) / f"board-{name}-{size}.png"))
             report[name] = {k: m[k] for k in ("label_px", "token_px", "fill")}
+            report[name]["across"] = round(sum(c["share"] for c in m["coasts"]), 2)
             assert m["labels"] == m["areas"], f"{name} at {size}: a name is missing"
             assert not m["clashes"], f"{name} at {size}: {m['clashes']}"
             assert not m["outside"], f"{name} at {size}: names off the board: {m['outside']}"
+            across = [c for c in m["coasts"] if c["share"] > 0.34]
+            assert not across, f"{name} at {size}: names more than a third across another island: {across}"
             assert m["fill"] >= 0.95 and m["centred"], f"{name} at {size}: the board does not fill its panel: {m}"
             assert m["label_px"] >= (5 if phone else 7.5), f"{name} at {size}: names too small ({m['label_px']:.1f} px)"
             if m["token_px"] is not None:

@@ -6,7 +6,8 @@
 // - given zones: in every area, where its pieces stand (a row of tokens) and where its
 //   building sites and printed icons are, sized for the screen,
 // - labelled: every area's name is placed where it overlaps no other name and no zone,
-//   inside its own area where it can, on two lines or a little smaller where it must.
+//   inside its own area and off the other islands where it can, on two lines or a little
+//   smaller where it must.
 
 const rnd = (x) => Math.round(x * 100) / 100;
 
@@ -191,17 +192,50 @@ function splits(name) {
 
 const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
 
+// Whether point p lies inside a ring (even-odd rule).
+function inside(p, ring) {
+  let odd = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [a, b] = [ring[i], ring[j]];
+    if ((a[1] > p[1]) !== (b[1] > p[1]) && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) odd = !odd;
+  }
+  return odd;
+}
+
+// The share of a box that lies on another island than `area`'s own (a sea's name: on any
+// island), from a grid of points in it: a name across a coast is hard to read and hides the
+// glowing ring of an island the player may be choosing.
+function onOtherIslands(box, area, islands) {
+  const near = islands.filter((isl) => !isl.areas.has(area.id) && isl.x0 < box.x + box.w && isl.x1 > box.x && isl.y0 < box.y + box.h && isl.y1 > box.y);
+  if (!near.length) return 0;
+  let on = 0;
+  for (let i = 0; i < 5; i++) {
+    for (let j = 0; j < 3; j++) {
+      const p = [box.x + ((i + 0.5) / 5) * box.w, box.y + ((j + 0.5) / 3) * box.h];
+      if (near.some((isl) => isl.rings.some((ring) => inside(p, ring)))) on++;
+    }
+  }
+  return on / 15;
+}
+
 // Label every area. measure(text, kind) -> {width, ascent, height} of the text at font size 1
 // (board units per unit of size); size: the font size (board units) of a land name (sea names
-// are a little smaller); obstacles: boxes to keep clear; bounds: {w, h}. Returns
+// are a little smaller); obstacles: boxes to keep clear; bounds: {w, h}; islands: the board's
+// islands ({areas: [ids], outlines: [rings]}), which a name had better not cross. Returns
 // Map id -> {x, y (the first line's baseline), lines, size, box}.
-export function placeLabels(areas, R, size, measure, obstacles, bounds) {
+export function placeLabels(areas, R, size, measure, obstacles, bounds, islands = []) {
   const pad = 0.05 * size;
   const hardCost = (b) => {
     let hard = 0;
     for (const o of obstacles) hard += overlap(b, o);
     return hard + b.w * b.h - overlap(b, { x: 0, y: 0, w: bounds.w, h: bounds.h });
   };
+  const isles = islands.map((isl) => {
+    const points = (isl.outlines || []).flat();
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    return { areas: new Set(isl.areas), rings: isl.outlines || [], x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
+  });
   // The places to try for an area's name: spots near its cells, one or two lines, full size or
   // a little smaller; each with a cost (far from its cells, two lines, smaller: dearer).
   const candidatesOf = (a, spots, shrinks) => {
@@ -218,8 +252,14 @@ export function placeLabels(areas, R, size, measure, obstacles, bounds) {
           const b = { x: spot.x - w / 2, y: spot.y - h / 2, w, h };
           const near = Math.min(...a.cells.map((c) => Math.hypot(c[0] - spot.x, c[1] - spot.y)));
           const r = a.r || R;
-          const cost = spot.pref + (lines.length - 1) * 0.35 + (1 - shrink) * 6 + (Math.max(0, near - 0.75 * r) / r) * 1.5;
-          list.push({ box: b, lines, size: fs, x: spot.x, y: spot.y - h / 2 + pad + m[0].ascent * fs, lh, cost, hard: hardCost(b) });
+          // (Below 70% only where nothing larger is free: a smaller name is harder to read
+          // than one across a coast.)
+          const smaller = (1 - shrink) * 6 + Math.max(0, 0.7 - shrink) * 40;
+          const hard = hardCost(b);
+          // (The coasts are counted only where the place is free: elsewhere it is a last resort.)
+          const coasts = hard <= 0.01 ? onOtherIslands(b, a, isles) * 8 : 0;
+          const cost = spot.pref + (lines.length - 1) * 0.35 + smaller + (Math.max(0, near - 0.75 * r) / r) * 1.5 + coasts;
+          list.push({ box: b, lines, size: fs, x: spot.x, y: spot.y - h / 2 + pad + m[0].ascent * fs, lh, cost, hard });
         }
       }
     }

@@ -235,7 +235,7 @@ export class BoardView {
   // boxes of the pieces, sites and tokens drawn, in board units).
   placeNames(taken) {
     const obstacles = this.printed.concat(taken);
-    const placed = this.placed = placeLabels(this.geo.areas, this.R, this.labelSize, (t, kind) => this.measure(t, kind), obstacles, { w: this.geo.width, h: this.geo.height });
+    const placed = this.placed = placeLabels(this.geo.areas, this.R, this.labelSize, (t, kind) => this.measure(t, kind), obstacles, { w: this.geo.width, h: this.geo.height }, this.geo.islands);
     this.labels.replaceChildren();
     for (const a of this.geo.areas) {
       const l = placed.get(a.id);
