@@ -177,6 +177,15 @@ def test_server_plays_a_lesson_as_a_game(http, lesson_id):
     assert http.post("/api/tutorial", json={"lesson": "chess"}).status_code == 422
 
 
+def test_a_lesson_names_its_seats_in_the_learners_language(http):
+    """A lesson's seats are named by the colours its words call them by, in the language of the
+    one who asked for it, as the lobby names the seats of a new game."""
+    for lang, names in (("en", ["Red", "Yellow bot", "Green bot"]), ("fr", ["Rouge", "Bot jaune", "Bot vert"])):
+        c = http.post("/api/tutorial", params={"lang": lang}, json={"lesson": "offerings"}).json()
+        st = http.get(f"/api/games/{c['game_id']}", params={"token": c["token"]}).json()
+        assert [seat["name"] for seat in st["seats"]] == names, lang
+
+
 def test_server_undo_takes_the_lesson_back(http):
     c = http.post("/api/tutorial", json={"lesson": "ares"}).json()
     gid, token = c["game_id"], c["token"]

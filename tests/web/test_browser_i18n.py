@@ -132,10 +132,12 @@ def test_the_pseudo_locale_leaves_no_word_unmarked(server, browser, games):
     # a lesson's game, from the lessons page
     page.goto(server.url + "/tutorial")
     page.locator("#lessons button, #lessons a").first.click()
-    page.wait_for_selector("#tutorial", timeout=30_000)
+    page.wait_for_selector("#tutorial .tut-badge", timeout=30_000)  # the lesson's panel drawn
     page.wait_for_load_state("networkidle")
     if bad := unmarked_words(page):
         found["a lesson"] = bad
+    if unmarked(badge := page.inner_text("#tutorial .tut-badge")).strip(" 0123456789"):
+        found["a lesson's badge"] = [badge]
     ctx.close()
     assert not found, "words no catalog message gave:\n" + "\n".join(
         f"{url}: {bad[:12]}" for url, bad in found.items())

@@ -45,7 +45,9 @@ from .sessions import Session
 LESSONS_DIR = Path(__file__).resolve().parent.parent / "content" / "tutorial"
 HUMAN = 0
 ACTION_KEYS = ("kind", "what", "where", "n")
-COLOURS = ("Red", "Yellow", "Green", "Black", "Purple", "Brown")  # as the board draws seats
+# The seats' names, by the colours the board draws them in (the lessons' words name the bots by
+# their colour): given in the learner's language, as the lobby names its seats.
+SEAT_NAMES = (N_("Red"), N_("Yellow bot"), N_("Green bot"), N_("Black bot"), N_("Purple bot"), N_("Brown bot"))
 
 
 # --- lessons -------------------------------------------------------------------------------
@@ -275,7 +277,7 @@ async def create_tutorial(body: CreateTutorial, request: Request):
     game = await loop.run_in_executor(m.cpu, new_game, d)
     n = game.state.n
     seats = [{"kind": "human" if i == HUMAN else "greedy",
-              "name": COLOURS[i] if i == HUMAN else f"{COLOURS[i]} bot",
+              "name": _(SEAT_NAMES[i]),
               "token": secrets.token_urlsafe(24) if i == HUMAN else None,
               "joined": i != HUMAN} for i in range(n)]
     settings = {"tutorial": d["id"]}

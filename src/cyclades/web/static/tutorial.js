@@ -186,7 +186,7 @@ function renderPanel(shake) {
   const n = tut.steps.length;
   const k = Math.min(tut.step, n);
   const parts = [h("header", { class: "tut-head" },
-    h("span", { class: "tut-badge" }, `Lesson ${tut.number} of ${tut.count}`),
+    h("span", { class: "tut-badge" }, _("Lesson {number} of {count}", { number: tut.number, count: tut.count })),
     h("strong", { class: "tut-title" }, tut.title),
     h("button", {
       class: "small secondary tut-fold", type: "button", "aria-expanded": el.classList.contains("folded") ? "false" : "true",
