@@ -207,7 +207,7 @@ function renderPanel(shake) {
     if (k === 0 && tut.intro) parts.push(h("p", { class: "tut-intro" }, tut.intro));
     const step = tut.steps[k];
     if (mine()) {
-      parts.push(h("p", { class: "tut-say" }, h("span", { class: "tut-step" }, `Step ${k + 1} of ${n}`), step.say));
+      parts.push(h("p", { class: "tut-say" }, h("span", { class: "tut-step" }, _("Step {k} of {n}", { k: k + 1, n })), step.say));
     } else {
       parts.push(h("p", { class: "tut-say tut-wait" }, _("The others are playing: watch the board…")));
     }
