@@ -51,14 +51,18 @@ def test_levels_are_listed_first_with_labels_for_people():
 
 
 def test_the_lobby_lists_the_levels_with_labels(tmp_path):
-    """GET /api/bots: the levels first, and a label for each bot kind (lobby.js shows them)."""
+    """GET /api/bots: the levels first, a label for each bot kind and each level's name, in the
+    asker's language (lobby.js shows them: "bot: Casual (level 2 of 4)")."""
     from fastapi.testclient import TestClient
 
     from cyclades.server.app import create_app
     with TestClient(create_app(f"sqlite:///{tmp_path / 'lobby.db'}", bot_delay=0.0)) as client:
         data = client.get("/api/bots").json()
+        french = client.get("/api/bots?lang=fr").json()
     assert data["bots"][:4] == levels.ORDER and data["default"] in data["bots"]
     assert data["labels"]["casual"].startswith("Casual")
+    assert list(data["levels"]) == levels.ORDER and data["levels"]["casual"] == "Casual"
+    assert french["levels"]["beginner"] == "Débutant" and list(french["levels"]) == levels.ORDER
 
 
 def test_unknown_levels_and_bad_budgets_are_refused():

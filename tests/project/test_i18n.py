@@ -90,7 +90,23 @@ def test_one_name_in_one_place():
     c = content("legendary")
     by_id = {x["id"]: x["name"] for x in c["creatures"] + c["heroes"]}
     assert by_id["scylla-charybdis"] == names.title("scylla-charybdis") == "Scylla and Charybdis"
-    assert names.every_name()["calydonian-boar"] == {"title": "Calydonian Boar", "called": "the Calydonian Boar"}
+    assert names.every_name()["calydonian-boar"] == {"title": "Calydonian Boar", "called": "the Calydonian Boar",
+                                                     "initial": "C"}
+
+
+def test_a_names_initial_is_its_first_letter_and_keeps_the_pseudo_locales_marks():
+    """The letter on a building or a god's medallion: the first of its name in the language; in
+    the pseudo-locale inside the marks, so that a page reads as marked throughout (a lone '⟦'
+    would leave the rest of the page counted as marked by the browser's test)."""
+    with language("fr"):
+        every = names.every_name()
+        assert [every[b]["initial"] for b in ("port", "fortress", "temple", "university", "metropolis")] == [
+            "P", "F", "T", "U", "M"]
+        assert every["apollo"]["initial"] == "A"
+    with language("qps"):
+        every = names.every_name()
+        assert every["fortress"]["initial"] == "⟦F⟧"
+        assert all(unmarked(x["initial"]) == "" and len(x["initial"]) == 3 for x in every.values() if "initial" in x)
 
 
 @pytest.mark.parametrize("ruleset,maelstrom", [("legendary", True), ("legendary", False), ("classic", False)])

@@ -78,6 +78,11 @@ def resolve(name: str) -> str:
     return agent + ":" + ",".join(f"{k}={v}" for k, v in merged.items())
 
 
+def titles() -> dict:
+    """Each level's name for people in the current language, weakest first ("Beginner")."""
+    return {name: _(LEVELS[name].label) for name in ORDER}
+
+
 def labels(names) -> dict:
     """Human-readable labels of the agents a seat may have (`names`, registry.agent_names()):
     levels by their label and how they play, the other agents by name (in the current language)."""

@@ -259,6 +259,14 @@ def marked(text: str) -> bool:
     return not re.search(r"[^\W\d_]", unmarked(text))
 
 
+def initial(name: str) -> str:
+    """A name's first letter, for a medallion or a building's mark; in the pseudo-locale inside
+    its marks, as a whole message would be ("⟦P⟧" of "⟦Port⟧")."""
+    if name.startswith(OPEN):
+        return OPEN + name[1:2] + CLOSE
+    return name[:1]
+
+
 def unmarked(text: str) -> str:
     """What of `text` lies outside every ⟦…⟧ (nested marks allowed)."""
     out, depth = [], 0

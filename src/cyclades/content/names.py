@@ -14,7 +14,7 @@ from __future__ import annotations
 from .cards import BONUS_TEXT, BONUS_TITLES
 from .cards import CREATURES as CARDS
 from .cards import HEROES as HERO_CARDS
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, initial, ngettext
 
 # id: (title, as a sentence names it)
 GODS = {
@@ -131,11 +131,13 @@ def place_in_sentence(name: str, sea: bool) -> str:
 
 
 def every_name() -> dict[str, dict[str, str]]:
-    """Every id with its title and sentence name in the current language (the browser's copy)."""
+    """Every id with its title, sentence name and initial (a medallion's or a building's letter)
+    in the current language (the browser's copy)."""
     out = {}
     for table in TABLES:
         for thing_id in table:
-            out[thing_id] = {"title": title(thing_id), "called": called(thing_id)}
+            out[thing_id] = {"title": title(thing_id), "called": called(thing_id),
+                             "initial": initial(title(thing_id))}
     for kind in UNITS:
         one, many = unit_words(kind)
         out[kind] = {"title": title(kind), "called": unit(kind), "one": one, "many": many}

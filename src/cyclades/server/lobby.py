@@ -73,10 +73,11 @@ def _summary(r: dict) -> dict:
 @router.get("/api/bots")
 async def list_bots():
     """The bot kinds a seat may have (besides "you", "invite", "open"), the levels first
-    (beginner, casual, strong, expert), a label for people of each, and the one a seat gets
-    by default."""
+    (beginner, casual, strong, expert), a label for people of each, the levels' names, and the
+    one a seat gets by default."""
     from ..agents import agent_labels, agent_names
-    return {"bots": agent_names(), "labels": agent_labels(), "default": DEFAULT_BOT}
+    from ..agents.levels import titles
+    return {"bots": agent_names(), "labels": agent_labels(), "levels": titles(), "default": DEFAULT_BOT}
 
 
 @router.post("/api/games/{game_id}/join", responses=refusals(403, 404, 409, 422))

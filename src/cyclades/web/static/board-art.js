@@ -8,7 +8,7 @@
 //
 // Each figure is drawn in a 30-unit box centred on (0, 0) (its plate included) and scaled to
 // the size the caller gives.
-import { ngettext, _, BUILDINGS, cardName, colour, factionShapePath, ink, svg as s } from "./common.js";
+import { ngettext, _, BUILDINGS, cardName, colour, factionShapePath, initial, ink, svg as s } from "./common.js";
 
 export { s }; // for board.js
 
@@ -59,7 +59,7 @@ export function hero(x, y, size, p, id) {
     s("circle", { r: 11, fill: "#f6d36b", stroke: "#8a6212", "stroke-width": 1.2 }),
     s("path", { d: "M-8,-5 C-7,-13 6,-13.5 10,-6 C6,-9 -2,-10 -8,-5 Z", fill: "#b3261e", stroke: OUTLINE, "stroke-width": 0.8 }),
     s("path", { d: HELMET, transform: "translate(-2,1) scale(0.85)", fill: colour(p), stroke: OUTLINE, "stroke-width": 1.2, "stroke-linejoin": "round" }),
-    plate(p, 7, 6.5, 7.5, name[0]));
+    plate(p, 7, 6.5, 7.5, initial(id)));
 }
 
 // The beasts: each miniature gets a silhouette of its own kind.

@@ -5,7 +5,7 @@
 import { ngettext, _, api, colour, h, ink } from "./common.js";
 
 const FALLBACK_POLL_MS = 20000;
-const LINES = { players: "Players", spectators: "Spectators" };
+const LINES = { players: _("Players"), spectators: _("Spectators") };
 
 function time(at) {
   return new Date(at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });

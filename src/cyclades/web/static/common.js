@@ -134,8 +134,7 @@ export const GODS = {
 
 // Each building's letter on the board: its name's first letter in the page's language.
 function building(id, colour) {
-  const name = cardName(id);
-  return { letter: name[0] || id[0].toUpperCase(), name, colour };
+  return { letter: initial(id), name: cardName(id), colour };
 }
 
 export const BUILDINGS = {
@@ -150,6 +149,11 @@ export const BUILDINGS = {
 export function cardName(id) {
   if (!id) return "";
   return (NAMES[id] && NAMES[id].title) || id.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+}
+
+// Its first letter, on a medallion or a building (content/i18n.py initial).
+export function initial(id) {
+  return (NAMES[id] && NAMES[id].initial) || cardName(id)[0] || "";
 }
 
 // ... as a sentence names it ("the Kraken").

@@ -5,7 +5,7 @@ import { Animator, lastMoveMarks, speedControl } from "./animate.js";
 import { BoardView } from "./board.js";
 import { endScreen, scrollBackLink } from "./endgame.js";
 import { escapeRegExp, isFightLine, logKind,
-  _, BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, ink, listing, ngettext, seatName, socketTo, unitWords,
+  _, BUILDINGS, GODS, PLAYER_COLOUR_NAMES, actionLabel, api, bareAction, cardName, chip, colour, factionMark, godName, h, initial, ink, listing, ngettext, seatName, socketTo, unitWords,
 } from "./common.js";
 import { beep, hideTip, installTips, loadContent, setAreaTip, setSound, signals, soundOn, tipBody, tipInfo, unlockAudio } from "./tips.js";
 import { invitesPanel } from "./invites.js";
@@ -578,7 +578,7 @@ function renderAuction(v) {
       "data-tip": `god:${g.god}`,
       onclick: clickable ? (ev) => onGodClick(g.god, ev) : null, tabindex: clickable ? 0 : null,
     },
-    h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
+    h("span", { class: "medallion", style: { background: info.colour } }, initial(g.god)),
     h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : _("face down this cycle"))),
     g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, "data-tip": "text:" + _("{player} offers {n} GP", { player: pname(g.bid.player), n: g.bid.amount }) },
       h("b", {}, g.bid.amount), " ", _("GP")) : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
@@ -591,7 +591,7 @@ function renderAuction(v) {
     "data-tip": "god:apollo",
     onclick: apolloLegal ? (ev) => onGodClick("apollo", ev) : null, tabindex: apolloLegal ? 0 : null,
   },
-  h("span", { class: "medallion", style: { background: apollo.colour } }, apollo.name[0]),
+  h("span", { class: "medallion", style: { background: apollo.colour } }, initial("apollo")),
   h("span", { class: "god-name" }, apollo.name, h("small", {}, gameMode(v).classic ? _("1 GP (4 with one isle) · Prosperity") : apollo.gift)),
   h("span", { class: "apollo-players" }, (v.apollo || []).map((p) => chip(p, st.seats, ""))),
   (order.apollo || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i)))));

@@ -8,7 +8,8 @@ import { keepInvites } from "./invites.js";
 const $ = (id) => document.getElementById(id);
 let botKinds = ["greedy", "mcts", "random"];
 let botLabels = {}; // bot kind -> a label for people (GET /api/bots "labels"): the levels say how they play
-const LEVELS = ["beginner", "casual", "strong", "expert"];
+let LEVELS = ["beginner", "casual", "strong", "expert"];
+let levelNames = {}; // level -> its name for people (GET /api/bots "levels"), weakest first
 let defaultBot = "casual"; // the server's default (GET /api/bots), the same as the API's
 const PEOPLE = [["you", _("you")], ["invite", _("a friend (invitation link)")], ["open", _("open to anyone")]];
 const RULESETS = { legendary: _("Legendary"), classic: _("classic 2009") };
@@ -20,6 +21,10 @@ async function loadBotKinds() {
     const data = await api("GET", "/api/bots");
     if (Array.isArray(data.bots) && data.bots.length) botKinds = data.bots;
     if (data.labels && typeof data.labels === "object") botLabels = data.labels;
+    if (data.levels && typeof data.levels === "object") {
+      levelNames = data.levels;
+      LEVELS = Object.keys(levelNames);
+    }
     defaultBot = botKinds.includes(data.default) ? data.default : botKinds[0];
   } catch (e) {
     // keep the defaults: creating a game will say what is wrong
@@ -126,7 +131,7 @@ function seatRows() {
     PEOPLE.map(([v, text]) => h("option", { value: v }, text)),
     h("optgroup", { label: _("a bot: level") }, botKinds.filter((b) => LEVELS.includes(b))
       .map((b) => h("option", { value: b, title: botLabels[b] || b },
-        _("bot: {name} (level {n} of {total})", { name: (botLabels[b] || b).split(":")[0].trim(), n: LEVELS.indexOf(b) + 1, total: LEVELS.length })))),
+        _("bot: {name} (level {n} of {total})", { name: levelNames[b] || b, n: LEVELS.indexOf(b) + 1, total: LEVELS.length })))),
     h("optgroup", { label: _("a bot: agent") }, botKinds.filter((b) => !LEVELS.includes(b))
       .map((b) => h("option", { value: b, title: botLabels[b] || b }, _("bot: {name}", { name: b })))));
     select.value = [...select.options].some((o) => o.value === prev.kind) ? prev.kind : defaultBot;

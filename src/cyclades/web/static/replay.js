@@ -7,7 +7,7 @@
 // kept here, the next one fetched ahead. A running game's replay shows what a spectator sees
 // and follows the game over its WebSocket.
 import { BoardView } from "./board.js";
-import { escapeRegExp, logKind, listing, _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, inPageLanguage, ink, socketTo } from "./common.js";
+import { escapeRegExp, logKind, listing, _, GODS, actionLabel, api, cardName, chip, colour, csrfHeaders, factionMark, godName, h, inPageLanguage, initial, ink, socketTo } from "./common.js";
 import { chancesChart, timelineChart } from "./endgame.js";
 import { replayChat } from "./chat.js";
 
@@ -599,7 +599,7 @@ function drawAuction(v) {
   const rows = (v.gods || []).map((g) => {
     const info = GODS[g.god] || { name: godName(g.god), colour: "#777", gift: "" };
     return h("li", { class: `god ${g.face_up ? "" : "face-down"}`, "data-god": g.god, title: g.face_up ? info.gift : _("{god} is face down this cycle", { god: info.name }) },
-      h("span", { class: "medallion", style: { background: info.colour } }, info.name[0]),
+      h("span", { class: "medallion", style: { background: info.colour } }, initial(g.god)),
       h("span", { class: "god-name" }, info.name, h("small", {}, g.face_up ? info.gift : _("face down"))),
       g.bid ? h("span", { class: "bid", style: { background: colour(g.bid.player), color: ink(g.bid.player) }, title: _("{player} offers {n} GP", { player: name(g.bid.player), n: g.bid.amount }) },
         h("b", {}, g.bid.amount), " ", _("GP")) : (g.face_up ? h("span", { class: "bid empty" }, "—") : null),
@@ -607,7 +607,7 @@ function drawAuction(v) {
   });
   const apollo = GODS.apollo;
   rows.push(h("li", { class: "god apollo", "data-god": "apollo" },
-    h("span", { class: "medallion", style: { background: apollo.colour } }, apollo.name[0]),
+    h("span", { class: "medallion", style: { background: apollo.colour } }, initial("apollo")),
     h("span", { class: "god-name" }, apollo.name, h("small", {}, apollo.gift)),
     h("span", { class: "apollo-players" }, (v.apollo || []).map((p) => chip(p, fseats(), ""))),
     (order.apollo || []).map(([i, p]) => h("span", { class: "order-no", style: { background: colour(p), color: ink(p) } }, ordinal(i)))));
