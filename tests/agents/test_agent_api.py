@@ -4,6 +4,7 @@ reprs that show the options, agents of the user's own code (`module:Class[:optio
 playing in both."""
 import json
 import pickle
+import re
 import sys
 import textwrap
 
@@ -168,3 +169,34 @@ def test_a_trained_policy_plays_as_an_agent_in_tournaments_and_ladders(tmp_path)
     assert not lad.errors() and f"ppo:path={path}" in {r["agent"] for r in lad.ratings()}
     with pytest.raises(ValueError, match=r"no model\.zip"):
         make_agent(f"ppo:path={tmp_path}", seed=1)
+
+
+def test_a_policy_for_another_action_space_is_refused_naming_its_file(tmp_path):
+    """A model whose actions are not the ones its slots (or the fixed action space) give, or whose
+    action space is not a discrete one, is refused with the file named, not played wrongly."""
+    path = _tiny_policy(tmp_path / "ppo")
+    slots = json.loads((path / "slots.json").read_text())
+    (path / "slots.json").write_text(json.dumps(slots[:-1]))
+    refusal = f"{path / 'model.zip'} has {len(slots) + 1} actions, but slots.json gives {len(slots)}"
+    with pytest.raises(ValueError, match=re.escape(refusal)):
+        make_agent(f"ppo:path={path}", seed=1)
+
+    import gymnasium
+    import numpy as np
+    from sb3_contrib import MaskablePPO
+
+    class Pairs(gymnasium.Env):  # two choices of two: a MultiDiscrete space, which sb3-contrib masks too
+        observation_space = gymnasium.spaces.Box(0, 1, (3,))
+        action_space = gymnasium.spaces.MultiDiscrete([2, 2])
+
+        def reset(self, seed=None, options=None):
+            return np.zeros(3, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(3, np.float32), 0.0, True, False, {}
+
+    other = tmp_path / "pairs"
+    other.mkdir()
+    MaskablePPO("MlpPolicy", Pairs(), n_steps=8, policy_kwargs={"net_arch": [4]}).save(other / "model.zip")
+    with pytest.raises(ValueError, match=re.escape(f"{other / 'model.zip'} has a MultiDiscrete action space")):
+        make_agent(f"ppo:path={other}", seed=1)

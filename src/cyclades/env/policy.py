@@ -87,6 +87,7 @@ def load_policy(path, threads=1) -> Policy:
         return _LOADED[key]
     try:
         import torch
+        from gymnasium.spaces import Discrete
         from sb3_contrib import MaskablePPO
     except ImportError as e:
         raise ValueError("ppo agents need torch and sb3-contrib: pip install 'cyclades[rl,train]'") from e
@@ -100,7 +101,10 @@ def load_policy(path, threads=1) -> Policy:
     slots_file = model_file.parent / "slots.json"
     slots = json.loads(slots_file.read_text()) if slots_file.is_file() else None
     expected = ACTION_SPACE.n if slots is None else len(slots) + 1
-    n_actions = model.action_space.n  # type: ignore[attr-defined]  # a Discrete space
+    if not isinstance(model.action_space, Discrete):
+        raise ValueError(f"ppo: {model_file} has a {type(model.action_space).__name__} action space, "
+                         f"not the discrete one of the project's environments")
+    n_actions = int(model.action_space.n)
     if n_actions != expected:
         raise ValueError(f"ppo: {model_file} has {n_actions} actions, but "
                          f"{'the fixed action space' if slots is None else 'slots.json'} gives {expected}")
